@@ -1,0 +1,7 @@
+//! A loaded program: memory segments, symbols and the two-way map between
+//! addresses and source lines, whatever it was made from (the course
+//! assembler, an S19 file or a GNU ELF file).
+
+pub mod program;
+
+pub use program::{FileId, LineEntry, Program, Segment, SourceFile, Symbol, SymbolKind};

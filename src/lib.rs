@@ -1,0 +1,7 @@
+//! hc11lab: a debugger and course companion for Motorola 68HC11 assembly.
+//!
+//! Data flows one way: source text -> [`asm`] -> [`image::Program`] ->
+//! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
+
+pub mod cpu;
+pub mod image;
