@@ -6,3 +6,6 @@ pub mod opcodes;
 
 pub use bus::{Bus, RamBus};
 pub use opcodes::{Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
+pub mod decode;
+
+pub use decode::{IllegalOpcode, Instruction};

@@ -94,16 +94,145 @@ impl fmt::Display for Mode {
 #[allow(missing_docs)] // each variant is the instruction of the same name
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
-    Aba, Abx, Aby, Adca, Adcb, Adda, Addb, Addd, Anda, Andb, Asl, Asla, Aslb, Asld,
-    Asr, Asra, Asrb, Bcc, Bclr, Bcs, Beq, Bge, Bgt, Bhi, Bita, Bitb, Ble, Bls, Blt,
-    Bmi, Bne, Bpl, Bra, Brclr, Brn, Brset, Bset, Bsr, Bvc, Bvs, Cba, Clc, Cli, Clr,
-    Clra, Clrb, Clv, Cmpa, Cmpb, Com, Coma, Comb, Cpd, Cpx, Cpy, Daa, Dec, Deca,
-    Decb, Des, Dex, Dey, Eora, Eorb, Fdiv, Idiv, Inc, Inca, Incb, Ins, Inx, Iny,
-    Jmp, Jsr, Ldaa, Ldab, Ldd, Lds, Ldx, Ldy, Lsr, Lsra, Lsrb, Lsrd, Mul, Neg, Nega,
-    Negb, Nop, Oraa, Orab, Psha, Pshb, Pshx, Pshy, Pula, Pulb, Pulx, Puly, Rol,
-    Rola, Rolb, Ror, Rora, Rorb, Rti, Rts, Sba, Sbca, Sbcb, Sec, Sei, Sev, Staa,
-    Stab, Std, Stop, Sts, Stx, Sty, Suba, Subb, Subd, Swi, Tab, Tap, Tba, Test,
-    Tpa, Tst, Tsta, Tstb, Tsx, Tsy, Txs, Tys, Wai, Xgdx, Xgdy,
+    Aba,
+    Abx,
+    Aby,
+    Adca,
+    Adcb,
+    Adda,
+    Addb,
+    Addd,
+    Anda,
+    Andb,
+    Asl,
+    Asla,
+    Aslb,
+    Asld,
+    Asr,
+    Asra,
+    Asrb,
+    Bcc,
+    Bclr,
+    Bcs,
+    Beq,
+    Bge,
+    Bgt,
+    Bhi,
+    Bita,
+    Bitb,
+    Ble,
+    Bls,
+    Blt,
+    Bmi,
+    Bne,
+    Bpl,
+    Bra,
+    Brclr,
+    Brn,
+    Brset,
+    Bset,
+    Bsr,
+    Bvc,
+    Bvs,
+    Cba,
+    Clc,
+    Cli,
+    Clr,
+    Clra,
+    Clrb,
+    Clv,
+    Cmpa,
+    Cmpb,
+    Com,
+    Coma,
+    Comb,
+    Cpd,
+    Cpx,
+    Cpy,
+    Daa,
+    Dec,
+    Deca,
+    Decb,
+    Des,
+    Dex,
+    Dey,
+    Eora,
+    Eorb,
+    Fdiv,
+    Idiv,
+    Inc,
+    Inca,
+    Incb,
+    Ins,
+    Inx,
+    Iny,
+    Jmp,
+    Jsr,
+    Ldaa,
+    Ldab,
+    Ldd,
+    Lds,
+    Ldx,
+    Ldy,
+    Lsr,
+    Lsra,
+    Lsrb,
+    Lsrd,
+    Mul,
+    Neg,
+    Nega,
+    Negb,
+    Nop,
+    Oraa,
+    Orab,
+    Psha,
+    Pshb,
+    Pshx,
+    Pshy,
+    Pula,
+    Pulb,
+    Pulx,
+    Puly,
+    Rol,
+    Rola,
+    Rolb,
+    Ror,
+    Rora,
+    Rorb,
+    Rti,
+    Rts,
+    Sba,
+    Sbca,
+    Sbcb,
+    Sec,
+    Sei,
+    Sev,
+    Staa,
+    Stab,
+    Std,
+    Stop,
+    Sts,
+    Stx,
+    Sty,
+    Suba,
+    Subb,
+    Subd,
+    Swi,
+    Tab,
+    Tap,
+    Tba,
+    Test,
+    Tpa,
+    Tst,
+    Tsta,
+    Tstb,
+    Tsx,
+    Tsy,
+    Txs,
+    Tys,
+    Wai,
+    Xgdx,
+    Xgdy,
 }
 
 impl Op {
@@ -220,7 +349,7 @@ pub struct OpcodeInfo {
 
 impl OpcodeInfo {
     /// Total instruction length in bytes: prebyte, opcode and operands.
-    pub const fn len(&self) -> u8 {
+    pub const fn byte_len(&self) -> u8 {
         let pre = if self.prebyte == 0 { 0 } else { 1 };
         pre + 1 + self.mode.operand_len()
     }
@@ -241,7 +370,13 @@ pub const PREBYTES: [u8; 3] = [0x18, 0x1A, 0xCD];
 use Mode::*;
 
 const fn e(prebyte: u8, opcode: u8, op: Op, mode: Mode, cycles: u8) -> OpcodeInfo {
-    OpcodeInfo { prebyte, opcode, op, mode, cycles }
+    OpcodeInfo {
+        prebyte,
+        opcode,
+        op,
+        mode,
+        cycles,
+    }
 }
 
 /// Every documented opcode of the MC68HC11, page 1 then pages 2-4, in opcode
@@ -636,7 +771,12 @@ mod tests {
     fn table_has_one_entry_per_op_and_mode() {
         for (i, a) in OPCODES.iter().enumerate() {
             for b in &OPCODES[i + 1..] {
-                assert!(!(a.op == b.op && a.mode == b.mode), "{:?} {:?} twice", a.op, a.mode);
+                assert!(
+                    !(a.op == b.op && a.mode == b.mode),
+                    "{:?} {:?} twice",
+                    a.op,
+                    a.mode
+                );
             }
         }
     }
@@ -660,8 +800,8 @@ mod tests {
         assert_eq!(
             holes,
             vec![
-                0x41, 0x42, 0x45, 0x4B, 0x4E, 0x51, 0x52, 0x55, 0x5B, 0x5E, 0x61, 0x62, 0x65,
-                0x6B, 0x71, 0x72, 0x75, 0x7B, 0x87, 0xC7
+                0x41, 0x42, 0x45, 0x4B, 0x4E, 0x51, 0x52, 0x55, 0x5B, 0x5E, 0x61, 0x62, 0x65, 0x6B,
+                0x71, 0x72, 0x75, 0x7B, 0x87, 0xC7
             ]
         );
     }
