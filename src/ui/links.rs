@@ -1,0 +1,505 @@
+//! The selection every panel shares and the links it lights up in the
+//! others: an LCD pixel, a byte of the cell buffer (Zelle/Buffer, seed
+//! manual section 2.1) and a listing line.
+//!
+//! Two kinds of link exist and are kept apart so the views never pass one
+//! off as the other:
+//! - the *layout* link between a buffer byte and the LCD pixels it becomes,
+//!   from the cell layout of the seed manual (cell = 8 bytes, byte k is LCD
+//!   column `boardOffset + 8*Spalte + k`, bit b is pixel row `8*Zeile + b`,
+//!   cell offset = `Spalte*8 + Zeile*56`), checked against the pixels the LCD
+//!   actually shows;
+//! - the *provenance* link (which instruction stored a byte, where it was
+//!   loaded from), which only a recording debugger can give; it arrives
+//!   through [`ProvenanceSource`], and without one the views say so.
+
+use crate::image::{FileId, Program};
+
+/// What the student has selected: one thing at a time drives all panels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Selection {
+    /// An LCD pixel, x from the left (0..128), y from the top (0..64).
+    Pixel {
+        /// Column, 0 = left.
+        x: u8,
+        /// Row, 0 = top.
+        y: u8,
+    },
+    /// A byte of memory (normally one of the cell buffer).
+    BufferByte(u16),
+    /// A source line of the loaded program.
+    Line {
+        /// Index into [`Program::files`].
+        file: FileId,
+        /// 1-based line number.
+        line: u32,
+    },
+}
+
+/// Where a byte of LCD display RAM sits: page (8-pixel band) and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LcdRamCell {
+    /// Page, 0 = top band.
+    pub page: u8,
+    /// Column in display RAM.
+    pub column: u8,
+}
+
+/// The Zelle/Buffer layout of the loaded program: where the buffer is and
+/// where it lands on the LCD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellLayout {
+    /// Address of the first buffer byte (symbol `board`).
+    pub base: u16,
+    /// Columns of cells (Spalten): 7.
+    pub columns: u8,
+    /// Rows of cells (Zeilen): 6.
+    pub rows: u8,
+    /// LCD column of the buffer's first byte (symbol `boardOffset`, 36).
+    pub lcd_offset: u8,
+}
+
+/// Bytes per cell: one per LCD column of the 8x8 pixel block.
+pub const CELL_BYTES: u16 = 8;
+
+impl CellLayout {
+    /// The layout of the seed's Viergewinnt: `board` at $0040, 7 x 6 cells,
+    /// LCD offset 36.
+    pub const VIERGEWINNT: CellLayout = CellLayout {
+        base: 0x0040,
+        columns: 7,
+        rows: 6,
+        lcd_offset: 36,
+    };
+
+    /// The layout as the program declares it: `board` and `boardOffset` from
+    /// its symbols, the 7 x 6 shape of the game. `None` when the program has
+    /// no `board` symbol (it then has no cell buffer to show).
+    pub fn from_program(program: &Program) -> Option<CellLayout> {
+        let base = program.symbol("board")?.value;
+        let lcd_offset = program
+            .symbol("boardOffset")
+            .and_then(|s| u8::try_from(s.value).ok())
+            .unwrap_or(Self::VIERGEWINNT.lcd_offset);
+        Some(CellLayout {
+            base,
+            lcd_offset,
+            ..Self::VIERGEWINNT
+        })
+    }
+
+    /// Bytes in one row of cells (`rowLength`, 56).
+    pub fn row_bytes(&self) -> u16 {
+        self.columns as u16 * CELL_BYTES
+    }
+
+    /// Size of the buffer in bytes (`boardSize`, 336).
+    pub fn len(&self) -> u16 {
+        self.row_bytes() * self.rows as u16
+    }
+
+    /// True for a layout with no cells.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True if `addr` is a byte of the buffer.
+    pub fn contains(&self, addr: u16) -> bool {
+        addr >= self.base && (addr as u32) < self.base as u32 + self.len() as u32
+    }
+
+    /// (Spalte, Zeile, byte k within the cell) of a buffer address.
+    pub fn cell_of(&self, addr: u16) -> Option<(u8, u8, u8)> {
+        if !self.contains(addr) {
+            return None;
+        }
+        let off = addr - self.base;
+        let row = off / self.row_bytes();
+        let col = (off % self.row_bytes()) / CELL_BYTES;
+        let k = off % CELL_BYTES;
+        Some((col as u8, row as u8, k as u8))
+    }
+
+    /// Address of byte `k` of cell (Spalte `col`, Zeile `row`).
+    pub fn addr_of(&self, col: u8, row: u8, k: u8) -> u16 {
+        self.base
+            .wrapping_add(col as u16 * CELL_BYTES + row as u16 * self.row_bytes() + k as u16)
+    }
+
+    /// The display RAM byte a buffer byte is drawn into (page = Zeile,
+    /// column = offset + 8*Spalte + k).
+    pub fn lcd_cell_of(&self, addr: u16) -> Option<LcdRamCell> {
+        let (col, row, k) = self.cell_of(addr)?;
+        let column = self.lcd_offset as u16 + col as u16 * CELL_BYTES + k as u16;
+        Some(LcdRamCell {
+            page: row,
+            column: u8::try_from(column).ok()?,
+        })
+    }
+
+    /// The buffer byte drawn into a display RAM byte, if the layout covers it.
+    pub fn addr_of_lcd_cell(&self, cell: LcdRamCell) -> Option<u16> {
+        let rel = (cell.column as u16).checked_sub(self.lcd_offset as u16)?;
+        let col = rel / CELL_BYTES;
+        if col >= self.columns as u16 || cell.page >= self.rows {
+            return None;
+        }
+        Some(self.addr_of(col as u8, cell.page, (rel % CELL_BYTES) as u8))
+    }
+
+    /// The formula as the manual writes it, for a buffer address:
+    /// `board+$88 = Spalte 3*8 + Zeile 2*56 + Byte 0`.
+    pub fn formula(&self, addr: u16) -> Option<String> {
+        let (col, row, k) = self.cell_of(addr)?;
+        let off = addr - self.base;
+        Some(format!(
+            "board+${off:02X} ({off}) = Spalte {col}*8 + Zeile {row}*{} + Byte {k}",
+            self.row_bytes()
+        ))
+    }
+}
+
+/// A source line a link points to, and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRole {
+    /// The selected line itself.
+    Selected,
+    /// The line stored the byte (or the byte the pixel came from).
+    Wrote,
+    /// The line loaded the byte.
+    Read,
+}
+
+/// What a selection lights up elsewhere: the view-model every panel reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Links {
+    /// LCD pixels to mark.
+    pub pixels: Vec<(u8, u8)>,
+    /// Memory bytes to mark, with the bit when the link is one bit.
+    pub bytes: Vec<(u16, Option<u8>)>,
+    /// Listing lines to mark.
+    pub lines: Vec<(FileId, u32, LineRole)>,
+    /// Sentences for the link bar (what the link is and how it was found).
+    pub notes: Vec<String>,
+    /// True when the line part came from recorded provenance.
+    pub provenance: bool,
+}
+
+impl Links {
+    /// True if the pixel is one of the linked ones.
+    pub fn has_pixel(&self, x: u8, y: u8) -> bool {
+        self.pixels.contains(&(x, y))
+    }
+
+    /// The linked bit of a byte: `Some(None)` for the whole byte,
+    /// `Some(Some(b))` for one bit, `None` when the byte is not linked.
+    pub fn byte(&self, addr: u16) -> Option<Option<u8>> {
+        self.bytes.iter().find(|(a, _)| *a == addr).map(|(_, b)| *b)
+    }
+
+    /// The role of a listing line in the links, if it has one.
+    pub fn line(&self, file: FileId, line: u32) -> Option<LineRole> {
+        self.lines
+            .iter()
+            .find(|(f, l, _)| *f == file && *l == line)
+            .map(|(_, _, r)| *r)
+    }
+}
+
+/// Recorded history of what the program did, as the debugger will give it:
+/// which instructions wrote and read a byte, and which bytes an instruction
+/// touched in the last run. Implemented by the debugger's provenance
+/// recorder; the GUI only asks.
+pub trait ProvenanceSource {
+    /// Addresses of the instructions that stored `addr` (most recent first).
+    fn writers(&self, addr: u16) -> Vec<u16>;
+    /// Addresses of the instructions that loaded `addr` (most recent first).
+    fn readers(&self, addr: u16) -> Vec<u16>;
+    /// The bytes the instruction at `pc` stored or loaded in the last run.
+    fn touched_by(&self, pc: u16) -> Vec<u16>;
+}
+
+/// What the link computation needs to know about the machine.
+pub struct LinkInputs<'a> {
+    /// The loaded program (lines, symbols).
+    pub program: Option<&'a Program>,
+    /// Its cell buffer layout.
+    pub layout: Option<CellLayout>,
+    /// Display RAM byte and bit behind a pixel, as the LCD controller maps
+    /// it (start line, ADC, COM direction); `None` off the display.
+    pub pixel_to_ram: &'a dyn Fn(u8, u8) -> Option<(LcdRamCell, u8)>,
+    /// The pixels showing bit `bit` of a display RAM byte.
+    pub ram_to_pixel: &'a dyn Fn(LcdRamCell, u8) -> Option<(u8, u8)>,
+    /// What is lit on the LCD.
+    pub pixel_on: &'a dyn Fn(u8, u8) -> bool,
+    /// Memory, without side effects.
+    pub peek: &'a dyn Fn(u16) -> u8,
+    /// Recorded provenance, once the debugger provides it.
+    pub provenance: Option<&'a dyn ProvenanceSource>,
+}
+
+/// Computes what `selection` lights up.
+pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
+    let mut links = Links::default();
+    match selection {
+        Selection::Pixel { x, y } => {
+            links.pixels.push((x, y));
+            let Some((ram, bit)) = (inp.pixel_to_ram)(x, y) else {
+                links.notes.push(format!("Pixel ({x},{y}) is off the display."));
+                return links;
+            };
+            links.notes.push(format!(
+                "Pixel ({x},{y}) = LCD page {} column {} bit {bit}.",
+                ram.page, ram.column
+            ));
+            if let Some(addr) = inp.layout.and_then(|l| l.addr_of_lcd_cell(ram)) {
+                link_buffer_byte(&mut links, inp, addr, Some(bit));
+            } else {
+                links
+                    .notes
+                    .push("Not part of the cell buffer (text, cursor or border).".into());
+            }
+        }
+        Selection::BufferByte(addr) => {
+            links.bytes.push((addr, None));
+            let Some(layout) = inp.layout else {
+                return links;
+            };
+            if let Some(cell) = layout.lcd_cell_of(addr) {
+                for bit in 0..8 {
+                    if let Some(p) = (inp.ram_to_pixel)(cell, bit) {
+                        links.pixels.push(p);
+                    }
+                }
+                if let Some(f) = layout.formula(addr) {
+                    links.notes.push(f);
+                }
+                links.notes.push(format!(
+                    "Drawn to LCD page {} column {}.",
+                    cell.page, cell.column
+                ));
+            }
+            link_lines_of_byte(&mut links, inp, addr);
+        }
+        Selection::Line { file, line } => {
+            links.lines.push((file, line, LineRole::Selected));
+            let Some(program) = inp.program else {
+                return links;
+            };
+            let pcs: Vec<u16> = program.addrs_of_line(file, line).map(|e| e.addr).collect();
+            match inp.provenance {
+                Some(prov) => {
+                    links.provenance = true;
+                    for pc in pcs {
+                        for addr in prov.touched_by(pc) {
+                            if links.byte(addr).is_none() {
+                                links.bytes.push((addr, None));
+                                add_pixels_of(&mut links, inp, addr);
+                            }
+                        }
+                    }
+                }
+                None => links.notes.push(
+                    "Bytes touched by this line: needs the debugger's provenance \
+                     recorder (not wired yet)."
+                        .into(),
+                ),
+            }
+        }
+    }
+    links
+}
+
+fn add_pixels_of(links: &mut Links, inp: &LinkInputs<'_>, addr: u16) {
+    if let Some(cell) = inp.layout.and_then(|l| l.lcd_cell_of(addr)) {
+        for bit in 0..8 {
+            if let Some(p) = (inp.ram_to_pixel)(cell, bit) {
+                links.pixels.push(p);
+            }
+        }
+    }
+}
+
+fn link_buffer_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16, bit: Option<u8>) {
+    links.bytes.push((addr, bit));
+    if let Some(f) = inp.layout.and_then(|l| l.formula(addr)) {
+        links.notes.push(f);
+    }
+    if let (Some(b), Some((x, y))) = (bit, links.pixels.first().copied()) {
+        // The layout says where the byte is drawn; say whether the LCD agrees
+        // with the buffer right now (it does not between a store into the
+        // buffer and the next drawBoard).
+        let buf = (inp.peek)(addr) >> b & 1 == 1;
+        let lcd = (inp.pixel_on)(x, y);
+        links.notes.push(if buf == lcd {
+            format!("Buffer bit {b} is {} and so is the pixel.", buf as u8)
+        } else {
+            format!(
+                "Buffer bit {b} is {} but the pixel is {}: the buffer changed since the \
+                 last drawBoard.",
+                buf as u8, lcd as u8
+            )
+        });
+    }
+    link_lines_of_byte(links, inp, addr);
+}
+
+fn link_lines_of_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16) {
+    let (Some(prov), Some(program)) = (inp.provenance, inp.program) else {
+        links.notes.push(
+            "Lines that wrote and read this byte: needs the debugger's provenance \
+             recorder (not wired yet)."
+                .into(),
+        );
+        return;
+    };
+    links.provenance = true;
+    for (pcs, role) in [
+        (prov.writers(addr), LineRole::Wrote),
+        (prov.readers(addr), LineRole::Read),
+    ] {
+        for pc in pcs {
+            if let Some(e) = program.line_at(pc) {
+                if links.line(e.file, e.line).is_none() {
+                    links.lines.push((e.file, e.line, role));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manual_example_spalte_3_zeile_2_is_136() {
+        let l = CellLayout::VIERGEWINNT;
+        assert_eq!(l.addr_of(3, 2, 0), 0x0040 + 136);
+        assert_eq!(l.cell_of(0x0040 + 136), Some((3, 2, 0)));
+        assert_eq!(l.len(), 336);
+        assert_eq!(
+            l.formula(0x0040 + 136).as_deref(),
+            Some("board+$88 (136) = Spalte 3*8 + Zeile 2*56 + Byte 0")
+        );
+    }
+
+    #[test]
+    fn buffer_and_lcd_cells_round_trip() {
+        let l = CellLayout::VIERGEWINNT;
+        for addr in l.base..l.base + l.len() {
+            let cell = l.lcd_cell_of(addr).unwrap();
+            assert!(cell.column >= 36 && cell.column < 92 && cell.page < 6);
+            assert_eq!(l.addr_of_lcd_cell(cell), Some(addr));
+        }
+        assert_eq!(l.lcd_cell_of(l.base + l.len()), None);
+        assert_eq!(
+            l.addr_of_lcd_cell(LcdRamCell {
+                page: 0,
+                column: 35
+            }),
+            None
+        );
+        assert_eq!(
+            l.addr_of_lcd_cell(LcdRamCell {
+                page: 6,
+                column: 40
+            }),
+            None
+        );
+    }
+
+    fn straight(x: u8, y: u8) -> Option<(LcdRamCell, u8)> {
+        (x < 128 && y < 64).then_some((
+            LcdRamCell {
+                page: y / 8,
+                column: x,
+            },
+            y % 8,
+        ))
+    }
+    fn straight_back(c: LcdRamCell, bit: u8) -> Option<(u8, u8)> {
+        (c.page < 8 && c.column < 128).then_some((c.column, c.page * 8 + bit))
+    }
+
+    #[test]
+    fn pixel_links_to_buffer_byte_and_bit_and_says_provenance_is_missing() {
+        let mem = [0u8; 0x10000];
+        let peek = |a: u16| mem[a as usize];
+        let inp = LinkInputs {
+            program: None,
+            layout: Some(CellLayout::VIERGEWINNT),
+            pixel_to_ram: &straight,
+            ram_to_pixel: &straight_back,
+            pixel_on: &|_, _| false,
+            peek: &peek,
+            provenance: None,
+        };
+        // Pixel (63,43): column 63 = 36 + 8*3 + 3, row 43 = 8*5 + 3.
+        let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
+        assert_eq!(links.bytes, vec![(0x0040 + 3 * 8 + 5 * 56 + 3, Some(3))]);
+        assert!(!links.provenance);
+        assert!(links.notes.iter().any(|n| n.contains("not wired")));
+
+        let links = compute(Selection::BufferByte(0x0040 + 136), &inp);
+        assert_eq!(links.pixels.len(), 8);
+        assert!(links.has_pixel(60, 16) && links.has_pixel(60, 23));
+    }
+
+    struct Fake;
+    impl ProvenanceSource for Fake {
+        fn writers(&self, addr: u16) -> Vec<u16> {
+            if addr == 0x0040 {
+                vec![0xC010]
+            } else {
+                vec![]
+            }
+        }
+        fn readers(&self, _addr: u16) -> Vec<u16> {
+            vec![0xC020]
+        }
+        fn touched_by(&self, pc: u16) -> Vec<u16> {
+            if pc == 0xC010 {
+                vec![0x0040]
+            } else {
+                vec![]
+            }
+        }
+    }
+
+    #[test]
+    fn provenance_source_feeds_lines_and_bytes() {
+        use crate::image::LineEntry;
+        let mut program = Program::default();
+        program.lines = vec![
+            LineEntry {
+                addr: 0xC010,
+                len: 2,
+                file: 0,
+                line: 7,
+            },
+            LineEntry {
+                addr: 0xC020,
+                len: 2,
+                file: 0,
+                line: 9,
+            },
+        ];
+        let peek = |_| 0u8;
+        let inp = LinkInputs {
+            program: Some(&program),
+            layout: Some(CellLayout::VIERGEWINNT),
+            pixel_to_ram: &straight,
+            ram_to_pixel: &straight_back,
+            pixel_on: &|_, _| false,
+            peek: &peek,
+            provenance: Some(&Fake),
+        };
+        let links = compute(Selection::BufferByte(0x0040), &inp);
+        assert_eq!(links.line(0, 7), Some(LineRole::Wrote));
+        assert_eq!(links.line(0, 9), Some(LineRole::Read));
+        let links = compute(Selection::Line { file: 0, line: 7 }, &inp);
+        assert_eq!(links.byte(0x0040), Some(None));
+        assert!(links.has_pixel(36, 0));
+    }
+}
