@@ -220,17 +220,19 @@ impl Board {
 
     /// Stores `bytes` at `addr` directly (the loader's path: program memory
     /// is writable here). Bytes that would fall outside RAM or program memory
-    /// are refused: the address of the first such byte is returned.
-    pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), u16> {
-        for (i, &b) in bytes.iter().enumerate() {
-            let a = addr as usize + i;
-            let Ok(a16) = u16::try_from(a) else {
-                return Err(0xFFFF);
-            };
-            if !Self::is_loadable(a16) {
-                return Err(a16);
+    /// are refused, nothing is stored, and the address of the first such
+    /// byte is returned ($10000 for bytes past $FFFF).
+    pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), u32> {
+        for i in 0..bytes.len() {
+            let a = addr as u32 + i as u32;
+            match u16::try_from(a) {
+                Ok(a16) if Self::is_loadable(a16) => {}
+                _ => return Err(a),
             }
-            self.mem[a] = b;
+        }
+        let start = addr as usize;
+        if let Some(dst) = self.mem.get_mut(start..start + bytes.len()) {
+            dst.copy_from_slice(bytes);
         }
         Ok(())
     }
@@ -579,7 +581,7 @@ mod tests {
         let mut b = Board::new();
         assert_eq!(b.load(0x0030, &[1]), Err(0x0030));
         assert_eq!(b.load(0x7FFF, &[1, 2]), Err(0x8000));
-        assert_eq!(b.load(0xFFFF, &[1, 2]), Err(0xFFFF));
+        assert_eq!(b.load(0xFFFF, &[1, 2]), Err(0x10000));
         assert!(b.load(0xFFFE, &[1, 2]).is_ok());
     }
 

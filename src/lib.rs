@@ -6,3 +6,5 @@
 pub mod board;
 pub mod cpu;
 pub mod image;
+pub mod machine;
+pub mod script;
