@@ -6,5 +6,6 @@ pub mod elf;
 pub mod load;
 pub mod program;
 pub mod s19;
+pub mod text;
 
 pub use program::{FileId, LineEntry, Program, Segment, SourceFile, Symbol, SymbolKind};
