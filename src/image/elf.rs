@@ -162,7 +162,7 @@ pub enum ElfError {
     #[error("inconsistent section headers: {0}")]
     SectionHeaders(String),
     /// Two pieces to load cover the same address.
-    #[error("{first} and {second} overlap: both load bytes at ${addr:04X}")]
+    #[error("{first} and {second} overlap: both load bytes at ${addr:04X}{hint}")]
     Overlap {
         /// The one starting lower.
         first: String,
@@ -170,6 +170,8 @@ pub enum ElfError {
         second: String,
         /// First address loaded twice.
         addr: u16,
+        /// What to do about it, if known (empty or starting with "; ").
+        hint: &'static str,
     },
     /// goblin rejected a table that passed the checks above.
     #[error("malformed ELF file: {0}")]
@@ -611,6 +613,11 @@ fn load_segments(
                 first: describe(a),
                 second: describe(b),
                 addr: b.start,
+                hint: if h.e_type == ET_REL {
+                    "; this is an unlinked object file, whose sections all start at 0: link it with m68hc11-ld"
+                } else {
+                    ""
+                },
             });
         }
     }
