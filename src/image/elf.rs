@@ -251,7 +251,7 @@ fn check_ident(bytes: &[u8]) -> Result<(), ElfError> {
     }
     if len < 20 {
         return Err(ElfError::Truncated {
-            what: "ELF identification (e_ident) and e_machine",
+            what: "file header up to e_machine",
             needed: 20,
             len,
         });
@@ -271,6 +271,10 @@ fn check_ident(bytes: &[u8]) -> Result<(), ElfError> {
         });
     }
     let machine = read_u16(bytes, 18, data == 2).unwrap_or(0);
+    if machine.swap_bytes() == EM_68HC11 && data == 1 {
+        // A 68HC11 file written little-endian: say that, not "machine 17920".
+        return Err(ElfError::LittleEndian);
+    }
     if machine != EM_68HC11 {
         return Err(ElfError::WrongMachine {
             machine,
@@ -380,24 +384,21 @@ fn check_sections(
     shdrs: &[SectionHeader],
 ) -> Result<Vec<String>, ElfError> {
     let len = bytes.len();
-    for (index, sh) in shdrs.iter().enumerate() {
-        if sh.sh_type == SHT_NOBITS || sh.sh_size == 0 {
-            continue;
-        }
-        if sh
-            .sh_offset
-            .checked_add(sh.sh_size)
-            .is_none_or(|e| e > len as u64)
-        {
-            return Err(ElfError::SectionOutsideFile {
-                index,
-                name: format!("sh_name {}", sh.sh_name),
-                offset: sh.sh_offset,
-                size: sh.sh_size,
-                len,
-            });
-        }
-    }
+    let in_file = |sh: &SectionHeader| {
+        sh.sh_type == SHT_NOBITS
+            || sh.sh_size == 0
+            || sh
+                .sh_offset
+                .checked_add(sh.sh_size)
+                .is_some_and(|e| e <= len as u64)
+    };
+    let outside = |index: usize, name: String, sh: &SectionHeader| ElfError::SectionOutsideFile {
+        index,
+        name,
+        offset: sh.sh_offset,
+        size: sh.sh_size,
+        len,
+    };
     let strtab: &[u8] = match shdrs.get(h.e_shstrndx as usize) {
         Some(sh) if h.e_shstrndx != 0 => {
             if sh.sh_type != SHT_STRTAB {
@@ -405,6 +406,13 @@ fn check_sections(
                     "e_shstrndx = {} names a section of type {}, not a string table",
                     h.e_shstrndx, sh.sh_type
                 )));
+            }
+            if !in_file(sh) {
+                return Err(outside(
+                    h.e_shstrndx as usize,
+                    "the section name table".to_string(),
+                    sh,
+                ));
             }
             section_data(bytes, sh)
         }
@@ -423,6 +431,9 @@ fn check_sections(
                 ))
             })?
         };
+        if !in_file(sh) {
+            return Err(outside(index, name, sh));
+        }
         if sh.sh_type == SHT_SYMTAB {
             if sh.sh_entsize != SYM_SIZE {
                 return Err(ElfError::SectionHeaders(format!(
@@ -868,11 +879,14 @@ fn read_lines(
         warnings,
         warned_high: false,
     };
-    let mut any_program = false;
+    let mut any_unit = false;
     let mut units = dwarf.units();
     loop {
         let header = match units.next() {
-            Ok(Some(h)) => h,
+            Ok(Some(h)) => {
+                any_unit = true;
+                h
+            }
             Ok(None) => break,
             Err(e) => {
                 b.warnings
@@ -884,14 +898,13 @@ fn read_lines(
             Ok(u) => u,
             Err(e) => {
                 b.warnings
-                    .push(format!(".debug_info: a compilation unit is unreadable: {e}"));
+                    .push(format!("DWARF: a compilation unit or its line table is unreadable ({e}); its lines are not loaded"));
                 continue;
             }
         };
         let Some(prog) = unit.line_program.clone() else {
             continue;
         };
-        any_program = true;
         let comp_dir = unit
             .comp_dir
             .map(|d| PathBuf::from(String::from_utf8_lossy(d.slice()).into_owned()));
@@ -903,8 +916,8 @@ fn read_lines(
         }
         run_line_program(&dwarf, prog, comp_dir.as_deref(), &mut b);
     }
-    if !any_program {
-        // No unit points at the line table (gas always writes one, other
+    if !any_unit {
+        // No compilation unit to point at the line table (gas always writes one, other
         // producers may not): read the line programs one after the other.
         let debug_line = gimli::DebugLine::new(section_data(bytes, line_sh), BigEndian);
         let total = line_sh.sh_size;

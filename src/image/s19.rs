@@ -167,7 +167,7 @@ pub enum S19Error {
         len: usize,
     },
     /// An S5/S6 record's count differs from the number of data records before it.
-    #[error("line {line}: S{kind} count record says {declared} data records, but {found} precede it")]
+    #[error("line {line}: S{kind} count record says {declared} data records came before it, the file has {found}")]
     RecordCount {
         /// Line number.
         line: usize,
