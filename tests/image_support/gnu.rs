@@ -120,7 +120,15 @@ pub fn objdump_lines(elf: &Path) -> BTreeMap<u16, (String, u32)> {
 
 /// `m68hc11-objcopy -O srec` of `elf`, as text.
 pub fn objcopy_srec(elf: &Path, extra: &[&str]) -> String {
-    let dir = elf.parent().expect("elf folder");
+    // Written beside the ELF only if that is a scratch folder, never into tests/data.
+    let dir = match elf.parent() {
+        Some(d) if d.starts_with(env!("CARGO_TARGET_TMPDIR")) => d.to_path_buf(),
+        _ => scratch(&format!(
+            "objcopy-{}",
+            elf.file_stem().and_then(|s| s.to_str()).unwrap_or("elf")
+        )),
+    };
+    let dir = dir.as_path();
     let out = dir.join("objcopy.s19");
     let mut args = extra.to_vec();
     args.extend([
