@@ -139,7 +139,9 @@ fn damaged_elf_cases() -> Vec<(&'static str, Vec<u8>)> {
     });
     case("elf e_type 4", &|b| put16(b, E_TYPE, 4));
     case("elf e_phentsize 56", &|b| put16(b, E_PHENTSIZE, 56));
-    case("elf e_phoff past end", &|b| put32(b, E_PHOFF, len as u32 - 40));
+    case("elf e_phoff past end", &|b| {
+        put32(b, E_PHOFF, len as u32 - 40)
+    });
     case("elf e_shstrndx 99", &|b| put16(b, E_SHSTRNDX, 99));
     case("elf e_shnum 0", &|b| put16(b, E_SHNUM, 0));
     case("elf segment 1 p_offset past end", &|b| {
@@ -203,26 +205,77 @@ fn damaged_s19_cases() -> Vec<(&'static str, String)> {
     non_hex.replace_range(9..10, "G");
     let v = vec![
         ("s19 intact", good.clone()),
-        ("s19 CRLF, blank lines, trailing blanks", good.replace('\n', "  \r\n\r\n")),
-        ("s19 bad checksum on line 3", format!("{s0}\n{d1}\n{bad_sum}\n{s9}\n")),
+        (
+            "s19 CRLF, blank lines, trailing blanks",
+            good.replace('\n', "  \r\n\r\n"),
+        ),
+        (
+            "s19 bad checksum on line 3",
+            format!("{s0}\n{d1}\n{bad_sum}\n{s9}\n"),
+        ),
         ("s19 non-hex digit", format!("{s0}\n{non_hex}\n{s9}\n")),
         ("s19 odd digit count", format!("{s0}\n{d1}0\n{s9}\n")),
-        ("s19 byte count too big", format!("{s0}\nS1{}\n{s9}\n", &rec(1, &[0xC0, 0], &[1, 2])[2..].replacen("05", "09", 1))),
+        (
+            "s19 byte count too big",
+            format!(
+                "{s0}\nS1{}\n{s9}\n",
+                &rec(1, &[0xC0, 0], &[1, 2])[2..].replacen("05", "09", 1)
+            ),
+        ),
         ("s19 too short", format!("{s0}\nS102C0\n{s9}\n")),
         ("s19 unknown type S4", format!("{s0}\nS4030000FC\n{s9}\n")),
         ("s19 not a record", format!("{s0}\nhello\n{s9}\n")),
         ("s19 empty", "\n \r\n".to_string()),
-        ("s19 S2 above $FFFF", format!("{}\n{s9}\n", rec(2, &[0x01, 0x00, 0x00], &[1]))),
-        ("s19 S3 below $10000", format!("{}\n{}\n", rec(3, &[0, 0, 0xC0, 0x00], &[1, 2]), rec(7, &[0, 0, 0xC0, 0], &[]))),
-        ("s19 S2 with S8", format!("{}\n{}\n", rec(2, &[0, 0xC0, 0x00], &[1, 2]), rec(8, &[0, 0xC0, 0x01], &[]))),
-        ("s19 S8 above $FFFF", format!("{}\n{}\n", rec(2, &[0, 0xC0, 0x00], &[1]), rec(8, &[1, 0, 0], &[]))),
-        ("s19 S1 past $FFFF", format!("{}\n{s9}\n", rec(1, &[0xFF, 0xFE], &[1, 2, 3]))),
-        ("s19 S5 count right", format!("{s0}\n{d1}\n{d2}\n{}\n{s9}\n", rec(5, &[0, 2], &[]))),
-        ("s19 S5 count wrong", format!("{s0}\n{d1}\n{d2}\n{}\n{s9}\n", rec(5, &[0, 3], &[]))),
-        ("s19 S6 count wrong", format!("{d1}\n{}\n{s9}\n", rec(6, &[0, 0, 7], &[]))),
+        (
+            "s19 S2 above $FFFF",
+            format!("{}\n{s9}\n", rec(2, &[0x01, 0x00, 0x00], &[1])),
+        ),
+        (
+            "s19 S3 below $10000",
+            format!(
+                "{}\n{}\n",
+                rec(3, &[0, 0, 0xC0, 0x00], &[1, 2]),
+                rec(7, &[0, 0, 0xC0, 0], &[])
+            ),
+        ),
+        (
+            "s19 S2 with S8",
+            format!(
+                "{}\n{}\n",
+                rec(2, &[0, 0xC0, 0x00], &[1, 2]),
+                rec(8, &[0, 0xC0, 0x01], &[])
+            ),
+        ),
+        (
+            "s19 S8 above $FFFF",
+            format!(
+                "{}\n{}\n",
+                rec(2, &[0, 0xC0, 0x00], &[1]),
+                rec(8, &[1, 0, 0], &[])
+            ),
+        ),
+        (
+            "s19 S1 past $FFFF",
+            format!("{}\n{s9}\n", rec(1, &[0xFF, 0xFE], &[1, 2, 3])),
+        ),
+        (
+            "s19 S5 count right",
+            format!("{s0}\n{d1}\n{d2}\n{}\n{s9}\n", rec(5, &[0, 2], &[])),
+        ),
+        (
+            "s19 S5 count wrong",
+            format!("{s0}\n{d1}\n{d2}\n{}\n{s9}\n", rec(5, &[0, 3], &[])),
+        ),
+        (
+            "s19 S6 count wrong",
+            format!("{d1}\n{}\n{s9}\n", rec(6, &[0, 0, 7], &[])),
+        ),
         ("s19 missing terminator", format!("{s0}\n{d1}\n")),
         ("s19 record after terminator", format!("{d1}\n{s9}\n{d2}\n")),
-        ("s19 overlapping records", format!("{d1}\n{d2}\n{}\n{s9}\n", rec(1, &[0xC0, 0x02], &[0xFF]))),
+        (
+            "s19 overlapping records",
+            format!("{d1}\n{d2}\n{}\n{s9}\n", rec(1, &[0xC0, 0x02], &[0xFF])),
+        ),
     ];
     v
 }
@@ -250,7 +303,10 @@ fn damaged_inputs_give_clear_messages() {
     }
     let expected = std::fs::read_to_string(&path)
         .expect("golden file missing: run with UPDATE_GOLDEN=1 and review it");
-    assert_eq!(golden, expected, "messages changed; re-record with UPDATE_GOLDEN=1 and review the diff");
+    assert_eq!(
+        golden, expected,
+        "messages changed; re-record with UPDATE_GOLDEN=1 and review the diff"
+    );
 }
 
 /// The key facts of each message, independent of the golden file's wording.
@@ -280,10 +336,14 @@ fn messages_name_the_field() {
         s19_outcome(t)
     };
     assert!(msg("s19 intact").starts_with("ok, 1 segments, entry Some(49152); warnings: none"));
-    assert_eq!(msg("s19 CRLF, blank lines, trailing blanks"), msg("s19 intact"));
+    assert_eq!(
+        msg("s19 CRLF, blank lines, trailing blanks"),
+        msg("s19 intact")
+    );
     assert!(msg("s19 bad checksum on line 3").starts_with("error: line 3: bad checksum: expected "));
     assert!(msg("s19 non-hex digit").contains("line 2: non-hex character 'G' at column 10"));
     assert!(msg("s19 S2 above $FFFF").contains("line 1: address $10000 is above $FFFF"));
-    assert!(msg("s19 S5 count wrong").contains("line 4: S5 count record says 3 data records came before it, the file has 2"));
+    assert!(msg("s19 S5 count wrong")
+        .contains("line 4: S5 count record says 3 data records came before it, the file has 2"));
     assert!(msg("s19 missing terminator").contains("no S7/S8/S9 end record"));
 }

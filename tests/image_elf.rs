@@ -18,7 +18,11 @@ fn memory(program: &Program) -> BTreeMap<u16, u8> {
     program
         .segments
         .iter()
-        .flat_map(|s| (s.start as u32..).map(|a| a as u16).zip(s.bytes.iter().copied()))
+        .flat_map(|s| {
+            (s.start as u32..)
+                .map(|a| a as u16)
+                .zip(s.bytes.iter().copied())
+        })
         .collect()
 }
 
@@ -112,7 +116,9 @@ fn loop_with_dwarf_matches_gnu_tools() {
         Some("addb\t#3")
     );
     assert_eq!(
-        p.addrs_of_line(0, expected).map(|l| l.addr).collect::<Vec<_>>(),
+        p.addrs_of_line(0, expected)
+            .map(|l| l.addr)
+            .collect::<Vec<_>>(),
         [add3]
     );
 }
@@ -216,8 +222,11 @@ fn missing_source_keeps_lines_and_warns() {
 #[test]
 fn object_files_load_by_section() {
     let dir = gnu::scratch("object");
-    std::fs::write(dir.join("only.s"), "\t.text\nstart:\tldaa\t#1\n\tjsr\tsub\nsub:\trts\n")
-        .expect("write");
+    std::fs::write(
+        dir.join("only.s"),
+        "\t.text\nstart:\tldaa\t#1\n\tjsr\tsub\nsub:\trts\n",
+    )
+    .expect("write");
     gnu::tool("m68hc11-as", &["-o", "only.o", "only.s"], &dir);
     let bytes = std::fs::read(dir.join("only.o")).expect("read");
     let (p, warnings) = parse_elf(&bytes, None).expect("a text-only object loads");

@@ -43,7 +43,18 @@ fn get32(b: &[u8], off: usize) -> usize {
 
 /// Values that sit on the edges of the checks.
 const INTERESTING: [u32; 12] = [
-    0, 1, 2, 0x20, 0x28, 0x46, 0x7F, 0xFF, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0xFFFF_FFFF,
+    0,
+    1,
+    2,
+    0x20,
+    0x28,
+    0x46,
+    0x7F,
+    0xFF,
+    0xFFFF,
+    0x1_0000,
+    0x7FFF_FFFF,
+    0xFFFF_FFFF,
 ];
 
 /// Mutates an ELF file, aiming half the time at the headers and tables,
@@ -187,7 +198,8 @@ fn mutate_s19(rng: &mut Rng, text: &str) -> String {
 /// Runs `f` on one input; a panic fails the test with what reproduces it.
 fn no_panic(what: &str, iteration: usize, input: &[u8], f: impl FnOnce()) {
     if catch_unwind(AssertUnwindSafe(f)).is_err() {
-        let dump = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-crash-{what}-{iteration}"));
+        let dump =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("fuzz-crash-{what}-{iteration}"));
         let _ = std::fs::write(&dump, input);
         panic!(
             "{what} panicked at iteration {iteration}; input saved to {}",

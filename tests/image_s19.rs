@@ -43,7 +43,10 @@ fn objcopy_variants_load_the_same_bytes_as_the_elf() {
         // objcopy names the S0 header after its output path, cut to 40 bytes.
         let header = f.header.unwrap();
         let out = dir.join("objcopy.s19");
-        assert!(!header.is_empty() && out.to_str().unwrap().starts_with(&header), "{header}");
+        assert!(
+            !header.is_empty() && out.to_str().unwrap().starts_with(&header),
+            "{header}"
+        );
         assert_eq!(f.program.entry, from_elf.entry, "{extra:?}");
         assert_eq!(memory(&f.program), memory(&from_elf), "{extra:?}");
         // Adjacent records merge: one segment per contiguous run.
@@ -97,11 +100,23 @@ fn objcopy_accepts_what_write_s19_writes() {
         let out = dir.join(format!("w{per}.out.s19"));
         gnu::tool(
             "m68hc11-objcopy",
-            &["-I", "srec", "-O", "srec", "--srec-len=7", p, out.to_str().unwrap()],
+            &[
+                "-I",
+                "srec",
+                "-O",
+                "srec",
+                "--srec-len=7",
+                p,
+                out.to_str().unwrap(),
+            ],
             &dir,
         );
         let back = parse_s19(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        assert_eq!(memory(&back.program), memory(&program), "{per} bytes per record");
+        assert_eq!(
+            memory(&back.program),
+            memory(&program),
+            "{per} bytes per record"
+        );
         assert_eq!(back.program.entry, Some(0xC000));
         let ours = parse_s19(&text).unwrap();
         assert_eq!(ours.program.segments.len(), 3);
@@ -125,7 +140,10 @@ fn round_trip_of_a_loaded_elf() {
     assert!(text.starts_with(&format!(
         "S0{:02X}0000{}",
         3 + "loop.s".len(),
-        "loop.s".bytes().map(|b| format!("{b:02X}")).collect::<String>()
+        "loop.s"
+            .bytes()
+            .map(|b| format!("{b:02X}"))
+            .collect::<String>()
     )));
     let back = parse_s19(&text).unwrap();
     assert!(back.warnings.is_empty());

@@ -75,7 +75,9 @@ pub enum ElfError {
         name: &'static str,
     },
     /// A 64-bit ELF file; 68HC11 tools write ELF32.
-    #[error("ELF64 file (EI_CLASS = 2), expected ELF32 (EI_CLASS = 1): 68HC11 files are 32-bit ELF")]
+    #[error(
+        "ELF64 file (EI_CLASS = 2), expected ELF32 (EI_CLASS = 1): 68HC11 files are 32-bit ELF"
+    )]
     Elf64,
     /// A little-endian ELF file; the 68HC11 is big-endian.
     #[error("little-endian ELF (EI_DATA = 1), expected big-endian (EI_DATA = 2): the 68HC11 is big-endian")]
@@ -581,7 +583,11 @@ fn load_segments(
             {
                 continue;
             }
-            if sh.sh_addr.checked_add(sh.sh_size).is_none_or(|e| e > 0x1_0000) {
+            if sh
+                .sh_addr
+                .checked_add(sh.sh_size)
+                .is_none_or(|e| e > 0x1_0000)
+            {
                 return Err(ElfError::SectionPastAddressSpace {
                     index,
                     name: name.clone(),
@@ -606,7 +612,10 @@ fn load_segments(
         }
     }
     if segments.is_empty() {
-        warnings.push("the file has nothing to load (no PT_LOAD segment or allocated section with bytes)".to_string());
+        warnings.push(
+            "the file has nothing to load (no PT_LOAD segment or allocated section with bytes)"
+                .to_string(),
+        );
     }
     segments.sort_by_key(|s| s.start);
     for pair in segments.windows(2) {
@@ -741,7 +750,9 @@ impl LineBuilder<'_> {
             if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
                 return None;
             }
-            std::fs::read(c).ok().map(|b| (c.clone(), decode_source(&b)))
+            std::fs::read(c)
+                .ok()
+                .map(|b| (c.clone(), decode_source(&b)))
         });
         let file = match found {
             Some((found_path, text)) => SourceFile {
@@ -889,8 +900,9 @@ fn read_lines(
             }
             Ok(None) => break,
             Err(e) => {
-                b.warnings
-                    .push(format!(".debug_info: {e}; the line table may be incomplete"));
+                b.warnings.push(format!(
+                    ".debug_info: {e}; the line table may be incomplete"
+                ));
                 break;
             }
         };
@@ -957,8 +969,9 @@ fn run_line_program(
             Ok(Some(r)) => r,
             Ok(None) => break,
             Err(e) => {
-                b.warnings
-                    .push(format!(".debug_line: {e}; the rest of the line program is skipped"));
+                b.warnings.push(format!(
+                    ".debug_line: {e}; the rest of the line program is skipped"
+                ));
                 break;
             }
         };
@@ -997,11 +1010,7 @@ fn run_line_program(
             bad_file.get_or_insert(index);
             continue;
         };
-        seq.push((
-            row.address(),
-            file,
-            line.get().min(u32::MAX as u64) as u32,
-        ));
+        seq.push((row.address(), file, line.get().min(u32::MAX as u64) as u32));
     }
     if let Some(index) = bad_file {
         b.warnings.push(format!(
@@ -1009,9 +1018,8 @@ fn run_line_program(
         ));
     }
     if !seq.is_empty() {
-        b.warnings.push(
-            ".debug_line: a sequence has no end; its last row is skipped".to_string(),
-        );
+        b.warnings
+            .push(".debug_line: a sequence has no end; its last row is skipped".to_string());
         let last = seq.last().map_or(0, |r| r.0);
         b.flush(&mut seq, last);
     }

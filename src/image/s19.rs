@@ -149,7 +149,9 @@ pub enum S19Error {
         found: u8,
     },
     /// An S2/S3/S8/S7 address does not fit the 68HC11's 16-bit address space.
-    #[error("line {line}: address ${addr:X} is above $FFFF: the 68HC11 has a 16-bit address space")]
+    #[error(
+        "line {line}: address ${addr:X} is above $FFFF: the 68HC11 has a 16-bit address space"
+    )]
     AddressTooHigh {
         /// Line number.
         line: usize,

@@ -34,6 +34,9 @@ mod tests {
     fn utf8_and_windows_1252() {
         assert_eq!(decode_source("Zähler".as_bytes()), "Zähler");
         assert_eq!(decode_source(b"\xEF\xBB\xBFab"), "ab");
-        assert_eq!(decode_source(b"Z\xE4hler \x80 \x93x\x94"), "Zähler € \u{201C}x\u{201D}");
+        assert_eq!(
+            decode_source(b"Z\xE4hler \x80 \x93x\x94"),
+            "Zähler € \u{201C}x\u{201D}"
+        );
     }
 }

@@ -73,7 +73,11 @@ pub fn assemble_and_link(dir: &Path, sources: &[&str], as_args: &[&str], script:
 /// `m68hc11-nm` output: name -> (address, type letter), without gas's
 /// internal `L0\x01` labels.
 pub fn nm(elf: &Path) -> BTreeMap<String, (u16, char)> {
-    let out = tool("m68hc11-nm", &[elf.to_str().expect("utf-8 path")], Path::new("."));
+    let out = tool(
+        "m68hc11-nm",
+        &[elf.to_str().expect("utf-8 path")],
+        Path::new("."),
+    );
     let mut map = BTreeMap::new();
     for line in out.lines() {
         let parts: Vec<&str> = line.split_whitespace().collect();
@@ -82,7 +86,10 @@ pub fn nm(elf: &Path) -> BTreeMap<String, (u16, char)> {
                 continue;
             }
             let addr = u32::from_str_radix(addr, 16).expect("nm address");
-            map.insert(name.to_string(), (addr as u16, kind.chars().next().unwrap_or('?')));
+            map.insert(
+                name.to_string(),
+                (addr as u16, kind.chars().next().unwrap_or('?')),
+            );
         }
     }
     map
