@@ -274,3 +274,28 @@ fn prebuilt_elf_finds_its_source_beside_it() {
     assert_eq!(plain.program.symbols, p.symbols);
     assert!(plain.program.lines.is_empty());
 }
+
+#[test]
+fn line_table_without_debug_info_is_still_read() {
+    // Without .debug_info no compilation unit points at .debug_line; the
+    // loader then reads the line programs one after the other.
+    let dir = gnu::scratch("no-info");
+    gnu::copy_in(&dir, &["calls.s", "calls_inc.s"]);
+    let elf = gnu::assemble_and_link(&dir, &["calls.s"], &["-g"], "trainer11.ld");
+    let full = load_file(&elf).expect("loads");
+    gnu::tool(
+        "m68hc11-objcopy",
+        &[
+            "--remove-section=.debug_info",
+            "--remove-section=.debug_abbrev",
+            "--remove-section=.debug_aranges",
+            "out.elf",
+            "stripped.elf",
+        ],
+        &dir,
+    );
+    let stripped = load_file(&dir.join("stripped.elf")).expect("loads");
+    assert!(stripped.warnings.is_empty(), "{:?}", stripped.warnings);
+    assert_eq!(stripped.program.lines, full.program.lines);
+    assert_eq!(stripped.program.files, full.program.files);
+}
