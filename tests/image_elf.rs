@@ -139,7 +139,7 @@ fn without_debug_info_there_are_no_lines() {
 fn dwarf_versions_2_and_5_give_the_same_lines() {
     let mut tables = Vec::new();
     for (name, flag) in [("g2", "--gdwarf2"), ("g5", "--gdwarf-5"), ("g", "-g")] {
-        let dir = gnu::scratch(&format!("loop-{name}"));
+        let dir = gnu::scratch(&format!("dwarf-{name}"));
         gnu::copy_in(&dir, &["loop.s"]);
         let elf = gnu::assemble_and_link(&dir, &["loop.s"], &[flag], "trainer11.ld");
         let loaded = load_file(&elf).expect("loads");

@@ -626,7 +626,7 @@ fn load_segments(
                     "{} at ${:04X}-${:04X}",
                     s.name.as_deref().unwrap_or("segment"),
                     s.start,
-                    s.end() - 1
+                    s.end().saturating_sub(1)
                 )
             };
             return Err(ElfError::Overlap {

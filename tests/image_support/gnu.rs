@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -13,8 +14,15 @@ pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gnu")
 }
 
-/// A fresh, empty folder for one test.
+/// A fresh, empty folder for one test. Tests run in parallel, so a name
+/// used twice in one test binary is a bug and fails at once.
 pub fn scratch(name: &str) -> PathBuf {
+    static USED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    let fresh = USED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string());
+    assert!(fresh, "scratch folder {name:?} used by two tests");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("image-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch folder");
