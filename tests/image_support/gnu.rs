@@ -5,9 +5,9 @@
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 /// `tests/data/gnu`: the GNU-syntax sources, linker scripts and prebuilt ELFs.
 pub fn data_dir() -> PathBuf {
