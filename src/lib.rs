@@ -8,3 +8,5 @@ pub mod cpu;
 pub mod image;
 pub mod machine;
 pub mod script;
+#[cfg(feature = "gui")]
+pub mod ui;

@@ -10,8 +10,10 @@ pub mod keys;
 pub mod lcd;
 pub mod links;
 pub mod listing;
+pub mod load;
 pub mod memory;
 pub mod panels;
+pub mod registers;
 pub mod session;
 pub mod syntax;
 

@@ -145,7 +145,12 @@ impl App {
         let held = keyboard_keys(&ctx) | self.mouse_keys;
         self.session.set_held_keys(held);
         if let Some(a) = &mut self.autorun {
-            a.drive(&mut self.session, &ctx);
+            let (mean, p95, max) = self.stats.summary();
+            let frames = format!(
+                "frames {}\nframe_ms_mean {mean:.3}\nframe_ms_p95 {p95:.3}\nframe_ms_max {max:.3}",
+                self.stats.frames
+            );
+            a.drive(&mut self.session, &ctx, &frames);
         }
         self.session.advance(dt);
         self.session.poll_source_change();
@@ -404,7 +409,7 @@ impl App {
 
     fn overlay(&self, ctx: &egui::Context) {
         let (mean, p95, max) = self.stats.summary();
-        egui::Area::new(egui::Id::new("frame-overlay"))
+        egui::Area::new(egui::Id::unique("frame-overlay"))
             .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 40.0))
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {

@@ -191,6 +191,7 @@ impl CellBufferPanel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui_kittest::kittest::Queryable;
     use egui_kittest::Harness;
 
     #[test]

@@ -102,6 +102,7 @@ pub fn keys_widget(ui: &mut egui::Ui, down: u8) -> (u8, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui_kittest::kittest::Queryable;
     use egui_kittest::Harness;
 
     #[test]

@@ -238,6 +238,7 @@ impl LcdPanel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui_kittest::kittest::Queryable;
     use egui_kittest::Harness;
 
     #[test]

@@ -125,7 +125,7 @@ pub fn pieces<'a>(
     let comment = comment_start(line);
     let mut out = Vec::new();
     let mut pos = 0;
-    let mut push_text = |out: &mut Vec<Piece<'a>>, r: Range<usize>, color: Color32| {
+    let push_text = |out: &mut Vec<Piece<'a>>, r: Range<usize>, color: Color32| {
         let Some(text) = line.get(r.clone()) else {
             return;
         };
@@ -409,8 +409,12 @@ impl ListingPanel {
                     painter.rect_filled(rect, 0.0, PC_BG);
                 }
                 match links.line(file, line_no) {
-                    Some(LineRole::Wrote) => painter.rect_filled(rect, 0.0, WROTE),
-                    Some(LineRole::Read) => painter.rect_filled(rect, 0.0, READ),
+                    Some(LineRole::Wrote) => {
+                        painter.rect_filled(rect, 0.0, WROTE);
+                    }
+                    Some(LineRole::Read) => {
+                        painter.rect_filled(rect, 0.0, READ);
+                    }
                     _ => {}
                 }
                 if selection == Some(Selection::Line { file, line: line_no }) {

@@ -196,7 +196,7 @@ fn byte_cell(
         }
     }
     let value = (view.peek)(addr);
-    let r = ui.interact(cell, ui.id().with(("mem", addr)), Sense::click());
+    let r = ui.interact(cell, ui.scope_id().with(("mem", addr)), Sense::click());
     r.widget_info(|| {
         egui::WidgetInfo::labeled(egui::Role::Button, true, format!("${addr:04X}: {value:02X}"))
     });
@@ -278,6 +278,7 @@ impl MemoryPanel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui_kittest::kittest::Queryable;
     use egui_kittest::Harness;
 
     #[test]

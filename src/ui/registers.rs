@@ -105,6 +105,7 @@ pub fn registers_widget(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use egui_kittest::kittest::Queryable;
     use egui_kittest::Harness;
 
     #[test]

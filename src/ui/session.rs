@@ -4,13 +4,31 @@
 //! runtime state. The session only calls the library (`Program`, the
 //! machine); it decodes nothing and touches no device internals.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
 
-use super::lcd::{LcdFrame, LcdSettings};
+use super::lcd::{LcdFrame, LcdSettings, HEIGHT, WIDTH};
 use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
 use super::syntax::Highlighter;
+use super::AppInput;
+use crate::cpu::{Instruction, Op, Registers, StepEvent};
 use crate::image::{FileId, Program, SymbolKind};
+use crate::machine::{Breakpoints, Machine, StopConditions, StopReason};
+use crate::script::{Script, HOLD_CYCLES};
+
+/// E-clock of the trainer11 in Hz.
+const E_HZ: f64 = 2_000_000.0;
+/// Steps kept for "step back".
+const HISTORY: usize = 256;
+/// Wall-clock time the emulator may take per frame at "as fast as possible".
+const MAX_SPEED_SLICE: Duration = Duration::from_millis(10);
+/// E-cycles per `run_until` call inside a frame at full speed, so the
+/// wall-clock check runs often enough.
+const SLICE_CYCLES: u64 = 200_000;
+/// How often the source files are checked for changes on disk.
+const POLL_EVERY: Duration = Duration::from_millis(750);
 
 /// How fast the machine runs while running.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -116,6 +134,20 @@ pub enum Origin {
     Path(PathBuf),
 }
 
+/// What the machine is doing between frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Nothing runs.
+    Paused,
+    /// Running at the chosen speed until a stop.
+    Running,
+    /// Running until the instruction at this address is next (step over,
+    /// run to); other stops still apply.
+    RunTo(u16),
+    /// Stepping until a return takes the stack above this SP (step out).
+    StepOut(u16),
+}
+
 /// The session every panel works on.
 pub struct Session {
     /// Persisted settings.
@@ -126,16 +158,30 @@ pub struct Session {
     pub problems: Vec<Problem>,
     /// Where the program came from.
     pub origin: Option<Origin>,
+    /// Status text for the status bar.
+    pub status: String,
     program: Option<Arc<Program>>,
+    machine: Option<Machine>,
     generation: usize,
     highlighter: Option<Highlighter>,
     links: Links,
     links_dirty: bool,
     breakpoints: Vec<u16>,
+    bp_set: Breakpoints,
     reveal_line: Option<(FileId, u32)>,
     reveal_mem: Option<Selection>,
-    /// Status text for the status bar.
-    pub status: String,
+    jump: Option<(FileId, u32)>,
+    mode: Mode,
+    stop: Option<String>,
+    regs_before: Registers,
+    mem_before: Vec<u8>,
+    history: VecDeque<Machine>,
+    held: u8,
+    key_down_since: [Option<u64>; 8],
+    script_active: bool,
+    /// Modification times of the source files, to reload on change.
+    mtimes: Vec<(PathBuf, Option<SystemTime>)>,
+    last_poll: Option<Instant>,
 }
 
 impl Session {
@@ -157,31 +203,165 @@ impl Session {
             selection: None,
             problems,
             origin: None,
+            status: String::new(),
             program: None,
+            machine: None,
             generation: 0,
             highlighter,
             links: Links::default(),
             links_dirty: true,
             breakpoints: Vec::new(),
+            bp_set: Breakpoints::new(),
             reveal_line: None,
             reveal_mem: None,
-            status: String::new(),
+            jump: None,
+            mode: Mode::Paused,
+            stop: None,
+            regs_before: Registers::default(),
+            mem_before: Vec::new(),
+            history: VecDeque::new(),
+            held: 0,
+            key_down_since: [None; 8],
+            script_active: false,
+            mtimes: Vec::new(),
+            last_poll: None,
         }
     }
 
-    /// Installs a program (replacing the previous one).
+    /// Loads what `input` names; problems go to the Problems panel.
+    pub fn open(&mut self, input: AppInput) {
+        let loaded = super::load::load(&input);
+        self.problems = loaded.problems;
+        if let AppInput::Path(p) = &input {
+            self.settings.recent.retain(|r| r != p);
+            self.settings.recent.insert(0, p.clone());
+            self.settings.recent.truncate(10);
+        }
+        let origin = match input {
+            AppInput::Bundled => Origin::Bundled,
+            AppInput::Path(p) => Origin::Path(p),
+        };
+        match loaded.program {
+            Some(p) => self.set_program(p, origin),
+            None => {
+                self.origin = Some(origin);
+                self.settings.bottom_tab = BottomTab::Problems;
+                self.status = "Not loaded: see Problems.".into();
+            }
+        }
+        self.mtimes = loaded
+            .watch
+            .into_iter()
+            .map(|p| {
+                let t = mtime(&p);
+                (p, t)
+            })
+            .collect();
+    }
+
+    /// Loads the same input again (after an edit on disk).
+    pub fn reload(&mut self) {
+        let input = match &self.origin {
+            Some(Origin::Path(p)) => AppInput::Path(p.clone()),
+            Some(Origin::Bundled) | None => AppInput::Bundled,
+        };
+        self.open(input);
+    }
+
+    /// Checks (at most every 750 ms) whether a source file changed on disk,
+    /// and reloads if so.
+    pub fn poll_source_change(&mut self) {
+        let now = Instant::now();
+        if self
+            .last_poll
+            .is_some_and(|t| now.duration_since(t) < POLL_EVERY)
+        {
+            return;
+        }
+        self.last_poll = Some(now);
+        let changed = self.mtimes.iter().any(|(p, t)| mtime(p) != *t);
+        if changed {
+            self.reload();
+            self.status = "Reloaded: a source file changed on disk.".into();
+        }
+    }
+
+    /// Opens a file (or folder) chosen in a dialog.
+    pub fn open_dialog(&mut self, folder: bool) {
+        let dialog = rfd::FileDialog::new();
+        let picked = if folder {
+            dialog.pick_folder()
+        } else {
+            dialog
+                .add_filter("68HC11 programs", &["asm", "s", "a11", "s19", "s28", "elf", "out"])
+                .add_filter("All files", &["*"])
+                .pick_file()
+        };
+        match picked {
+            Some(p) => self.open(AppInput::Path(p)),
+            None => {
+                self.status = "No file chosen (or no file dialog available: pass the path on \
+                               the command line, `hc11lab gui PATH`)."
+                    .into()
+            }
+        }
+    }
+
+    /// Installs a program (replacing the previous one) and loads it onto a
+    /// fresh machine.
     pub fn set_program(&mut self, program: Program, origin: Origin) {
-        self.program = Some(Arc::new(program));
+        let program = Arc::new(program);
+        self.program = Some(program.clone());
         self.origin = Some(origin);
         self.generation += 1;
         self.selection = None;
         self.links_dirty = true;
+        self.history.clear();
+        self.mode = Mode::Paused;
+        self.stop = None;
+        self.script_active = false;
+        self.machine = match Machine::new(program) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                self.problems.push(Problem {
+                    severity: "error".into(),
+                    message: e.to_string(),
+                    at: None,
+                });
+                self.settings.bottom_tab = BottomTab::Problems;
+                None
+            }
+        };
+        self.mark_before();
         self.restore_breakpoints();
+        self.status = format!("Loaded {}.", self.title());
+    }
+
+    /// A short name of what is loaded (for the title bar).
+    pub fn title(&self) -> String {
+        match &self.origin {
+            Some(Origin::Bundled) => "Viergewinnt (bundled)".into(),
+            Some(Origin::Path(p)) => p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string()),
+            None => "nothing loaded".into(),
+        }
     }
 
     /// The loaded program.
     pub fn program(&self) -> Option<&Arc<Program>> {
         self.program.as_ref()
+    }
+
+    /// The machine, if the program loaded onto one.
+    pub fn machine(&self) -> Option<&Machine> {
+        self.machine.as_ref()
+    }
+
+    /// True when a machine exists to run.
+    pub fn has_machine(&self) -> bool {
+        self.machine.is_some()
     }
 
     /// Changes whenever a new program is loaded (for caches).
@@ -199,45 +379,434 @@ impl Session {
         self.program.as_deref().and_then(CellLayout::from_program)
     }
 
-    /// Memory as the CPU would read it, without side effects.
+    /// Memory as the CPU would read it, without side effects (the program
+    /// image when no machine could be made).
     pub fn peek(&self, addr: u16) -> u8 {
-        self.program
-            .as_deref()
-            .and_then(|p| p.byte_at(addr))
-            .unwrap_or(0)
+        match &self.machine {
+            Some(m) => m.peek(addr),
+            None => self
+                .program
+                .as_deref()
+                .and_then(|p| p.byte_at(addr))
+                .unwrap_or(0),
+        }
     }
 
     /// True if `addr` changed in the last step or run slice.
-    pub fn changed(&self, _addr: u16) -> bool {
-        false
+    pub fn changed(&self, addr: u16) -> bool {
+        self.mem_before
+            .get(addr as usize)
+            .is_some_and(|b| *b != self.peek(addr))
+    }
+
+    /// Registers now, and before the last step or run slice.
+    pub fn registers(&self) -> Option<(Registers, Registers)> {
+        self.machine
+            .as_ref()
+            .map(|m| (m.registers(), self.regs_before))
     }
 
     /// The program counter, when a machine runs.
     pub fn pc(&self) -> Option<u16> {
-        None
+        self.machine.as_ref().map(|m| m.registers().pc)
+    }
+
+    /// E-cycles since reset.
+    pub fn cycles(&self) -> u64 {
+        self.machine.as_ref().map_or(0, |m| m.cycles())
+    }
+
+    /// Instructions since reset.
+    pub fn instructions(&self) -> u64 {
+        self.machine.as_ref().map_or(0, |m| m.instructions())
+    }
+
+    /// Everything the program sent on the serial line.
+    pub fn serial_text(&self) -> String {
+        self.machine
+            .as_ref()
+            .map(|m| m.serial_text())
+            .unwrap_or_default()
+    }
+
+    /// The keys the board sees pressed (bit n = key n).
+    pub fn keys_down(&self) -> u8 {
+        self.machine.as_ref().map_or(0, |m| m.keys())
+    }
+
+    /// Why the machine last stopped, in words.
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.stop.as_deref()
+    }
+
+    /// The run state for the toolbar.
+    pub fn run_state_text(&self) -> String {
+        match self.mode {
+            Mode::Running => "running".into(),
+            Mode::RunTo(a) => format!("running to ${a:04X}"),
+            Mode::StepOut(_) => "stepping out".into(),
+            Mode::Paused => match &self.stop {
+                Some(s) => format!("paused: {s}"),
+                None => "paused".into(),
+            },
+        }
+    }
+
+    /// True while the machine runs between frames.
+    pub fn is_running(&self) -> bool {
+        self.mode != Mode::Paused
     }
 
     /// True when the machine is not running (memory may be edited).
     pub fn is_paused(&self) -> bool {
-        true
+        self.mode == Mode::Paused
     }
 
     /// Stores a byte (memory edit in a paused machine).
-    pub fn poke(&mut self, _addr: u16, _value: u8) {}
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        if !self.is_paused() {
+            return;
+        }
+        let Some(m) = self.machine.as_mut() else {
+            return;
+        };
+        match m.poke(addr, &[value]) {
+            Ok(()) => {
+                self.status = format!("${addr:04X} := ${value:02X}");
+                self.links_dirty = true;
+            }
+            Err(a) => {
+                self.status = format!("${a:04X} is not RAM or program memory: not changed.")
+            }
+        }
+    }
 
     /// The LCD picture now.
     pub fn lcd_frame(&self) -> LcdFrame {
-        LcdFrame::default()
+        match &self.machine {
+            Some(m) => {
+                let lcd = m.lcd();
+                LcdFrame::from_fn(lcd.is_visible(), lcd.backlight(), |x, y| lcd.pixel(x, y))
+            }
+            None => LcdFrame::default(),
+        }
+    }
+
+    /// Presses and releases board keys as the user holds them (bit n = key
+    /// n). A key stays down at least the firmware's debounce hold
+    /// (`script::HOLD_CYCLES`) of machine time, so a quick click counts.
+    pub fn set_held_keys(&mut self, held: u8) {
+        let Some(m) = self.machine.as_mut() else {
+            return;
+        };
+        let now = m.cycles();
+        for n in 0..8u8 {
+            let want = held >> n & 1 == 1;
+            let slot = &mut self.key_down_since[n as usize];
+            match (want, *slot) {
+                (true, None) => {
+                    *slot = Some(now);
+                    m.set_key(n, true);
+                }
+                (false, Some(t)) if now >= t.saturating_add(HOLD_CYCLES) => {
+                    *slot = None;
+                    m.set_key(n, false);
+                }
+                _ => {}
+            }
+        }
+        self.held = held;
+    }
+
+    fn mark_before(&mut self) {
+        if let Some(m) = &self.machine {
+            self.regs_before = m.registers();
+            self.mem_before = m.peek_range(0, 0x10000);
+        } else {
+            self.mem_before.clear();
+        }
+    }
+
+    fn snapshot(&mut self) {
+        if let Some(m) = &self.machine {
+            if self.history.len() == HISTORY {
+                self.history.pop_front();
+            }
+            self.history.push_back(m.clone());
+        }
+    }
+
+    /// True if there is a step to undo.
+    pub fn can_step_back(&self) -> bool {
+        !self.history.is_empty()
+    }
+
+    /// Starts running.
+    pub fn run(&mut self) {
+        if self.machine.is_some() && self.mode == Mode::Paused {
+            self.snapshot();
+            self.mode = Mode::Running;
+            self.stop = None;
+        }
+    }
+
+    /// Stops running.
+    pub fn pause(&mut self) {
+        if self.mode != Mode::Paused {
+            self.mode = Mode::Paused;
+            self.stop = Some("paused by you".into());
+            self.after_stop();
+        }
+    }
+
+    /// Runs until the instruction at `addr` is next.
+    pub fn run_to(&mut self, addr: u16) {
+        if self.machine.is_some() {
+            self.snapshot();
+            self.stop = None;
+            self.mode = Mode::RunTo(addr);
+        }
+    }
+
+    /// Executes one instruction.
+    pub fn step_into(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        self.snapshot();
+        self.mark_before();
+        let Some(m) = self.machine.as_mut() else {
+            return;
+        };
+        let out = m.step();
+        self.stop = Some(match (out.step.event, out.fault) {
+            (StepEvent::Illegal(op), _) => format!("{op}"),
+            (_, Some(f)) => format!("{f:?}"),
+            (StepEvent::Interrupt { vector }, _) => {
+                format!("took the interrupt through ${vector:04X}")
+            }
+            (StepEvent::Waiting, _) => "WAI: waiting for an interrupt".into(),
+            (StepEvent::Stopped, _) => "STOP executed".into(),
+            _ => "step".into(),
+        });
+        self.after_stop();
+    }
+
+    /// Steps over a subroutine call (JSR/BSR): runs until the instruction
+    /// after it; any other instruction is a plain step.
+    pub fn step_over(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        let Some(m) = self.machine.as_ref() else {
+            return;
+        };
+        let pc = m.registers().pc;
+        match Instruction::decode(pc, |a| m.peek(a)) {
+            Ok(ins) if matches!(ins.info.op, Op::Jsr | Op::Bsr) => {
+                self.mark_before();
+                self.run_to(ins.next_addr());
+            }
+            _ => self.step_into(),
+        }
+    }
+
+    /// Runs until the current subroutine returns (an RTS or RTI that lifts
+    /// SP above where it is now).
+    pub fn step_out(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        if let Some(m) = &self.machine {
+            let sp = m.registers().sp;
+            self.snapshot();
+            self.mark_before();
+            self.stop = None;
+            self.mode = Mode::StepOut(sp);
+        }
+    }
+
+    /// Undoes the last step or run (the machine as it was before it).
+    pub fn step_back(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        if let Some(prev) = self.history.pop_back() {
+            self.machine = Some(prev);
+            self.stop = Some("stepped back".into());
+            self.mark_before();
+            self.after_stop();
+        }
+    }
+
+    /// Resets the board (program reloaded, CPU reset).
+    pub fn reset(&mut self) {
+        if let Some(m) = self.machine.as_mut() {
+            m.reset();
+            self.history.clear();
+            self.mode = Mode::Paused;
+            self.stop = Some("reset".into());
+            self.key_down_since = [None; 8];
+            self.script_active = false;
+            self.mark_before();
+            self.after_stop();
+        }
+    }
+
+    /// Starts a key script (`run --keys` syntax) and runs it at full speed.
+    pub fn start_script(&mut self, script: &Script) {
+        if let Some(m) = self.machine.as_mut() {
+            m.start_script(script);
+            self.script_active = true;
+            self.stop = None;
+            self.mode = Mode::Running;
+        }
+    }
+
+    /// True while a key script runs.
+    pub fn script_active(&self) -> bool {
+        self.script_active
+    }
+
+    fn after_stop(&mut self) {
+        self.links_dirty = true;
+        if let (Some(pc), Some(p)) = (self.pc(), self.program.as_deref()) {
+            if let Some(e) = p.line_at(pc) {
+                self.jump = Some((e.file, e.line));
+            }
+        }
+    }
+
+    /// The line the listing should show after a stop, once.
+    pub fn take_jump(&mut self) -> Option<(FileId, u32)> {
+        self.jump.take()
+    }
+
+    /// Advances the machine by one frame's worth of time (`dt` of wall
+    /// clock) at the chosen speed, in bounded slices.
+    pub fn advance(&mut self, dt: Duration) {
+        if self.mode == Mode::Paused || self.machine.is_none() {
+            return;
+        }
+        if !matches!(self.mode, Mode::StepOut(_)) {
+            // While running, "changed" means changed during this frame.
+            self.mark_before();
+        }
+        let speed = if self.script_active || matches!(self.mode, Mode::RunTo(_) | Mode::StepOut(_))
+        {
+            Speed::Max
+        } else {
+            self.settings.speed
+        };
+        let started = Instant::now();
+        let mut budget = match speed {
+            Speed::RealTime => (dt.as_secs_f64() * E_HZ) as u64,
+            Speed::Times10 => (dt.as_secs_f64() * E_HZ * 10.0) as u64,
+            Speed::Max => u64::MAX,
+        };
+        loop {
+            let slice = budget.min(SLICE_CYCLES);
+            if slice == 0 {
+                break;
+            }
+            budget = budget.saturating_sub(slice);
+            let stopped = match self.mode {
+                Mode::StepOut(sp) => self.step_out_slice(sp, slice),
+                _ => self.run_slice(slice),
+            };
+            if stopped || started.elapsed() >= MAX_SPEED_SLICE {
+                break;
+            }
+        }
+        // Keys released by the user come up once their minimum hold passed.
+        let held = self.held;
+        self.set_held_keys(held);
+        self.links_dirty = true;
+    }
+
+    /// One `run_until` slice; true if the machine stopped.
+    fn run_slice(&mut self, cycles: u64) -> bool {
+        let mut bps = self.bp_set.clone();
+        if let Mode::RunTo(a) = self.mode {
+            bps.insert(a);
+        }
+        let Some(m) = self.machine.as_mut() else {
+            return true;
+        };
+        let stop = StopConditions {
+            breakpoints: bps,
+            ..StopConditions::budget(cycles)
+        };
+        let reason = m.run_until(&stop);
+        match reason {
+            StopReason::CycleBudget => false,
+            StopReason::Settled | StopReason::ScriptDone if self.script_active => {
+                self.script_active = false;
+                self.mode = Mode::Paused;
+                self.stop = Some(reason.to_string());
+                self.after_stop();
+                true
+            }
+            StopReason::Breakpoint(a) if self.mode == Mode::RunTo(a) => {
+                self.mode = Mode::Paused;
+                self.stop = Some(format!("reached ${a:04X}"));
+                self.after_stop();
+                true
+            }
+            other => {
+                self.mode = Mode::Paused;
+                self.stop = Some(other.to_string());
+                self.after_stop();
+                true
+            }
+        }
+    }
+
+    /// Single steps for step out; true if the machine stopped.
+    fn step_out_slice(&mut self, sp0: u16, cycles: u64) -> bool {
+        let Some(m) = self.machine.as_mut() else {
+            return true;
+        };
+        let end = m.cycles().saturating_add(cycles);
+        while m.cycles() < end {
+            let pc = m.registers().pc;
+            let is_return = matches!(
+                Instruction::decode(pc, |a| m.peek(a)).map(|i| i.info.op),
+                Ok(Op::Rts | Op::Rti)
+            );
+            let out = m.step();
+            let sp = m.registers().sp;
+            let stop = if let StepEvent::Illegal(op) = out.step.event {
+                Some(format!("{op}"))
+            } else if is_return && sp > sp0 {
+                Some(format!("returned to ${:04X}", m.registers().pc))
+            } else if self.bp_set.contains(m.registers().pc) {
+                Some(format!("breakpoint at ${:04X}", m.registers().pc))
+            } else {
+                None
+            };
+            if let Some(s) = stop {
+                self.mode = Mode::Paused;
+                self.stop = Some(s);
+                self.after_stop();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Clears the selection.
+    pub fn clear_selection(&mut self) {
+        self.selection = None;
+        self.links_dirty = true;
     }
 
     /// Selects something; the links follow.
     pub fn select(&mut self, sel: Selection) {
         self.selection = Some(sel);
         self.links_dirty = true;
-        match sel {
-            Selection::BufferByte(_) => self.reveal_mem = Some(sel),
-            Selection::Pixel { .. } => {}
-            Selection::Line { .. } => {}
+        if let Selection::BufferByte(_) = sel {
+            self.reveal_mem = Some(sel);
         }
     }
 
@@ -247,45 +816,65 @@ impl Session {
             self.links_dirty = false;
             self.links = match self.selection {
                 None => Links::default(),
-                Some(sel) => {
-                    let pixel_to_ram = |x: u8, y: u8| -> Option<(LcdRamCell, u8)> {
-                        (x < 128 && y < 64).then_some((
-                            LcdRamCell {
-                                page: y / 8,
-                                column: x,
-                            },
-                            y % 8,
-                        ))
-                    };
-                    let ram_to_pixel = |c: LcdRamCell, bit: u8| -> Option<(u8, u8)> {
-                        (c.page < 8 && c.column < 128 && bit < 8)
-                            .then_some((c.column, c.page * 8 + bit))
-                    };
-                    let peek = |a: u16| self.peek(a);
-                    let frame = self.lcd_frame();
-                    let pixel_on = |x: u8, y: u8| frame.get(x as usize, y as usize);
-                    let inp = LinkInputs {
-                        program: self.program.as_deref(),
-                        layout: self.layout(),
-                        pixel_to_ram: &pixel_to_ram,
-                        ram_to_pixel: &ram_to_pixel,
-                        pixel_on: &pixel_on,
-                        peek: &peek,
-                        provenance: None,
-                    };
-                    links::compute(sel, &inp)
-                }
+                Some(sel) => self.compute_links(sel),
             };
         }
         &self.links
     }
 
-    /// True if a breakpoint is set at `addr`.
-    pub fn has_breakpoint(&self, addr: u16) -> bool {
-        self.breakpoints.contains(&addr)
+    fn compute_links(&self, sel: Selection) -> Links {
+        let lcd = self.machine.as_ref().map(|m| m.lcd());
+        // Pixel -> display RAM through the controller's own mapping (start
+        // line, ADC, COM direction), and its inverse by walking all pixels.
+        let pixel_to_ram = |x: u8, y: u8| -> Option<(LcdRamCell, u8)> {
+            let (page, column, bit) = lcd?.ram_location(x as usize, y as usize)?;
+            Some((
+                LcdRamCell {
+                    page: u8::try_from(page).ok()?,
+                    column: u8::try_from(column).ok()?,
+                },
+                bit,
+            ))
+        };
+        let mut inverse: Vec<((u8, u8, u8), (u8, u8))> = Vec::new();
+        if lcd.is_some() {
+            for y in 0..HEIGHT as u8 {
+                for x in 0..WIDTH as u8 {
+                    if let Some((c, b)) = pixel_to_ram(x, y) {
+                        inverse.push(((c.page, c.column, b), (x, y)));
+                    }
+                }
+            }
+            inverse.sort_unstable();
+        }
+        let ram_to_pixel = |c: LcdRamCell, bit: u8| -> Option<(u8, u8)> {
+            let key = (c.page, c.column, bit);
+            inverse
+                .binary_search_by(|(k, _)| k.cmp(&key))
+                .ok()
+                .and_then(|i| inverse.get(i))
+                .map(|(_, p)| *p)
+        };
+        let peek = |a: u16| self.peek(a);
+        let pixel_on = |x: u8, y: u8| lcd.is_some_and(|l| l.pixel(x as usize, y as usize));
+        let inp = LinkInputs {
+            program: self.program.as_deref(),
+            layout: self.layout(),
+            pixel_to_ram: &pixel_to_ram,
+            ram_to_pixel: &ram_to_pixel,
+            pixel_on: &pixel_on,
+            peek: &peek,
+            provenance: None,
+        };
+        links::compute(sel, &inp)
     }
 
-    /// All breakpoint addresses.
+    /// True if a breakpoint is set at `addr`.
+    pub fn has_breakpoint(&self, addr: u16) -> bool {
+        self.bp_set.contains(addr)
+    }
+
+    /// All breakpoint addresses, in the order they were set.
     pub fn breakpoints(&self) -> &[u16] {
         &self.breakpoints
     }
@@ -294,10 +883,38 @@ impl Session {
     pub fn toggle_breakpoint(&mut self, addr: u16) {
         if let Some(i) = self.breakpoints.iter().position(|a| *a == addr) {
             self.breakpoints.remove(i);
+            self.bp_set.remove(addr);
+            self.status = format!("Breakpoint at ${addr:04X} removed.");
         } else {
             self.breakpoints.push(addr);
+            self.bp_set.insert(addr);
+            self.status = format!("Breakpoint at ${addr:04X}{}.", self.describe(addr));
         }
         self.save_breakpoints();
+    }
+
+    /// ` (label+off, file:line)` for messages.
+    pub fn describe(&self, addr: u16) -> String {
+        let Some(p) = self.program.as_deref() else {
+            return String::new();
+        };
+        let label = p.label_for(addr).map(|(s, off)| {
+            if off == 0 {
+                s.name.clone()
+            } else {
+                format!("{}+{off}", s.name)
+            }
+        });
+        let line = p.line_at(addr).and_then(|e| {
+            let f = p.files.get(e.file)?.path.file_name()?.to_string_lossy();
+            Some(format!("{f}:{}", e.line))
+        });
+        match (label, line) {
+            (Some(l), Some(f)) => format!(" ({l}, {f})"),
+            (Some(l), None) => format!(" ({l})"),
+            (None, Some(f)) => format!(" ({f})"),
+            (None, None) => String::new(),
+        }
     }
 
     /// Sets or clears a breakpoint on a source line (at its first address);
@@ -310,6 +927,18 @@ impl Session {
         match addr {
             Some(a) => self.toggle_breakpoint(a),
             None => self.status = format!("Line {line} has no code: no breakpoint there."),
+        }
+    }
+
+    /// F9: toggles a breakpoint on the selected line, else at the PC.
+    pub fn toggle_breakpoint_at_selection(&mut self) {
+        match self.selection {
+            Some(Selection::Line { file, line }) => self.toggle_breakpoint_line(file, line),
+            _ => {
+                if let Some(pc) = self.pc() {
+                    self.toggle_breakpoint(pc);
+                }
+            }
         }
     }
 
@@ -327,15 +956,15 @@ impl Session {
         let saved: Vec<SavedBreakpoint> = self
             .breakpoints
             .iter()
-            .map(|&a| match p.line_at(a).filter(|e| e.addr == a) {
-                Some(e) => match p.files.get(e.file) {
-                    Some(f) => SavedBreakpoint::Line {
-                        file: f.path.clone(),
-                        line: e.line,
-                    },
+            .map(|&a| {
+                let by_line = p
+                    .line_at(a)
+                    .filter(|e| e.addr == a)
+                    .and_then(|e| Some((p.files.get(e.file)?.path.clone(), e.line)));
+                match by_line {
+                    Some((file, line)) => SavedBreakpoint::Line { file, line },
                     None => SavedBreakpoint::Addr(a),
-                },
-                None => SavedBreakpoint::Addr(a),
+                }
             })
             .collect();
         let key = self.program_key();
@@ -347,33 +976,35 @@ impl Session {
 
     fn restore_breakpoints(&mut self) {
         self.breakpoints.clear();
+        self.bp_set = Breakpoints::new();
         let Some(p) = self.program.clone() else {
             return;
         };
         let key = self.program_key();
-        let Some((_, saved)) = self.settings.breakpoints.iter().find(|(k, _)| *k == key) else {
-            return;
-        };
+        let saved = self
+            .settings
+            .breakpoints
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
         for b in saved {
             let addr = match b {
-                SavedBreakpoint::Addr(a) => Some(*a),
+                SavedBreakpoint::Addr(a) => Some(a),
                 SavedBreakpoint::Line { file, line } => p
                     .files
                     .iter()
-                    .position(|f| f.path == *file)
-                    .and_then(|fi| p.addrs_of_line(fi, *line).next())
+                    .position(|f| f.path == file)
+                    .and_then(|fi| p.addrs_of_line(fi, line).next())
                     .map(|e| e.addr),
             };
             if let Some(a) = addr {
-                if !self.breakpoints.contains(&a) {
+                if self.bp_set.insert(a) {
                     self.breakpoints.push(a);
                 }
             }
         }
     }
-
-    /// Runs until the program reaches `addr` (or another stop).
-    pub fn run_to(&mut self, _addr: u16) {}
 
     /// Asks the memory panel to show `addr`.
     pub fn reveal_memory(&mut self, addr: u16) {
@@ -396,8 +1027,7 @@ impl Session {
         self.reveal_mem.take()
     }
 
-    /// Symbol names of RAM variables and other labels, sorted by address,
-    /// for the hex view.
+    /// Labels by address (RAM variables and code), sorted, for the hex view.
     pub fn ram_names(&self) -> Vec<(u16, String)> {
         let mut v: Vec<(u16, String)> = self
             .program
@@ -426,4 +1056,38 @@ impl Session {
         }
         self.program.as_deref()?.symbol(t).map(|s| s.value)
     }
+
+    /// Return addresses found on the stack, innermost first: each word
+    /// between SP+1 and the stack top that points just behind a JSR or BSR
+    /// of the program. A heuristic read of the stack (pushed data can look
+    /// like a return address), not a recorded call history.
+    pub fn stack_return_addresses(&self, stack_top: u16, max: usize) -> Vec<u16> {
+        let (Some(m), Some(p)) = (&self.machine, self.program.as_deref()) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut a = m.registers().sp.wrapping_add(1);
+        while a < stack_top && out.len() < max {
+            let ret = m.peek_word(a);
+            // The call instruction ends exactly at `ret`: it is the line
+            // entry just before `ret`, and it decodes to JSR or BSR.
+            let is_call = ret
+                .checked_sub(1)
+                .and_then(|x| p.line_at(x))
+                .filter(|e| e.addr.wrapping_add(e.len) == ret)
+                .and_then(|e| Instruction::decode(e.addr, |x| m.peek(x)).ok())
+                .is_some_and(|i| matches!(i.info.op, Op::Jsr | Op::Bsr) && i.next_addr() == ret);
+            if is_call {
+                out.push(ret);
+                a = a.wrapping_add(2);
+            } else {
+                a = a.wrapping_add(1);
+            }
+        }
+        out
+    }
+}
+
+fn mtime(p: &std::path::Path) -> Option<SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
