@@ -97,7 +97,11 @@ pub struct App {
 impl App {
     /// The app as eframe creates it: settings from storage, then the
     /// initial program.
-    pub fn new(cc: &eframe::CreationContext<'_>, initial: AppInput, autorun: Option<Autorun>) -> Self {
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        initial: AppInput,
+        autorun: Option<Autorun>,
+    ) -> Self {
         let settings: Settings = if autorun.is_some() {
             // A scripted run (CI screenshots) must not depend on what an
             // earlier interactive session left behind.
@@ -315,7 +319,11 @@ impl App {
                     ("Step over", &OVER, Session::step_over),
                     ("Step out", &OUT, Session::step_out),
                     ("Step back", &BACK, Session::step_back),
-                    ("Toggle breakpoint", &BREAK, Session::toggle_breakpoint_at_selection),
+                    (
+                        "Toggle breakpoint",
+                        &BREAK,
+                        Session::toggle_breakpoint_at_selection,
+                    ),
                     ("Reset board", &RESET, Session::reset),
                 ];
                 for (label, k, f) in items {
@@ -334,7 +342,10 @@ impl App {
             });
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut self.session.settings.lcd.grid, "LCD page grid");
-                ui.checkbox(&mut self.session.settings.frame_overlay, "Frame time overlay");
+                ui.checkbox(
+                    &mut self.session.settings.frame_overlay,
+                    "Frame time overlay",
+                );
                 if ui.button("Clear selection").clicked() {
                     self.session.clear_selection();
                     ui.close();
@@ -356,19 +367,39 @@ impl App {
                     .on_disabled_hover_text("needs a loaded program")
                     .clicked()
             };
-            if b(ui, has_machine && !running, "▶ Run", format!("Run / continue ({})", sc(&RUN))) {
+            if b(
+                ui,
+                has_machine && !running,
+                "Run",
+                format!("Run / continue ({})", sc(&RUN)),
+            ) {
                 s.run();
             }
-            if b(ui, running, "⏸ Pause", format!("Pause ({})", sc(&PAUSE))) {
+            if b(ui, running, "Pause", format!("Pause ({})", sc(&PAUSE))) {
                 s.pause();
             }
-            if b(ui, has_machine && !running, "Step", format!("Step into ({})", sc(&STEP))) {
+            if b(
+                ui,
+                has_machine && !running,
+                "Step",
+                format!("Step into ({})", sc(&STEP)),
+            ) {
                 s.step_into();
             }
-            if b(ui, has_machine && !running, "Over", format!("Step over ({})", sc(&OVER))) {
+            if b(
+                ui,
+                has_machine && !running,
+                "Over",
+                format!("Step over ({})", sc(&OVER)),
+            ) {
                 s.step_over();
             }
-            if b(ui, has_machine && !running, "Out", format!("Step out ({})", sc(&OUT))) {
+            if b(
+                ui,
+                has_machine && !running,
+                "Out",
+                format!("Step out ({})", sc(&OUT)),
+            ) {
                 s.step_out();
             }
             if b(
@@ -379,7 +410,12 @@ impl App {
             ) {
                 s.step_back();
             }
-            if b(ui, has_machine, "⟲ Reset", format!("Reset the board ({})", sc(&RESET))) {
+            if b(
+                ui,
+                has_machine,
+                "Reset",
+                format!("Reset the board ({})", sc(&RESET)),
+            ) {
                 s.reset();
             }
             ui.separator();
@@ -428,8 +464,12 @@ impl eframe::App for App {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
         let title = format!("hc11lab — {}", self.session.title());
-        if ui.ctx().input(|i| i.viewport().title.as_deref() != Some(title.as_str())) {
-            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Title(title));
+        if ui
+            .ctx()
+            .input(|i| i.viewport().title.as_deref() != Some(title.as_str()))
+        {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
     }
 

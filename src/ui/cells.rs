@@ -33,7 +33,10 @@ pub fn cell_buffer_widget(
     // Bit squares sized to fit the width, at least 3 and at most 10 points.
     let bit = ((ui.available_width() - gap * (cols - 1.0)) / (cols * 8.0)).clamp(3.0, 10.0);
     let cell = bit * 8.0;
-    let size = Vec2::new(cols * cell + (cols - 1.0) * gap, rows * cell + (rows - 1.0) * gap);
+    let size = Vec2::new(
+        cols * cell + (cols - 1.0) * gap,
+        rows * cell + (rows - 1.0) * gap,
+    );
     let (rect, response) = ui.allocate_exact_size(size, Sense::click());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "Cell buffer"));
     let painter = ui.painter_at(rect);
@@ -81,8 +84,10 @@ pub fn cell_buffer_widget(
                         );
                     }
                 }
-                let col_rect =
-                    Rect::from_min_size(r.min + Vec2::new(k as f32 * bit, 0.0), Vec2::new(bit, cell));
+                let col_rect = Rect::from_min_size(
+                    r.min + Vec2::new(k as f32 * bit, 0.0),
+                    Vec2::new(bit, cell),
+                );
                 if changed(addr) {
                     painter.rect_stroke(
                         col_rect,
@@ -152,8 +157,7 @@ impl CellBufferPanel {
         };
         let links = session.links().clone();
         let changed = |a: u16| session.changed(a);
-        let (_, clicked) =
-            cell_buffer_widget(ui, &layout, &bytes, &changed, &links, selected);
+        let (_, clicked) = cell_buffer_widget(ui, &layout, &bytes, &changed, &links, selected);
         if let Some(addr) = clicked {
             session.select(Selection::BufferByte(addr));
         }
@@ -227,10 +231,7 @@ mod tests {
                 3.0 * (8.0 * bit + 3.0) + 5.5 * bit,
                 2.0 * (8.0 * bit + 3.0) + 4.0 * bit,
             );
-        harness.drag_at(pos);
-        harness.run();
-        harness.drop_at(pos);
-        harness.run();
+        crate::ui::lcd::tests::click_at(&mut harness, pos);
         drop(harness);
         assert_eq!(got, Some(0x0040 + 136 + 5));
     }

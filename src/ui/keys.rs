@@ -8,9 +8,9 @@ use egui::{Key, RichText, Sense, Vec2};
 /// What each key does in the Viergewinnt game, and its keyboard binding.
 pub const KEYS: [(u8, &str, &str); 8] = [
     (0, "drop", "Space / Enter"),
-    (1, "left", "←"),
+    (1, "left", "Left arrow"),
     (2, "", ""),
-    (3, "right", "→"),
+    (3, "right", "Right arrow"),
     (4, "reset", "R"),
     (5, "", ""),
     (6, "", ""),

@@ -245,7 +245,9 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
         Selection::Pixel { x, y } => {
             links.pixels.push((x, y));
             let Some((ram, bit)) = (inp.pixel_to_ram)(x, y) else {
-                links.notes.push(format!("Pixel ({x},{y}) is off the display."));
+                links
+                    .notes
+                    .push(format!("Pixel ({x},{y}) is off the display."));
                 return links;
             };
             links.notes.push(format!(

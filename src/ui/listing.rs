@@ -125,62 +125,73 @@ pub fn pieces<'a>(
     let comment = comment_start(line);
     let mut out = Vec::new();
     let mut pos = 0;
-    let push_text = |out: &mut Vec<Piece<'a>>, r: Range<usize>, color: Color32| {
-        let Some(text) = line.get(r.clone()) else {
-            return;
-        };
-        if r.start >= comment {
-            out.push(Piece {
-                text,
-                color,
-                symbol: None,
-            });
-            return;
-        }
-        // Split into identifier and other runs.
-        let mut run_start = r.start;
-        let mut in_word = false;
-        let flush = |out: &mut Vec<Piece<'a>>, a: usize, b: usize, word: bool| {
-            if a >= b {
-                return;
-            }
-            let Some(t) = line.get(a..b) else { return };
-            let symbol = if word {
-                symbols.get(&t.to_ascii_lowercase()).copied()
-            } else {
-                None
-            };
-            out.push(Piece {
-                text: t,
-                color,
-                symbol,
-            });
-        };
-        for (i, ch) in text.char_indices() {
-            let at = r.start + i;
-            let is_word = ch.is_ascii_alphanumeric() || ch == '_' || ch == '.';
-            // A `$` or `%` starts a number, never a symbol.
-            if is_word != in_word {
-                flush(out, run_start, at, in_word);
-                run_start = at;
-                in_word = is_word;
-            }
-        }
-        flush(out, run_start, r.end, in_word);
-    };
     for (r, color) in spans {
         if r.start > pos {
-            push_text(&mut out, pos..r.start, default);
+            push_split(&mut out, line, pos..r.start, default, symbols, comment);
         }
-        push_text(&mut out, r.clone(), *color);
+        push_split(&mut out, line, r.clone(), *color, symbols, comment);
         pos = r.end;
     }
     if pos < line.len() {
-        push_text(&mut out, pos..line.len(), default);
+        push_split(&mut out, line, pos..line.len(), default, symbols, comment);
     }
-    // Numbers such as `$0C` come out as `$` + word `0C`; words that start
-    // with a digit are never symbols, so nothing more to do.
     out
+}
+
+/// Pushes one coloured run, cut into identifier and other pieces before the
+/// comment (numbers such as `$0C` become `$` + `0C`, and a word starting
+/// with a digit names no symbol), as one piece from the comment on.
+fn push_split<'a>(
+    out: &mut Vec<Piece<'a>>,
+    line: &'a str,
+    r: Range<usize>,
+    color: Color32,
+    symbols: &HashMap<String, usize>,
+    comment: usize,
+) {
+    if r.start < comment && comment < r.end {
+        push_split(out, line, r.start..comment, color, symbols, comment);
+        push_split(out, line, comment..r.end, color, symbols, comment);
+        return;
+    }
+    let Some(text) = line.get(r.clone()) else {
+        return;
+    };
+    if r.start >= comment {
+        out.push(Piece {
+            text,
+            color,
+            symbol: None,
+        });
+        return;
+    }
+    let mut flush = |a: usize, b: usize, word: bool| {
+        let Some(t) = line.get(a..b).filter(|t| !t.is_empty()) else {
+            return;
+        };
+        let symbol = if word {
+            symbols.get(&t.to_ascii_lowercase()).copied()
+        } else {
+            None
+        };
+        out.push(Piece {
+            text: t,
+            color,
+            symbol,
+        });
+    };
+    let mut run_start = r.start;
+    let mut in_word = false;
+    for (i, ch) in text.char_indices() {
+        let at = r.start + i;
+        let is_word = ch.is_ascii_alphanumeric() || ch == '_' || ch == '.';
+        if is_word != in_word {
+            flush(run_start, at, in_word);
+            run_start = at;
+            in_word = is_word;
+        }
+    }
+    flush(run_start, r.end, in_word);
 }
 
 /// The listing panel.
@@ -324,7 +335,7 @@ impl ListingPanel {
                     if resp.clicked() {
                         actions.push(Action::ToggleLine(file, line_no));
                     }
-                    let marker = if pc_line == Some(line_no) { "▶" } else { " " };
+                    let marker = if pc_line == Some(line_no) { ">" } else { " " };
                     let mut left = format!("{marker}{line_no:>5} ");
                     match code {
                         Some(c) => {
@@ -352,7 +363,10 @@ impl ListingPanel {
                     }
                     for piece in pieces(text, spans, &self.symbols, default) {
                         let rt = RichText::new(piece.text).monospace().color(piece.color);
-                        match piece.symbol.and_then(|i| program.symbols.get(i).map(|s| (i, s))) {
+                        match piece
+                            .symbol
+                            .and_then(|i| program.symbols.get(i).map(|s| (i, s)))
+                        {
                             Some((i, sym)) => {
                                 let r = ui
                                     .add(
@@ -417,13 +431,13 @@ impl ListingPanel {
                     }
                     _ => {}
                 }
-                if selection == Some(Selection::Line { file, line: line_no }) {
-                    painter.rect_stroke(
-                        rect,
-                        0.0,
-                        Stroke::new(1.5, SEL),
-                        egui::StrokeKind::Inside,
-                    );
+                if selection
+                    == Some(Selection::Line {
+                        file,
+                        line: line_no,
+                    })
+                {
+                    painter.rect_stroke(rect, 0.0, Stroke::new(1.5, SEL), egui::StrokeKind::Inside);
                 }
             }
         });
@@ -463,7 +477,7 @@ pub fn symbol_tip(program: &Program, index: usize) -> String {
         SymbolKind::Label => "label",
         SymbolKind::Constant => "constant",
     };
-    let mut t = format!("{} = ${:04X} ({}) — {kind}", s.name, s.value, s.value);
+    let mut t = format!("{} = ${:04X} ({}), {kind}", s.name, s.value, s.value);
     if let Some(size) = s.size {
         t.push_str(&format!(", {size} bytes"));
     }
@@ -503,7 +517,7 @@ mod tests {
     #[test]
     fn comment_start_skips_quotes_and_stars() {
         assert_eq!(comment_start("* all comment"), 0);
-        assert_eq!(comment_start(" fcc \";\" ; c"), 10);
+        assert_eq!(comment_start(" fcc \";\" ; c"), 9);
         assert_eq!(comment_start("  rts"), 5);
     }
 

@@ -41,7 +41,8 @@ fn is_asm(path: &Path) -> bool {
 /// file includes (the others are include files), preferring one named like
 /// the folder.
 pub fn main_source(dir: &Path) -> Result<PathBuf, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let mut asm: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
@@ -60,16 +61,21 @@ pub fn main_source(dir: &Path) -> Result<PathBuf, String> {
         _ => {
             let texts: Vec<String> = asm
                 .iter()
-                .map(|p| std::fs::read_to_string(p).unwrap_or_default().to_ascii_lowercase())
+                .map(|p| {
+                    std::fs::read_to_string(p)
+                        .unwrap_or_default()
+                        .to_ascii_lowercase()
+                })
                 .collect();
             let included = |p: &Path| {
                 let name = p
                     .file_name()
                     .map(|n| n.to_string_lossy().to_ascii_lowercase())
                     .unwrap_or_default();
-                texts
-                    .iter()
-                    .any(|t| t.lines().any(|l| l.contains("include") && l.contains(&name)))
+                texts.iter().any(|t| {
+                    t.lines()
+                        .any(|l| l.contains("include") && l.contains(&name))
+                })
             };
             let roots: Vec<&PathBuf> = asm.iter().filter(|p| !included(p)).collect();
             match roots.as_slice() {
@@ -127,7 +133,10 @@ fn load_asm(path: &Path) -> Loaded {
     Loaded {
         problems: vec![problem(
             "error",
-            format!("{}: the assembler is not merged into this build yet", path.display()),
+            format!(
+                "{}: the assembler is not merged into this build yet",
+                path.display()
+            ),
         )],
         watch: vec![path.to_path_buf()],
         ..Loaded::default()

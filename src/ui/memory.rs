@@ -84,15 +84,14 @@ pub fn memory_widget(
         .id_salt("memory")
         .auto_shrink([false, false]);
     if let Some(a) = state.scroll_to.take() {
-        scroll = scroll
-            .vertical_scroll_offset((a / ROW) as f32 * (row_h + ui.spacing().item_spacing.y));
+        scroll =
+            scroll.vertical_scroll_offset((a / ROW) as f32 * (row_h + ui.spacing().item_spacing.y));
     }
     scroll.show_rows(ui, row_h, 0x10000 / ROW as usize, |ui, range| {
         for row in range {
             let base = row as u16 * ROW;
             let width = addr_w + cell_w * ROW as f32 + 8.0 + char_w * (ROW as f32 + 1.0);
-            let (rect, _) =
-                ui.allocate_exact_size(egui::vec2(width, row_h), Sense::hover());
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(width, row_h), Sense::hover());
             let painter = ui.painter_at(rect);
             let text_color = ui.visuals().text_color();
             let weak = ui.visuals().weak_text_color();
@@ -104,9 +103,8 @@ pub fn memory_widget(
                 font.clone(),
                 weak,
             );
-            let cell_x = |i: u16| {
-                rect.min.x + addr_w + cell_w * i as f32 + if i >= 8 { 8.0 } else { 0.0 }
-            };
+            let cell_x =
+                |i: u16| rect.min.x + addr_w + cell_w * i as f32 + if i >= 8 { 8.0 } else { 0.0 };
             let row_end = cell_x(ROW) + 4.0;
             // Names over their first byte, clipped at the next name.
             let first = view.names.partition_point(|(a, _)| *a < base);
@@ -198,7 +196,11 @@ fn byte_cell(
     let value = (view.peek)(addr);
     let r = ui.interact(cell, ui.scope_id().with(("mem", addr)), Sense::click());
     r.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("${addr:04X}: {value:02X}"))
+        egui::WidgetInfo::labeled(
+            egui::Role::Button,
+            true,
+            format!("${addr:04X}: {value:02X}"),
+        )
     });
     let painter = ui.painter();
     let mut color = text_color;
@@ -293,6 +295,7 @@ mod tests {
         let mut actions = Vec::new();
         let mut harness = Harness::builder()
             .with_size(egui::Vec2::new(700.0, 400.0))
+            .with_step_dt(1.0 / 60.0)
             .build_ui(|ui| {
                 let peek = |a: u16| mem.borrow()[a as usize];
                 let view = MemoryView {
@@ -313,18 +316,17 @@ mod tests {
         let byte = harness.get_by_label("$0040: AB");
         let pos = byte.rect().center();
         for _ in 0..2 {
-            harness.drag_at(pos);
-            harness.step();
-            harness.drop_at(pos);
-            harness.step();
+            crate::ui::lcd::tests::click_at(&mut harness, pos);
         }
         harness.run();
-        let field = harness.get_by_value("AB");
-        field.focus();
-        field.type_text("");
+        let editor = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+            n.role() == egui::accesskit::Role::TextInput
+                && n.label().is_some_and(|l| l.contains("new value"))
+        };
+        assert_eq!(harness.get_by(editor).value().as_deref(), Some("AB"));
         harness.key_press(egui::Key::Backspace);
         harness.key_press(egui::Key::Backspace);
-        harness.get_by_value("").type_text("5c");
+        harness.get_by(editor).type_text("5c");
         harness.key_press(egui::Key::Enter);
         harness.run();
         drop(harness);

@@ -34,21 +34,25 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
                 format!("Line {name}:{line}")
             }
         };
-        ui.label(RichText::new(what).strong().color(Color32::from_rgb(0xFF, 0x80, 0x00)));
+        ui.label(
+            RichText::new(what)
+                .strong()
+                .color(Color32::from_rgb(0xFF, 0x80, 0x00)),
+        );
         for (a, bit) in &links.bytes {
             if Some(Selection::BufferByte(*a)) == session.selection {
                 continue;
             }
             let t = match bit {
-                Some(b) => format!("→ ${a:04X} bit {b}"),
-                None => format!("→ ${a:04X}"),
+                Some(b) => format!("-> ${a:04X} bit {b}"),
+                None => format!("-> ${a:04X}"),
             };
             if ui.link(t).on_hover_text("select this byte").clicked() {
                 session.select(Selection::BufferByte(*a));
             }
         }
         if !links.pixels.is_empty() && !matches!(sel, Selection::Pixel { .. }) {
-            ui.label(format!("→ {} pixel(s)", links.pixels.len()));
+            ui.label(format!("-> {} pixel(s)", links.pixels.len()));
         }
         for (f, l, role) in &links.lines {
             if *role == LineRole::Selected {
@@ -210,16 +214,16 @@ impl SidePanel {
                     .unwrap_or(0x3FFF);
                 let rets = session.stack_return_addresses(top.saturating_add(1), 16);
                 if let Some(pc) = session.pc() {
-                    ui.label(RichText::new(format!("${pc:04X}{}", session.describe(pc))).monospace());
+                    ui.label(
+                        RichText::new(format!("${pc:04X}{}", session.describe(pc))).monospace(),
+                    );
                 }
                 for r in rets {
-                    ui.label(
-                        RichText::new(format!("${r:04X}{}", session.describe(r))).monospace(),
-                    )
-                    .on_hover_text(
-                        "A return address found on the stack (read from memory, not from a \
+                    ui.label(RichText::new(format!("${r:04X}{}", session.describe(r))).monospace())
+                        .on_hover_text(
+                            "A return address found on the stack (read from memory, not from a \
                          recorded call history).",
-                    );
+                        );
                 }
             });
         egui::CollapsingHeader::new("Breakpoints")
@@ -231,7 +235,7 @@ impl SidePanel {
                 }
                 for a in bps {
                     ui.horizontal(|ui| {
-                        if ui.small_button("✖").on_hover_text("remove").clicked() {
+                        if ui.small_button("x").on_hover_text("remove").clicked() {
                             session.toggle_breakpoint(a);
                         }
                         let text = format!("${a:04X}{}", session.describe(a));
@@ -259,7 +263,8 @@ impl SidePanel {
                 ui.label(RichText::new(w).monospace());
                 match session.resolve(name) {
                     Some(a) => {
-                        let bytes: Vec<u8> = (0..len).map(|k| session.peek(a.wrapping_add(k))).collect();
+                        let bytes: Vec<u8> =
+                            (0..len).map(|k| session.peek(a.wrapping_add(k))).collect();
                         let changed = (0..len).any(|k| session.changed(a.wrapping_add(k)));
                         let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
                         let value = if len == 2 {
@@ -282,7 +287,7 @@ impl SidePanel {
                         ui.weak("unknown");
                     }
                 }
-                if ui.small_button("✖").on_hover_text("remove watch").clicked() {
+                if ui.small_button("x").on_hover_text("remove watch").clicked() {
                     remove = Some(i);
                 }
                 ui.end_row();
@@ -299,7 +304,10 @@ impl SidePanel {
             );
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if (ui.button("Add").clicked() || enter) && !self.new_watch.trim().is_empty() {
-                session.settings.watches.push(self.new_watch.trim().to_string());
+                session
+                    .settings
+                    .watches
+                    .push(self.new_watch.trim().to_string());
                 self.new_watch.clear();
             }
         });

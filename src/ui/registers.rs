@@ -41,8 +41,11 @@ pub fn registers_widget(
                 } else {
                     t
                 };
-                ui.label(t)
-                    .on_hover_text(if changed { "changed by the last step" } else { "" });
+                ui.label(t).on_hover_text(if changed {
+                    "changed by the last step"
+                } else {
+                    ""
+                });
                 ui.label(RichText::new(extra).weak());
                 ui.end_row();
             };

@@ -96,7 +96,11 @@ impl Default for Settings {
             breakpoints: Vec::new(),
             speed: Speed::RealTime,
             bottom_tab: BottomTab::Memory,
-            watches: vec!["player".into(), "cursorColumn".into(), "cellAddress:2".into()],
+            watches: vec![
+                "player".into(),
+                "cursorColumn".into(),
+                "cellAddress:2".into(),
+            ],
             frame_overlay: false,
         }
     }
@@ -293,7 +297,10 @@ impl Session {
             dialog.pick_folder()
         } else {
             dialog
-                .add_filter("68HC11 programs", &["asm", "s", "a11", "s19", "s28", "elf", "out"])
+                .add_filter(
+                    "68HC11 programs",
+                    &["asm", "s", "a11", "s19", "s28", "elf", "out"],
+                )
                 .add_filter("All files", &["*"])
                 .pick_file()
         };
@@ -475,9 +482,7 @@ impl Session {
                 self.status = format!("${addr:04X} := ${value:02X}");
                 self.links_dirty = true;
             }
-            Err(a) => {
-                self.status = format!("${a:04X} is not RAM or program memory: not changed.")
-            }
+            Err(a) => self.status = format!("${a:04X} is not RAM or program memory: not changed."),
         }
     }
 

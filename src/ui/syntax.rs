@@ -49,11 +49,7 @@ fn theme(dark: bool) -> Theme {
     // (scope selector, dark colour, light colour)
     let rules: [(&str, Color, Color); 9] = [
         ("comment", c(0x7F, 0x9F, 0x7F), c(0x50, 0x80, 0x50)),
-        (
-            "keyword.mnemonic",
-            c(0x6C, 0xB6, 0xFF),
-            c(0x00, 0x4E, 0xC0),
-        ),
+        ("keyword.mnemonic", c(0x6C, 0xB6, 0xFF), c(0x00, 0x4E, 0xC0)),
         (
             "keyword.control.directive",
             c(0xC5, 0x86, 0xC0),
@@ -66,7 +62,11 @@ fn theme(dark: bool) -> Theme {
             c(0xCE, 0x91, 0x78),
             c(0xA3, 0x15, 0x15),
         ),
-        ("entity.name.label", c(0xFF, 0xD7, 0x00), c(0xA0, 0x50, 0x00)),
+        (
+            "entity.name.label",
+            c(0xFF, 0xD7, 0x00),
+            c(0xA0, 0x50, 0x00),
+        ),
         (
             "variable.language.register",
             c(0x4E, 0xC9, 0xB0),
@@ -92,7 +92,14 @@ fn theme(dark: bool) -> Theme {
         })
         .collect();
     Theme {
-        name: Some(if dark { "hc11lab dark" } else { "hc11lab light" }.into()),
+        name: Some(
+            if dark {
+                "hc11lab dark"
+            } else {
+                "hc11lab light"
+            }
+            .into(),
+        ),
         author: None,
         settings: ThemeSettings {
             foreground: Some(if dark {
