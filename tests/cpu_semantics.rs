@@ -2,7 +2,7 @@
 //! arithmetic: every 8-bit operand pair for ADD/ADC/SUB/SBC/CMP flags, every
 //! BCD pair for DAA, every MUL, sampled IDIV/FDIV, and every conditional
 //! branch after CMPA/CPD against the signed or unsigned comparison it names
-//! (M68HC11 Reference Manual, section 6 and table 6-? "Branch instructions").
+//! (M68HC11 Reference Manual, appendix A, the branch instructions).
 
 #[path = "cpu_support/harness.rs"]
 mod harness;
