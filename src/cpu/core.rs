@@ -349,3 +349,66 @@ fn write16<B: Bus>(bus: &mut B, addr: u16, v: u16) {
     bus.write(addr, hi);
     bus.write(addr.wrapping_add(1), lo);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::bus::RamBus;
+
+    fn ram_with(code: &[u8]) -> RamBus {
+        let mut bus = RamBus::new();
+        bus.load(0xC000, code);
+        bus.set_word(RESET_VECTOR, 0xC000);
+        bus
+    }
+
+    #[test]
+    fn power_on_and_reset() {
+        let mut cpu = Cpu::new();
+        assert_eq!(cpu.regs.ccr, flags::S | flags::X | flags::I);
+        assert_eq!(
+            (cpu.regs.pc, cpu.cycles, &cpu.state),
+            (0, 0, &RunState::Running)
+        );
+        let mut bus = ram_with(&[]);
+        cpu.reset(&mut bus);
+        assert_eq!(cpu.regs.pc, 0xC000);
+    }
+
+    #[test]
+    fn step_reports_pc_cycles_and_event() {
+        let mut bus = ram_with(&[0x86, 0x41, 0x18, 0xCE, 0x12, 0x34]);
+        let mut cpu = Cpu::new();
+        cpu.reset(&mut bus);
+        let s = cpu.step(&mut bus);
+        assert_eq!((s.pc, s.cycles, s.event), (0xC000, 2, StepEvent::None));
+        let s = cpu.step(&mut bus);
+        assert_eq!((s.pc, s.cycles), (0xC002, 4));
+        assert_eq!(
+            (cpu.regs.a, cpu.regs.y, cpu.regs.pc),
+            (0x41, 0x1234, 0xC006)
+        );
+        assert_eq!(cpu.cycles, 6);
+    }
+
+    #[test]
+    fn cli_delay_is_cleared_by_any_boundary() {
+        // CLI; then XIRQ is taken at once (not delayed), and the IRQ delay
+        // does not leak into the handler.
+        let mut bus = ram_with(&[0x0E, 0x01]);
+        bus.set_word(XIRQ_VECTOR, 0xD000);
+        bus.load(0xD000, &[0x0E, 0x01, 0x01]);
+        let mut cpu = Cpu::new();
+        cpu.reset(&mut bus);
+        cpu.regs.ccr = flags::I;
+        cpu.step(&mut bus);
+        bus.xirq = true;
+        assert_eq!(
+            cpu.step(&mut bus).event,
+            StepEvent::Interrupt {
+                vector: XIRQ_VECTOR
+            }
+        );
+        assert!(!cpu.irq_delay);
+    }
+}
