@@ -1,0 +1,22 @@
+use hc11lab::asm::*;
+use std::path::Path;
+#[test]
+fn fw() {
+    let dir = std::env::var("FW").unwrap_or("/work/wt/firmware/firmware".into());
+    let a = assemble_file(
+        &Path::new(&dir).join("Viergewinnt.asm"),
+        &AsmOptions::default(),
+    );
+    println!("{}", a.render_diagnostics());
+    std::fs::write("/tmp/scratch/fw.lst", listing(&a)).unwrap();
+    if let Some(p) = &a.program {
+        std::fs::write("/tmp/scratch/fw.dis", disassemble(p)).unwrap();
+        std::fs::write("/tmp/scratch/fw.sym", symbol_file(p)).unwrap();
+        for s in &p.segments {
+            println!("{:?} {:04X} {}", s.name, s.start, s.bytes.len());
+        }
+        println!("entry {:04X?}", p.entry);
+        let rom = p.segments.iter().find(|s| s.start == 0xC000).unwrap();
+        std::fs::write("/tmp/scratch/rom.bin", &rom.bytes).unwrap();
+    }
+}
