@@ -25,11 +25,16 @@ fn parse_expectation(line: &str) -> Option<Expect> {
         }
         let bytes = hex
             .split_whitespace()
-            .map(|h| u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad hex `{h}` in `{line}`")))
+            .map(|h| {
+                u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad hex `{h}` in `{line}`"))
+            })
             .collect();
         return Some(Expect::Bytes(bytes));
     }
-    for (tag, sev) in [("; error[", Severity::Error), ("; warning[", Severity::Warning)] {
+    for (tag, sev) in [
+        ("; error[", Severity::Error),
+        ("; warning[", Severity::Warning),
+    ] {
         if let Some(i) = line.rfind(tag) {
             let rest = &line[i + tag.len()..];
             let close = rest.find(']').expect("closing ] of the code");
@@ -61,19 +66,26 @@ fn check_case(path: &Path) -> Vec<String> {
             Some(Expect::Bytes(want)) => {
                 let got = bytes_by_line.get(&n).cloned().unwrap_or_default();
                 if got != want {
-                    problems.push(format!("{name}:{n}: bytes {got:02X?}, expected {want:02X?}: {line}"));
+                    problems.push(format!(
+                        "{name}:{n}: bytes {got:02X?}, expected {want:02X?}: {line}"
+                    ));
                 }
             }
             Some(Expect::Diag(sev, code, msg)) => {
                 let found = diags_by_line.get_mut(&n).and_then(|v| {
                     v.iter_mut().find(|(i, used)| {
                         let d = &asm.diagnostics[*i];
-                        !*used && d.severity == sev && d.code.as_str() == code && d.message.contains(&msg)
+                        !*used
+                            && d.severity == sev
+                            && d.code.as_str() == code
+                            && d.message.contains(&msg)
                     })
                 });
                 match found {
                     Some(entry) => entry.1 = true,
-                    None => problems.push(format!("{name}:{n}: expected {sev}[{code}] `{msg}`: {line}")),
+                    None => problems.push(format!(
+                        "{name}:{n}: expected {sev}[{code}] `{msg}`: {line}"
+                    )),
                 }
             }
             None => {}
@@ -106,5 +118,10 @@ fn inline_expectations_of_every_case_hold() {
     cases.sort();
     assert!(cases.len() >= 4, "cases missing in {}", dir.display());
     let problems: Vec<String> = cases.iter().flat_map(|c| check_case(c)).collect();
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

@@ -382,8 +382,17 @@ pub fn suggestions<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) ->
             (d <= limit).then(|| (d, c.to_string()))
         })
         .collect();
+    // Closest first; among equals, the longer common prefix (`ldaa`, `ldab` before `daa`).
+    let prefix = |c: &str| {
+        lower
+            .chars()
+            .zip(c.to_lowercase().chars())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
     found.sort_by(|a, b| {
         a.0.cmp(&b.0)
+            .then_with(|| prefix(&b.1).cmp(&prefix(&a.1)))
             .then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase()))
     });
     found.dedup_by(|a, b| a.1.eq_ignore_ascii_case(&b.1));
@@ -453,6 +462,11 @@ mod tests {
             vec!["ldaa", "lda", "ldab"]
         );
         assert!(suggestions("zzzz", names.iter().copied()).is_empty());
+        let names = ["daa", "ldab", "ldaa"];
+        assert_eq!(
+            suggestions("ldaaa", names.iter().copied()),
+            vec!["ldaa", "ldab", "daa"]
+        );
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -198,7 +198,7 @@ pub fn disassemble(program: &Program) -> String {
         } else {
             bytes.join(" ")
         };
-        let _ = writeln!(out, "{:04X}  {shown:<14}  {}", row.addr, row.text);
+        let _ = writeln!(out, "{:04X}  {shown:<17}  {}", row.addr, row.text);
     }
     out
 }

@@ -862,24 +862,22 @@ impl Asm<'_> {
             .unwrap_or_default();
         let path = match resolve_include(self.provider, &self.root, &dir, ops.text) {
             Resolved::Found(p) => p,
-            Resolved::Escapes(p) => {
+            Resolved::Escapes(_) => {
+                let root = if self.root.as_os_str().is_empty() {
+                    ".".to_string()
+                } else {
+                    self.root.to_string_lossy().replace('\\', "/")
+                };
                 self.error(
                     Diagnostic::new(
                         Code::IncludeEscapes,
                         span,
                         format!(
-                            "`{}` is outside the folder of the main source file",
-                            p.to_string_lossy().replace('\\', "/")
+                            "`{}` is outside `{root}`, the folder of the main source file",
+                            ops.text.trim()
                         ),
                     )
-                    .hint(format!(
-                        "includes must stay inside `{}`; copy the file there",
-                        if self.root.as_os_str().is_empty() {
-                            ".".to_string()
-                        } else {
-                            self.root.to_string_lossy().replace('\\', "/")
-                        }
-                    )),
+                    .hint("includes must stay inside the main file's folder (or below it); copy the file there"),
                 );
                 return;
             }
@@ -1102,9 +1100,13 @@ impl Env for LayoutEnv<'_, '_> {
                 span,
                 format!("undefined symbol `{}`", sym.name),
             );
-            if let Some(h) = did_you_mean(&suggestions(&sym.name, self.table.defined_names())) {
-                d = d.hint(h);
-            }
+            d = match did_you_mean(&suggestions(&sym.name, self.table.defined_names())) {
+                Some(h) => d.hint(h),
+                None => d.hint(format!(
+                    "define it with a label in column 1 or `{} equ value`",
+                    sym.name
+                )),
+            };
             diags.push(d);
         }
         Err(EvalError::Undefined(id, span))
@@ -1275,11 +1277,7 @@ impl Layout {
                 (stmt.label.is_some() && !matches!(stmt.kind, Kind::Equ(..)))
                     || matches!(
                         stmt.kind,
-                        Kind::Org(..)
-                            | Kind::Section(..)
-                            | Kind::Ds(..)
-                            | Kind::Dc(..)
-                            | Kind::Instr(..)
+                        Kind::Org(..) | Kind::Ds(..) | Kind::Dc(..) | Kind::Instr(..)
                     )
             });
             match &stmt.kind {
@@ -1675,7 +1673,17 @@ fn line_span(stmt: &Stmt, files: &[SourceFile]) -> Span {
         if i + 1 == stmt.line as usize {
             let body = l.trim_end_matches(['\n', '\r']);
             let lead = body.len() - body.trim_start().len();
-            return Span::new(stmt.file, start + lead, start + body.len());
+            // The statement without its comment.
+            let end = match split_line(body, start) {
+                Ok(f) => f
+                    .operands
+                    .map(|o| o.end())
+                    .or(f.mnemonic.map(|m| m.end()))
+                    .or(f.label.map(|l| l.end()))
+                    .unwrap_or(start + body.len()),
+                Err(_) => start + body.len(),
+            };
+            return Span::new(stmt.file, start + lead, end.max(start + lead));
         }
         start += l.len();
     }
