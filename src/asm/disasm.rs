@@ -3,7 +3,7 @@
 //! [`Instruction::decode`], with the program's labels and source lines.
 
 use crate::cpu::decode::Instruction;
-use crate::cpu::opcodes::Op;
+use crate::cpu::opcodes::{Mode, Op};
 use crate::image::{FileId, Program, SymbolKind};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -74,10 +74,20 @@ fn data_line(addr: u16, bytes: &[u8], names: &Names, source: Option<(FileId, u32
 }
 
 fn code_line(ins: &Instruction, names: &Names, source: Option<(FileId, u32)>) -> DisasmLine {
+    let word = ins.word_operand();
+    // In the course dialect `$0040` would assemble as direct; an extended
+    // operand below $100 is written `>$0040` so the text assembles back to
+    // the same bytes.
+    let text = if ins.info.mode == Mode::Extended && word <= 0xFF {
+        let target = names.name(word).unwrap_or_else(|| format!("${word:04X}"));
+        format!("{} >{target}", ins.info.op.mnemonic())
+    } else {
+        ins.format_with(&|a| names.name(a))
+    };
     DisasmLine {
         addr: ins.addr,
         bytes: ins.bytes(),
-        text: ins.format_with(&|a| names.name(a)),
+        text,
         labels: names.labels(ins.addr),
         source,
         is_data: false,
