@@ -106,7 +106,7 @@ fn program_is_filled_completely() {
     // Listing: the symbol table cross-references definitions and uses.
     let lst = listing(&asm);
     assert!(
-        lst.contains("board        $0040  label      336  main.asm:4  main.asm:11"),
+        lst.contains("board        $0040  label      336  main.asm:4   main.asm:11"),
         "{lst}"
     );
 }
