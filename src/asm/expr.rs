@@ -601,7 +601,8 @@ mod tests {
     }
 
     fn value(text: &str) -> Result<i64, String> {
-        let mut names: Vec<String> = Vec::new();
+        // Ids follow the order of the values in `Vals` below.
+        let mut names: Vec<String> = vec!["boardsize".into(), "map_page".into()];
         let mut intern = |n: &str| {
             let l = n.to_lowercase();
             match names.iter().position(|x| *x == l) {

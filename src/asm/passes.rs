@@ -11,7 +11,9 @@
 use super::diagnostics::{
     did_you_mean, display_path, location, suggestions, Code, Diagnostic, Span,
 };
-use super::directives::{data_len, directive, parse_data, Directive, Item, DIRECTIVE_NAMES};
+use super::directives::{
+    data_len, directive, instruction, parse_data, Directive, Item, DIRECTIVE_NAMES,
+};
 use super::encode::{
     allows_space_separated, encode, eval_error, parse_operands, select, show, Chosen,
 };
@@ -44,14 +46,23 @@ struct Sym {
 struct SymTable {
     syms: Vec<Sym>,
     index: HashMap<String, SymId>,
+    scratch: String,
 }
 
 impl SymTable {
     fn intern(&mut self, name: &str) -> SymId {
-        let key = name.to_lowercase();
-        if let Some(&id) = self.index.get(&key) {
+        // Lower-case into a reused buffer; allocate only for a new symbol.
+        self.scratch.clear();
+        if name.is_ascii() {
+            self.scratch
+                .extend(name.chars().map(|c| c.to_ascii_lowercase()));
+        } else {
+            self.scratch.push_str(&name.to_lowercase());
+        }
+        if let Some(&id) = self.index.get(self.scratch.as_str()) {
             return id;
         }
+        let key = self.scratch.clone();
         let id = self.syms.len() as SymId;
         self.syms.push(Sym {
             name: name.to_string(),
@@ -458,7 +469,7 @@ impl Asm<'_> {
         }
         let Some(m) = fields.mnemonic else {
             if let Some(l) = fields.label {
-                if Op::from_mnemonic(l.text).is_some() {
+                if instruction(l.text).is_some() {
                     self.error(
                         Diagnostic::new(
                             Code::LabelLikeInstruction,
@@ -477,7 +488,7 @@ impl Asm<'_> {
         if let Some(d) = dir {
             return self.directive(d, file, line, fields.label, m, mspan, fields.operands);
         }
-        match Op::from_mnemonic(m.text) {
+        match instruction(m.text) {
             Some(op) => self.instruction(op, file, line, fields.label, m, mspan, fields.operands),
             None => {
                 let names = OPCODES.iter().map(|e| e.op.mnemonic()).chain(
@@ -498,7 +509,7 @@ impl Asm<'_> {
                     d = d.hint(h);
                 }
                 if let Some(l) = fields.label {
-                    if directive(l.text).is_some() || Op::from_mnemonic(l.text).is_some() {
+                    if directive(l.text).is_some() || instruction(l.text).is_some() {
                         d = d.hint(format!(
                             "`{}` starts in column 1, so it is read as a label; indent it",
                             l.text
@@ -1365,7 +1376,9 @@ impl Layout {
                         if self.first_code.is_none() {
                             self.first_code = u16::try_from(addr).ok();
                         }
-                        if self.report {
+                        if self.report && addr + len > 0x1_0000 {
+                            self.overflow(cur, addr, stmt, files);
+                        } else if self.report {
                             let at = u16::try_from(addr).unwrap_or(0);
                             let mut env = LayoutEnv {
                                 table,
