@@ -454,13 +454,15 @@ pub fn encode(
     if let Some(slot) = target_slot {
         let next = addr as i64 + info.byte_len() as i64;
         let disp = match enc.value(slot) {
-            Some((target, _)) if (-128..=127).contains(&(target - next)) => Some(target - next),
+            Some((target, _)) if (-128..=127).contains(&(target.saturating_sub(next))) => {
+                Some(target - next)
+            }
             Some((target, span)) => {
-                let disp = target - next;
+                let disp = target.saturating_sub(next);
                 let far = if disp > 0 {
                     format!("{disp} bytes forward")
                 } else {
-                    format!("{} bytes back", -disp)
+                    format!("{} bytes back", disp.unsigned_abs())
                 };
                 let d = Diagnostic::new(
                     Code::BranchOutOfRange,

@@ -294,7 +294,7 @@ impl Asm<'_> {
     }
 
     fn advance(&mut self, n: i64) {
-        let lc = self.lc().map(|v| v + n);
+        let lc = self.lc().map(|v| v.saturating_add(n));
         self.set_lc(lc);
     }
 
@@ -812,7 +812,7 @@ impl Asm<'_> {
                 match self.one_expr(file, ops, mspan, &format!("size after `{word}`")) {
                     Some((e, span)) => {
                         match self.known(&e).filter(|v| *v >= 0) {
-                            Some(n) => self.advance(n * unit as i64),
+                            Some(n) => self.advance(n.saturating_mul(unit as i64)),
                             None => self.set_lc(None),
                         }
                         self.push(file, line, lbl, Kind::Ds(unit, e, span));
@@ -1312,7 +1312,7 @@ impl Layout {
                 }
                 Kind::Ds(unit, e, span) => {
                     let n = match self.eval(e, *span, table, here) {
-                        Ok(n) if n >= 0 => Some(n * *unit as i64),
+                        Ok(n) if n >= 0 => Some(n.saturating_mul(*unit as i64)),
                         Ok(n) => {
                             if self.report {
                                 self.diags.push(Diagnostic::new(
@@ -1335,7 +1335,8 @@ impl Layout {
                             self.grow(cur, n, stmt, files);
                             if let Some(open) = self.open.get_mut(cur) {
                                 if !open.0.is_empty() {
-                                    open.1 = open.1.saturating_add(n as u32);
+                                    open.1 =
+                                        open.1.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
                                 }
                             }
                         }
@@ -1376,7 +1377,7 @@ impl Layout {
                         if self.first_code.is_none() {
                             self.first_code = u16::try_from(addr).ok();
                         }
-                        if self.report && addr + len > 0x1_0000 {
+                        if self.report && addr.saturating_add(len) > 0x1_0000 {
                             self.overflow(cur, addr, stmt, files);
                         } else if self.report {
                             let at = u16::try_from(addr).unwrap_or(0);
@@ -1425,14 +1426,14 @@ impl Layout {
     }
 
     fn advance(&mut self, section: usize, n: i64) {
-        let lc = self.lc(section).map(|v| v + n);
+        let lc = self.lc(section).map(|v| v.saturating_add(n));
         self.set_lc(section, lc);
     }
 
     /// Reserves `n` bytes (a `ds`), reporting a run past $FFFF.
     fn grow(&mut self, section: usize, n: i64, stmt: &Stmt, files: &[SourceFile]) {
         if let Some(lc) = self.lc(section) {
-            if lc + n > 0x1_0000 {
+            if lc.saturating_add(n) > 0x1_0000 {
                 self.overflow(section, lc, stmt, files);
             }
         }
@@ -1471,7 +1472,7 @@ impl Layout {
         if !self.report || bytes.is_empty() {
             return;
         }
-        if addr + bytes.len() as i64 > 0x1_0000 || addr < 0 {
+        if addr.saturating_add(bytes.len() as i64) > 0x1_0000 || addr < 0 {
             self.overflow(section, addr, stmt, files);
             return;
         }
