@@ -44,6 +44,9 @@ pub struct AsmOptions {
     pub max_total_size: u64,
     /// Deepest include nesting (default 32).
     pub max_include_depth: usize,
+    /// Most source lines read in all files together (default 1,000,000), so
+    /// that a file of empty lines cannot exhaust memory.
+    pub max_lines: usize,
     /// Symbols defined before the first line, like `-D NAME=VALUE`
     /// (`MAP_PAGE` for `.ifndef MAP_PAGE`).
     pub defines: Vec<(String, i64)>,
@@ -55,6 +58,7 @@ impl Default for AsmOptions {
             max_file_size: 4 * 1024 * 1024,
             max_total_size: 16 * 1024 * 1024,
             max_include_depth: 32,
+            max_lines: 1_000_000,
             defines: Vec::new(),
         }
     }

@@ -155,6 +155,7 @@ struct Asm<'a> {
     stmts: Vec<Stmt>,
     stack: Vec<(PathBuf, FileId)>,
     next_seq: u32,
+    too_many_lines: bool,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -176,6 +177,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         stmts: Vec::new(),
         stack: Vec::new(),
         next_seq: 0,
+        too_many_lines: false,
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -320,6 +322,20 @@ impl Asm<'_> {
         let mut line_no = 0u32;
         let mut ended = false;
         for raw in text.split_inclusive('\n') {
+            if self.stmts.len() >= self.opts.max_lines {
+                if !self.too_many_lines {
+                    self.too_many_lines = true;
+                    self.error(
+                        Diagnostic::new(
+                            Code::FileTooLarge,
+                            Span::new(file, offset, offset),
+                            format!("the sources have more than {} lines; reading stops here", self.opts.max_lines),
+                        )
+                        .hint("assembler programs for the 68HC11 fit in far fewer lines; is this the right file?"),
+                    );
+                }
+                return;
+            }
             line_no += 1;
             let base = offset;
             offset += raw.len();
