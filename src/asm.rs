@@ -15,7 +15,13 @@
 //!   `.if`/`.ifdef`/`.ifndef`/`.else`/`.endif` (dot optional), `end`;
 //! - `<addr` forces direct, `>addr` extended addressing; elsewhere `<`/`>` are
 //!   the low/high-byte operators (see [`encode`]);
-//! - `.if` conditions and `.ifdef` look only at what is defined above them.
+//! - `.if` conditions and `.ifdef` look only at what is defined above them;
+//! - every section has its own location counter, starting at 0 until its
+//!   first `org`; a label takes the counter of its line (after `org` or
+//!   `switch` on the same line); a label alone on a line labels the next byte;
+//! - a label's `size` is the bytes of the `ds`/`dc` lines from it up to the
+//!   next label or instruction in the same section;
+//! - strings have no escapes; their characters are stored as Windows-1252.
 
 pub mod diagnostics;
 pub mod directives;
