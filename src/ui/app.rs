@@ -164,7 +164,7 @@ impl App {
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::bottom("bottom")
             .resizable(true)
-            .default_size(230.0)
+            .default_size(180.0)
             .min_size(120.0)
             .show(ui, |ui| self.bottom(ui));
         egui::Panel::left("listing")
@@ -196,12 +196,9 @@ impl App {
     }
 
     fn center(&mut self, ui: &mut egui::Ui) {
-        ui.heading("LCD");
         self.lcd.ui(ui, &mut self.session);
-        ui.add_space(4.0);
         panels::link_bar(ui, &mut self.session);
-        ui.separator();
-        ui.label(RichText::new("Cell buffer (board, Zelle/Buffer)").strong());
+        ui.add_space(2.0);
         self.cells.ui(ui, &mut self.session);
     }
 

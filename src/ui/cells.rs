@@ -30,8 +30,11 @@ pub fn cell_buffer_widget(
     let cols = layout.columns as f32;
     let rows = layout.rows as f32;
     let gap = 3.0;
-    // Bit squares sized to fit the width, at least 3 and at most 10 points.
-    let bit = ((ui.available_width() - gap * (cols - 1.0)) / (cols * 8.0)).clamp(3.0, 10.0);
+    // Bit squares sized to fit the width and the height left (minus the
+    // detail line below), at least 3 and at most 10 points.
+    let by_width = (ui.available_width() - gap * (cols - 1.0)) / (cols * 8.0);
+    let by_height = (ui.available_height() - 4.0 - gap * (rows - 1.0)) / (rows * 8.0);
+    let bit = (by_width.min(by_height).clamp(3.0, 10.0) * 2.0).floor() / 2.0;
     let cell = bit * 8.0;
     let size = Vec2::new(
         cols * cell + (cols - 1.0) * gap,
@@ -89,12 +92,13 @@ pub fn cell_buffer_widget(
                     Vec2::new(bit, cell),
                 );
                 if changed(addr) {
-                    painter.rect_stroke(
-                        col_rect,
-                        0.0,
-                        Stroke::new(1.0, CHANGED),
-                        egui::StrokeKind::Inside,
+                    // A tick above the byte's column: changed in the last
+                    // step or run slice.
+                    let tick = Rect::from_min_size(
+                        col_rect.min - Vec2::new(0.0, 2.0),
+                        Vec2::new(bit, 2.0),
                     );
+                    painter.rect_filled(tick, 0.0, CHANGED);
                 }
                 if link == Some(None) {
                     painter.rect_stroke(
@@ -156,38 +160,48 @@ impl CellBufferPanel {
             _ => None,
         };
         let links = session.links().clone();
+        // Header: the title, then the cell of the selected (or linked) byte
+        // with its 8 bytes, each clickable.
+        let focus = selected.or_else(|| links.bytes.first().map(|(a, _)| *a));
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new("Cell buffer").strong())
+                .on_hover_text(
+                    "board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, \
+                 bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.",
+                );
+            let Some((col, row, _)) = focus.and_then(|a| layout.cell_of(a)) else {
+                ui.weak("(7 x 6 cells of 8 bytes; click a bit)");
+                return;
+            };
+            let first = layout.addr_of(col, row, 0);
+            ui.label(format!("Spalte {col}, Zeile {row} @ ${first:04X}:"))
+                .on_hover_text(layout.formula(first).unwrap_or_default());
+            for k in 0..CELL_BYTES as u8 {
+                let a = layout.addr_of(col, row, k);
+                let v = bytes.get((a - layout.base) as usize).copied().unwrap_or(0);
+                let text = egui::RichText::new(format!("{v:02X}")).monospace();
+                let text = if Some(a) == focus {
+                    text.strong().color(SELECTED)
+                } else {
+                    text
+                };
+                if ui
+                    .add(egui::Label::new(text).sense(Sense::click()))
+                    .on_hover_text(format!(
+                        "${a:04X}: {}",
+                        layout.formula(a).unwrap_or_default()
+                    ))
+                    .clicked()
+                {
+                    session.select(Selection::BufferByte(a));
+                }
+            }
+        });
+        ui.add_space(3.0);
         let changed = |a: u16| session.changed(a);
         let (_, clicked) = cell_buffer_widget(ui, &layout, &bytes, &changed, &links, selected);
         if let Some(addr) = clicked {
             session.select(Selection::BufferByte(addr));
-        }
-        // The cell of the selected (or linked) byte, its 8 bytes and addresses.
-        let focus = selected.or_else(|| links.bytes.first().map(|(a, _)| *a));
-        if let Some((col, row, _)) = focus.and_then(|a| layout.cell_of(a)) {
-            let first = layout.addr_of(col, row, 0);
-            ui.horizontal_wrapped(|ui| {
-                ui.label(format!("Zelle Spalte {col}, Zeile {row} @ ${first:04X}:"));
-                for k in 0..CELL_BYTES as u8 {
-                    let a = layout.addr_of(col, row, k);
-                    let v = bytes.get((a - layout.base) as usize).copied().unwrap_or(0);
-                    let text = egui::RichText::new(format!("{v:02X}")).monospace();
-                    let text = if Some(a) == focus {
-                        text.strong().color(SELECTED)
-                    } else {
-                        text
-                    };
-                    if ui
-                        .add(egui::Label::new(text).sense(Sense::click()))
-                        .on_hover_text(format!("${a:04X}"))
-                        .clicked()
-                    {
-                        session.select(Selection::BufferByte(a));
-                    }
-                }
-            });
-            if let Some(f) = focus.and_then(|a| layout.formula(a)) {
-                ui.weak(f);
-            }
         }
     }
 }

@@ -94,7 +94,10 @@ pub fn lcd_widget(
     tex: &mut Option<TextureHandle>,
 ) -> (egui::Response, Option<(u8, u8)>) {
     let zoom = if settings.fit {
+        // The LCD shares the column with the link bar and the cell buffer:
+        // it takes at most 45% of the height left.
         (ui.available_width() / WIDTH as f32)
+            .min(ui.available_height() * 0.45 / HEIGHT as f32)
             .clamp(1.0, 12.0)
             .floor()
     } else {
@@ -196,6 +199,7 @@ impl LcdPanel {
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
         ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("LCD").strong());
             let s = &mut session.settings.lcd;
             ui.checkbox(&mut s.grid, "Grid")
                 .on_hover_text("Show the 8-pixel pages and 8-column cells");

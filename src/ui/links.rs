@@ -251,7 +251,7 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                 return links;
             };
             links.notes.push(format!(
-                "Pixel ({x},{y}) = LCD page {} column {} bit {bit}.",
+                "LCD RAM page {} column {} bit {bit}",
                 ram.page, ram.column
             ));
             if let Some(addr) = inp.layout.and_then(|l| l.addr_of_lcd_cell(ram)) {
@@ -259,7 +259,7 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
             } else {
                 links
                     .notes
-                    .push("Not part of the cell buffer (text, cursor or border).".into());
+                    .push("not drawn from the cell buffer (text or cursor)".into());
             }
         }
         Selection::BufferByte(addr) => {
@@ -277,7 +277,7 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     links.notes.push(f);
                 }
                 links.notes.push(format!(
-                    "Drawn to LCD page {} column {}.",
+                    "drawn to LCD RAM page {} column {}",
                     cell.page, cell.column
                 ));
             }
@@ -302,8 +302,8 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     }
                 }
                 None => links.notes.push(
-                    "Bytes touched by this line: needs the debugger's provenance \
-                     recorder (not wired yet)."
+                    "bytes this line touched: needs the debugger's provenance recorder \
+                     (not wired yet)"
                         .into(),
                 ),
             }
@@ -334,11 +334,10 @@ fn link_buffer_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16, bit: Opt
         let buf = (inp.peek)(addr) >> b & 1 == 1;
         let lcd = (inp.pixel_on)(x, y);
         links.notes.push(if buf == lcd {
-            format!("Buffer bit {b} is {} and so is the pixel.", buf as u8)
+            format!("bit {b} = {} in the buffer and on the LCD", buf as u8)
         } else {
             format!(
-                "Buffer bit {b} is {} but the pixel is {}: the buffer changed since the \
-                 last drawBoard.",
+                "bit {b} = {} in the buffer but {} on the LCD (not drawn since)",
                 buf as u8, lcd as u8
             )
         });
@@ -349,8 +348,7 @@ fn link_buffer_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16, bit: Opt
 fn link_lines_of_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16) {
     let (Some(prov), Some(program)) = (inp.provenance, inp.program) else {
         links.notes.push(
-            "Lines that wrote and read this byte: needs the debugger's provenance \
-             recorder (not wired yet)."
+            "lines that wrote/read it: needs the debugger's provenance recorder (not wired yet)"
                 .into(),
         );
         return;

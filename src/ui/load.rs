@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::session::Problem;
 use super::AppInput;
+use crate::asm::diagnostics::line_col;
+use crate::asm::{AsmOptions, Assembly};
 use crate::image::Program;
 
 /// The outcome of a load.
@@ -18,6 +20,8 @@ pub struct Loaded {
     pub problems: Vec<Problem>,
     /// Files to watch for changes (sources read, or the image file).
     pub watch: Vec<PathBuf>,
+    /// False when `program` holds only the sources of a failed assembly.
+    pub runnable: bool,
 }
 
 fn problem(severity: &str, message: impl Into<String>) -> Problem {
@@ -114,6 +118,7 @@ fn load_image(path: &Path) -> Loaded {
     match crate::image::load::load_file(path) {
         Ok(l) => Loaded {
             program: Some(l.program),
+            runnable: true,
             problems: l
                 .warnings
                 .into_iter()
@@ -130,16 +135,50 @@ fn load_image(path: &Path) -> Loaded {
 }
 
 fn load_asm(path: &Path) -> Loaded {
+    from_assembly(crate::asm::assemble_file(path, &AsmOptions::default()))
+}
+
+/// Problems from an assembler run; the program when there were no errors,
+/// else the sources alone (so the listing can show the lines the errors
+/// point at).
+pub fn from_assembly(asm: Assembly) -> Loaded {
+    let problems = asm
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let at = d.span.and_then(|sp| {
+                let f = asm.files.get(sp.file)?;
+                let (line, col) = line_col(&f.text, sp.start as usize);
+                Some((f.path.clone(), line, col))
+            });
+            let mut message = format!("[{}] {}", d.code.as_str(), d.message);
+            for h in &d.hints {
+                message.push_str(&format!("\n  help: {h}"));
+            }
+            Problem {
+                severity: d.severity.to_string(),
+                message,
+                at,
+            }
+        })
+        .collect();
+    let watch = asm.files.iter().map(|f| f.path.clone()).collect();
+    let (program, runnable) = match asm.program {
+        Some(p) => (Some(p), true),
+        None => (
+            Some(Program {
+                files: asm.files,
+                symbols: asm.symbols,
+                ..Program::default()
+            }),
+            false,
+        ),
+    };
     Loaded {
-        problems: vec![problem(
-            "error",
-            format!(
-                "{}: the assembler is not merged into this build yet",
-                path.display()
-            ),
-        )],
-        watch: vec![path.to_path_buf()],
-        ..Loaded::default()
+        program,
+        runnable,
+        problems,
+        watch,
     }
 }
 

@@ -69,8 +69,8 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
             }
         }
     });
-    for n in &links.notes {
-        ui.label(RichText::new(n).small());
+    if !links.notes.is_empty() {
+        ui.label(RichText::new(links.notes.join("  ·  ")).small());
     }
 }
 
@@ -178,7 +178,9 @@ impl SidePanel {
         ui.label(RichText::new("Registers").strong());
         match session.registers() {
             Some((now, before)) => {
-                let name = |a: u16| -> Option<String> {
+                // PC: the code label it is in. X, Y, SP: a label only if the
+                // value points into a data label's bytes (`board+136`).
+                let code = |a: u16| -> Option<String> {
                     let p = session.program()?;
                     let (s, off) = p.label_for(a)?;
                     Some(if off == 0 {
@@ -187,6 +189,19 @@ impl SidePanel {
                         format!("{}+{off}", s.name)
                     })
                 };
+                let data = |a: u16| -> Option<String> {
+                    let p = session.program()?;
+                    let (s, off) = p.label_for(a)?;
+                    let inside = off == 0 || s.size.is_some_and(|n| (off as u32) < n);
+                    inside.then(|| {
+                        if off == 0 {
+                            s.name.clone()
+                        } else {
+                            format!("{}+{off}", s.name)
+                        }
+                    })
+                };
+                let name = |reg: &str, a: u16| if reg == "PC" { code(a) } else { data(a) };
                 registers_widget(ui, &now, &before, &name);
                 ui.label(
                     RichText::new(format!(

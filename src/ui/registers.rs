@@ -22,12 +22,12 @@ pub const FLAGS: [(char, u8, &str); 8] = [
 ];
 
 /// Shows the registers; values that differ from `before` are highlighted.
-/// `name` turns an address into `label+offset` for PC, X, Y and SP.
+/// `name(register, value)` gives a `label+offset` to show beside X, Y, SP, PC.
 pub fn registers_widget(
     ui: &mut egui::Ui,
     regs: &Registers,
     before: &Registers,
-    name: &dyn Fn(u16) -> Option<String>,
+    name: &dyn Fn(&str, u16) -> Option<String>,
 ) {
     egui::Grid::new("regs")
         .num_columns(3)
@@ -81,7 +81,7 @@ pub fn registers_widget(
                     reg,
                     format!("${v:04X}"),
                     v != b,
-                    name(v).unwrap_or_default(),
+                    name(reg, v).unwrap_or_default(),
                 );
             }
         });
@@ -128,7 +128,7 @@ mod tests {
         let mut harness = Harness::builder()
             .with_size(egui::Vec2::new(400.0, 300.0))
             .build_ui(|ui| {
-                registers_widget(ui, &regs, &before, &|a| {
+                registers_widget(ui, &regs, &before, &|_, a| {
                     (a == 0xC000).then(|| "Start".to_string())
                 })
             });

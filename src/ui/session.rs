@@ -246,7 +246,12 @@ impl Session {
             AppInput::Path(p) => Origin::Path(p),
         };
         match loaded.program {
-            Some(p) => self.set_program(p, origin),
+            Some(p) if loaded.runnable => self.set_program(p, origin),
+            Some(p) => {
+                self.set_sources(p, origin);
+                self.settings.bottom_tab = BottomTab::Problems;
+                self.status = "Assembly failed: see Problems (click one to go to its line).".into();
+            }
             None => {
                 self.origin = Some(origin);
                 self.settings.bottom_tab = BottomTab::Problems;
@@ -342,6 +347,23 @@ impl Session {
         self.mark_before();
         self.restore_breakpoints();
         self.status = format!("Loaded {}.", self.title());
+    }
+
+    /// Shows the sources of a program that did not assemble, with no machine.
+    pub fn set_sources(&mut self, sources: Program, origin: Origin) {
+        self.program = Some(Arc::new(sources));
+        self.origin = Some(origin);
+        self.generation += 1;
+        self.selection = None;
+        self.links_dirty = true;
+        self.history.clear();
+        self.mode = Mode::Paused;
+        self.stop = None;
+        self.script_active = false;
+        self.machine = None;
+        self.mark_before();
+        self.breakpoints.clear();
+        self.bp_set = Breakpoints::new();
     }
 
     /// A short name of what is loaded (for the title bar).
@@ -923,12 +945,20 @@ impl Session {
     }
 
     /// Sets or clears a breakpoint on a source line (at its first address);
-    /// a line without code gets none.
+    /// a line with only a label breaks at the label's address (the next
+    /// instruction); another line without code gets none.
     pub fn toggle_breakpoint_line(&mut self, file: FileId, line: u32) {
-        let addr = self
-            .program
-            .as_deref()
-            .and_then(|p| p.addrs_of_line(file, line).next().map(|e| e.addr));
+        let addr = self.program.as_deref().and_then(|p| {
+            p.addrs_of_line(file, line)
+                .next()
+                .map(|e| e.addr)
+                .or_else(|| {
+                    p.symbols
+                        .iter()
+                        .find(|s| s.kind == SymbolKind::Label && s.defined_at == Some((file, line)))
+                        .map(|s| s.value)
+                })
+        });
         match addr {
             Some(a) => self.toggle_breakpoint(a),
             None => self.status = format!("Line {line} has no code: no breakpoint there."),

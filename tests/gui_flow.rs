@@ -1,0 +1,181 @@
+//! The GUI's main flow, clicked through with egui_kittest on the real
+//! Viergewinnt (no window opens): step, set a breakpoint on a label by
+//! clicking it, run to it, step out of it, click an LCD pixel and see the
+//! buffer byte and bit it comes from, click that byte and see its pixels.
+#![cfg(feature = "gui")]
+
+use egui::{Key, Modifiers, Pos2, Vec2};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use hc11lab::ui::app::App;
+use hc11lab::ui::links::Selection;
+use hc11lab::ui::session::{Settings, Speed};
+use hc11lab::ui::AppInput;
+
+fn firmware() -> AppInput {
+    AppInput::Path(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm"),
+    )
+}
+
+fn harness() -> Harness<'static, App> {
+    let settings = Settings {
+        speed: Speed::Max,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, firmware(), None);
+    Harness::builder()
+        .with_size(Vec2::new(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app)
+}
+
+/// A click that leaves the pointer where it clicked.
+fn click_at(h: &mut Harness<'_, App>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+}
+
+/// Frames until the machine pauses (bounded).
+fn until_paused(h: &mut Harness<'_, App>) {
+    for _ in 0..600 {
+        if !h.state().session.is_running() {
+            break;
+        }
+        h.step();
+    }
+    h.step();
+    assert!(!h.state().session.is_running(), "still running");
+}
+
+#[test]
+fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
+    let mut h = harness();
+    h.run();
+    let s = &h.state().session;
+    assert!(
+        s.problems.iter().all(|p| p.severity != "error"),
+        "{:?}",
+        s.problems
+    );
+    let program = s.program().expect("assembled").clone();
+    let start = program.symbol("Start").expect("Start").value;
+    assert_eq!(s.pc(), Some(start));
+
+    // Step: `lds #$3FFF` runs, SP is set.
+    h.get_by_label("Step").click();
+    h.run();
+    let (regs, _) = h.state().session.registers().unwrap();
+    assert_eq!(regs.sp, 0x3FFF);
+    assert_ne!(regs.pc, start);
+
+    // `jsr initGame` is the current line: click `initGame` to go to its
+    // definition, then `drawBoard` there, then F9 on its definition line.
+    h.get_all_by_label("initGame")
+        .next()
+        .expect("initGame token")
+        .click();
+    h.run();
+    h.get_all_by_label("drawBoard")
+        .next()
+        .expect("drawBoard token")
+        .click();
+    h.run();
+    let draw_board = program.symbol("drawBoard").unwrap();
+    let (file, line) = draw_board.defined_at.unwrap();
+    assert_eq!(
+        h.state().session.selection,
+        Some(Selection::Line { file, line })
+    );
+    h.key_press(Key::F9);
+    h.run();
+    assert!(h.state().session.has_breakpoint(draw_board.value));
+
+    // Run to it.
+    h.get_by_label("Run").click();
+    h.step();
+    until_paused(&mut h);
+    let s = &h.state().session;
+    assert_eq!(s.pc(), Some(draw_board.value));
+    assert!(
+        s.stop_reason().unwrap().contains("breakpoint"),
+        "{:?}",
+        s.stop_reason()
+    );
+
+    // Step out of drawBoard: the buffer is on the LCD now.
+    h.key_press_modifiers(Modifiers::SHIFT, Key::F11);
+    until_paused(&mut h);
+    let s = &h.state().session;
+    assert!(
+        s.stop_reason().unwrap().starts_with("returned to"),
+        "{:?}",
+        s.stop_reason()
+    );
+    let frame = s.lcd_frame();
+    assert!(frame.visible);
+    // Cell (Spalte 0, Zeile 0), byte 0 is the left border: LCD column 36.
+    assert!((0..8).all(|y| frame.get(36, y)));
+
+    // Click pixel (36, 3) on the LCD.
+    let lcd = h.get_by_label("LCD 128x64").rect();
+    let zoom = lcd.width() / 128.0;
+    click_at(&mut h, lcd.min + Vec2::new(36.5 * zoom, 3.5 * zoom));
+    let board = program.symbol("board").unwrap().value;
+    let links = h.state_mut().session.links().clone();
+    assert_eq!(
+        h.state().session.selection,
+        Some(Selection::Pixel { x: 36, y: 3 })
+    );
+    assert_eq!(links.bytes, vec![(board, Some(3))]);
+    assert!(links
+        .notes
+        .iter()
+        .any(|n| n.contains("bit 3 = 1 in the buffer and on the LCD")));
+
+    // Follow the link to the byte: its eight pixels light up.
+    h.get_by_label(&format!("-> ${board:04X} bit 3")).click();
+    h.run();
+    let links = h.state_mut().session.links().clone();
+    assert_eq!(
+        h.state().session.selection,
+        Some(Selection::BufferByte(board))
+    );
+    assert_eq!(links.pixels.len(), 8);
+    assert!((0..8).all(|y| links.has_pixel(36, y)));
+}
+
+#[test]
+fn a_quick_click_on_a_board_key_reaches_the_program() {
+    let mut h = harness();
+    h.run();
+    // Boot until the game waits for keys.
+    h.get_by_label("Run").click();
+    for _ in 0..120 {
+        h.step();
+    }
+    let cursor = h
+        .state()
+        .session
+        .program()
+        .unwrap()
+        .symbol("cursorColumn")
+        .unwrap()
+        .value;
+    let before = h.state().session.peek(cursor);
+    h.get_by_label_contains("3 right").click();
+    for _ in 0..60 {
+        h.step();
+    }
+    let after = h.state().session.peek(cursor);
+    assert_ne!(before, after, "cursorColumn did not move");
+}
