@@ -27,6 +27,8 @@ fn harness() -> Harness<'static, App> {
     Harness::builder()
         .with_size(Vec2::new(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
+        // Jumping to a line scrolls smoothly for up to a second.
+        .with_max_steps(120)
         .build_ui_state(|ui, app: &mut App| app.show(ui), app)
 }
 
@@ -84,6 +86,13 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
         .next()
         .expect("initGame token")
         .click();
+    h.run();
+    // `jsr drawBoard` is 11 lines further down, near the bottom edge at
+    // 1280x800: scroll it into view first, as a user would.
+    h.get_all_by_label("drawBoard")
+        .next()
+        .expect("drawBoard token")
+        .scroll_to_me();
     h.run();
     h.get_all_by_label("drawBoard")
         .next()

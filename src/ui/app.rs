@@ -46,33 +46,72 @@ pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CTRL, Key::O
 /// Frame times of the last frames, for the overlay and the autorun log.
 #[derive(Default)]
 pub struct FrameStats {
-    /// CPU time of `ui()` per frame, most recent last (bounded).
+    /// Time of the app's own work per frame (UI and emulation), most
+    /// recent last (bounded).
     pub times: Vec<Duration>,
+    /// eframe's whole frame (UI, tessellation, painting, swap), as it
+    /// reports it one frame later.
+    pub totals: Vec<Duration>,
     /// Frames counted in total.
     pub frames: u64,
 }
 
+fn push_bounded(v: &mut Vec<Duration>, d: Duration) {
+    if v.len() == FrameStats::KEEP {
+        v.remove(0);
+    }
+    v.push(d);
+}
+
+/// (mean, 95th percentile, max) in milliseconds.
+fn summarize(v: &[Duration]) -> (f64, f64, f64) {
+    let mut ms: Vec<f64> = v.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(|a, b| a.total_cmp(b));
+    let (Some(max), false) = (ms.last().copied(), ms.is_empty()) else {
+        return (0.0, 0.0, 0.0);
+    };
+    let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+    let p95 = ms
+        .get(((ms.len() - 1) as f64 * 0.95) as usize)
+        .copied()
+        .unwrap_or(max);
+    (mean, p95, max)
+}
+
 impl FrameStats {
-    const KEEP: usize = 600;
+    const KEEP: usize = 2000;
 
     fn push(&mut self, d: Duration) {
-        if self.times.len() == Self::KEEP {
-            self.times.remove(0);
-        }
-        self.times.push(d);
+        push_bounded(&mut self.times, d);
         self.frames += 1;
     }
 
-    /// (mean, 95th percentile, max) in milliseconds over the kept frames.
+    /// (mean, 95th percentile, max) in milliseconds of the app's own time.
     pub fn summary(&self) -> (f64, f64, f64) {
-        if self.times.is_empty() {
-            return (0.0, 0.0, 0.0);
-        }
-        let mut ms: Vec<f64> = self.times.iter().map(|d| d.as_secs_f64() * 1e3).collect();
-        ms.sort_by(|a, b| a.total_cmp(b));
-        let mean = ms.iter().sum::<f64>() / ms.len() as f64;
-        let p95 = ms[((ms.len() - 1) as f64 * 0.95) as usize];
-        (mean, p95, ms[ms.len() - 1])
+        summarize(&self.times)
+    }
+
+    /// The same for eframe's whole frame.
+    pub fn total_summary(&self) -> (f64, f64, f64) {
+        summarize(&self.totals)
+    }
+
+    /// Starts over.
+    pub fn clear(&mut self) {
+        self.times.clear();
+        self.totals.clear();
+        self.frames = 0;
+    }
+
+    /// The statistics as `key value` lines.
+    pub fn report(&self) -> String {
+        let (m, p, x) = self.summary();
+        let (tm, tp, tx) = self.total_summary();
+        format!(
+            "frames {}\nframe_ms_mean {m:.3}\nframe_ms_p95 {p:.3}\nframe_ms_max {x:.3}\n\
+             total_ms_mean {tm:.3}\ntotal_ms_p95 {tp:.3}\ntotal_ms_max {tx:.3}",
+            self.frames
+        )
     }
 }
 
@@ -149,12 +188,10 @@ impl App {
         let held = keyboard_keys(&ctx) | self.mouse_keys;
         self.session.set_held_keys(held);
         if let Some(a) = &mut self.autorun {
-            let (mean, p95, max) = self.stats.summary();
-            let frames = format!(
-                "frames {}\nframe_ms_mean {mean:.3}\nframe_ms_p95 {p95:.3}\nframe_ms_max {max:.3}",
-                self.stats.frames
-            );
-            a.drive(&mut self.session, &ctx, &frames);
+            a.drive(&mut self.session, &ctx, &self.stats.report());
+            if std::mem::take(&mut a.reset_stats) {
+                self.stats.clear();
+            }
         }
         self.session.advance(dt);
         self.session.poll_source_change();
@@ -308,7 +345,7 @@ impl App {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
-            ui.menu_button("Run", |ui| {
+            ui.menu_button("Debug", |ui| {
                 let items: [(&str, &KeyboardShortcut, fn(&mut Session)); 8] = [
                     ("Run / continue", &RUN, Session::run),
                     ("Pause", &PAUSE, Session::pause),
@@ -442,13 +479,15 @@ impl App {
 
     fn overlay(&self, ctx: &egui::Context) {
         let (mean, p95, max) = self.stats.summary();
+        let (tmean, tp95, tmax) = self.stats.total_summary();
         egui::Area::new(egui::Id::unique("frame-overlay"))
             .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 40.0))
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.label(
                         RichText::new(format!(
-                            "frame (ui + emulation): mean {mean:.2} ms, p95 {p95:.2} ms, max {max:.2} ms"
+                            "app (ui + emulation): mean {mean:.2} ms, p95 {p95:.2}, max {max:.2}\n\
+                             whole frame (+ paint): mean {tmean:.2} ms, p95 {tp95:.2}, max {tmax:.2}"
                         ))
                         .monospace(),
                     );
@@ -458,7 +497,10 @@ impl App {
 }
 
 impl eframe::App for App {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        if let Some(s) = frame.info().cpu_usage {
+            push_bounded(&mut self.stats.totals, Duration::from_secs_f32(s));
+        }
         self.show(ui);
         let title = format!("hc11lab — {}", self.session.title());
         if ui

@@ -12,8 +12,13 @@
 //!   symbol) — what to select once the script is done, to show the links;
 //! - `run=realtime|x10|max` — keep running at that speed after the script
 //!   (for frame-time measurement while the emulator runs);
-//! - `done=PATH` — written once the script finished and 10 more frames were
-//!   drawn: stop reason, cycles and frame times so far (`key value` lines);
+//! - `frames=N` — frames to draw after the script before `done` (default
+//!   10); frame times are counted over these frames only;
+//! - `done=PATH` — written once the script finished and those frames were
+//!   drawn: stop reason, cycles, instructions and frame times (`key value`
+//!   lines: `frame_ms_*` is the app's own time per frame, UI and emulation;
+//!   `total_ms_*` is eframe's whole frame, with tessellation, painting and
+//!   buffer swap);
 //! - `quit_after_ms=N` — close the window N ms after `done`.
 //!
 //! Settings from earlier sessions are ignored and not saved in such a run.
@@ -38,6 +43,10 @@ pub struct Autorun {
     pub done: Option<PathBuf>,
     /// Close this long after done.
     pub quit_after: Option<Duration>,
+    /// Frames to draw after the script before done.
+    pub frames: u32,
+    /// Set when the frame statistics should start over (the script ended).
+    pub reset_stats: bool,
     state: State,
 }
 
@@ -52,7 +61,7 @@ enum State {
 }
 
 /// Frames drawn after the script before `done` is written (so the final
-/// picture is on screen).
+/// picture is on screen), unless `frames=` says otherwise.
 const SETTLE_FRAMES: u32 = 10;
 
 /// Why an `HC11LAB_AUTORUN` value is not understood.
@@ -62,7 +71,9 @@ pub enum AutorunError {
     #[error("HC11LAB_AUTORUN: `{0}` is not name=value")]
     NotPair(String),
     /// A name this version does not know.
-    #[error("HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, done, quit_after_ms)")]
+    #[error(
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, done, quit_after_ms)"
+    )]
     Unknown(String),
     /// A value that does not parse.
     #[error("HC11LAB_AUTORUN: bad value for `{0}`: `{1}`")]
@@ -85,7 +96,10 @@ impl Autorun {
 
     /// Parses the variable's value.
     pub fn parse(text: &str) -> Result<Autorun, AutorunError> {
-        let mut a = Autorun::default();
+        let mut a = Autorun {
+            frames: SETTLE_FRAMES,
+            ..Autorun::default()
+        };
         for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item
                 .split_once('=')
@@ -107,6 +121,7 @@ impl Autorun {
                     })
                 }
                 "done" => a.done = Some(PathBuf::from(v)),
+                "frames" => a.frames = v.parse().map_err(|_| bad())?,
                 "quit_after_ms" => {
                     a.quit_after = Some(Duration::from_millis(v.parse().map_err(|_| bad())?))
                 }
@@ -171,9 +186,10 @@ impl Autorun {
                         session.run();
                     }
                     self.state = State::Settling(0);
+                    self.reset_stats = true;
                 }
             }
-            State::Settling(n) if n >= SETTLE_FRAMES => self.finish(session, frames),
+            State::Settling(n) if n >= self.frames => self.finish(session, frames),
             State::Settling(n) => self.state = State::Settling(n + 1),
             State::Done(at) => {
                 if let Some(q) = self.quit_after {
@@ -231,6 +247,7 @@ mod tests {
             Autorun::parse("keys=jump"),
             Err(AutorunError::BadValue(..))
         ));
-        assert_eq!(Autorun::parse(""), Ok(Autorun::default()));
+        assert_eq!(Autorun::parse("").map(|a| a.frames), Ok(SETTLE_FRAMES));
+        assert_eq!(Autorun::parse("frames=300").map(|a| a.frames), Ok(300));
     }
 }

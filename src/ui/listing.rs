@@ -291,9 +291,12 @@ impl ListingPanel {
             .auto_shrink([false, false]);
         if let Some((f, line)) = self.scroll_to.take() {
             if f == file {
+                // A third of the view above the line, and never past the
+                // end (an overscroll would spring back for many frames).
+                let view = ui.available_height();
                 let target = (line.saturating_sub(1) as f32) * (row_h + spacing);
-                let back = ui.available_height() / 3.0;
-                area = area.vertical_scroll_offset((target - back).max(0.0));
+                let end = (pf.lines.len() as f32 * (row_h + spacing) - view).max(0.0);
+                area = area.vertical_scroll_offset((target - view / 3.0).clamp(0.0, end));
             }
         }
         let default = ui.visuals().text_color();

@@ -84,8 +84,9 @@ pub fn memory_widget(
         .id_salt("memory")
         .auto_shrink([false, false]);
     if let Some(a) = state.scroll_to.take() {
-        scroll =
-            scroll.vertical_scroll_offset((a / ROW) as f32 * (row_h + ui.spacing().item_spacing.y));
+        let pitch = row_h + ui.spacing().item_spacing.y;
+        let end = (0x10000 / ROW as usize) as f32 * pitch - ui.available_height();
+        scroll = scroll.vertical_scroll_offset(((a / ROW) as f32 * pitch).clamp(0.0, end.max(0.0)));
     }
     scroll.show_rows(ui, row_h, 0x10000 / ROW as usize, |ui, range| {
         for row in range {
