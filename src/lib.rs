@@ -5,4 +5,6 @@
 
 pub mod asm;
 pub mod cpu;
+pub mod firmware;
 pub mod image;
+pub mod open;
