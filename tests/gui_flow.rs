@@ -18,12 +18,12 @@ fn firmware() -> AppInput {
     )
 }
 
-fn harness() -> Harness<'static, App> {
+fn harness(input: AppInput) -> Harness<'static, App> {
     let settings = Settings {
         speed: Speed::Max,
         ..Settings::default()
     };
-    let app = App::with_settings(settings, firmware(), None);
+    let app = App::with_settings(settings, input, None);
     Harness::builder()
         .with_size(Vec2::new(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
@@ -61,7 +61,7 @@ fn until_paused(h: &mut Harness<'_, App>) {
 
 #[test]
 fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
-    let mut h = harness();
+    let mut h = harness(AppInput::Bundled);
     h.run();
     let s = &h.state().session;
     assert!(
@@ -165,7 +165,8 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
 
 #[test]
 fn a_quick_click_on_a_board_key_reaches_the_program() {
-    let mut h = harness();
+    // From the sources on disk this time.
+    let mut h = harness(firmware());
     h.run();
     // Boot until the game waits for keys.
     h.get_by_label("Run").click();

@@ -1,27 +1,29 @@
-//! Turning what the user opens into a program: assembly sources through the
-//! course assembler, S19 and ELF images through the image loaders, the
-//! bundled firmware from the binary. Problems are collected for the
-//! Problems panel instead of failing.
+//! Turning what the user opens into a program for the session, through the
+//! library's [`crate::open`] (bundled firmware, sources, folders, S19, ELF):
+//! problems are collected for the Problems panel instead of failing, and
+//! the sources of a program that did not assemble are kept so its errors
+//! can be clicked to their lines.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::session::Problem;
 use super::AppInput;
 use crate::asm::diagnostics::line_col;
-use crate::asm::{AsmOptions, Assembly};
+use crate::asm::Assembly;
 use crate::image::Program;
+use crate::open::{self, OpenError, Origin};
 
 /// The outcome of a load.
 #[derive(Debug, Default)]
 pub struct Loaded {
-    /// The program, if it loaded.
+    /// The program, or only the sources when it did not assemble.
     pub program: Option<Program>,
+    /// False when `program` holds only the sources of a failed assembly.
+    pub runnable: bool,
     /// Errors and warnings, with locations where known.
     pub problems: Vec<Problem>,
     /// Files to watch for changes (sources read, or the image file).
     pub watch: Vec<PathBuf>,
-    /// False when `program` holds only the sources of a failed assembly.
-    pub runnable: bool,
 }
 
 fn problem(severity: &str, message: impl Into<String>) -> Problem {
@@ -32,115 +34,47 @@ fn problem(severity: &str, message: impl Into<String>) -> Problem {
     }
 }
 
-/// Source file extensions the assembler takes.
-pub const ASM_EXTENSIONS: [&str; 5] = ["asm", "s", "a11", "s11", "inc"];
-
-fn is_asm(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| ASM_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-}
-
-/// The main source of a folder: the only `.asm` file, or the one no other
-/// file includes (the others are include files), preferring one named like
-/// the folder.
-pub fn main_source(dir: &Path) -> Result<PathBuf, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut asm: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("asm"))
-        })
-        .collect();
-    asm.sort();
-    match asm.len() {
-        0 => Err(format!(
-            "{} has no .asm file; open the main source file itself",
-            dir.display()
-        )),
-        1 => Ok(asm.remove(0)),
-        _ => {
-            let texts: Vec<String> = asm
-                .iter()
-                .map(|p| {
-                    std::fs::read_to_string(p)
-                        .unwrap_or_default()
-                        .to_ascii_lowercase()
-                })
-                .collect();
-            let included = |p: &Path| {
-                let name = p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().to_ascii_lowercase())
-                    .unwrap_or_default();
-                texts.iter().any(|t| {
-                    t.lines()
-                        .any(|l| l.contains("include") && l.contains(&name))
-                })
-            };
-            let roots: Vec<&PathBuf> = asm.iter().filter(|p| !included(p)).collect();
-            match roots.as_slice() {
-                [one] => Ok((*one).clone()),
-                _ => Err(format!(
-                    "{} has several main .asm files ({}); open the one to run",
-                    dir.display(),
-                    asm.iter()
-                        .filter_map(|p| p.file_name())
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            }
-        }
-    }
-}
-
 /// Loads `input`.
 pub fn load(input: &AppInput) -> Loaded {
-    match input {
-        AppInput::Bundled => load_bundled(),
-        AppInput::Path(p) if p.is_dir() => match main_source(p) {
-            Ok(main) => load_asm(&main),
-            Err(e) => Loaded {
-                problems: vec![problem("error", e)],
-                ..Loaded::default()
-            },
-        },
-        AppInput::Path(p) if is_asm(p) => load_asm(p),
-        AppInput::Path(p) => load_image(p),
-    }
-}
-
-fn load_image(path: &Path) -> Loaded {
-    match crate::image::load::load_file(path) {
-        Ok(l) => Loaded {
-            program: Some(l.program),
-            runnable: true,
-            problems: l
-                .warnings
-                .into_iter()
-                .map(|w| problem("warning", w))
-                .collect(),
-            watch: vec![path.to_path_buf()],
-        },
+    let path = match input {
+        AppInput::Bundled => None,
+        AppInput::Path(p) => Some(p.as_path()),
+    };
+    match open::open(path) {
+        Ok(opened) => {
+            let watch = match &opened.origin {
+                Origin::Bundled => Vec::new(),
+                Origin::Source(_) => opened
+                    .program
+                    .files
+                    .iter()
+                    .map(|f| f.path.clone())
+                    .collect(),
+                Origin::Image(p, _) => vec![p.clone()],
+            };
+            Loaded {
+                problems: opened
+                    .warnings
+                    .iter()
+                    .map(|w| problem("warning", w.clone()))
+                    .collect(),
+                program: Some(opened.program),
+                runnable: true,
+                watch,
+            }
+        }
+        Err(OpenError::Assembly { assembly, .. }) => from_assembly(*assembly),
         Err(e) => Loaded {
             problems: vec![problem("error", e.to_string())],
-            watch: vec![path.to_path_buf()],
+            // Watch what the user named, so fixing it on disk reloads.
+            watch: path.map(|p| vec![p.to_path_buf()]).unwrap_or_default(),
             ..Loaded::default()
         },
     }
 }
 
-fn load_asm(path: &Path) -> Loaded {
-    from_assembly(crate::asm::assemble_file(path, &AsmOptions::default()))
-}
-
-/// Problems from an assembler run; the program when there were no errors,
-/// else the sources alone (so the listing can show the lines the errors
-/// point at).
+/// Problems of a failed assembler run, each with file, line and column,
+/// and the sources alone (so the listing can show the lines they point at).
 pub fn from_assembly(asm: Assembly) -> Loaded {
     let problems = asm
         .diagnostics
@@ -163,31 +97,57 @@ pub fn from_assembly(asm: Assembly) -> Loaded {
         })
         .collect();
     let watch = asm.files.iter().map(|f| f.path.clone()).collect();
-    let (program, runnable) = match asm.program {
-        Some(p) => (Some(p), true),
-        None => (
-            Some(Program {
-                files: asm.files,
-                symbols: asm.symbols,
-                ..Program::default()
-            }),
-            false,
-        ),
-    };
     Loaded {
-        program,
-        runnable,
+        program: Some(Program {
+            files: asm.files,
+            symbols: asm.symbols,
+            ..Program::default()
+        }),
+        runnable: false,
         problems,
         watch,
     }
 }
 
-fn load_bundled() -> Loaded {
-    Loaded {
-        problems: vec![problem(
-            "error",
-            "the bundled firmware is not merged into this build yet",
-        )],
-        ..Loaded::default()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_firmware_loads_runnable() {
+        let l = load(&AppInput::Bundled);
+        assert!(l.runnable);
+        assert!(l.problems.iter().all(|p| p.severity != "error"));
+        let p = l.program.unwrap();
+        assert_eq!(p.symbol("board").map(|s| s.value), Some(0x0040));
+        assert!(p.files.len() > 5);
+    }
+
+    #[test]
+    fn assembly_errors_keep_sources_and_locations() {
+        let dir = std::env::temp_dir().join(format!("hc11lab-ui-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bad.asm");
+        std::fs::write(
+            &file,
+            "        org $C000\nStart   ldaa #1\n        jmp nowhere\n",
+        )
+        .unwrap();
+        let l = load(&AppInput::Path(file.clone()));
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(!l.runnable);
+        let err = l.problems.iter().find(|p| p.severity == "error").unwrap();
+        let (path, line, _) = err.at.clone().unwrap();
+        assert_eq!(line, 3);
+        assert!(path.ends_with("bad.asm"));
+        assert_eq!(l.program.unwrap().files.len(), 1);
+        assert_eq!(l.watch.len(), 1);
+    }
+
+    #[test]
+    fn a_missing_file_is_a_problem_not_a_panic() {
+        let l = load(&AppInput::Path("/nonexistent/x.s19".into()));
+        assert!(l.program.is_none());
+        assert_eq!(l.problems.len(), 1);
     }
 }
