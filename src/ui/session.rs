@@ -1126,3 +1126,85 @@ impl Session {
 fn mtime(p: &std::path::Path) -> Option<SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundled() -> Session {
+        let mut s = Session::new(Settings::default());
+        s.open(AppInput::Bundled);
+        s
+    }
+
+    #[test]
+    fn breakpoints_persist_by_line_and_come_back_after_a_reload() {
+        let mut s = bundled();
+        let p = s.program().unwrap().clone();
+        let draw = p.symbol("drawBoard").unwrap();
+        let (file, line) = draw.defined_at.unwrap();
+        // The label's own line has no code: the breakpoint goes to its address.
+        s.toggle_breakpoint_line(file, line);
+        assert!(s.has_breakpoint(draw.value));
+        let json = serde_json::to_string(&s.settings).unwrap();
+        let restored: Settings = serde_json::from_str(&json).unwrap();
+        assert_eq!(restored, s.settings);
+        let mut again = Session::new(restored);
+        again.open(AppInput::Bundled);
+        assert_eq!(again.breakpoints(), &[draw.value]);
+        again.toggle_breakpoint(draw.value);
+        assert!(again.breakpoints().is_empty());
+        assert!(again.settings.breakpoints.is_empty());
+    }
+
+    #[test]
+    fn step_back_undoes_a_step_and_step_over_runs_the_call() {
+        let mut s = bundled();
+        let start = s.pc().unwrap();
+        s.step_into(); // lds #$3FFF
+        let at_jsr = s.pc().unwrap();
+        assert_ne!(at_jsr, start);
+        s.step_back();
+        assert_eq!(s.pc(), Some(start));
+        s.step_into();
+        // jsr initGame: step over runs the whole initialisation.
+        s.step_over();
+        for _ in 0..1000 {
+            if s.is_paused() {
+                break;
+            }
+            s.advance(Duration::from_millis(16));
+        }
+        assert!(s.is_paused());
+        let main_loop = s.program().unwrap().symbol("mainLoop").unwrap().value;
+        assert_eq!(s.pc(), Some(main_loop));
+        assert!(s.lcd_frame().visible);
+        assert!(s.stop_reason().unwrap().contains("reached"));
+    }
+
+    #[test]
+    fn real_time_runs_about_two_million_cycles_per_second() {
+        let mut s = bundled();
+        s.settings.speed = Speed::RealTime;
+        let c0 = s.cycles();
+        s.run();
+        s.advance(Duration::from_millis(50));
+        let c = s.cycles() - c0;
+        // 50 ms at 2 MHz = 100,000 E-cycles, plus at most one instruction.
+        assert!((100_000..100_042).contains(&c), "{c}");
+        s.pause();
+        assert!(s.is_paused());
+        assert_eq!(s.stop_reason(), Some("paused by you"));
+    }
+
+    #[test]
+    fn a_memory_edit_needs_a_paused_machine() {
+        let mut s = bundled();
+        s.poke(0x0040, 0xA5);
+        assert_eq!(s.peek(0x0040), 0xA5);
+        assert!(s.changed(0x0040));
+        s.run();
+        s.poke(0x0041, 0x5A);
+        assert_ne!(s.peek(0x0041), 0x5A);
+    }
+}
