@@ -115,6 +115,9 @@ impl FrameStats {
     }
 }
 
+/// A Debug menu entry: label, shortcut, what it does.
+type MenuItem = (&'static str, &'static KeyboardShortcut, fn(&mut Session));
+
 /// The app: the session plus the panels' own view state.
 pub struct App {
     /// The session all panels work on.
@@ -163,7 +166,7 @@ impl App {
             lcd: LcdPanel::default(),
             cells: CellBufferPanel,
             memory: MemoryPanel::default(),
-            serial: SerialPanel::default(),
+            serial: SerialPanel,
             problems: ProblemsPanel,
             side: SidePanel::default(),
             mouse_keys: 0,
@@ -346,7 +349,7 @@ impl App {
                 }
             });
             ui.menu_button("Debug", |ui| {
-                let items: [(&str, &KeyboardShortcut, fn(&mut Session)); 8] = [
+                let items: [MenuItem; 8] = [
                     ("Run / continue", &RUN, Session::run),
                     ("Pause", &PAUSE, Session::pause),
                     ("Step into", &STEP, Session::step_into),

@@ -470,21 +470,23 @@ mod tests {
     #[test]
     fn provenance_source_feeds_lines_and_bytes() {
         use crate::image::LineEntry;
-        let mut program = Program::default();
-        program.lines = vec![
-            LineEntry {
-                addr: 0xC010,
-                len: 2,
-                file: 0,
-                line: 7,
-            },
-            LineEntry {
-                addr: 0xC020,
-                len: 2,
-                file: 0,
-                line: 9,
-            },
-        ];
+        let program = Program {
+            lines: vec![
+                LineEntry {
+                    addr: 0xC010,
+                    len: 2,
+                    file: 0,
+                    line: 7,
+                },
+                LineEntry {
+                    addr: 0xC020,
+                    len: 2,
+                    file: 0,
+                    line: 9,
+                },
+            ],
+            ..Program::default()
+        };
         let peek = |_| 0u8;
         let inp = LinkInputs {
             program: Some(&program),

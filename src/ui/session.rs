@@ -138,6 +138,9 @@ pub enum Origin {
     Path(PathBuf),
 }
 
+/// A display RAM bit (page, column, bit) and the pixel (x, y) showing it.
+type RamPixel = ((u8, u8, u8), (u8, u8));
+
 /// What the machine is doing between frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -863,7 +866,8 @@ impl Session {
                 bit,
             ))
         };
-        let mut inverse: Vec<((u8, u8, u8), (u8, u8))> = Vec::new();
+        // ((page, column, bit), (x, y)), sorted for binary search.
+        let mut inverse: Vec<RamPixel> = Vec::new();
         if lcd.is_some() {
             for y in 0..HEIGHT as u8 {
                 for x in 0..WIDTH as u8 {
