@@ -52,6 +52,9 @@ pub struct FrameStats {
     /// eframe's whole frame (UI, tessellation, painting, swap), as it
     /// reports it one frame later.
     pub totals: Vec<Duration>,
+    /// Wall-clock time from one frame's start to the next (the frame rate
+    /// the user sees).
+    pub intervals: Vec<Duration>,
     /// Frames counted in total.
     pub frames: u64,
 }
@@ -100,6 +103,7 @@ impl FrameStats {
     pub fn clear(&mut self) {
         self.times.clear();
         self.totals.clear();
+        self.intervals.clear();
         self.frames = 0;
     }
 
@@ -107,9 +111,11 @@ impl FrameStats {
     pub fn report(&self) -> String {
         let (m, p, x) = self.summary();
         let (tm, tp, tx) = self.total_summary();
+        let (im, ip, ix) = summarize(&self.intervals);
         format!(
             "frames {}\nframe_ms_mean {m:.3}\nframe_ms_p95 {p:.3}\nframe_ms_max {x:.3}\n\
-             total_ms_mean {tm:.3}\ntotal_ms_p95 {tp:.3}\ntotal_ms_max {tx:.3}",
+             total_ms_mean {tm:.3}\ntotal_ms_p95 {tp:.3}\ntotal_ms_max {tx:.3}\n\
+             interval_ms_mean {im:.3}\ninterval_ms_p95 {ip:.3}\ninterval_ms_max {ix:.3}",
             self.frames
         )
     }
@@ -180,14 +186,23 @@ impl App {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let start = Instant::now();
         let ctx = ui.ctx().clone();
-        let dt = self
-            .last_frame
-            .map(|t| start.duration_since(t))
+        let since = self.last_frame.map(|t| start.duration_since(t));
+        if let Some(d) = since {
+            push_bounded(&mut self.stats.intervals, d);
+        }
+        let dt = since
             .unwrap_or(Duration::from_millis(16))
             .min(Duration::from_millis(100));
         self.last_frame = Some(start);
 
         self.shortcuts(&ctx);
+        // A file or folder dropped on the window opens like File > Open.
+        let dropped = ctx
+            .input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()))
+            .filter(|p| !p.as_os_str().is_empty());
+        if let Some(p) = dropped {
+            self.session.open(AppInput::Path(p));
+        }
         let held = keyboard_keys(&ctx) | self.mouse_keys;
         self.session.set_held_keys(held);
         if let Some(a) = &mut self.autorun {

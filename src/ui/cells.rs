@@ -68,7 +68,7 @@ pub fn cell_buffer_widget(
             let r = cell_rect(col, row);
             for k in 0..CELL_BYTES as u8 {
                 let addr = layout.addr_of(col, row, k);
-                let idx = (addr - layout.base) as usize;
+                let idx = addr.wrapping_sub(layout.base) as usize;
                 let value = bytes.get(idx).copied().unwrap_or(0);
                 let link = links.byte(addr);
                 for b in 0..8u8 {
@@ -131,7 +131,7 @@ pub fn cell_buffer_widget(
         clicked = response.interact_pointer_pos().and_then(locate);
     }
     if let Some(addr) = response.hover_pos().and_then(locate) {
-        let idx = (addr - layout.base) as usize;
+        let idx = addr.wrapping_sub(layout.base) as usize;
         let value = bytes.get(idx).copied().unwrap_or(0);
         let formula = layout.formula(addr).unwrap_or_default();
         response.clone().on_hover_text_at_pointer(format!(
@@ -178,7 +178,10 @@ impl CellBufferPanel {
                 .on_hover_text(layout.formula(first).unwrap_or_default());
             for k in 0..CELL_BYTES as u8 {
                 let a = layout.addr_of(col, row, k);
-                let v = bytes.get((a - layout.base) as usize).copied().unwrap_or(0);
+                let v = bytes
+                    .get(a.wrapping_sub(layout.base) as usize)
+                    .copied()
+                    .unwrap_or(0);
                 let text = egui::RichText::new(format!("{v:02X}")).monospace();
                 let text = if Some(a) == focus {
                     text.strong().color(SELECTED)

@@ -24,6 +24,10 @@ pub fn keyboard_keys(ctx: &egui::Context) -> u8 {
         return 0;
     }
     ctx.input(|i| {
+        // Ctrl+R and the like are app shortcuts, not board keys.
+        if i.modifiers.ctrl || i.modifiers.alt || i.modifiers.command {
+            return 0;
+        }
         let mut held = 0u8;
         let mut on = |n: u8, k: Key| {
             if i.key_down(k) {
