@@ -289,6 +289,15 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                 return links;
             };
             let pcs: Vec<u16> = program.addrs_of_line(file, line).map(|e| e.addr).collect();
+            for e in program.addrs_of_line(file, line) {
+                let bytes: Vec<String> = (0..e.len.min(8))
+                    .filter_map(|i| program.byte_at(e.addr.wrapping_add(i)))
+                    .map(|b| format!("{b:02X}"))
+                    .collect();
+                links
+                    .notes
+                    .push(format!("assembled to ${:04X}: {}", e.addr, bytes.join(" ")));
+            }
             match inp.provenance {
                 Some(prov) => {
                     links.provenance = true;
