@@ -265,6 +265,12 @@ impl Board {
             .max(self.sci.busy_until())
     }
 
+    /// True if a bus fault is waiting to be taken.
+    #[inline]
+    pub fn has_fault(&self) -> bool {
+        self.fault.is_some()
+    }
+
     /// Takes the first bus fault since the last call, if any.
     pub fn take_fault(&mut self) -> Option<BusFault> {
         self.fault.take()

@@ -354,44 +354,65 @@ impl Machine {
             if self.board.now() >= budget_end {
                 return StopReason::CycleBudget;
             }
-            let step = self.cpu.step(&mut self.board);
-            self.board.tick(step.cycles);
-            match step.event {
-                StepEvent::None | StepEvent::Swi => self.instructions += 1,
-                StepEvent::Interrupt { .. } | StepEvent::Waiting => {}
-                StepEvent::Illegal(op) => {
-                    if stop.on_illegal {
-                        return StopReason::IllegalOpcode(op);
-                    }
+            let limit = budget_end.min(self.script_deadline);
+            // The hot loop: ordinary instructions with nothing to report stay
+            // in here; everything else goes through `after_step`.
+            while self.board.now() < limit {
+                let step = self.cpu.step(&mut self.board);
+                self.board.tick(step.cycles);
+                let quiet = step.event == StepEvent::None
+                    && !self.board.has_fault()
+                    && self.cpu.state == RunState::Running
+                    && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
+                if quiet {
+                    self.instructions += 1;
+                } else if let Some(reason) = self.after_step(step, stop) {
+                    return reason;
                 }
-                StepEvent::Stopped => return StopReason::Stopped,
-            }
-            if let Some(fault) = self.board.take_fault() {
-                match fault {
-                    BusFault::RomWrite { addr, value, .. } if stop.on_rom_write => {
-                        return StopReason::RomWrite {
-                            addr,
-                            value,
-                            pc: step.pc,
-                        }
-                    }
-                    BusFault::UnmappedWrite { addr, value, .. } if stop.on_unmapped_write => {
-                        return StopReason::UnmappedWrite {
-                            addr,
-                            value,
-                            pc: step.pc,
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            if self.cpu.state == RunState::Stopped {
-                return StopReason::Stopped;
-            }
-            if check_bps && stop.breakpoints.contains(self.cpu.regs.pc) {
-                return StopReason::Breakpoint(self.cpu.regs.pc);
             }
         }
+    }
+
+    /// The slow path of `run_until`: counts the step and says whether the
+    /// run stops because of it.
+    #[cold]
+    fn after_step(&mut self, step: Step, stop: &StopConditions) -> Option<StopReason> {
+        match step.event {
+            StepEvent::None | StepEvent::Swi => self.instructions += 1,
+            StepEvent::Interrupt { .. } | StepEvent::Waiting => {}
+            StepEvent::Illegal(op) => {
+                if stop.on_illegal {
+                    return Some(StopReason::IllegalOpcode(op));
+                }
+            }
+            StepEvent::Stopped => return Some(StopReason::Stopped),
+        }
+        if let Some(fault) = self.board.take_fault() {
+            match fault {
+                BusFault::RomWrite { addr, value, .. } if stop.on_rom_write => {
+                    return Some(StopReason::RomWrite {
+                        addr,
+                        value,
+                        pc: step.pc,
+                    })
+                }
+                BusFault::UnmappedWrite { addr, value, .. } if stop.on_unmapped_write => {
+                    return Some(StopReason::UnmappedWrite {
+                        addr,
+                        value,
+                        pc: step.pc,
+                    })
+                }
+                _ => {}
+            }
+        }
+        if self.cpu.state == RunState::Stopped {
+            return Some(StopReason::Stopped);
+        }
+        if !stop.breakpoints.is_empty() && stop.breakpoints.contains(self.cpu.regs.pc) {
+            return Some(StopReason::Breakpoint(self.cpu.regs.pc));
+        }
+        None
     }
 
     fn advance_script(&mut self) -> Option<StopReason> {
