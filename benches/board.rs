@@ -47,7 +47,10 @@ fn main() {
         std::process::exit(1);
     };
     let mut booted = Machine::new(program).expect("firmware loads");
-    assert_eq!(booted.run_script(&Script::empty(), 10_000_000), StopReason::Settled);
+    assert_eq!(
+        booted.run_script(&Script::empty(), 10_000_000),
+        StopReason::Settled
+    );
 
     let mut m = booted.clone();
     measure("idle in mainLoop", || {

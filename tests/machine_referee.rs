@@ -64,12 +64,7 @@ fn find_draw(rng: &mut Rng) -> Vec<usize> {
 fn check(g: &Game, r: &Referee, game: usize, moves: &[usize]) {
     let at = || format!("game {game}, moves {moves:?}");
     assert_eq!(g.cells(), r.cells, "buffer, {}", at());
-    assert_eq!(
-        g.won(),
-        r.winner.is_some() as u8,
-        "playerWonFlag, {}",
-        at()
-    );
+    assert_eq!(g.won(), r.winner.is_some() as u8, "playerWonFlag, {}", at());
     // After a win `player` stays the winner (no nextPlayer); otherwise it is
     // the player to move — after a full board too (F3).
     let expected_player = r.winner.unwrap_or(r.to_move);

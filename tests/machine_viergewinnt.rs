@@ -82,12 +82,13 @@ fn assert_winner_text(g: &Game, winner: u8) {
     let lcd = g.lcd();
     let golden = golden_lines(&format!("win_player{winner}"));
     assert_eq!(
-        &lcd[PAGE6],
-        &golden[PAGE6],
+        &lcd[PAGE6], &golden[PAGE6],
         "page 6 shows \"Player {winner} won\" under the board"
     );
     // "Turn:" and "Player" left of the board are gone after a win.
-    assert!(lcd[..16].iter().all(|row| row[..36].chars().all(|c| c == '.')));
+    assert!(lcd[..16]
+        .iter()
+        .all(|row| row[..36].chars().all(|c| c == '.')));
 }
 
 #[test]

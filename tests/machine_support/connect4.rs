@@ -64,7 +64,11 @@ impl Referee {
         let Some(row) = (0..ROWS).rev().find(|&r| self.cells[r][col] == Cell::Empty) else {
             return Outcome::ColumnFull;
         };
-        let me = if self.to_move == 1 { Cell::P1 } else { Cell::P2 };
+        let me = if self.to_move == 1 {
+            Cell::P1
+        } else {
+            Cell::P2
+        };
         self.cells[row][col] = me;
         self.stones += 1;
         if self.line_through(row, col) >= 4 {
