@@ -243,3 +243,33 @@ fn keys_other_than_the_four_do_nothing() {
     assert_eq!(g.lcd(), lcd);
     assert_eq!((g.player(), g.cursor()), (1, 3));
 }
+
+/// The PNG of the start screen shows the same pixels as the text picture,
+/// in the panel's colours (dark pixels on the lit background).
+#[test]
+fn start_screen_png_matches_text() {
+    use hc11lab::board::render::{lcd_png, LIT_BACKGROUND, LIT_PIXEL};
+    let g = Game::boot();
+    let scale = 3;
+    let bytes = lcd_png(g.m.lcd(), scale).expect("png");
+    if let Ok(dir) = std::env::var("HC11LAB_PNG_OUT") {
+        std::fs::write(std::path::Path::new(&dir).join("start.png"), &bytes).expect("write");
+    }
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png data");
+    assert_eq!((info.width, info.height), (128 * scale, 64 * scale));
+    let text = g.lcd();
+    let width = info.width as usize;
+    for (y, row) in text.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            for (dy, dx) in [(0, 0), (2, 2)] {
+                let i = ((y * 3 + dy) * width + x * 3 + dx) * 3;
+                let want = if ch == '#' { LIT_PIXEL } else { LIT_BACKGROUND };
+                assert_eq!(buf[i..i + 3], want, "pixel ({x}, {y})");
+            }
+        }
+    }
+}
