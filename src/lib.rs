@@ -6,6 +6,8 @@
 pub mod asm;
 pub mod board;
 pub mod cpu;
+pub mod firmware;
 pub mod image;
 pub mod machine;
+pub mod open;
 pub mod script;
