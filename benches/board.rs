@@ -7,10 +7,8 @@
 //! time of the process (from /proc/self/schedstat, Linux) is printed too, so
 //! a figure taken on a busy machine can be judged.
 
-use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::machine::{Machine, StopConditions, StopReason};
 use hc11lab::script::Script;
-use std::path::Path;
 use std::time::Instant;
 
 /// Nanoseconds this thread has run on a CPU, if the kernel tells.
@@ -40,8 +38,7 @@ fn measure(name: &str, f: impl FnOnce() -> u64) {
 }
 
 fn main() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
-    let asm = assemble_file(&path, &AsmOptions::default());
+    let asm = hc11lab::firmware::assemble();
     let Some(program) = asm.program else {
         eprintln!("{}", asm.render_diagnostics());
         std::process::exit(1);

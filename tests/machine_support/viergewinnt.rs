@@ -3,11 +3,10 @@
 //! state back from RAM by the program's own symbols.
 #![allow(dead_code)]
 
-use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::image::Program;
 use hc11lab::machine::{Machine, StopReason};
 use hc11lab::script::{Script, Timing};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// Columns and rows of the game board.
@@ -15,17 +14,12 @@ pub const COLS: usize = 7;
 /// Rows (0 = top, as the firmware numbers them).
 pub const ROWS: usize = 6;
 
-/// The firmware's main file.
-pub fn firmware_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm")
-}
-
-/// The assembled firmware (assembled once per test binary).
+/// The bundled firmware, assembled once per test binary.
 pub fn program() -> Arc<Program> {
     static PROGRAM: OnceLock<Arc<Program>> = OnceLock::new();
     PROGRAM
         .get_or_init(|| {
-            let asm = assemble_file(&firmware_path(), &AsmOptions::default());
+            let asm = hc11lab::firmware::assemble();
             assert!(
                 !asm.has_errors(),
                 "firmware does not assemble:\n{}",
