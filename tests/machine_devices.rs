@@ -170,3 +170,25 @@ Start   ldaa    $8001
     assert_eq!(m.peek(0x0100), 0b1101_1111);
     assert_eq!(m.keys(), 0);
 }
+
+#[test]
+fn interrupt_handler_that_only_clears_its_flag_settles() {
+    let mut m = machine(
+        "
+Start   lds     #$3FFF
+        ldaa    #$40
+        staa    TMSK2           ; RTII
+        cli
+idle    wai
+        bra     idle
+rti_isr ldaa    #$40
+        staa    TFLG2           ; clear RTIF: no output, so quiet
+        rti
+        org     $FFF0
+        dc.w    rti_isr",
+    );
+    assert_eq!(
+        m.run_script(&Script::parse_keys("left").expect("keys"), 10_000_000),
+        StopReason::Settled
+    );
+}
