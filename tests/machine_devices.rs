@@ -192,3 +192,47 @@ rti_isr ldaa    #$40
         StopReason::Settled
     );
 }
+
+/// Random bytes as a program: whatever they do to the registers, the PIO,
+/// program memory or the stack, the machine neither panics nor hangs.
+#[test]
+fn random_programs_do_not_break_the_machine() {
+    use hc11lab::image::{Program, Segment};
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..40 {
+        let mut rom: Vec<u8> = (0..0x4000).map(|_| next() as u8).collect();
+        rom[0x3FFE] = 0xC0;
+        rom[0x3FFF] = 0x00;
+        let program = Program {
+            segments: vec![Segment {
+                start: 0xC000,
+                bytes: rom,
+                name: None,
+            }],
+            ..Program::default()
+        };
+        let mut m = Machine::new(program).expect("loads");
+        m.feed_serial(b"xyz");
+        m.set_key(0, true);
+        let stop = StopConditions {
+            on_illegal: false,
+            on_rom_write: false,
+            on_unmapped_write: false,
+            ..StopConditions::budget(200_000)
+        };
+        let r = m.run_until(&stop);
+        assert!(
+            matches!(r, StopReason::CycleBudget | StopReason::Stopped),
+            "{r:?}"
+        );
+        // Views work on whatever state it left.
+        assert_eq!(m.lcd_text().len(), 64);
+        assert!(!m.board().registers().is_empty());
+    }
+}
