@@ -300,6 +300,14 @@ impl Machine {
         self.reset_cpu();
     }
 
+    /// The board's reset button: the devices and the CPU reset (PC from the
+    /// reset vector), while RAM, the serial log, the keys and the cycle
+    /// count stay, as they do on the board. A running key script goes on.
+    pub fn reset_button(&mut self) {
+        self.board.reset();
+        self.reset_cpu();
+    }
+
     /// Runs one instruction (or one interrupt entry, or one wait slice) and
     /// advances the devices by its cycles. A running key script is not
     /// advanced here; `run_until` drives it.
@@ -649,6 +657,22 @@ mod tests {
         assert_ne!(a, b);
         a.reset();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn reset_button_keeps_ram() {
+        // C000: INC $0100 ; C003: BRA *
+        let mut m = Machine::new(program(&[0x7C, 0x01, 0x00, 0x20, 0xFE])).unwrap();
+        m.run_until(&StopConditions::budget(20));
+        assert_eq!(m.peek(0x0100), 1);
+        let cycles = m.cycles();
+        m.reset_button();
+        assert_eq!(m.registers().pc, 0xC000);
+        assert_eq!(m.cycles(), cycles);
+        m.run_until(&StopConditions::budget(20));
+        assert_eq!(m.peek(0x0100), 2, "RAM survived the reset");
+        m.reset();
+        assert_eq!((m.peek(0x0100), m.cycles()), (0, 0));
     }
 
     #[test]
