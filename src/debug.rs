@@ -1,0 +1,7 @@
+//! The debugger core (issue 6): breakpoints, watchpoints, stepping, the call
+//! stack, reverse execution, provenance of display and memory bytes, and the
+//! per-subroutine cycle profile, all as library calls the GUI, lessons, the
+//! grader and the command line share.
+
+pub mod condition;
+pub mod observe;
