@@ -3,5 +3,6 @@
 //! per-subroutine cycle profile, all as library calls the GUI, lessons, the
 //! grader and the command line share.
 
+pub mod breakpoint;
 pub mod condition;
 pub mod observe;
