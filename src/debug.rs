@@ -4,5 +4,7 @@
 //! grader and the command line share.
 
 pub mod breakpoint;
+pub mod callstack;
 pub mod condition;
 pub mod observe;
+pub mod profile;
