@@ -1,11 +1,15 @@
 //! The MC68HC11 core (M68HC11 Reference Manual, sections 3-6): registers, the
 //! opcode table, instruction execution, interrupts and reset.
 
+pub mod alu;
 pub mod bus;
-pub mod opcodes;
-
-pub use bus::{Bus, RamBus};
-pub use opcodes::{Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
+pub mod core;
 pub mod decode;
+pub mod opcodes;
+pub mod registers;
 
+pub use self::core::{Cpu, RunState, Step, StepEvent};
+pub use bus::{Bus, RamBus};
 pub use decode::{IllegalOpcode, Instruction};
+pub use opcodes::{Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
+pub use registers::{flags, Registers};
