@@ -8,3 +8,4 @@ pub mod callstack;
 pub mod condition;
 pub mod observe;
 pub mod profile;
+pub mod provenance;

@@ -9,9 +9,9 @@
 //!
 //! Nodes live in one table and refer to each other by index; inputs are
 //! always older (smaller index) than the node, which makes the periodic
-//! mark-and-compact a single backward and a single forward pass. A chain
-//! deeper than [`MAX_DEPTH`] is cut (the older history is dropped), so the
-//! table stays bounded however long the program runs.
+//! mark-and-compact a single backward and a single forward pass. Compaction
+//! keeps the newest [`MAX_DEPTH`] links behind every live value and cuts the
+//! older history, so the table stays bounded however long the program runs.
 
 use crate::cpu::{Instruction, Mode, Op, Registers};
 use serde::Serialize;
@@ -22,11 +22,12 @@ pub type NodeId = u32;
 /// "No history": a register after reset, or memory never written since
 /// tracking began (so it holds what the program image put there).
 pub const NONE: NodeId = 0;
-/// History older than [`MAX_DEPTH`] steps of data flow, dropped.
+/// History more than [`MAX_DEPTH`] links behind every current value, dropped.
 pub const CUT: NodeId = 1;
 
-/// Deepest chain of data-flow links kept behind a value.
-pub const MAX_DEPTH: u8 = 40;
+/// Links kept behind each current value when the table is compacted (the
+/// newest ones; older history becomes [`CUT`]).
+pub const MAX_DEPTH: u32 = 40;
 
 /// Display RAM geometry of the ST7565R: 9 pages of 132 columns.
 pub const LCD_PAGES: usize = 9;
@@ -69,8 +70,6 @@ pub struct Node {
     pub addr: u16,
     /// What it records.
     pub kind: NodeKind,
-    /// Data-flow depth behind it (capped at [`MAX_DEPTH`]).
-    pub depth: u8,
     /// The byte's value when the node was made.
     pub value: u8,
 }
@@ -81,7 +80,6 @@ const UNKNOWN_NODE: Node = Node {
     pc: 0,
     addr: 0,
     kind: NodeKind::Unknown,
-    depth: 0,
     value: 0,
 };
 
@@ -121,6 +119,7 @@ pub struct Tracker {
     /// Node of the SPDR write whose transfer is on the wire (see the session).
     pub in_flight: NodeId,
     compactions: u64,
+    depth_limit: u32,
 }
 
 impl Default for Tracker {
@@ -147,6 +146,7 @@ impl Tracker {
             gc_threshold: INITIAL_GC_THRESHOLD,
             in_flight: NONE,
             compactions: 0,
+            depth_limit: MAX_DEPTH,
         }
     }
 
@@ -221,19 +221,7 @@ impl Tracker {
     }
 
     #[inline]
-    fn push(&mut self, mut n: Node) -> NodeId {
-        let d = self.node(n.input).depth.max(self.node(n.other).depth);
-        if d >= MAX_DEPTH {
-            // Drop the old history behind this value rather than let the
-            // chain (and the table) grow without bound.
-            if self.node(n.input).depth >= MAX_DEPTH - 1 {
-                n.input = CUT;
-            }
-            if self.node(n.other).depth >= MAX_DEPTH - 1 {
-                n.other = CUT;
-            }
-        }
-        n.depth = self.node(n.input).depth.max(self.node(n.other).depth) + 1;
+    fn push(&mut self, n: Node) -> NodeId {
         let id = self.nodes.len() as NodeId;
         self.nodes.push(n);
         id
@@ -384,30 +372,28 @@ impl Tracker {
             }
         };
         // Read-modify-write of a memory byte (or, inherent, of an accumulator).
-        let rmw = |t: &mut Tracker, acc: Option<RegByte>, constant: bool| {
-            match (acc, ea) {
-                (Some(reg), _) => {
-                    let v = if reg == A { r.a } else { r.b };
-                    let n = if constant {
-                        t.imm(pc, v)
-                    } else {
-                        let old = t.get(reg);
-                        t.computed(pc, old, NONE, v)
-                    };
-                    t.set(reg, n);
-                }
-                (None, Some(e)) => {
-                    let v = peek(e);
-                    let n = if constant {
-                        t.imm(pc, v)
-                    } else {
-                        let old = t.load(pc, e, v);
-                        t.computed(pc, old, NONE, v)
-                    };
-                    t.store(pc, e, n, v);
-                }
-                (None, None) => {}
+        let rmw = |t: &mut Tracker, acc: Option<RegByte>, constant: bool| match (acc, ea) {
+            (Some(reg), _) => {
+                let v = if reg == A { r.a } else { r.b };
+                let n = if constant {
+                    t.imm(pc, v)
+                } else {
+                    let old = t.get(reg);
+                    t.computed(pc, old, NONE, v)
+                };
+                t.set(reg, n);
             }
+            (None, Some(e)) => {
+                let v = peek(e);
+                let n = if constant {
+                    t.imm(pc, v)
+                } else {
+                    let old = t.load(pc, e, v);
+                    t.computed(pc, old, NONE, v)
+                };
+                t.store(pc, e, n, v);
+            }
+            (None, None) => {}
         };
         match ins.info.op {
             // ---- loads ---------------------------------------------------
@@ -519,13 +505,34 @@ impl Tracker {
             }
             Op::Daa => rmw(self, Some(A), false),
             // ---- shifts, rotates, unary ----------------------------------
-            Op::Asla | Op::Asra | Op::Lsra | Op::Rola | Op::Rora | Op::Coma | Op::Nega
-            | Op::Inca | Op::Deca => rmw(self, Some(A), false),
-            Op::Aslb | Op::Asrb | Op::Lsrb | Op::Rolb | Op::Rorb | Op::Comb | Op::Negb
-            | Op::Incb | Op::Decb => rmw(self, Some(B), false),
+            Op::Asla
+            | Op::Asra
+            | Op::Lsra
+            | Op::Rola
+            | Op::Rora
+            | Op::Coma
+            | Op::Nega
+            | Op::Inca
+            | Op::Deca => rmw(self, Some(A), false),
+            Op::Aslb
+            | Op::Asrb
+            | Op::Lsrb
+            | Op::Rolb
+            | Op::Rorb
+            | Op::Comb
+            | Op::Negb
+            | Op::Incb
+            | Op::Decb => rmw(self, Some(B), false),
             Op::Clra => rmw(self, Some(A), true),
             Op::Clrb => rmw(self, Some(B), true),
-            Op::Asl | Op::Asr | Op::Lsr | Op::Rol | Op::Ror | Op::Com | Op::Neg | Op::Inc
+            Op::Asl
+            | Op::Asr
+            | Op::Lsr
+            | Op::Rol
+            | Op::Ror
+            | Op::Com
+            | Op::Neg
+            | Op::Inc
             | Op::Dec => rmw(self, None, false),
             Op::Clr => rmw(self, None, true),
             Op::Asld => {
@@ -564,7 +571,11 @@ impl Tracker {
             Op::Tsx | Op::Tsy => {
                 let h = self.computed(pc, NONE, NONE, if ins.info.op == Op::Tsx { xh } else { yh });
                 let l = self.computed(pc, NONE, NONE, if ins.info.op == Op::Tsx { xl } else { yl });
-                let (rh, rl) = if ins.info.op == Op::Tsx { (Xh, Xl) } else { (Yh, Yl) };
+                let (rh, rl) = if ins.info.op == Op::Tsx {
+                    (Xh, Xl)
+                } else {
+                    (Yh, Yl)
+                };
                 self.set(rh, h);
                 self.set(rl, l);
             }
@@ -653,12 +664,46 @@ impl Tracker {
                 self.stack_registers(pc, &stacked);
             }
             // ---- no data moves -------------------------------------------
-            Op::Bcc | Op::Bcs | Op::Beq | Op::Bge | Op::Bgt | Op::Bhi | Op::Ble | Op::Bls
-            | Op::Blt | Op::Bmi | Op::Bne | Op::Bpl | Op::Bra | Op::Brn | Op::Bvc | Op::Bvs
-            | Op::Brclr | Op::Brset | Op::Jmp | Op::Rts | Op::Nop | Op::Test | Op::Stop
-            | Op::Bita | Op::Bitb | Op::Cmpa | Op::Cmpb | Op::Cba | Op::Cpd | Op::Cpx
-            | Op::Cpy | Op::Tst | Op::Tsta | Op::Tstb | Op::Clc | Op::Cli | Op::Clv | Op::Sec
-            | Op::Sei | Op::Sev => {}
+            Op::Bcc
+            | Op::Bcs
+            | Op::Beq
+            | Op::Bge
+            | Op::Bgt
+            | Op::Bhi
+            | Op::Ble
+            | Op::Bls
+            | Op::Blt
+            | Op::Bmi
+            | Op::Bne
+            | Op::Bpl
+            | Op::Bra
+            | Op::Brn
+            | Op::Bvc
+            | Op::Bvs
+            | Op::Brclr
+            | Op::Brset
+            | Op::Jmp
+            | Op::Rts
+            | Op::Nop
+            | Op::Test
+            | Op::Stop
+            | Op::Bita
+            | Op::Bitb
+            | Op::Cmpa
+            | Op::Cmpb
+            | Op::Cba
+            | Op::Cpd
+            | Op::Cpx
+            | Op::Cpy
+            | Op::Tst
+            | Op::Tsta
+            | Op::Tstb
+            | Op::Clc
+            | Op::Cli
+            | Op::Clv
+            | Op::Sec
+            | Op::Sei
+            | Op::Sev => {}
         }
         self.maybe_compact();
     }
@@ -667,17 +712,25 @@ impl Tracker {
         if self.nodes.len() >= self.gc_threshold {
             self.compact();
             if self.nodes.len() > self.gc_threshold / 2 {
-                self.gc_threshold = (self.gc_threshold * 2).min(MAX_GC_THRESHOLD);
+                if self.gc_threshold < MAX_GC_THRESHOLD {
+                    self.gc_threshold *= 2;
+                } else {
+                    // Still too much history at the largest table: keep
+                    // fewer links behind each value.
+                    self.depth_limit = (self.depth_limit / 2).max(4);
+                    self.compact();
+                }
             }
         }
     }
 
-    /// Drops every node no register, memory or display byte can reach.
+    /// Drops every node that is not among the newest [`MAX_DEPTH`] links
+    /// behind some register, memory or display byte; links to dropped nodes
+    /// become [`CUT`].
     pub fn compact(&mut self) {
         let n = self.nodes.len();
-        let mut live = vec![false; n];
-        live[NONE as usize] = true;
-        live[CUT as usize] = true;
+        // Distance from the nearest root; u32::MAX = unreachable.
+        let mut dist = vec![u32::MAX; n];
         let roots = self
             .mem
             .iter()
@@ -685,22 +738,27 @@ impl Tracker {
             .chain(self.regs.iter())
             .chain(std::iter::once(&self.in_flight));
         for &r in roots {
-            if let Some(l) = live.get_mut(r as usize) {
-                *l = true;
+            if let Some(d) = dist.get_mut(r as usize) {
+                *d = 0;
             }
         }
-        // Inputs are older than the nodes that use them: one backward pass marks.
-        for i in (0..n).rev() {
-            if live[i] {
+        // Every user of a node is newer than it, so walking from the newest
+        // node down, a node's distance is final when it is reached.
+        for i in (2..n).rev() {
+            let d = dist[i];
+            if d < self.depth_limit {
                 let node = self.nodes[i];
-                live[node.input as usize] = true;
-                live[node.other as usize] = true;
+                for input in [node.input, node.other] {
+                    let slot = &mut dist[input as usize];
+                    *slot = (*slot).min(d + 1);
+                }
             }
         }
-        let mut new_id = vec![NONE; n];
-        let mut kept = 0usize;
-        for i in 0..n {
-            if live[i] {
+        let mut new_id = vec![CUT; n];
+        new_id[NONE as usize] = NONE;
+        let mut kept = 2usize;
+        for i in 2..n {
+            if dist[i] < self.depth_limit {
                 let mut node = self.nodes[i];
                 node.input = new_id[node.input as usize];
                 node.other = new_id[node.other as usize];
@@ -761,7 +819,10 @@ impl Tracker {
             if terminal || next.0 == NONE {
                 // A load with no history read the initial contents (the
                 // program image); a store of a never-set register, unknown.
-                if !terminal && matches!(n.kind, NodeKind::Store | NodeKind::Push) && out.len() < max {
+                if !terminal
+                    && matches!(n.kind, NodeKind::Store | NodeKind::Push)
+                    && out.len() < max
+                {
                     out.push(Link {
                         kind: NodeKind::Unknown,
                         pc: 0,
@@ -785,8 +846,12 @@ pub fn effective_address(ins: &Instruction, before: &Registers) -> Option<u16> {
     match ins.info.mode {
         Mode::Direct | Mode::BitDirect | Mode::BitBranchDirect => Some(off),
         Mode::Extended => Some(ins.word_operand()),
-        Mode::IndexedX | Mode::BitIndexedX | Mode::BitBranchIndexedX => Some(before.x.wrapping_add(off)),
-        Mode::IndexedY | Mode::BitIndexedY | Mode::BitBranchIndexedY => Some(before.y.wrapping_add(off)),
+        Mode::IndexedX | Mode::BitIndexedX | Mode::BitBranchIndexedX => {
+            Some(before.x.wrapping_add(off))
+        }
+        Mode::IndexedY | Mode::BitIndexedY | Mode::BitBranchIndexedY => {
+            Some(before.y.wrapping_add(off))
+        }
         Mode::Inherent | Mode::Imm8 | Mode::Imm16 | Mode::Relative => None,
     }
 }
@@ -835,7 +900,10 @@ mod tests {
         fn new() -> Self {
             Sim {
                 t: Tracker::new(),
-                regs: Registers { sp: 0x3FFF, ..Registers::default() },
+                regs: Registers {
+                    sp: 0x3FFF,
+                    ..Registers::default()
+                },
                 mem: vec![0; 0x10000],
             }
         }
@@ -845,7 +913,8 @@ mod tests {
             let before = self.regs;
             f(&mut self.regs, &mut self.mem);
             let mem = &self.mem;
-            self.t.instruction(&ins, &before, &self.regs, &|a| mem[a as usize]);
+            self.t
+                .instruction(&ins, &before, &self.regs, &|a| mem[a as usize]);
         }
     }
 
@@ -875,7 +944,8 @@ mod tests {
         s.t.in_flight = s.t.mem_node(0x2A);
         s.t.lcd_written(2, 60);
         let chain = s.t.chain(s.t.lcd_node(2, 60), 16);
-        let kinds: Vec<(NodeKind, u16, u16)> = chain.iter().map(|l| (l.kind, l.pc, l.addr)).collect();
+        let kinds: Vec<(NodeKind, u16, u16)> =
+            chain.iter().map(|l| (l.kind, l.pc, l.addr)).collect();
         assert_eq!(
             kinds,
             vec![
@@ -888,7 +958,10 @@ mod tests {
             "{chain:#?}"
         );
         assert_eq!(chain[1].value, 0x99);
-        assert_eq!(chain[3].other.map(|o| (o.kind, o.pc, o.value)), Some((NodeKind::Immediate, 0xC000, 0x18)));
+        assert_eq!(
+            chain[3].other.map(|o| (o.kind, o.pc, o.value)),
+            Some((NodeKind::Immediate, 0xC000, 0x18))
+        );
         // A device register read starts afresh.
         s.exec(0xD00C, &[0x96, 0x2A], |r, _| r.a = 0xFF);
         let c = s.t.chain(s.t.reg_node(A), 8);
@@ -902,7 +975,9 @@ mod tests {
         s.mem[0x60] = 0x00;
         s.mem[0x61] = 0x88;
         // ldd $60 ; xgdx ; stx $70
-        s.exec(0xC000, &[0xDC, 0x60], |r, m| r.set_d(u16::from_be_bytes([m[0x60], m[0x61]])));
+        s.exec(0xC000, &[0xDC, 0x60], |r, m| {
+            r.set_d(u16::from_be_bytes([m[0x60], m[0x61]]))
+        });
         s.exec(0xC002, &[0x8F], |r, _| {
             let d = r.d();
             r.set_d(r.x);
@@ -913,7 +988,10 @@ mod tests {
             m[0x71] = r.x as u8;
         });
         let c = s.t.chain(s.t.mem_node(0x71), 8);
-        assert_eq!(c.iter().map(|l| (l.kind, l.addr)).collect::<Vec<_>>(), vec![(NodeKind::Store, 0x71), (NodeKind::Load, 0x61)]);
+        assert_eq!(
+            c.iter().map(|l| (l.kind, l.addr)).collect::<Vec<_>>(),
+            vec![(NodeKind::Store, 0x71), (NodeKind::Load, 0x61)]
+        );
         assert_eq!(c[1].value, 0x88);
     }
 
@@ -934,27 +1012,38 @@ mod tests {
     }
 
     #[test]
-    fn chains_stay_bounded_and_compaction_keeps_meaning() {
+    fn compaction_keeps_recent_history_and_cuts_the_rest() {
         let mut s = Sim::new();
-        // inc $50 a thousand times: the chain is cut at MAX_DEPTH.
+        // inc $50 a thousand times, with garbage in between.
         for _ in 0..1000 {
-            s.exec(0xC000, &[0x7C, 0x00, 0x50], |_, m| m[0x50] = m[0x50].wrapping_add(1));
+            s.exec(0xC000, &[0x7C, 0x00, 0x50], |_, m| {
+                m[0x50] = m[0x50].wrapping_add(1)
+            });
+            s.exec(0xC003, &[0x86, 0x07], |r, _| r.a = 7);
         }
-        s.exec(0xC003, &[0x96, 0x50], |r, m| r.a = m[0x50]);
-        let before = s.t.chain(s.t.reg_node(A), 1000);
-        assert!(before.len() <= MAX_DEPTH as usize + 2, "{}", before.len());
-        assert_eq!(before.last().map(|l| l.kind), Some(NodeKind::Trimmed));
+        s.exec(0xC005, &[0xD6, 0x50], |r, m| r.b = m[0x50]);
+        let before = s.t.chain(s.t.reg_node(B), 30);
         let count = s.t.node_count();
         s.t.compact();
-        assert!(s.t.node_count() < count / 10, "{} -> {}", count, s.t.node_count());
-        let after = s.t.chain(s.t.reg_node(A), 1000);
-        assert_eq!(before, after);
+        assert!(s.t.node_count() < 100, "{} -> {}", count, s.t.node_count());
+        let after = s.t.chain(s.t.reg_node(B), 30);
+        assert_eq!(before, after, "the newest links survive");
+        let all = s.t.chain(s.t.reg_node(B), 10_000);
+        // The load in B, then up to MAX_DEPTH links behind the store it read, then the cut.
+        assert!(all.len() <= MAX_DEPTH as usize + 2, "{}", all.len());
+        assert_eq!(all.last().map(|l| l.kind), Some(NodeKind::Trimmed));
+        assert_eq!(s.t.chain(s.t.reg_node(A), 5)[0].kind, NodeKind::Immediate);
     }
 
     #[test]
     fn effective_addresses() {
-        let r = Registers { x: 0x100, y: 0x200, ..Registers::default() };
-        let ea = |b: &[u8]| effective_address(&Instruction::decode_slice(0xC000, b).expect("legal"), &r);
+        let r = Registers {
+            x: 0x100,
+            y: 0x200,
+            ..Registers::default()
+        };
+        let ea =
+            |b: &[u8]| effective_address(&Instruction::decode_slice(0xC000, b).expect("legal"), &r);
         assert_eq!(ea(&[0x96, 0x40]), Some(0x40));
         assert_eq!(ea(&[0xB6, 0x12, 0x34]), Some(0x1234));
         assert_eq!(ea(&[0xA6, 0x05]), Some(0x105));
