@@ -6,6 +6,8 @@
 pub mod breakpoint;
 pub mod callstack;
 pub mod condition;
+pub mod history;
 pub mod observe;
 pub mod profile;
 pub mod provenance;
+pub mod watch;
