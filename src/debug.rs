@@ -10,4 +10,6 @@ pub mod history;
 pub mod observe;
 pub mod profile;
 pub mod provenance;
+pub mod report;
+pub mod target;
 pub mod watch;

@@ -55,6 +55,9 @@ pub enum NodeKind {
     Push,
     /// Computed by the instruction from `input` and `other`.
     Computed,
+    /// Only in chains, never stored: the memory byte at `addr` was not
+    /// written since tracking began (it holds what the image or reset put there).
+    Initial,
 }
 
 /// One node of the provenance graph.
@@ -814,20 +817,26 @@ impl Tracker {
             });
             let terminal = matches!(
                 n.kind,
-                NodeKind::Unknown | NodeKind::Trimmed | NodeKind::Immediate | NodeKind::Device
+                NodeKind::Unknown
+                    | NodeKind::Trimmed
+                    | NodeKind::Immediate
+                    | NodeKind::Device
+                    | NodeKind::Initial
             );
             if terminal || next.0 == NONE {
                 // A load with no history read the initial contents (the
                 // program image); a store of a never-set register, unknown.
-                if !terminal
-                    && matches!(n.kind, NodeKind::Store | NodeKind::Push)
-                    && out.len() < max
-                {
+                let tail = match n.kind {
+                    NodeKind::Load => Some(NodeKind::Initial),
+                    NodeKind::Store | NodeKind::Push => Some(NodeKind::Unknown),
+                    _ => None,
+                };
+                if let Some(kind) = tail.filter(|_| out.len() < max) {
                     out.push(Link {
-                        kind: NodeKind::Unknown,
+                        kind,
                         pc: 0,
-                        addr: 0,
-                        value: 0,
+                        addr: n.addr,
+                        value: n.value,
                         other: None,
                     });
                 }
@@ -954,6 +963,7 @@ mod tests {
                 (NodeKind::Store, 0xC004, 0x42),
                 (NodeKind::Computed, 0xC002, 0),
                 (NodeKind::Load, 0xC002, 0x42),
+                (NodeKind::Initial, 0, 0x42),
             ],
             "{chain:#?}"
         );
@@ -990,7 +1000,11 @@ mod tests {
         let c = s.t.chain(s.t.mem_node(0x71), 8);
         assert_eq!(
             c.iter().map(|l| (l.kind, l.addr)).collect::<Vec<_>>(),
-            vec![(NodeKind::Store, 0x71), (NodeKind::Load, 0x61)]
+            vec![
+                (NodeKind::Store, 0x71),
+                (NodeKind::Load, 0x61),
+                (NodeKind::Initial, 0x61)
+            ]
         );
         assert_eq!(c[1].value, 0x88);
     }
