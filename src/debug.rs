@@ -11,5 +11,6 @@ pub mod observe;
 pub mod profile;
 pub mod provenance;
 pub mod report;
+pub mod session;
 pub mod target;
 pub mod watch;

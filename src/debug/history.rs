@@ -19,6 +19,9 @@ pub struct Snapshot<S> {
     pub cycles: u64,
     /// Estimated heap bytes of `state`.
     pub bytes: usize,
+    /// Never thinned: the state right after a change from outside (a key
+    /// pressed by hand), which replay from an older snapshot cannot rebuild.
+    pub pinned: bool,
     /// The state.
     pub state: S,
 }
@@ -98,18 +101,31 @@ impl<S: Clone> History<S> {
     /// before the last snapshot replaces the future after it, see
     /// [`History::truncate_after`]).
     pub fn record(&mut self, index: u64, cycles: u64, state: S, bytes: usize) {
-        if self.snaps.last().is_some_and(|s| s.index >= index) {
-            self.truncate_after(index.saturating_sub(1));
-        }
+        self.insert(index, cycles, state, bytes, false);
+    }
+
+    /// Records the state right after a change from outside; it is never
+    /// thinned away (see [`Snapshot::pinned`]).
+    pub fn record_pinned(&mut self, index: u64, cycles: u64, state: S, bytes: usize) {
+        self.insert(index, cycles, state, bytes, true);
+    }
+
+    fn insert(&mut self, index: u64, cycles: u64, state: S, bytes: usize, pinned: bool) {
+        self.truncate_from(index);
         self.used += bytes;
         self.snaps.push(Snapshot {
             index,
             cycles,
             bytes,
+            pinned,
             state,
         });
-        while self.used > self.budget && self.snaps.len() > 2 {
+        while self.used > self.budget && self.snaps.iter().filter(|s| !s.pinned).count() > 2 {
+            let before = self.snaps.len();
             self.thin();
+            if self.snaps.len() == before {
+                break;
+            }
         }
     }
 
@@ -118,8 +134,8 @@ impl<S: Clone> History<S> {
     fn thin(&mut self) {
         let mut i = 0usize;
         let last = self.snaps.len() - 1;
-        self.snaps.retain(|_| {
-            let keep = i == 0 || i % 2 == 0 || i == last;
+        self.snaps.retain(|s| {
+            let keep = i == 0 || i % 2 == 0 || i == last || s.pinned;
             i += 1;
             keep
         });
@@ -131,7 +147,12 @@ impl<S: Clone> History<S> {
     /// Forgets snapshots after step `index` (the future changed: a key was
     /// pressed by hand, memory was edited).
     pub fn truncate_after(&mut self, index: u64) {
-        while self.snaps.last().is_some_and(|s| s.index > index) {
+        self.truncate_from(index.saturating_add(1));
+    }
+
+    /// Forgets snapshots at step `index` and later.
+    pub fn truncate_from(&mut self, index: u64) {
+        while self.snaps.last().is_some_and(|s| s.index >= index) {
             if let Some(s) = self.snaps.pop() {
                 self.used -= s.bytes;
             }
@@ -227,5 +248,23 @@ mod tests {
         h.record(30, 30, Toy { n: 30, acc: 9 }, 1);
         assert_eq!(h.len(), 4);
         assert_eq!(h.at_or_before(35).map(|s| s.state.acc), Some(9));
+        h.record(0, 0, Toy { n: 0, acc: 5 }, 1);
+        assert_eq!(
+            (h.len(), h.used()),
+            (1, 1),
+            "re-recording index 0 replaces it"
+        );
+    }
+
+    #[test]
+    fn pinned_snapshots_survive_thinning() {
+        let mut h = History::with_interval(10, 1);
+        h.record(0, 0, Toy { n: 0, acc: 0 }, 1);
+        h.record_pinned(3, 3, Toy { n: 3, acc: 1 }, 1);
+        for i in 4..100u64 {
+            h.record(i, i, Toy { n: i, acc: 0 }, 1);
+        }
+        assert!(h.used() <= 10);
+        assert!(h.snapshots().iter().any(|s| s.index == 3 && s.pinned));
     }
 }

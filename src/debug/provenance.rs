@@ -216,6 +216,13 @@ impl Tracker {
             + self.device.len() * 8
     }
 
+    /// Heap bytes a clone takes (a clone's node table is only as long as it is full).
+    pub fn live_bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<Node>()
+            + (self.mem.len() + self.lcd.len()) * 4
+            + self.device.len() * 8
+    }
+
     /// Forgets all history (after a reset or when tracking is switched on).
     pub fn clear(&mut self) {
         let device = std::mem::take(&mut self.device);
