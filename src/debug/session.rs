@@ -157,6 +157,20 @@ enum Cmd {
     RunTo(Vec<u16>),
 }
 
+/// The ops the call stack cares about, from the opcode bytes alone (JSR in
+/// its four modes, BSR, RTS, RTI; M68HC11 RM appendix A).
+#[inline]
+fn flow_op(first: u8, second: impl Fn() -> u8) -> Option<Op> {
+    match first {
+        0x9D | 0xAD | 0xBD => Some(Op::Jsr),
+        0x18 if second() == 0xAD => Some(Op::Jsr),
+        0x8D => Some(Op::Bsr),
+        0x39 => Some(Op::Rts),
+        0x3B => Some(Op::Rti),
+        _ => None,
+    }
+}
+
 struct Ctx<'a, T: Target>(&'a T);
 
 impl<T: Target> EvalContext for Ctx<'_, T> {
@@ -252,10 +266,15 @@ impl<T: Target> Debugger<T> {
     }
 
     /// Saves the state after an outside change (see [`Debugger::target_mut`]).
+    #[inline]
     fn settle_change(&mut self) {
-        if !self.dirty {
-            return;
+        if self.dirty {
+            self.save_changed();
         }
+    }
+
+    #[cold]
+    fn save_changed(&mut self) {
         self.dirty = false;
         let saved = self.saved();
         let bytes = self.saved_bytes();
@@ -427,9 +446,20 @@ impl<T: Target> Debugger<T> {
         let was_waiting = self.target.cpu().state == RunState::Waiting;
         let pc = before.pc;
         let target = &self.target;
-        let ins = Instruction::decode(pc, |a| target.peek(a)).ok();
-        let cycles_before = self.target.cycles();
         let tracking = self.tracked.tracker.is_some();
+        let watching = self.watchpoints.active();
+        // The call stack needs only the opcode; provenance and watchpoints
+        // need the whole instruction.
+        let ins = if tracking || watching {
+            Instruction::decode(pc, |a| target.peek(a)).ok()
+        } else {
+            None
+        };
+        let op = match &ins {
+            Some(i) => Some(i.info.op),
+            None => flow_op(target.peek(pc), || target.peek(pc.wrapping_add(1))),
+        };
+        let cycles_before = self.target.cycles();
         let probe_before = if tracking {
             self.target.lcd_probe()
         } else {
@@ -444,7 +474,6 @@ impl<T: Target> Debugger<T> {
         };
         let after = self.target.cpu().regs;
         let cycles_after = self.target.cycles();
-        let op = ins.map(|i| i.info.op);
         let flow = match ts.step.event {
             StepEvent::None => match op {
                 Some(Op::Jsr | Op::Bsr) => Flow::Call {

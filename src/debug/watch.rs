@@ -245,6 +245,7 @@ pub struct Watchpoints {
     list: Vec<Watchpoint>,
     bits: Vec<u64>,
     next_id: u32,
+    active: bool,
 }
 
 impl Default for Watchpoints {
@@ -253,6 +254,7 @@ impl Default for Watchpoints {
             list: Vec::new(),
             bits: vec![0; 1024],
             next_id: 1,
+            active: false,
         }
     }
 }
@@ -264,8 +266,9 @@ impl Watchpoints {
     }
 
     /// True when some enabled watchpoint exists (the session then observes the bus).
+    #[inline]
     pub fn active(&self) -> bool {
-        self.list.iter().any(|w| w.enabled && w.len > 0)
+        self.active
     }
 
     /// Parses, places and adds a watchpoint; returns its id.
@@ -334,6 +337,7 @@ impl Watchpoints {
     }
 
     fn reindex(&mut self) {
+        self.active = self.list.iter().any(|w| w.enabled && w.len > 0);
         self.bits.iter_mut().for_each(|b| *b = 0);
         for w in self.list.iter().filter(|w| w.enabled) {
             for i in 0..w.len {
