@@ -471,7 +471,7 @@ fn rmw_edge_cases() {
 }
 
 fn accumulator_ops(cov: &mut Coverage) {
-    // (bytes, A or B?, input, output, initial flags, expected flags)
+    // (name, opcode, on A (else B), input, output, initial flags, expected flags)
     #[rustfmt::skip]
     let cases: &[(&str, u8, bool, u8, u8, &str, &str)] = &[
         ("nega", 0x40, true, 0x01, 0xFF, "", "NC"),

@@ -145,7 +145,7 @@ pub fn tst8(ccr: &mut u8, m: u8) {
 }
 
 /// Shift/rotate flags: N, Z from the result, C = the bit shifted out,
-/// V = N xor C after the shift (RM table 6-? "shift and rotate" notes).
+/// V = N xor C after the shift (RM appendix A, the V formula of every shift and rotate).
 #[inline(always)]
 fn shift_flags8(ccr: &mut u8, r: u8, carry: bool) -> u8 {
     let n = r & 0x80 != 0;

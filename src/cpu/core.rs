@@ -1,19 +1,31 @@
 //! The MC68HC11 CPU: fetch, decode through the one opcode table, execute, and
 //! the interrupt machinery (M68HC11 Reference Manual, section 5 "Resets and
-//! Interrupts" and section 6 "Instruction Set").
+//! Interrupts", section 6 and appendix A "Instruction Set Details").
 //!
-//! Timing model, where the manual leaves room for a choice:
-//! * An instruction costs the E-cycles the opcode table gives (taken from the
-//!   manual's tables; a branch costs the same taken or not).
-//! * Entering an interrupt from normal execution (IRQ, XIRQ, device sources)
-//!   costs [`INTERRUPT_CYCLES`] = 14, the same sequence as SWI: the 68HC11
-//!   stacks 9 bytes, like SWI, and the 6800 heritage (12 cycles for 7 bytes)
-//!   gives 14 for 9.
+//! Where the manual leaves room for a choice, this model does the following:
+//! * Timing: an instruction costs the E-cycles the opcode table gives (a
+//!   branch costs the same taken or not). Entering an interrupt from normal
+//!   execution (IRQ, XIRQ, device sources) costs [`INTERRUPT_CYCLES`] = 14,
+//!   the SWI sequence: both stack the same 9 bytes and fetch a vector.
 //! * WAI costs its table count (14) and stacks everything at once; each later
-//!   `step` while waiting costs [`WAIT_SLICE`] cycles; leaving the wait for
-//!   an interrupt costs [`WAKE_CYCLES`] (the vector fetch).
+//!   `step` while waiting costs [`WAIT_SLICE`] = 4 cycles and reports
+//!   `Waiting`; leaving the wait for an interrupt costs [`WAKE_CYCLES`] = 2
+//!   (the vector fetch). STOP reports `Stopped` slices of the same size.
+//! * STOP with S set is a NOP. Otherwise it ends on XIRQ (serviced if X is
+//!   clear; with X set execution resumes after the STOP without vectoring) or
+//!   on an unmasked IRQ (serviced); an IRQ while I is set does not end STOP.
+//! * Illegal opcodes, and TEST ($00) outside test mode, trap through $FFF8
+//!   with the address of the illegal opcode's first byte (the prebyte, if
+//!   any) as the stacked PC; [`ILLEGAL_CYCLES`] = 14, 15 with a prebyte.
+//! * CLI and TAP clearing I let one more instruction run before a pending
+//!   IRQ is taken, as the manual describes for both; RTI has no such delay.
+//! * DAA clears V (the manual leaves it undefined). IDIV and FDIV by zero
+//!   give X = $FFFF and leave D (the remainder) unchanged; an FDIV overflow
+//!   (X <= D) gives the low 16 bits of the chip's shift-and-subtract
+//!   division. The reasons sit beside the code in `alu.rs`.
 //! * The chip's dummy bus cycles (irrelevant reads of the next byte or of
-//!   $FFFF) are not issued: only reads the program depends on reach the bus.
+//!   $FFFF) are not issued: each operand is read once, read-modify-write
+//!   instructions (CLR too) read then write their location once.
 
 mod execute;
 
@@ -22,7 +34,7 @@ use super::decode::IllegalOpcode;
 use super::opcodes::OPCODE_MAP;
 use super::registers::{flags, Registers};
 
-/// Reset vector (RM table 5-4).
+/// Reset vector (RM section 5, interrupt vector assignments).
 pub const RESET_VECTOR: u16 = 0xFFFE;
 /// Illegal opcode trap vector.
 pub const ILLEGAL_VECTOR: u16 = 0xFFF8;
@@ -149,14 +161,14 @@ impl Cpu {
     #[inline(always)]
     fn step_running<B: Bus>(&mut self, bus: &mut B) -> Step {
         let pc = self.regs.pc;
-        // XIRQ has priority over every I-maskable source (RM 5.7).
+        // The CLI/TAP delay covers exactly one instruction boundary.
+        let delayed = std::mem::take(&mut self.irq_delay);
+        // XIRQ has priority over every I-maskable source (RM section 5, "Interrupts").
         if self.regs.ccr & flags::X == 0 && bus.xirq() {
             return self.enter_interrupt(bus, XIRQ_VECTOR, INTERRUPT_CYCLES, true);
         }
-        if self.regs.ccr & flags::I == 0 {
-            if self.irq_delay {
-                self.irq_delay = false;
-            } else if let Some(vector) = bus.irq_vector() {
+        if self.regs.ccr & flags::I == 0 && !delayed {
+            if let Some(vector) = bus.irq_vector() {
                 return self.enter_interrupt(bus, vector, INTERRUPT_CYCLES, false);
             }
         }
@@ -216,7 +228,7 @@ impl Cpu {
     }
 
     /// STOP is left by XIRQ (serviced if X is clear; with X set the CPU just
-    /// goes on after the STOP, RM 4.? "STOP") or by an unmasked IRQ. An IRQ
+    /// goes on after the STOP; RM appendix A, STOP) or by an unmasked IRQ. An IRQ
     /// while I is set does not end STOP (the manual lists "RESET, XIRQ, or an
     /// unmasked IRQ" as the ways out). The chip's clocks are halted while
     /// stopped; the slice this reports only lets a board advance the outside
@@ -237,7 +249,7 @@ impl Cpu {
         }
     }
 
-    /// Sets I, and X too for XIRQ (RM 5.7: XIRQ entry sets both; every other
+    /// Sets I, and X too for XIRQ (RM section 5: XIRQ entry sets both; every other
     /// interrupt sets I only).
     #[inline]
     fn set_masks(&mut self, xirq: bool) {
@@ -247,8 +259,8 @@ impl Cpu {
         }
     }
 
-    /// Stacks PC, Y, X, A, B, CCR the way every interrupt does (RM figure
-    /// 5-? "Interrupt stacking order"): PCL at SP, then PCH, IYL, IYH, IXL,
+    /// Stacks PC, Y, X, A, B, CCR the way every interrupt does (RM section 5,
+    /// interrupt stacking order): PCL at SP, then PCH, IYL, IYH, IXL,
     /// IXH, A, B, CCR, so after stacking CCR is at SP+1 and PCL at SP+9.
     fn stack_registers<B: Bus>(&mut self, bus: &mut B) {
         let r = self.regs;
@@ -278,7 +290,7 @@ impl Cpu {
         }
     }
 
-    /// The illegal opcode trap (RM 5.? "Illegal Opcode Trap"): the stacked
+    /// The illegal opcode trap (RM section 5, "Illegal Opcode Trap"): the stacked
     /// return address is the address of the first byte of the illegal opcode
     /// (the prebyte, if any), so a handler can look at it; I is set and the
     /// PC comes from $FFF8. Returning with RTI runs the bad opcode again.
@@ -336,4 +348,67 @@ fn write16<B: Bus>(bus: &mut B, addr: u16, v: u16) {
     let [hi, lo] = v.to_be_bytes();
     bus.write(addr, hi);
     bus.write(addr.wrapping_add(1), lo);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::bus::RamBus;
+
+    fn ram_with(code: &[u8]) -> RamBus {
+        let mut bus = RamBus::new();
+        bus.load(0xC000, code);
+        bus.set_word(RESET_VECTOR, 0xC000);
+        bus
+    }
+
+    #[test]
+    fn power_on_and_reset() {
+        let mut cpu = Cpu::new();
+        assert_eq!(cpu.regs.ccr, flags::S | flags::X | flags::I);
+        assert_eq!(
+            (cpu.regs.pc, cpu.cycles, &cpu.state),
+            (0, 0, &RunState::Running)
+        );
+        let mut bus = ram_with(&[]);
+        cpu.reset(&mut bus);
+        assert_eq!(cpu.regs.pc, 0xC000);
+    }
+
+    #[test]
+    fn step_reports_pc_cycles_and_event() {
+        let mut bus = ram_with(&[0x86, 0x41, 0x18, 0xCE, 0x12, 0x34]);
+        let mut cpu = Cpu::new();
+        cpu.reset(&mut bus);
+        let s = cpu.step(&mut bus);
+        assert_eq!((s.pc, s.cycles, s.event), (0xC000, 2, StepEvent::None));
+        let s = cpu.step(&mut bus);
+        assert_eq!((s.pc, s.cycles), (0xC002, 4));
+        assert_eq!(
+            (cpu.regs.a, cpu.regs.y, cpu.regs.pc),
+            (0x41, 0x1234, 0xC006)
+        );
+        assert_eq!(cpu.cycles, 6);
+    }
+
+    #[test]
+    fn cli_delay_is_cleared_by_any_boundary() {
+        // CLI; then XIRQ is taken at once (not delayed), and the IRQ delay
+        // does not leak into the handler.
+        let mut bus = ram_with(&[0x0E, 0x01]);
+        bus.set_word(XIRQ_VECTOR, 0xD000);
+        bus.load(0xD000, &[0x0E, 0x01, 0x01]);
+        let mut cpu = Cpu::new();
+        cpu.reset(&mut bus);
+        cpu.regs.ccr = flags::I;
+        cpu.step(&mut bus);
+        bus.xirq = true;
+        assert_eq!(
+            cpu.step(&mut bus).event,
+            StepEvent::Interrupt {
+                vector: XIRQ_VECTOR
+            }
+        );
+        assert!(!cpu.irq_delay);
+    }
 }

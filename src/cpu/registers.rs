@@ -53,7 +53,7 @@ impl Registers {
     }
 }
 
-/// Bit masks of the condition code register (RM section 3.1.6).
+/// Bit masks of the condition code register (RM section 3, "Condition Code Register").
 pub mod flags {
     /// Stop disable: when set, STOP executes as a NOP.
     pub const S: u8 = 0x80;

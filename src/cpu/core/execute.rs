@@ -376,7 +376,7 @@ impl Cpu {
                 self.state = RunState::Waiting;
             }
             Op::Stop => {
-                // With S set (the reset state) STOP is a NOP (RM 6.? "STOP").
+                // With S set (the reset state) STOP is a NOP (RM appendix A, STOP).
                 if self.regs.ccr & S == 0 {
                     self.state = RunState::Stopped;
                 }
@@ -501,7 +501,7 @@ impl Cpu {
     }
 }
 
-/// The X bit rule of TAP and RTI (RM 5.7 "XIRQ"): software may clear X but
+/// The X bit rule of TAP and RTI (RM section 5, XIRQ): software may clear X but
 /// never set it again once it is clear.
 #[inline(always)]
 fn keep_x_clear(old: u8, new: u8) -> u8 {
