@@ -88,26 +88,13 @@ fn main() {
                 stop.message
             );
         }
-        if prov {
+        if history {
             let t = Instant::now();
             let n = 200;
             for _ in 0..n {
                 d.step_back();
             }
-            println!(
-                "    step back: {:.2} ms each",
-                t.elapsed().as_secs_f64() * 1e3 / n as f64
-            );
-        } else if history {
-            let t = Instant::now();
-            let n = 200;
-            for _ in 0..n {
-                d.step_back();
-            }
-            println!(
-                "    step back: {:.2} ms each",
-                t.elapsed().as_secs_f64() * 1e3 / n as f64
-            );
+            println!("    step back: {:.2} ms each", t.elapsed().as_secs_f64() * 1e3 / n as f64);
         }
     }
 }
