@@ -3,6 +3,9 @@
 //! Data flows one way: source text -> [`asm`] -> [`image::Program`] ->
 //! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
 
+pub mod board;
 pub mod cpu;
 pub mod debug;
 pub mod image;
+pub mod machine;
+pub mod script;
