@@ -94,7 +94,10 @@ fn main() {
             for _ in 0..n {
                 d.step_back();
             }
-            println!("    step back: {:.2} ms each", t.elapsed().as_secs_f64() * 1e3 / n as f64);
+            println!(
+                "    step back: {:.2} ms each",
+                t.elapsed().as_secs_f64() * 1e3 / n as f64
+            );
         }
     }
 }

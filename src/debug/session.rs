@@ -537,7 +537,7 @@ impl<T: Target> Debugger<T> {
                 if p1.data_count > p0.data_count {
                     t.lcd_written(p0.page as usize, p0.column as usize);
                 }
-                if p1.transfers > p0.transfers {
+                if p1.transfer_end != p0.transfer_end {
                     if let Some(spdr) = self.spdr {
                         t.in_flight = t.mem_node(spdr);
                     }

@@ -38,12 +38,15 @@ pub struct TargetStep {
     pub script_finished: Option<bool>,
 }
 
-/// The LCD data path as the provenance tracker mirrors it: SPI transfers
-/// started, data bytes the LCD took, and where the next one will land.
+/// The LCD data path as the provenance tracker mirrors it: when the SPI's
+/// current (or last) transfer ends, data bytes the LCD took, and where the
+/// next one will land.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LcdProbe {
-    /// Bytes the SPI started sending since reset (SPDR writes that were not collisions).
-    pub transfers: u64,
+    /// The E-cycle at which the SPI transfer in progress (or the last one)
+    /// ends: it changes exactly when an SPDR write starts a transfer (a write
+    /// lost to a collision or an uncleared SPIF leaves it as it is).
+    pub transfer_end: u64,
     /// Display data bytes the LCD received since reset.
     pub data_count: u64,
     /// The display RAM page the next data byte goes to.
@@ -195,5 +198,89 @@ impl Target for Bare {
     }
     fn heap_bytes(&self) -> usize {
         0x10000 + std::mem::size_of::<Self>()
+    }
+}
+
+/// SPDR on the trainer11 (registers at $0000, `MAP_PAGE equ $00`).
+const TRAINER11_SPDR: u16 = 0x002A;
+
+impl Target for crate::machine::Machine {
+    fn cpu(&self) -> &Cpu {
+        crate::machine::Machine::cpu(self)
+    }
+    fn cycles(&self) -> u64 {
+        crate::machine::Machine::cycles(self)
+    }
+    fn peek(&self, addr: u16) -> u8 {
+        crate::machine::Machine::peek(self, addr)
+    }
+    fn step_observed<O: AccessObserver>(&mut self, obs: &mut O) -> TargetStep {
+        // Script actions come first, as in `run_until`; a script that just
+        // finished is reported after this step, so the step count of every
+        // state stays the same on replay.
+        let script = self.script_tick();
+        let out = crate::machine::Machine::step_observed(self, obs);
+        machine_step(out, script)
+    }
+    fn step(&mut self) -> TargetStep {
+        let script = self.script_tick();
+        let out = crate::machine::Machine::step(self);
+        machine_step(out, script)
+    }
+    fn reset(&mut self) {
+        crate::machine::Machine::reset(self)
+    }
+    fn program(&self) -> Option<&Program> {
+        Some(crate::machine::Machine::program(self).as_ref())
+    }
+    fn device_ranges(&self) -> Vec<(u16, u16)> {
+        // On-chip registers and the PIO (DESIGN.md memory map).
+        vec![(0x0000, 0x003F), (0x8000, 0x8003)]
+    }
+    fn spdr(&self) -> Option<u16> {
+        Some(TRAINER11_SPDR)
+    }
+    fn lcd_probe(&self) -> Option<LcdProbe> {
+        let lcd = self.lcd();
+        Some(LcdProbe {
+            transfer_end: self.board().spi().busy_until(),
+            data_count: lcd.data_count(),
+            page: lcd.page(),
+            column: lcd.column(),
+        })
+    }
+    fn pixel_location(&self, x: usize, y: usize) -> Option<(usize, usize, u8)> {
+        self.lcd().ram_location(x, y)
+    }
+    fn pixel(&self, x: usize, y: usize) -> bool {
+        self.lcd().pixel(x, y)
+    }
+    fn lcd_ram(&self, page: usize, column: usize) -> u8 {
+        self.lcd().ram(page, column)
+    }
+    fn heap_bytes(&self) -> usize {
+        // Memory, display RAM and device state; the program is shared (Arc).
+        0x10000 + 0x2000 + self.serial_text().len()
+    }
+}
+
+fn machine_step(
+    out: crate::machine::StepOutcome,
+    script: Option<crate::machine::StopReason>,
+) -> TargetStep {
+    use crate::board::BusFault;
+    use crate::machine::StopReason;
+    let fault = out.fault.map(|f| match f {
+        BusFault::RomWrite { addr, value, .. } => Fault::RomWrite { addr, value },
+        BusFault::UnmappedWrite { addr, value, .. } => Fault::UnmappedWrite { addr, value },
+    });
+    TargetStep {
+        step: out.step,
+        fault,
+        script_finished: match script {
+            Some(StopReason::Settled) => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        },
     }
 }
