@@ -5,6 +5,7 @@
 
 pub mod breakpoint;
 pub mod callstack;
+pub mod cli;
 pub mod condition;
 pub mod history;
 pub mod observe;

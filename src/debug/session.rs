@@ -251,6 +251,11 @@ impl<T: Target> Debugger<T> {
         &self.target
     }
 
+    /// Ends the session, giving the machine back in its current state.
+    pub fn into_target(self) -> T {
+        self.target
+    }
+
     /// The machine, for changes from outside (a key pressed by hand, a
     /// memory edit): the recorded future is dropped, since it may differ now.
     pub fn target_mut(&mut self) -> &mut T {
