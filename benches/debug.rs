@@ -1,9 +1,16 @@
 //! Debugger overhead: E-cycles per second of the bare core, of a Debugger
 //! without provenance, with snapshots, and with provenance tracking, on a
-//! CPU-bound loop shaped like drawCell (load, or, store, jsr/rts, indexing).
+//! CPU-bound loop shaped like drawCell (load, or, store, jsr/rts, indexing),
+//! then the same on the Viergewinnt firmware on the trainer11 machine, and
+//! reverse execution across a run of 100 million cycles.
 //! Run: `cargo bench --bench debug`.
 
+use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::cpu::{Cpu, RamBus};
+use hc11lab::debug::session::Reason;
+use hc11lab::machine::{Machine, StopConditions};
+use hc11lab::script::Script;
+use std::path::Path;
 use hc11lab::debug::session::Debugger;
 use hc11lab::debug::target::{Bare, Target};
 use std::time::Instant;
@@ -100,4 +107,77 @@ fn main() {
             );
         }
     }
+
+    firmware();
+}
+
+fn machine() -> Machine {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
+    let program = assemble_file(&path, &AsmOptions::default()).program.expect("firmware assembles");
+    let mut m = Machine::new(program).expect("loads");
+    let game = "drop,right,drop,left,drop,right,drop,left,drop,right,drop,left,drop";
+    m.start_script(&Script::parse_keys(game).expect("keys"));
+    m
+}
+
+fn firmware() {
+    println!("-- Viergewinnt firmware (a game, then the idle loop) --");
+    let mut m = machine();
+    let t = Instant::now();
+    let mut stop = StopConditions::budget(CYCLES);
+    stop.on_rom_write = false;
+    m.run_until(&stop);
+    m.run_until(&StopConditions::budget(CYCLES.saturating_sub(m.cycles())));
+    report("Machine::run_until (no debugger)", m.cycles(), t.elapsed().as_secs_f64());
+    for (name, prov) in [("debugger + history", false), ("debugger + history + provenance", true)] {
+        let mut d = Debugger::new(machine());
+        d.set_provenance(prov);
+        let t = Instant::now();
+        while d.target().cycles() < CYCLES {
+            d.run_for(CYCLES - d.target().cycles());
+        }
+        report(name, d.target().cycles(), t.elapsed().as_secs_f64());
+    }
+
+    // Reverse across 100 million cycles: random jumps back, each checked
+    // against a clone kept on the way forward.
+    const LONG: u64 = 100_000_000;
+    let mut d = Debugger::new(machine());
+    let mut kept: Vec<(u64, Machine)> = Vec::new();
+    let t = Instant::now();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    while d.target().cycles() < LONG {
+        let s = d.run_for(LONG / 16);
+        if !matches!(s.reason, Reason::Budget { .. } | Reason::ScriptDone { .. }) {
+            println!("    unexpected stop: {}", s.message);
+            break;
+        }
+        kept.push((d.index(), d.target().clone()));
+    }
+    let secs = t.elapsed().as_secs_f64();
+    report("100 M cycles with history", d.target().cycles(), secs);
+    if let Some((n, bytes, interval)) = d.history_stats() {
+        println!("    {} snapshots, {:.1} MiB, interval {} cycles", n, bytes as f64 / (1 << 20) as f64, interval);
+    }
+    let t = Instant::now();
+    let mut exact = 0;
+    let jumps = 16;
+    for _ in 0..jumps {
+        let (at, want) = &kept[(next() % kept.len() as u64) as usize];
+        // Back (or forward again: the recorded future stays valid).
+        d.goto(*at);
+        exact += usize::from(d.index() == *at && d.target() == want);
+    }
+    println!("    {jumps} random jumps: {:.1} ms each, {exact}/{jumps} exact", t.elapsed().as_secs_f64() * 1e3 / jumps as f64);
+    let t = Instant::now();
+    for _ in 0..100 {
+        d.step_back();
+    }
+    println!("    step back: {:.2} ms each", t.elapsed().as_secs_f64() * 1e3 / 100.0);
 }
