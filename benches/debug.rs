@@ -7,12 +7,12 @@
 
 use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::cpu::{Cpu, RamBus};
+use hc11lab::debug::session::Debugger;
 use hc11lab::debug::session::Reason;
+use hc11lab::debug::target::{Bare, Target};
 use hc11lab::machine::{Machine, StopConditions};
 use hc11lab::script::Script;
 use std::path::Path;
-use hc11lab::debug::session::Debugger;
-use hc11lab::debug::target::{Bare, Target};
 use std::time::Instant;
 
 #[rustfmt::skip]
@@ -113,7 +113,9 @@ fn main() {
 
 fn machine() -> Machine {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
-    let program = assemble_file(&path, &AsmOptions::default()).program.expect("firmware assembles");
+    let program = assemble_file(&path, &AsmOptions::default())
+        .program
+        .expect("firmware assembles");
     let mut m = Machine::new(program).expect("loads");
     let game = "drop,right,drop,left,drop,right,drop,left,drop,right,drop,left,drop";
     m.start_script(&Script::parse_keys(game).expect("keys"));
@@ -128,8 +130,15 @@ fn firmware() {
     stop.on_rom_write = false;
     m.run_until(&stop);
     m.run_until(&StopConditions::budget(CYCLES.saturating_sub(m.cycles())));
-    report("Machine::run_until (no debugger)", m.cycles(), t.elapsed().as_secs_f64());
-    for (name, prov) in [("debugger + history", false), ("debugger + history + provenance", true)] {
+    report(
+        "Machine::run_until (no debugger)",
+        m.cycles(),
+        t.elapsed().as_secs_f64(),
+    );
+    for (name, prov) in [
+        ("debugger + history", false),
+        ("debugger + history + provenance", true),
+    ] {
         let mut d = Debugger::new(machine());
         d.set_provenance(prov);
         let t = Instant::now();
@@ -163,7 +172,12 @@ fn firmware() {
     let secs = t.elapsed().as_secs_f64();
     report("100 M cycles with history", d.target().cycles(), secs);
     if let Some((n, bytes, interval)) = d.history_stats() {
-        println!("    {} snapshots, {:.1} MiB, interval {} cycles", n, bytes as f64 / (1 << 20) as f64, interval);
+        println!(
+            "    {} snapshots, {:.1} MiB, interval {} cycles",
+            n,
+            bytes as f64 / (1 << 20) as f64,
+            interval
+        );
     }
     let t = Instant::now();
     let mut exact = 0;
@@ -174,10 +188,16 @@ fn firmware() {
         d.goto(*at);
         exact += usize::from(d.index() == *at && d.target() == want);
     }
-    println!("    {jumps} random jumps: {:.1} ms each, {exact}/{jumps} exact", t.elapsed().as_secs_f64() * 1e3 / jumps as f64);
+    println!(
+        "    {jumps} random jumps: {:.1} ms each, {exact}/{jumps} exact",
+        t.elapsed().as_secs_f64() * 1e3 / jumps as f64
+    );
     let t = Instant::now();
     for _ in 0..100 {
         d.step_back();
     }
-    println!("    step back: {:.2} ms each", t.elapsed().as_secs_f64() * 1e3 / 100.0);
+    println!(
+        "    step back: {:.2} ms each",
+        t.elapsed().as_secs_f64() * 1e3 / 100.0
+    );
 }

@@ -15,3 +15,12 @@ pub mod report;
 pub mod session;
 pub mod target;
 pub mod watch;
+
+pub use breakpoint::{BreakSpec, Breakpoints};
+pub use cli::{run_debug, DebugRun, RunRequest};
+pub use condition::Expr;
+pub use profile::ProfileReport;
+pub use report::{Explanation, FrameReport, LinkReport};
+pub use session::{Debugger, Reason, Stop};
+pub use target::Target;
+pub use watch::{WatchSpec, Watchpoints};

@@ -79,6 +79,12 @@ fn break_at_get_line_length_after_the_first_drop() {
         Reason::Breakpoint { hits: 2, .. }
     ));
     assert_eq!(m2.peek_symbol("coordy"), Some(5));
+    // A source line: `lda 0,y` in drawCell (Board.inc line 60).
+    let mut d = debugger("drop");
+    d.add_breakpoint("Board.inc:60").expect("line has code");
+    let s = d.run();
+    assert!(s.message.contains("drawCellLoop+4"), "{}", s.message);
+    assert_eq!(d.call_stack()[0].label, "drawCell");
 }
 
 #[test]
