@@ -15,7 +15,13 @@
 //!   `.if`/`.ifdef`/`.ifndef`/`.else`/`.endif` (dot optional), `end`;
 //! - `<addr` forces direct, `>addr` extended addressing; elsewhere `<`/`>` are
 //!   the low/high-byte operators (see [`encode`]);
-//! - `.if` conditions and `.ifdef` look only at what is defined above them.
+//! - `.if` conditions and `.ifdef` look only at what is defined above them;
+//! - every section has its own location counter, starting at 0 until its
+//!   first `org`; a label takes the counter of its line (after `org` or
+//!   `switch` on the same line); a label alone on a line labels the next byte;
+//! - a label's `size` is the bytes of the `ds`/`dc` lines from it up to the
+//!   next label or instruction in the same section;
+//! - strings have no escapes; their characters are stored as Windows-1252.
 
 pub mod diagnostics;
 pub mod directives;
@@ -44,6 +50,9 @@ pub struct AsmOptions {
     pub max_total_size: u64,
     /// Deepest include nesting (default 32).
     pub max_include_depth: usize,
+    /// Most source lines read in all files together (default 1,000,000), so
+    /// that a file of empty lines cannot exhaust memory.
+    pub max_lines: usize,
     /// Symbols defined before the first line, like `-D NAME=VALUE`
     /// (`MAP_PAGE` for `.ifndef MAP_PAGE`).
     pub defines: Vec<(String, i64)>,
@@ -55,6 +64,7 @@ impl Default for AsmOptions {
             max_file_size: 4 * 1024 * 1024,
             max_total_size: 16 * 1024 * 1024,
             max_include_depth: 32,
+            max_lines: 1_000_000,
             defines: Vec::new(),
         }
     }

@@ -271,3 +271,14 @@ fn disassembly_shows_labels_sources_and_data() {
     assert!(text.contains("msg:\n                    ; d.asm:4  msg dc.b $01,$02\nC006  01 02              fcb $01,$02"), "{text}");
     assert!(text.contains("ldaa >$0040"), "{text}");
 }
+
+#[test]
+fn line_limit_stops_reading() {
+    let opts = AsmOptions {
+        max_lines: 100,
+        ..AsmOptions::default()
+    };
+    let asm = assemble_source("many.asm", &"  nop\n".repeat(1000), &opts);
+    assert_eq!(codes(&asm), vec!["E0014"]);
+    assert_eq!(asm.listing.len(), 100);
+}

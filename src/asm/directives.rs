@@ -5,6 +5,9 @@ use super::diagnostics::Span;
 use super::diagnostics::{Code, Diagnostic};
 use super::expr::{Expr, Parser};
 use super::source::cp1252_byte;
+use crate::cpu::opcodes::Op;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// A directive word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,14 +71,60 @@ pub const DIRECTIVE_NAMES: &[(&str, Directive)] = &[
     ("end", Directive::End),
 ];
 
+/// What a mnemonic-field word is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// A directive.
+    Directive(Directive),
+    /// An instruction (canonical name or alias).
+    Op(Op),
+}
+
+/// Looks up a mnemonic-field word, case-insensitively: directives with or
+/// without a leading dot, instructions by name or alias. One hash lookup
+/// without allocation for words up to 16 bytes.
+pub fn word(text: &str) -> Option<Word> {
+    static TABLE: OnceLock<HashMap<String, Word>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut m = HashMap::new();
+        for name in Op::all_mnemonics() {
+            if let Some(op) = Op::from_mnemonic(name) {
+                m.insert(name.to_string(), Word::Op(op));
+            }
+        }
+        for (name, d) in DIRECTIVE_NAMES {
+            m.insert(name.to_string(), Word::Directive(*d));
+            m.insert(format!(".{name}"), Word::Directive(*d));
+        }
+        m
+    });
+    let mut buf = [0u8; 16];
+    let bytes = text.as_bytes();
+    if bytes.len() > buf.len() || !text.is_ascii() {
+        return None;
+    }
+    let lower = buf.get_mut(..bytes.len())?;
+    for (d, s) in lower.iter_mut().zip(bytes) {
+        *d = s.to_ascii_lowercase();
+    }
+    let key = std::str::from_utf8(lower).ok()?;
+    table.get(key).copied()
+}
+
 /// Looks up a directive, case-insensitively, with or without a leading dot.
-pub fn directive(word: &str) -> Option<Directive> {
-    let lower = word.to_ascii_lowercase();
-    let bare = lower.strip_prefix('.').unwrap_or(&lower);
-    DIRECTIVE_NAMES
-        .iter()
-        .find(|(n, _)| *n == bare)
-        .map(|(_, d)| *d)
+pub fn directive(text: &str) -> Option<Directive> {
+    match word(text) {
+        Some(Word::Directive(d)) => Some(d),
+        _ => None,
+    }
+}
+
+/// Looks up an instruction mnemonic or alias, case-insensitively.
+pub fn instruction(text: &str) -> Option<Op> {
+    match word(text) {
+        Some(Word::Op(op)) => Some(op),
+        _ => None,
+    }
 }
 
 /// One item of a data list.
@@ -185,6 +234,10 @@ mod tests {
         assert_eq!(directive(".ifndef"), Some(Directive::Ifndef));
         assert_eq!(directive("Section"), Some(Directive::Section));
         assert_eq!(directive("ldaa"), None);
+        assert_eq!(instruction("LDAA"), Some(Op::Ldaa));
+        assert_eq!(instruction("Cmpd"), Some(Op::Cpd));
+        assert_eq!(instruction("dc.b"), None);
+        assert_eq!(word("averyveryverylongword"), None);
     }
 
     #[test]

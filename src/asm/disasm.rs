@@ -3,7 +3,7 @@
 //! [`Instruction::decode`], with the program's labels and source lines.
 
 use crate::cpu::decode::Instruction;
-use crate::cpu::opcodes::{Mode, Op};
+use crate::cpu::opcodes::Mode;
 use crate::image::{FileId, Program, SymbolKind};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -58,7 +58,7 @@ fn source_is_code(program: &Program, file: FileId, line: u32) -> Option<bool> {
     let text = program.files.get(file)?.line_text(line)?;
     let fields = super::lexer::split_line(text, 0).ok()?;
     let m = fields.mnemonic?;
-    Some(Op::from_mnemonic(m.text).is_some())
+    Some(super::directives::instruction(m.text).is_some())
 }
 
 fn data_line(addr: u16, bytes: &[u8], names: &Names, source: Option<(FileId, u32)>) -> DisasmLine {
@@ -172,7 +172,7 @@ pub fn disassemble(program: &Program) -> String {
     let mut current_end: u32 = 0;
     for row in &rows {
         if row.addr as u32 >= current_end {
-            while let Some(seg) = seg_iter.next() {
+            for seg in seg_iter.by_ref() {
                 if (seg.start as u32..seg.end()).contains(&(row.addr as u32)) {
                     let name = seg.name.as_deref().unwrap_or("(no section)");
                     let _ = writeln!(

@@ -13,7 +13,8 @@
 
 use super::diagnostics::{Code, Diagnostic, Span};
 use super::expr::{eval, Env, EvalError, Expr, Parser};
-use crate::cpu::opcodes::{entries_for, Mode, Op, OpcodeInfo};
+use crate::cpu::opcodes::{entries_for, Mode, Op, OpcodeInfo, OPCODES};
+use std::sync::OnceLock;
 
 /// A forced choice between direct and extended addressing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,8 +114,29 @@ pub struct Chosen {
     pub args: Vec<(Expr, Span)>,
 }
 
+/// The table entries of each operation, indexed by `Op as usize`, built once
+/// (a linear scan of the 308 entries per lookup showed up in profiles).
+fn entries_by_op() -> &'static [Vec<&'static OpcodeInfo>] {
+    static TABLE: OnceLock<Vec<Vec<&'static OpcodeInfo>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut v: Vec<Vec<&'static OpcodeInfo>> = Vec::new();
+        for e in OPCODES {
+            let i = e.op as usize;
+            if v.len() <= i {
+                v.resize_with(i + 1, Vec::new);
+            }
+            if let Some(list) = v.get_mut(i) {
+                list.push(e);
+            }
+        }
+        v
+    })
+}
+
 fn has(op: Op, mode: Mode) -> Option<&'static OpcodeInfo> {
-    entries_for(op).find(|e| e.mode == mode)
+    entries_by_op()
+        .get(op as usize)
+        .and_then(|list| list.iter().find(|e| e.mode == mode).copied())
 }
 
 fn modes_of(op: Op) -> String {
@@ -432,13 +454,15 @@ pub fn encode(
     if let Some(slot) = target_slot {
         let next = addr as i64 + info.byte_len() as i64;
         let disp = match enc.value(slot) {
-            Some((target, _)) if (-128..=127).contains(&(target - next)) => Some(target - next),
+            Some((target, _)) if (-128..=127).contains(&(target.saturating_sub(next))) => {
+                Some(target - next)
+            }
             Some((target, span)) => {
-                let disp = target - next;
+                let disp = target.saturating_sub(next);
                 let far = if disp > 0 {
                     format!("{disp} bytes forward")
                 } else {
-                    format!("{} bytes back", -disp)
+                    format!("{} bytes back", disp.unsigned_abs())
                 };
                 let d = Diagnostic::new(
                     Code::BranchOutOfRange,

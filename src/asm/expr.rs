@@ -190,7 +190,13 @@ pub struct Parser<'a, 'i> {
     /// allow operands separated by spaces only.
     pub ws_separates: bool,
     intern: &'i mut dyn FnMut(&str) -> SymId,
+    /// Operators and parentheses parsed so far in the current expression;
+    /// capped so that parsing, evaluation and dropping never recurse deeply.
+    nodes: usize,
 }
+
+/// Most operators and parentheses one expression may have.
+pub const MAX_EXPR_NODES: usize = 256;
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -210,6 +216,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             file,
             ws_separates: false,
             intern,
+            nodes: 0,
         }
     }
 
@@ -340,9 +347,21 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// Parses one expression and returns it with its span.
     pub fn expr(&mut self) -> PResult<(Expr, Span)> {
         self.skip_ws();
+        self.nodes = 0;
         let start = self.pos;
         let e = self.binary(0)?;
         Ok((e, self.span(start, self.pos)))
+    }
+
+    /// Counts one operator or parenthesis against [`MAX_EXPR_NODES`].
+    fn node(&mut self) -> PResult<()> {
+        self.nodes += 1;
+        if self.nodes > MAX_EXPR_NODES {
+            return Err(self.error_here(format!(
+                "expression too complex (more than {MAX_EXPR_NODES} operators and parentheses)"
+            )));
+        }
+        Ok(())
     }
 
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
@@ -368,6 +387,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 }
             }
             let op_span = self.span(self.pos, self.pos + len);
+            self.node()?;
             self.pos += len;
             let rhs = self.binary(prec + 1)?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), op_span);
@@ -412,12 +432,14 @@ impl<'a, 'i> Parser<'a, 'i> {
             Some('<') => Some(UnOp::Low),
             Some('>') => Some(UnOp::High),
             Some('+') => {
+                self.node()?;
                 self.pos += 1;
                 return self.unary();
             }
             _ => None,
         };
         if let Some(op) = op {
+            self.node()?;
             self.pos += 1;
             let inner = self.unary()?;
             // Fold constants so `-1` stays a plain number.
@@ -439,6 +461,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         };
         match c {
             '(' => {
+                self.node()?;
                 self.pos += 1;
                 let e = self.binary(0)?;
                 if !self.eat(')') {
@@ -601,7 +624,8 @@ mod tests {
     }
 
     fn value(text: &str) -> Result<i64, String> {
-        let mut names: Vec<String> = Vec::new();
+        // Ids follow the order of the values in `Vals` below.
+        let mut names: Vec<String> = vec!["boardsize".into(), "map_page".into()];
         let mut intern = |n: &str| {
             let l = n.to_lowercase();
             match names.iter().position(|x| *x == l) {
@@ -673,6 +697,17 @@ mod tests {
         assert!(value("(1").unwrap_err().contains("expected `)`"));
         assert!(value("'ab'").is_err());
         assert!(value("'a").unwrap_err().contains("unterminated"));
+        // Deep nesting and long chains are refused, not a stack overflow.
+        assert!(value(&"(".repeat(100_000))
+            .unwrap_err()
+            .contains("too complex"));
+        assert!(value(&"-".repeat(100_000))
+            .unwrap_err()
+            .contains("too complex"));
+        assert!(value(&"1+".repeat(100_000))
+            .unwrap_err()
+            .contains("too complex"));
+        assert_eq!(value(&format!("{}1", "1+".repeat(200))), Ok(201));
     }
 
     #[test]

@@ -11,7 +11,9 @@
 use super::diagnostics::{
     did_you_mean, display_path, location, suggestions, Code, Diagnostic, Span,
 };
-use super::directives::{data_len, directive, parse_data, Directive, Item, DIRECTIVE_NAMES};
+use super::directives::{
+    data_len, directive, instruction, parse_data, Directive, Item, DIRECTIVE_NAMES,
+};
 use super::encode::{
     allows_space_separated, encode, eval_error, parse_operands, select, show, Chosen,
 };
@@ -44,14 +46,23 @@ struct Sym {
 struct SymTable {
     syms: Vec<Sym>,
     index: HashMap<String, SymId>,
+    scratch: String,
 }
 
 impl SymTable {
     fn intern(&mut self, name: &str) -> SymId {
-        let key = name.to_lowercase();
-        if let Some(&id) = self.index.get(&key) {
+        // Lower-case into a reused buffer; allocate only for a new symbol.
+        self.scratch.clear();
+        if name.is_ascii() {
+            self.scratch
+                .extend(name.chars().map(|c| c.to_ascii_lowercase()));
+        } else {
+            self.scratch.push_str(&name.to_lowercase());
+        }
+        if let Some(&id) = self.index.get(self.scratch.as_str()) {
             return id;
         }
+        let key = self.scratch.clone();
         let id = self.syms.len() as SymId;
         self.syms.push(Sym {
             name: name.to_string(),
@@ -144,6 +155,7 @@ struct Asm<'a> {
     stmts: Vec<Stmt>,
     stack: Vec<(PathBuf, FileId)>,
     next_seq: u32,
+    too_many_lines: bool,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -165,6 +177,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         stmts: Vec::new(),
         stack: Vec::new(),
         next_seq: 0,
+        too_many_lines: false,
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -283,7 +296,7 @@ impl Asm<'_> {
     }
 
     fn advance(&mut self, n: i64) {
-        let lc = self.lc().map(|v| v + n);
+        let lc = self.lc().map(|v| v.saturating_add(n));
         self.set_lc(lc);
     }
 
@@ -309,6 +322,20 @@ impl Asm<'_> {
         let mut line_no = 0u32;
         let mut ended = false;
         for raw in text.split_inclusive('\n') {
+            if self.stmts.len() >= self.opts.max_lines {
+                if !self.too_many_lines {
+                    self.too_many_lines = true;
+                    self.error(
+                        Diagnostic::new(
+                            Code::FileTooLarge,
+                            Span::new(file, offset, offset),
+                            format!("the sources have more than {} lines; reading stops here", self.opts.max_lines),
+                        )
+                        .hint("assembler programs for the 68HC11 fit in far fewer lines; is this the right file?"),
+                    );
+                }
+                return;
+            }
             line_no += 1;
             let base = offset;
             offset += raw.len();
@@ -458,7 +485,7 @@ impl Asm<'_> {
         }
         let Some(m) = fields.mnemonic else {
             if let Some(l) = fields.label {
-                if Op::from_mnemonic(l.text).is_some() {
+                if instruction(l.text).is_some() {
                     self.error(
                         Diagnostic::new(
                             Code::LabelLikeInstruction,
@@ -477,7 +504,7 @@ impl Asm<'_> {
         if let Some(d) = dir {
             return self.directive(d, file, line, fields.label, m, mspan, fields.operands);
         }
-        match Op::from_mnemonic(m.text) {
+        match instruction(m.text) {
             Some(op) => self.instruction(op, file, line, fields.label, m, mspan, fields.operands),
             None => {
                 let names = OPCODES.iter().map(|e| e.op.mnemonic()).chain(
@@ -498,7 +525,7 @@ impl Asm<'_> {
                     d = d.hint(h);
                 }
                 if let Some(l) = fields.label {
-                    if directive(l.text).is_some() || Op::from_mnemonic(l.text).is_some() {
+                    if directive(l.text).is_some() || instruction(l.text).is_some() {
                         d = d.hint(format!(
                             "`{}` starts in column 1, so it is read as a label; indent it",
                             l.text
@@ -801,7 +828,7 @@ impl Asm<'_> {
                 match self.one_expr(file, ops, mspan, &format!("size after `{word}`")) {
                     Some((e, span)) => {
                         match self.known(&e).filter(|v| *v >= 0) {
-                            Some(n) => self.advance(n * unit as i64),
+                            Some(n) => self.advance(n.saturating_mul(unit as i64)),
                             None => self.set_lc(None),
                         }
                         self.push(file, line, lbl, Kind::Ds(unit, e, span));
@@ -1301,7 +1328,7 @@ impl Layout {
                 }
                 Kind::Ds(unit, e, span) => {
                     let n = match self.eval(e, *span, table, here) {
-                        Ok(n) if n >= 0 => Some(n * *unit as i64),
+                        Ok(n) if n >= 0 => Some(n.saturating_mul(*unit as i64)),
                         Ok(n) => {
                             if self.report {
                                 self.diags.push(Diagnostic::new(
@@ -1324,7 +1351,8 @@ impl Layout {
                             self.grow(cur, n, stmt, files);
                             if let Some(open) = self.open.get_mut(cur) {
                                 if !open.0.is_empty() {
-                                    open.1 = open.1.saturating_add(n as u32);
+                                    open.1 =
+                                        open.1.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
                                 }
                             }
                         }
@@ -1365,7 +1393,9 @@ impl Layout {
                         if self.first_code.is_none() {
                             self.first_code = u16::try_from(addr).ok();
                         }
-                        if self.report {
+                        if self.report && addr.saturating_add(len) > 0x1_0000 {
+                            self.overflow(cur, addr, stmt, files);
+                        } else if self.report {
                             let at = u16::try_from(addr).unwrap_or(0);
                             let mut env = LayoutEnv {
                                 table,
@@ -1412,14 +1442,14 @@ impl Layout {
     }
 
     fn advance(&mut self, section: usize, n: i64) {
-        let lc = self.lc(section).map(|v| v + n);
+        let lc = self.lc(section).map(|v| v.saturating_add(n));
         self.set_lc(section, lc);
     }
 
     /// Reserves `n` bytes (a `ds`), reporting a run past $FFFF.
     fn grow(&mut self, section: usize, n: i64, stmt: &Stmt, files: &[SourceFile]) {
         if let Some(lc) = self.lc(section) {
-            if lc + n > 0x1_0000 {
+            if lc.saturating_add(n) > 0x1_0000 {
                 self.overflow(section, lc, stmt, files);
             }
         }
@@ -1458,7 +1488,7 @@ impl Layout {
         if !self.report || bytes.is_empty() {
             return;
         }
-        if addr + bytes.len() as i64 > 0x1_0000 || addr < 0 {
+        if addr.saturating_add(bytes.len() as i64) > 0x1_0000 || addr < 0 {
             self.overflow(section, addr, stmt, files);
             return;
         }
