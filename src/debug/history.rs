@@ -34,6 +34,7 @@ pub struct History<S> {
     interval: u64,
     used: usize,
     thinnings: u32,
+    first_interval: u64,
 }
 
 impl<S: Clone> History<S> {
@@ -46,6 +47,7 @@ impl<S: Clone> History<S> {
             interval: INITIAL_INTERVAL,
             used: 0,
             thinnings: 0,
+            first_interval: INITIAL_INTERVAL,
         }
     }
 
@@ -53,6 +55,7 @@ impl<S: Clone> History<S> {
     pub fn with_interval(budget: usize, interval: u64) -> Self {
         History {
             interval: interval.max(1),
+            first_interval: interval.max(1),
             ..Self::new(budget)
         }
     }
@@ -163,7 +166,7 @@ impl<S: Clone> History<S> {
     pub fn clear(&mut self) {
         self.snaps.clear();
         self.used = 0;
-        self.interval = INITIAL_INTERVAL;
+        self.interval = self.first_interval;
         self.thinnings = 0;
     }
 
