@@ -323,6 +323,36 @@ impl Machine {
         }
     }
 
+    /// [`Machine::step`] with every CPU bus access reported to `obs`: the
+    /// debugger's watchpoints and provenance see reads and writes this way
+    /// while the unobserved path stays as it is.
+    pub fn step_observed<O: crate::debug::observe::AccessObserver>(
+        &mut self,
+        obs: &mut O,
+    ) -> StepOutcome {
+        let mut bus = crate::debug::observe::ObservingBus::new(&mut self.board, obs);
+        let step = self.cpu.step(&mut bus);
+        self.board.tick(step.cycles);
+        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+            self.instructions += 1;
+        }
+        StepOutcome {
+            step,
+            fault: self.board.take_fault(),
+        }
+    }
+
+    /// Performs the key script actions due now, as `run_until` does between
+    /// instructions, for callers that step one at a time (the debugger).
+    /// Returns why the script finished, if it just did.
+    pub fn script_tick(&mut self) -> Option<StopReason> {
+        if self.board.now() >= self.script_deadline {
+            self.advance_script()
+        } else {
+            None
+        }
+    }
+
     /// Starts `script` with the default timing; `run_until` then plays it.
     pub fn start_script(&mut self, script: &Script) {
         self.start_script_with(script, Timing::default());
