@@ -11,4 +11,5 @@ pub mod firmware;
 pub mod image;
 pub mod machine;
 pub mod open;
+pub mod run;
 pub mod script;
