@@ -44,6 +44,9 @@ pub const ROM_START: u16 = 0xC000;
 /// the data bus is pulled up, so an undriven read sees all ones.
 pub const UNMAPPED_READ: u8 = 0xFF;
 
+const ACTIVITY_SPDR: u16 = 0x2A;
+const ACTIVITY_SCDR: u16 = 0x2F;
+
 /// One register of a device, as the views show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegisterInfo {
@@ -256,13 +259,21 @@ impl Board {
         self.now
     }
 
-    /// The cycle of the last write to a device register (on-chip or PIO):
-    /// a program polling in its main loop writes none, one that draws or
-    /// prints does. The key-script runner settles on this.
+    /// The cycle of the last output activity: a byte sent on the SPI or
+    /// SCI (until its transfer ends), or a write that changed a port, PIO
+    /// or control register (timer registers and COPRST do not count). A
+    /// program polling in its main loop has none, one that draws or prints
+    /// has. The key-script runner settles on this.
     pub fn last_activity(&self) -> u64 {
         self.last_activity
             .max(self.spi.busy_until())
             .max(self.sci.busy_until())
+    }
+
+    /// True if a bus fault is waiting to be taken.
+    #[inline]
+    pub fn has_fault(&self) -> bool {
+        self.fault.is_some()
     }
 
     /// Takes the first bus fault since the last call, if any.
@@ -432,6 +443,7 @@ impl Board {
         let now = self.now;
         match addr {
             0x0000..=0x003F => {
+                let before = self.peek_io(addr);
                 match addr {
                     0x0B..=0x27 => {
                         self.timer.write(addr, value, now);
@@ -444,11 +456,22 @@ impl Board {
                         self.lcd.set_backlight(self.ports.backlight_on());
                     }
                 }
-                self.last_activity = now;
+                // Output (SPDR, SCDR) and any change of a port or control
+                // register is activity; the timer block and COPRST are not:
+                // an interrupt handler clearing TFLG2 or a main loop
+                // feeding the COP changes nothing anyone sees.
+                let output = addr == ACTIVITY_SPDR || addr == ACTIVITY_SCDR;
+                let quiet_kind = (0x0B..=0x27).contains(&addr) || addr == ports::addr::COPRST;
+                if output || (!quiet_kind && self.peek_io(addr) != before) {
+                    self.last_activity = now;
+                }
             }
             0x8000..=0x8003 => {
+                let before = self.pio.clone();
                 self.pio.write(addr, value, now);
-                self.last_activity = now;
+                if self.pio != before {
+                    self.last_activity = now;
+                }
             }
             _ => {
                 self.record_fault(BusFault::UnmappedWrite {
@@ -658,6 +681,26 @@ mod tests {
         assert_eq!(b.read(0x2E) & 0x80, 0, "second byte waits in TDR");
         b.tick(2 * 2080);
         assert_eq!(b.serial_text(), "Hi");
+    }
+
+    #[test]
+    fn activity_is_output_or_a_visible_change() {
+        let mut b = Board::new();
+        b.tick(100);
+        b.write(0x00, 0x00); // PORTA unchanged
+        b.write(0x3A, 0x55); // COPRST
+        b.write(0x25, 0x40); // TFLG2
+        b.write(0x8002, 0x00); // PIO_C unchanged
+        assert_eq!(b.last_activity(), 0);
+        b.write(0x8002, 0xC0);
+        assert_eq!(b.last_activity(), 100);
+        b.tick(100);
+        b.write(0x00, 0x40);
+        assert_eq!(b.last_activity(), 200);
+        b.tick(100);
+        b.read(0x2E); // SCSR with TDRE set, then SCDR: a frame goes out
+        b.write(0x2F, b'x'); // and keeps the board active to its end
+        assert_eq!(b.last_activity(), 300 + 2080);
     }
 
     #[test]

@@ -6,10 +6,12 @@
 pub mod asm;
 pub mod board;
 pub mod cpu;
+pub mod debug;
 pub mod firmware;
 pub mod image;
 pub mod machine;
 pub mod open;
+pub mod run;
 pub mod script;
 #[cfg(feature = "gui")]
 pub mod ui;

@@ -300,6 +300,14 @@ impl Machine {
         self.reset_cpu();
     }
 
+    /// The board's reset button: the devices and the CPU reset (PC from the
+    /// reset vector), while RAM, the serial log, the keys and the cycle
+    /// count stay, as they do on the board. A running key script goes on.
+    pub fn reset_button(&mut self) {
+        self.board.reset();
+        self.reset_cpu();
+    }
+
     /// Runs one instruction (or one interrupt entry, or one wait slice) and
     /// advances the devices by its cycles. A running key script is not
     /// advanced here; `run_until` drives it.
@@ -312,6 +320,36 @@ impl Machine {
         StepOutcome {
             step,
             fault: self.board.take_fault(),
+        }
+    }
+
+    /// [`Machine::step`] with every CPU bus access reported to `obs`: the
+    /// debugger's watchpoints and provenance see reads and writes this way
+    /// while the unobserved path stays as it is.
+    pub fn step_observed<O: crate::debug::observe::AccessObserver>(
+        &mut self,
+        obs: &mut O,
+    ) -> StepOutcome {
+        let mut bus = crate::debug::observe::ObservingBus::new(&mut self.board, obs);
+        let step = self.cpu.step(&mut bus);
+        self.board.tick(step.cycles);
+        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+            self.instructions += 1;
+        }
+        StepOutcome {
+            step,
+            fault: self.board.take_fault(),
+        }
+    }
+
+    /// Performs the key script actions due now, as `run_until` does between
+    /// instructions, for callers that step one at a time (the debugger).
+    /// Returns why the script finished, if it just did.
+    pub fn script_tick(&mut self) -> Option<StopReason> {
+        if self.board.now() >= self.script_deadline {
+            self.advance_script()
+        } else {
+            None
         }
     }
 
@@ -354,44 +392,65 @@ impl Machine {
             if self.board.now() >= budget_end {
                 return StopReason::CycleBudget;
             }
-            let step = self.cpu.step(&mut self.board);
-            self.board.tick(step.cycles);
-            match step.event {
-                StepEvent::None | StepEvent::Swi => self.instructions += 1,
-                StepEvent::Interrupt { .. } | StepEvent::Waiting => {}
-                StepEvent::Illegal(op) => {
-                    if stop.on_illegal {
-                        return StopReason::IllegalOpcode(op);
-                    }
+            let limit = budget_end.min(self.script_deadline);
+            // The hot loop: ordinary instructions with nothing to report stay
+            // in here; everything else goes through `after_step`.
+            while self.board.now() < limit {
+                let step = self.cpu.step(&mut self.board);
+                self.board.tick(step.cycles);
+                let quiet = step.event == StepEvent::None
+                    && !self.board.has_fault()
+                    && self.cpu.state == RunState::Running
+                    && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
+                if quiet {
+                    self.instructions += 1;
+                } else if let Some(reason) = self.after_step(step, stop) {
+                    return reason;
                 }
-                StepEvent::Stopped => return StopReason::Stopped,
-            }
-            if let Some(fault) = self.board.take_fault() {
-                match fault {
-                    BusFault::RomWrite { addr, value, .. } if stop.on_rom_write => {
-                        return StopReason::RomWrite {
-                            addr,
-                            value,
-                            pc: step.pc,
-                        }
-                    }
-                    BusFault::UnmappedWrite { addr, value, .. } if stop.on_unmapped_write => {
-                        return StopReason::UnmappedWrite {
-                            addr,
-                            value,
-                            pc: step.pc,
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            if self.cpu.state == RunState::Stopped {
-                return StopReason::Stopped;
-            }
-            if check_bps && stop.breakpoints.contains(self.cpu.regs.pc) {
-                return StopReason::Breakpoint(self.cpu.regs.pc);
             }
         }
+    }
+
+    /// The slow path of `run_until`: counts the step and says whether the
+    /// run stops because of it.
+    #[cold]
+    fn after_step(&mut self, step: Step, stop: &StopConditions) -> Option<StopReason> {
+        match step.event {
+            StepEvent::None | StepEvent::Swi => self.instructions += 1,
+            StepEvent::Interrupt { .. } | StepEvent::Waiting => {}
+            StepEvent::Illegal(op) => {
+                if stop.on_illegal {
+                    return Some(StopReason::IllegalOpcode(op));
+                }
+            }
+            StepEvent::Stopped => return Some(StopReason::Stopped),
+        }
+        if let Some(fault) = self.board.take_fault() {
+            match fault {
+                BusFault::RomWrite { addr, value, .. } if stop.on_rom_write => {
+                    return Some(StopReason::RomWrite {
+                        addr,
+                        value,
+                        pc: step.pc,
+                    })
+                }
+                BusFault::UnmappedWrite { addr, value, .. } if stop.on_unmapped_write => {
+                    return Some(StopReason::UnmappedWrite {
+                        addr,
+                        value,
+                        pc: step.pc,
+                    })
+                }
+                _ => {}
+            }
+        }
+        if self.cpu.state == RunState::Stopped {
+            return Some(StopReason::Stopped);
+        }
+        if !stop.breakpoints.is_empty() && stop.breakpoints.contains(self.cpu.regs.pc) {
+            return Some(StopReason::Breakpoint(self.cpu.regs.pc));
+        }
+        None
     }
 
     fn advance_script(&mut self) -> Option<StopReason> {
@@ -628,6 +687,22 @@ mod tests {
         assert_ne!(a, b);
         a.reset();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn reset_button_keeps_ram() {
+        // C000: INC $0100 ; C003: BRA *
+        let mut m = Machine::new(program(&[0x7C, 0x01, 0x00, 0x20, 0xFE])).unwrap();
+        m.run_until(&StopConditions::budget(20));
+        assert_eq!(m.peek(0x0100), 1);
+        let cycles = m.cycles();
+        m.reset_button();
+        assert_eq!(m.registers().pc, 0xC000);
+        assert_eq!(m.cycles(), cycles);
+        m.run_until(&StopConditions::budget(20));
+        assert_eq!(m.peek(0x0100), 2, "RAM survived the reset");
+        m.reset();
+        assert_eq!((m.peek(0x0100), m.cycles()), (0, 0));
     }
 
     #[test]

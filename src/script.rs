@@ -10,45 +10,50 @@
 //! # Timing of a tap, from the firmware
 //!
 //! A tap presses the key for [`HOLD_CYCLES`], releases it and then waits
-//! until the program has settled: [`QUIET_CYCLES`] E-cycles with no write to
-//! any device register (on-chip or PIO), counted from the release or from
-//! the last such write, whichever is later. The numbers come from
-//! `readInput` (Input.inc), which the main loop calls once per pass:
+//! until the program has settled: [`QUIET_CYCLES`] E-cycles without output
+//! activity (an SPI or SCI byte, or a write that changes a port, PIO or
+//! control register: [`Board::last_activity`]), counted from the release or
+//! from the last activity, whichever is later. The numbers come from
+//! `readInput` (firmware/Input.inc), which `mainLoop` calls once per pass;
+//! cycle counts are the Reference Manual's, and each was measured on the
+//! emulator with a breakpoint on `mainLoop`:
 //!
 //! - With `buttonFlag` clear, a pass reads PIO_B and compares it with the
-//!   four key codes: 66 E-cycles (`jsr readInput` 6, `psha` 3, `pshb` 3,
-//!   `ldaa PIO_B` 4, `ldab buttonFlag` 3, `cmpb` 2, `beq` 3, then four
-//!   `cmpa`/`bne` pairs 20 and `tst playerWonFlag` 6 + `bne` 3, `pulb` 4,
-//!   `pula` 4, `rts` 5 — measured on the emulator as 66 too). A press is seen
-//!   within one pass.
-//! - After a key was taken, `buttonFlag` is set and each pass goes through
-//!   `incTimer` instead: 74 E-cycles a pass (measured). Only when `timer`
-//!   reaches 250 does the program look at PIO_B again; if the key is up it
-//!   clears `buttonFlag`, otherwise it counts another 250 passes. So a key is
-//!   accepted again at most 250 x 74 = 18,500 E-cycles (9.25 ms) after both
-//!   the key's action is drawn and the key is released; during that time the
-//!   program writes no register.
-//! - The actions themselves write to the LCD all the time (every SPI byte is
-//!   an SPDR write; the longest stretch without one is `clrRam`/`createGrid`,
-//!   under 6,000 E-cycles).
+//!   four key codes: 70 E-cycles (`jsr` 6, `psha`/`pshb` 3+3, `ldaa PIO_B` 4,
+//!   `ldab buttonFlag` 4, `cmpb`/`beq` 2+3, `cmpa`/`bne` 2+3,
+//!   `tst playerWonFlag`/`bne` 6+3, three more `cmpa`/`bne` 15,
+//!   `pulb`/`pula`/`rts` 4+4+5, `bra mainLoop` 3). A press is seen within
+//!   one pass.
+//! - After a key was taken `buttonFlag` is set, and each pass runs `incTimer`
+//!   instead: 78 E-cycles. Only when `timer` reaches 250 does the program
+//!   look at PIO_B again; if the key is up it clears `buttonFlag`, otherwise
+//!   it counts another 250 passes. So the next key is taken at most 250 x 78
+//!   = 19,500 E-cycles (measured: 19,478; about 10 ms) after both the action
+//!   is done and the key is up; meanwhile the program writes no register.
+//! - The actions send to the LCD all the time (every SPI byte is activity).
+//!   Measured: moving the cursor takes 9,378 E-cycles, a drop 264,705 (the
+//!   whole board is redrawn), reset (`initGame`) 538,173; the longest
+//!   stretch without activity inside an action is 4,990 E-cycles
+//!   (`createGrid` in `initGame`, between clearing and drawing the LCD).
 //!
-//! Hence [`QUIET_CYCLES`] = 60,000 (30 ms): more than three debounce windows,
-//! ten times the longest silent stretch of an action. [`HOLD_CYCLES`] =
-//! 20,000 (10 ms): about 300 idle passes, so the press cannot be missed, yet
-//! far shorter than the shortest action (moving the cursor takes about
-//! 25,000 E-cycles), so a key is never still down when `timer` first reaches
-//! 250 — and the reset key, whose `initGame` clears `buttonFlag` itself, is
-//! up long before `initGame` (about 700,000 E-cycles) returns and would take
-//! it again. If a program never becomes quiet (it keeps writing registers),
-//! the runner gives up waiting after [`SETTLE_CAP_CYCLES`] and goes on; the
-//! run then ends with `ScriptDone` instead of `Settled`.
+//! Hence [`QUIET_CYCLES`] = 60,000 (30 ms): three debounce windows, twelve
+//! times the longest silent stretch of an action. [`HOLD_CYCLES`] = 20,000
+//! (10 ms): about 285 idle passes, so the press cannot be missed, and shorter
+//! than the shortest action plus one debounce window (9,378 + 19,500), so the
+//! key is already up at the first debounce check; the reset key, whose
+//! `initGame` clears `buttonFlag` itself (flaw F2 in RECONSTRUCTION.md), is
+//! up long before `initGame` returns and would take it again. A tap thus
+//! costs about 20,000 + action + 60,000 E-cycles. If a program never becomes
+//! quiet (it keeps drawing or printing), the runner stops waiting after
+//! [`SETTLE_CAP_CYCLES`] and goes on; the run then ends with `ScriptDone`
+//! instead of `Settled`.
 
 use crate::board::{Board, E_CLOCK_HZ};
 use std::fmt;
 
 /// E-cycles a tap holds its key down (see the module doc).
 pub const HOLD_CYCLES: u64 = 20_000;
-/// E-cycles without register writes after which the program counts as settled.
+/// E-cycles without output activity after which the program counts as settled.
 pub const QUIET_CYCLES: u64 = 60_000;
 /// E-cycles the runner waits at most for the program to settle (5 s).
 pub const SETTLE_CAP_CYCLES: u64 = 10_000_000;
@@ -276,7 +281,7 @@ fn parse_common(item: &str, at: Position) -> Result<Option<Action>, ScriptError>
 pub struct Timing {
     /// E-cycles a tap holds its key.
     pub hold: u64,
-    /// E-cycles without register writes that count as settled.
+    /// E-cycles without output activity that count as settled.
     pub quiet: u64,
     /// E-cycles to wait for quiet at most before going on anyway.
     pub settle_cap: u64,
@@ -533,7 +538,7 @@ mod tests {
         assert!(matches!(r.advance(&mut board), Progress::Continue(2100)));
         assert_eq!(board.keys(), 0);
         board.tick(400);
-        board.write(0x0000, 0);
+        board.write(0x0000, 0x40); // PA6: backlight off, a visible change
         board.tick(600);
         assert_eq!(r.advance(&mut board), Progress::Continue(2500));
         board.tick(400);
@@ -550,9 +555,9 @@ mod tests {
             settle_cap: 5000,
         };
         let mut r = ScriptRunner::new(&Script::empty(), timing, 0);
-        for _ in 0..10 {
+        for i in 0..10 {
             board.tick(600);
-            board.write(0x0000, 0);
+            board.write(0x0000, if i % 2 == 0 { 0x40 } else { 0 });
         }
         assert_eq!(r.advance(&mut board), Progress::Finished { settled: false });
         assert_eq!(r.unsettled_count(), 1);

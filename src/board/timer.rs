@@ -66,6 +66,7 @@ const TFLG1: u16 = 0x23;
 const TMSK2: u16 = 0x24;
 const TFLG2: u16 = 0x25;
 const PACTL: u16 = 0x26;
+const PACNT: u16 = 0x27;
 
 impl Default for Timer {
     fn default() -> Self {
@@ -93,12 +94,26 @@ impl Timer {
         t
     }
 
+    /// A byte register's latch; callers pass addresses of this block only
+    /// (`read`, `peek` and `write` check), others read as unmapped.
     fn reg(&self, a: u16) -> u8 {
-        self.regs[(a - CFORC) as usize]
+        a.checked_sub(CFORC)
+            .and_then(|i| self.regs.get(i as usize))
+            .copied()
+            .unwrap_or(super::UNMAPPED_READ)
     }
 
-    fn reg_mut(&mut self, a: u16) -> &mut u8 {
-        &mut self.regs[(a - CFORC) as usize]
+    fn set_reg(&mut self, a: u16, f: impl FnOnce(u8) -> u8) {
+        if let Some(r) = a
+            .checked_sub(CFORC)
+            .and_then(|i| self.regs.get_mut(i as usize))
+        {
+            *r = f(*r);
+        }
+    }
+
+    fn in_block(a: u16) -> bool {
+        (CFORC..=PACNT).contains(&a)
     }
 
     /// TCNT at cycle `now`.
@@ -240,6 +255,9 @@ const NAMES: &[(u16, &str, u8)] = &[
 
 impl Device for Timer {
     fn read(&mut self, a: u16, now: u64) -> u8 {
+        if !Self::in_block(a) {
+            return super::UNMAPPED_READ;
+        }
         self.tick(now);
         match a {
             TCNT => {
@@ -253,10 +271,16 @@ impl Device for Timer {
     }
 
     fn peek(&self, a: u16, now: u64) -> u8 {
+        if !Self::in_block(a) {
+            return super::UNMAPPED_READ;
+        }
         self.value(a, now)
     }
 
     fn write(&mut self, a: u16, value: u8, now: u64) {
+        if !Self::in_block(a) {
+            return;
+        }
         self.tick(now);
         match a {
             // CFORC forces pin actions only (not modelled); TCNT and the input
@@ -273,7 +297,7 @@ impl Device for Timer {
                 self.next_oc[i] = self.next_match(now, self.toc[i]);
             }
             // Flags clear by writing 1s.
-            TFLG1 | TFLG2 => *self.reg_mut(a) &= !value,
+            TFLG1 | TFLG2 => self.set_reg(a, |r| r & !value),
             TMSK2 => {
                 let keep_pr = now.saturating_sub(self.reset_at) >= TIME_PROTECT_CYCLES;
                 let old = self.reg(TMSK2);
@@ -282,7 +306,7 @@ impl Device for Timer {
                 } else {
                     value
                 };
-                *self.reg_mut(TMSK2) = new;
+                self.set_reg(TMSK2, |_| new);
                 let prescale = [1, 4, 8, 16][(new & 0x03) as usize];
                 if prescale != self.prescale {
                     self.base_ticks = self.ticks(now);
@@ -292,29 +316,29 @@ impl Device for Timer {
                 }
             }
             PACTL => {
-                *self.reg_mut(a) = value;
+                self.set_reg(a, |_| value);
                 let p = self.rti_period();
                 let k = now.saturating_sub(self.reset_at) / p + 1;
                 self.next_rti = self.reset_at + k * p;
             }
-            _ => *self.reg_mut(a) = value,
+            _ => self.set_reg(a, |_| value),
         }
     }
 
     fn tick(&mut self, now: u64) -> u64 {
         if now >= self.next_tof {
-            *self.reg_mut(TFLG2) |= TOF;
+            self.set_reg(TFLG2, |r| r | TOF);
             self.next_tof = self.next_match(now, 0);
         }
         if now >= self.next_rti {
-            *self.reg_mut(TFLG2) |= RTIF;
+            self.set_reg(TFLG2, |r| r | RTIF);
             let p = self.rti_period();
             let k = now.saturating_sub(self.reset_at) / p + 1;
             self.next_rti = self.reset_at + k * p;
         }
         for i in 0..5 {
             if now >= self.next_oc[i] {
-                *self.reg_mut(TFLG1) |= oc_bit(i + 1);
+                self.set_reg(TFLG1, |r| r | oc_bit(i + 1));
                 self.next_oc[i] = self.next_match(now, self.toc[i]);
             }
         }
@@ -408,6 +432,15 @@ mod tests {
         t.tick(0x100);
         assert_eq!(t.read(TFLG1, 0x100) & oc_bit(2), oc_bit(2));
         assert_eq!(t.irq_vector(), Some(0xFFE6));
+    }
+
+    #[test]
+    fn addresses_outside_the_block_are_harmless() {
+        let mut t = Timer::new();
+        assert_eq!(t.read(0x00, 0), 0xFF);
+        assert_eq!(t.peek(0x50, 0), 0xFF);
+        t.write(0xFFFF, 1, 0);
+        assert_eq!(t, Timer::new());
     }
 
     #[test]
