@@ -8,7 +8,7 @@ use egui::{Key, Modifiers, Pos2, Vec2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use hc11lab::ui::app::App;
-use hc11lab::ui::links::Selection;
+use hc11lab::ui::links::{LineRole, Selection};
 use hc11lab::ui::session::{Settings, Speed};
 use hc11lab::ui::AppInput;
 
@@ -126,7 +126,7 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
     until_paused(&mut h);
     let s = &h.state().session;
     assert!(
-        s.stop_reason().unwrap().starts_with("returned to"),
+        s.stop_reason().unwrap().contains("returned from drawBoard"),
         "{:?}",
         s.stop_reason()
     );
@@ -146,6 +146,18 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
         Some(Selection::Pixel { x: 36, y: 3 })
     );
     assert_eq!(links.bytes, vec![(board, Some(3))]);
+    // The recorded chain: sent by SPItransfer, loaded from board in
+    // drawCellLoop, stored there by cellToBuffer.
+    assert!(links.provenance);
+    let line_of = |label: &str, off: u16| {
+        let a = program.symbol(label).unwrap().value + off;
+        let e = program.line_at(a).unwrap();
+        (e.file, e.line)
+    };
+    let (lf, ll) = line_of("drawCellLoop", 4);
+    assert_eq!(links.line(lf, ll), Some(LineRole::Read));
+    let (sf, sl) = line_of("cellToBuffer", 13);
+    assert_eq!(links.line(sf, sl), Some(LineRole::Wrote));
     assert!(links
         .notes
         .iter()
@@ -161,6 +173,20 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
     );
     assert_eq!(links.pixels.len(), 8);
     assert!((0..8).all(|y| links.has_pixel(36, y)));
+    assert_eq!(links.line(sf, sl), Some(LineRole::Wrote));
+
+    // Follow the chain to the line that stored the byte: the buffer bytes
+    // whose last store was that instruction light up, with their pixels.
+    h.get_by_label(&format!("stored by line {sl}")).click();
+    h.run();
+    let links = h.state_mut().session.links().clone();
+    assert_eq!(
+        h.state().session.selection,
+        Some(Selection::Line { file: sf, line: sl })
+    );
+    assert!(links.byte(board).is_some());
+    assert!(links.has_pixel(36, 3));
+    assert!(links.bytes.len() >= 42 && links.bytes.len() <= 336, "{}", links.bytes.len());
 }
 
 #[test]

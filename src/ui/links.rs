@@ -164,10 +164,12 @@ impl CellLayout {
 pub enum LineRole {
     /// The selected line itself.
     Selected,
-    /// The line stored the byte (or the byte the pixel came from).
+    /// The line stored the byte (or a byte on the way to the pixel).
     Wrote,
-    /// The line loaded the byte.
+    /// The line loaded the byte (or read it from a device).
     Read,
+    /// The line computed the value on the way (or took it as an immediate).
+    Computed,
 }
 
 /// What a selection lights up elsewhere: the view-model every panel reads.
@@ -181,7 +183,9 @@ pub struct Links {
     pub lines: Vec<(FileId, u32, LineRole)>,
     /// Sentences for the link bar (what the link is and how it was found).
     pub notes: Vec<String>,
-    /// True when the line part came from recorded provenance.
+    /// The provenance chain, newest first, one sentence per link.
+    pub chain: Vec<String>,
+    /// True when the links came from recorded provenance.
     pub provenance: bool,
 }
 
@@ -206,17 +210,40 @@ impl Links {
     }
 }
 
-/// Recorded history of what the program did, as the debugger will give it:
-/// which instructions wrote and read a byte, and which bytes an instruction
-/// touched in the last run. Implemented by the debugger's provenance
-/// recorder; the GUI only asks.
+/// One link of a provenance chain: an instruction (or the display, or the
+/// program image) and the data address it read or wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainLink {
+    /// `display`, `store`, `push`, `load`, `device`, `computed`,
+    /// `immediate`, `initial`, `unknown` or `trimmed` (the debugger's kinds).
+    pub kind: String,
+    /// The instruction's address, for links that are instructions.
+    pub pc: Option<u16>,
+    /// The memory address it read or wrote, if any.
+    pub data_address: Option<u16>,
+    /// One sentence for people.
+    pub text: String,
+}
+
+impl ChainLink {
+    fn role(&self) -> LineRole {
+        match self.kind.as_str() {
+            "store" | "push" => LineRole::Wrote,
+            "load" | "device" => LineRole::Read,
+            _ => LineRole::Computed,
+        }
+    }
+}
+
+/// Recorded history of what the program did, as the debugger gives it:
+/// where a byte or a pixel came from, newest link first (`None` when
+/// provenance is not tracked).
 pub trait ProvenanceSource {
-    /// Addresses of the instructions that stored `addr` (most recent first).
-    fn writers(&self, addr: u16) -> Vec<u16>;
-    /// Addresses of the instructions that loaded `addr` (most recent first).
-    fn readers(&self, addr: u16) -> Vec<u16>;
-    /// The bytes the instruction at `pc` stored or loaded in the last run.
-    fn touched_by(&self, pc: u16) -> Vec<u16>;
+    /// The chain behind the byte at `addr`.
+    fn explain_byte(&self, addr: u16) -> Option<Vec<ChainLink>>;
+    /// The chain behind LCD pixel (x, y): the display RAM byte, the
+    /// instruction that sent it, where that was loaded from, ...
+    fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>>;
 }
 
 /// What the link computation needs to know about the machine.
@@ -228,15 +255,19 @@ pub struct LinkInputs<'a> {
     /// Display RAM byte and bit behind a pixel, as the LCD controller maps
     /// it (start line, ADC, COM direction); `None` off the display.
     pub pixel_to_ram: &'a dyn Fn(u8, u8) -> Option<(LcdRamCell, u8)>,
-    /// The pixels showing bit `bit` of a display RAM byte.
+    /// The pixel showing bit `bit` of a display RAM byte.
     pub ram_to_pixel: &'a dyn Fn(LcdRamCell, u8) -> Option<(u8, u8)>,
     /// What is lit on the LCD.
     pub pixel_on: &'a dyn Fn(u8, u8) -> bool,
     /// Memory, without side effects.
     pub peek: &'a dyn Fn(u16) -> u8,
-    /// Recorded provenance, once the debugger provides it.
+    /// Recorded provenance.
     pub provenance: Option<&'a dyn ProvenanceSource>,
 }
+
+/// Display RAM pages and columns scanned for a line's pixels.
+const RAM_PAGES: u8 = 8;
+const RAM_COLUMNS: u8 = 128;
 
 /// Computes what `selection` lights up.
 pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
@@ -254,34 +285,62 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                 "LCD RAM page {} column {} bit {bit}",
                 ram.page, ram.column
             ));
-            if let Some(addr) = inp.layout.and_then(|l| l.addr_of_lcd_cell(ram)) {
-                link_buffer_byte(&mut links, inp, addr, Some(bit));
-            } else {
-                links
+            let chain = inp.provenance.and_then(|p| p.explain_pixel(x, y));
+            // The buffer byte the pixel was loaded from, as recorded: the
+            // first load from the cell buffer in the chain.
+            let recorded = chain.as_ref().and_then(|c| {
+                c.iter()
+                    .filter(|l| l.kind == "load")
+                    .filter_map(|l| l.data_address)
+                    .find(|a| inp.layout.is_some_and(|lay| lay.contains(*a)))
+            });
+            let by_layout = inp.layout.and_then(|l| l.addr_of_lcd_cell(ram));
+            match (recorded, by_layout) {
+                (Some(a), _) => {
+                    if by_layout.is_some_and(|b| b != a) {
+                        links.notes.push(format!(
+                            "recorded: loaded from ${a:04X}, not where the cell layout puts it"
+                        ));
+                    }
+                    link_buffer_byte(&mut links, inp, a, Some(bit));
+                }
+                (None, Some(a)) => {
+                    if chain.is_some() {
+                        links.notes.push(
+                            "no recorded load from the cell buffer behind this pixel (yet); \
+                             shown by the cell layout"
+                                .into(),
+                        );
+                    }
+                    link_buffer_byte(&mut links, inp, a, Some(bit));
+                }
+                (None, None) => links
                     .notes
-                    .push("not drawn from the cell buffer (text or cursor)".into());
+                    .push("not drawn from the cell buffer (text or cursor)".into()),
+            }
+            match chain {
+                Some(c) => add_chain(&mut links, inp, &c),
+                None => links.notes.push(NOT_TRACKED.into()),
             }
         }
         Selection::BufferByte(addr) => {
             links.bytes.push((addr, None));
-            let Some(layout) = inp.layout else {
-                return links;
-            };
-            if let Some(cell) = layout.lcd_cell_of(addr) {
-                for bit in 0..8 {
-                    if let Some(p) = (inp.ram_to_pixel)(cell, bit) {
-                        links.pixels.push(p);
+            if let Some(layout) = inp.layout {
+                if let Some(cell) = layout.lcd_cell_of(addr) {
+                    add_pixels_of_ram(&mut links, inp, cell);
+                    if let Some(f) = layout.formula(addr) {
+                        links.notes.push(f);
                     }
+                    links.notes.push(format!(
+                        "drawn to LCD RAM page {} column {}",
+                        cell.page, cell.column
+                    ));
                 }
-                if let Some(f) = layout.formula(addr) {
-                    links.notes.push(f);
-                }
-                links.notes.push(format!(
-                    "drawn to LCD RAM page {} column {}",
-                    cell.page, cell.column
-                ));
             }
-            link_lines_of_byte(&mut links, inp, addr);
+            match inp.provenance.and_then(|p| p.explain_byte(addr)) {
+                Some(c) => add_chain(&mut links, inp, &c),
+                None => links.notes.push(NOT_TRACKED.into()),
+            }
         }
         Selection::Line { file, line } => {
             links.lines.push((file, line, LineRole::Selected));
@@ -298,33 +357,52 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     .notes
                     .push(format!("assembled to ${:04X}: {}", e.addr, bytes.join(" ")));
             }
-            match inp.provenance {
-                Some(prov) => {
-                    links.provenance = true;
-                    for pc in pcs {
-                        for addr in prov.touched_by(pc) {
-                            if links.byte(addr).is_none() {
-                                links.bytes.push((addr, None));
-                                add_pixels_of(&mut links, inp, addr);
-                            }
-                        }
+            let Some(prov) = inp.provenance else {
+                links.notes.push(NOT_TRACKED.into());
+                return links;
+            };
+            if pcs.is_empty() {
+                return links;
+            }
+            links.provenance = true;
+            let by_line =
+                |c: &[ChainLink]| c.iter().any(|l| l.pc.is_some_and(|pc| pcs.contains(&pc)));
+            // Buffer bytes whose recorded history passes through this line.
+            if let Some(layout) = inp.layout {
+                for addr in layout.base..layout.base.saturating_add(layout.len()) {
+                    if prov.explain_byte(addr).is_some_and(|c| by_line(&c)) {
+                        links.bytes.push((addr, None));
                     }
                 }
-                None => links.notes.push(
-                    "bytes this line touched: needs the debugger's provenance recorder \
-                     (not wired yet)"
-                        .into(),
-                ),
             }
+            // Display RAM bytes (and so pixels) whose history passes through it.
+            for page in 0..RAM_PAGES {
+                for column in 0..RAM_COLUMNS {
+                    let cell = LcdRamCell { page, column };
+                    let Some((x, y)) = (inp.ram_to_pixel)(cell, 0) else {
+                        continue;
+                    };
+                    if prov.explain_pixel(x, y).is_some_and(|c| by_line(&c)) {
+                        add_pixels_of_ram(&mut links, inp, cell);
+                    }
+                }
+            }
+            links.notes.push(format!(
+                "touched in the last run: {} buffer byte(s), {} pixel(s)",
+                links.bytes.len(),
+                links.pixels.len()
+            ));
         }
     }
     links
 }
 
-fn add_pixels_of(links: &mut Links, inp: &LinkInputs<'_>, addr: u16) {
-    if let Some(cell) = inp.layout.and_then(|l| l.lcd_cell_of(addr)) {
-        for bit in 0..8 {
-            if let Some(p) = (inp.ram_to_pixel)(cell, bit) {
+const NOT_TRACKED: &str = "no recorded provenance (tracking is off)";
+
+fn add_pixels_of_ram(links: &mut Links, inp: &LinkInputs<'_>, cell: LcdRamCell) {
+    for bit in 0..8 {
+        if let Some(p) = (inp.ram_to_pixel)(cell, bit) {
+            if !links.has_pixel(p.0, p.1) {
                 links.pixels.push(p);
             }
         }
@@ -337,9 +415,8 @@ fn link_buffer_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16, bit: Opt
         links.notes.push(f);
     }
     if let (Some(b), Some((x, y))) = (bit, links.pixels.first().copied()) {
-        // The layout says where the byte is drawn; say whether the LCD agrees
-        // with the buffer right now (it does not between a store into the
-        // buffer and the next drawBoard).
+        // Say whether the LCD agrees with the buffer right now (it does not
+        // between a store into the buffer and the next drawBoard).
         let buf = (inp.peek)(addr) >> b & 1 == 1;
         let lcd = (inp.pixel_on)(x, y);
         links.notes.push(if buf == lcd {
@@ -351,28 +428,18 @@ fn link_buffer_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16, bit: Opt
             )
         });
     }
-    link_lines_of_byte(links, inp, addr);
 }
 
-fn link_lines_of_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16) {
-    let (Some(prov), Some(program)) = (inp.provenance, inp.program) else {
-        links.notes.push(
-            "lines that wrote/read it: needs the debugger's provenance recorder (not wired yet)"
-                .into(),
-        );
-        return;
-    };
+/// The lines of a recorded chain, with their roles, and its sentences.
+fn add_chain(links: &mut Links, inp: &LinkInputs<'_>, chain: &[ChainLink]) {
     links.provenance = true;
-    for (pcs, role) in [
-        (prov.writers(addr), LineRole::Wrote),
-        (prov.readers(addr), LineRole::Read),
-    ] {
-        for pc in pcs {
-            if let Some(e) = program.line_at(pc) {
-                if links.line(e.file, e.line).is_none() {
-                    links.lines.push((e.file, e.line, role));
-                }
-            }
+    for l in chain {
+        links.chain.push(l.text.clone());
+        let Some(e) = l.pc.and_then(|pc| inp.program.and_then(|p| p.line_at(pc))) else {
+            continue;
+        };
+        if links.line(e.file, e.line).is_none() {
+            links.lines.push((e.file, e.line, l.role()));
         }
     }
 }
@@ -432,7 +499,7 @@ mod tests {
     }
 
     #[test]
-    fn pixel_links_to_buffer_byte_and_bit_and_says_provenance_is_missing() {
+    fn without_provenance_the_layout_links_pixel_and_byte_and_says_so() {
         let mem = [0u8; 0x10000];
         let peek = |a: u16| mem[a as usize];
         let inp = LinkInputs {
@@ -448,51 +515,67 @@ mod tests {
         let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
         assert_eq!(links.bytes, vec![(0x0040 + 3 * 8 + 5 * 56 + 3, Some(3))]);
         assert!(!links.provenance);
-        assert!(links.notes.iter().any(|n| n.contains("not wired")));
+        assert!(links.notes.iter().any(|n| n.contains("tracking is off")));
 
         let links = compute(Selection::BufferByte(0x0040 + 136), &inp);
         assert_eq!(links.pixels.len(), 8);
         assert!(links.has_pixel(60, 16) && links.has_pixel(60, 23));
     }
 
+    /// A recorded history in which the instruction at $C010 stored $0040
+    /// (loaded by $C008 from $C100) and $C020 loaded $0040 and sent it to
+    /// the display RAM byte of column 36, page 0.
     struct Fake;
+    fn link(kind: &str, pc: Option<u16>, data: Option<u16>) -> ChainLink {
+        ChainLink {
+            kind: kind.into(),
+            pc,
+            data_address: data,
+            text: format!("{kind} at {pc:?}"),
+        }
+    }
     impl ProvenanceSource for Fake {
-        fn writers(&self, addr: u16) -> Vec<u16> {
-            if addr == 0x0040 {
-                vec![0xC010]
+        fn explain_byte(&self, addr: u16) -> Option<Vec<ChainLink>> {
+            Some(if addr == 0x0040 {
+                vec![
+                    link("store", Some(0xC010), Some(0x0040)),
+                    link("load", Some(0xC008), Some(0xC100)),
+                ]
             } else {
-                vec![]
-            }
+                vec![link("unknown", None, None)]
+            })
         }
-        fn readers(&self, _addr: u16) -> Vec<u16> {
-            vec![0xC020]
-        }
-        fn touched_by(&self, pc: u16) -> Vec<u16> {
-            if pc == 0xC010 {
-                vec![0x0040]
+        fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>> {
+            Some(if x == 36 && y < 8 {
+                vec![
+                    link("display", None, None),
+                    link("store", Some(0xC030), Some(0x102A)),
+                    link("load", Some(0xC020), Some(0x0040)),
+                    link("store", Some(0xC010), Some(0x0040)),
+                ]
             } else {
-                vec![]
-            }
+                vec![link("unknown", None, None)]
+            })
+        }
+    }
+
+    fn entry(addr: u16, line: u32) -> crate::image::LineEntry {
+        crate::image::LineEntry {
+            addr,
+            len: 2,
+            file: 0,
+            line,
         }
     }
 
     #[test]
-    fn provenance_source_feeds_lines_and_bytes() {
-        use crate::image::LineEntry;
+    fn provenance_feeds_lines_bytes_and_pixels() {
         let program = Program {
             lines: vec![
-                LineEntry {
-                    addr: 0xC010,
-                    len: 2,
-                    file: 0,
-                    line: 7,
-                },
-                LineEntry {
-                    addr: 0xC020,
-                    len: 2,
-                    file: 0,
-                    line: 9,
-                },
+                entry(0xC008, 5),
+                entry(0xC010, 7),
+                entry(0xC020, 9),
+                entry(0xC030, 11),
             ],
             ..Program::default()
         };
@@ -506,11 +589,22 @@ mod tests {
             peek: &peek,
             provenance: Some(&Fake),
         };
+        let links = compute(Selection::Pixel { x: 36, y: 2 }, &inp);
+        assert_eq!(links.bytes, vec![(0x0040, Some(2))]);
+        assert_eq!(links.line(0, 11), Some(LineRole::Wrote));
+        assert_eq!(links.line(0, 9), Some(LineRole::Read));
+        assert_eq!(links.line(0, 7), Some(LineRole::Wrote));
+        assert_eq!(links.chain.len(), 4);
+
         let links = compute(Selection::BufferByte(0x0040), &inp);
         assert_eq!(links.line(0, 7), Some(LineRole::Wrote));
-        assert_eq!(links.line(0, 9), Some(LineRole::Read));
+        assert_eq!(links.line(0, 5), Some(LineRole::Read));
+
+        // The line that stored $0040: that byte, and the pixels of the
+        // display byte whose history passes through it.
         let links = compute(Selection::Line { file: 0, line: 7 }, &inp);
         assert_eq!(links.byte(0x0040), Some(None));
-        assert!(links.has_pixel(36, 0));
+        assert!((0..8).all(|y| links.has_pixel(36, y)));
+        assert_eq!(links.pixels.len(), 8);
     }
 }

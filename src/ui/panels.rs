@@ -59,8 +59,9 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
                 continue;
             }
             let verb = match role {
-                LineRole::Wrote => "written by",
-                LineRole::Read => "read by",
+                LineRole::Wrote => "stored by",
+                LineRole::Read => "loaded by",
+                LineRole::Computed => "computed by",
                 LineRole::Selected => "",
             };
             if ui.link(format!("{verb} line {l}")).clicked() {
@@ -71,6 +72,25 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
     });
     if !links.notes.is_empty() {
         ui.label(RichText::new(links.notes.join("  ·  ")).small());
+    }
+    if !links.chain.is_empty() {
+        // The first links inline (one line), the whole chain on hover.
+        let shown: Vec<&str> = links.chain.iter().take(3).map(String::as_str).collect();
+        let more = links.chain.len().saturating_sub(shown.len());
+        let tail = if more > 0 {
+            format!("  <- (+{more})")
+        } else {
+            String::new()
+        };
+        let r = ui.add(
+            egui::Label::new(
+                RichText::new(format!("recorded: {}{tail}", shown.join("  <-  ")))
+                    .small()
+                    .weak(),
+            )
+            .truncate(),
+        );
+        r.on_hover_text(links.chain.join("\n  <- "));
     }
 }
 
@@ -223,28 +243,54 @@ impl SidePanel {
         egui::CollapsingHeader::new("Call stack")
             .default_open(true)
             .show(ui, |ui| {
-                let top = session
-                    .program()
-                    .and_then(|p| p.symbol("stackTop").map(|s| s.value))
-                    .unwrap_or(0x3FFF);
-                let rets = session.stack_return_addresses(top.saturating_add(1), 16);
                 if let Some(pc) = session.pc() {
                     ui.label(
                         RichText::new(format!("${pc:04X}{}", session.describe(pc))).monospace(),
                     );
                 }
-                for r in rets {
-                    ui.label(RichText::new(format!("${r:04X}{}", session.describe(r))).monospace())
-                        .on_hover_text(
-                            "A return address found on the stack (read from memory, not from a \
-                         recorded call history).",
-                        );
+                let frames = session.call_stack();
+                if frames.is_empty() {
+                    ui.weak("(top level)");
+                }
+                for f in frames {
+                    let site = match (&f.call_site.file, f.call_site.line) {
+                        (Some(file), Some(line)) => {
+                            let name = std::path::Path::new(file)
+                                .file_name()
+                                .map(|n| n.to_string_lossy().into_owned())
+                                .unwrap_or_else(|| file.clone());
+                            format!(" from {name}:{line}")
+                        }
+                        _ => String::new(),
+                    };
+                    let text = format!("{} (${:04X}){site}", f.label, f.target);
+                    let r = ui.link(RichText::new(text).monospace());
+                    let r = match &f.doubt {
+                        Some(d) => r.on_hover_text(format!("not trusted: {d:?}")),
+                        None => r.on_hover_text(format!(
+                            "{} frame; returns to {} (${:04X})",
+                            f.kind, f.return_label, f.return_addr
+                        )),
+                    };
+                    if r.clicked() {
+                        if let Some(e) = session
+                            .program()
+                            .and_then(|p| p.line_at(f.call_site.address))
+                            .copied()
+                        {
+                            session.reveal_line(e.file, e.line);
+                            session.select(Selection::Line {
+                                file: e.file,
+                                line: e.line,
+                            });
+                        }
+                    }
                 }
             });
         egui::CollapsingHeader::new("Breakpoints")
             .default_open(true)
             .show(ui, |ui| {
-                let bps = session.breakpoints().to_vec();
+                let bps = session.breakpoints();
                 if bps.is_empty() {
                     ui.weak("Click the gutter left of a line, or F9.");
                 }

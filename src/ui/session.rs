@@ -4,24 +4,29 @@
 //! runtime state. The session only calls the library (`Program`, the
 //! machine); it decodes nothing and touches no device internals.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::lcd::{LcdFrame, LcdSettings, HEIGHT, WIDTH};
 use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
+use super::links::{ChainLink, ProvenanceSource};
 use super::syntax::Highlighter;
 use super::AppInput;
-use crate::cpu::{Instruction, Op, Registers, StepEvent};
+use crate::cpu::{Instruction, Op, Registers};
+use crate::debug::report::FrameReport;
+use crate::debug::{Debugger, Reason, Stop};
 use crate::image::{FileId, Program, SymbolKind};
-use crate::machine::{Breakpoints, Machine, StopConditions, StopReason};
+use crate::machine::Machine;
 use crate::script::{Script, HOLD_CYCLES};
 
 /// E-clock of the trainer11 in Hz.
 const E_HZ: f64 = 2_000_000.0;
-/// Steps kept for "step back".
-const HISTORY: usize = 256;
+/// E-cycles one blocking command (step over a call) may run before it
+/// pauses, so a call that never returns cannot freeze the window for long.
+const COMMAND_CYCLES: u64 = 4_000_000;
+/// How often the links of the selection are recomputed while running.
+const LINKS_EVERY: Duration = Duration::from_millis(300);
 /// Wall-clock time the emulator may take per frame at "as fast as possible".
 const MAX_SPEED_SLICE: Duration = Duration::from_millis(10);
 /// E-cycles per `run_until` call inside a frame at full speed, so the
@@ -148,11 +153,12 @@ pub enum Mode {
     Paused,
     /// Running at the chosen speed until a stop.
     Running,
-    /// Running until the instruction at this address is next (step over,
-    /// run to); other stops still apply.
+    /// Running until the instruction at this address is next (run to);
+    /// other stops still apply.
     RunTo(u16),
-    /// Stepping until a return takes the stack above this SP (step out).
-    StepOut(u16),
+    /// Running until the call stack is shallower than this depth (step
+    /// out; step over a call is a step into it, then this).
+    StepOut(usize),
 }
 
 /// The session every panel works on.
@@ -168,13 +174,13 @@ pub struct Session {
     /// Status text for the status bar.
     pub status: String,
     program: Option<Arc<Program>>,
-    machine: Option<Machine>,
+    dbg: Option<Debugger<Machine>>,
     generation: usize,
     highlighter: Option<Highlighter>,
     links: Links,
     links_dirty: bool,
-    breakpoints: Vec<u16>,
-    bp_set: Breakpoints,
+    /// (address, the debugger's breakpoint id), in the order set.
+    breakpoints: Vec<(u16, u32)>,
     reveal_line: Option<(FileId, u32)>,
     reveal_mem: Option<Selection>,
     jump: Option<(FileId, u32)>,
@@ -182,7 +188,7 @@ pub struct Session {
     stop: Option<String>,
     regs_before: Registers,
     mem_before: Vec<u8>,
-    history: VecDeque<Machine>,
+    links_at: Option<Instant>,
     held: u8,
     key_down_since: [Option<u64>; 8],
     script_active: bool,
@@ -212,13 +218,12 @@ impl Session {
             origin: None,
             status: String::new(),
             program: None,
-            machine: None,
+            dbg: None,
             generation: 0,
             highlighter,
             links: Links::default(),
             links_dirty: true,
             breakpoints: Vec::new(),
-            bp_set: Breakpoints::new(),
             reveal_line: None,
             reveal_mem: None,
             jump: None,
@@ -226,7 +231,7 @@ impl Session {
             stop: None,
             regs_before: Registers::default(),
             mem_before: Vec::new(),
-            history: VecDeque::new(),
+            links_at: None,
             held: 0,
             key_down_since: [None; 8],
             script_active: false,
@@ -331,12 +336,18 @@ impl Session {
         self.generation += 1;
         self.selection = None;
         self.links_dirty = true;
-        self.history.clear();
         self.mode = Mode::Paused;
         self.stop = None;
         self.script_active = false;
-        self.machine = match Machine::new(program) {
-            Ok(m) => Some(m),
+        self.key_down_since = [None; 8];
+        self.dbg = match Machine::new(program) {
+            Ok(m) => {
+                let mut d = Debugger::new(m);
+                // Provenance is what the links are made of: always on.
+                d.set_provenance(true);
+                d.max_cycles = COMMAND_CYCLES;
+                Some(d)
+            }
             Err(e) => {
                 self.problems.push(Problem {
                     severity: "error".into(),
@@ -359,14 +370,12 @@ impl Session {
         self.generation += 1;
         self.selection = None;
         self.links_dirty = true;
-        self.history.clear();
         self.mode = Mode::Paused;
         self.stop = None;
         self.script_active = false;
-        self.machine = None;
+        self.dbg = None;
         self.mark_before();
         self.breakpoints.clear();
-        self.bp_set = Breakpoints::new();
     }
 
     /// A short name of what is loaded (for the title bar).
@@ -388,12 +397,17 @@ impl Session {
 
     /// The machine, if the program loaded onto one.
     pub fn machine(&self) -> Option<&Machine> {
-        self.machine.as_ref()
+        self.dbg.as_ref().map(|d| d.target())
+    }
+
+    /// The debugger driving the machine.
+    pub fn debugger(&self) -> Option<&Debugger<Machine>> {
+        self.dbg.as_ref()
     }
 
     /// True when a machine exists to run.
     pub fn has_machine(&self) -> bool {
-        self.machine.is_some()
+        self.dbg.is_some()
     }
 
     /// Changes whenever a new program is loaded (for caches).
@@ -414,7 +428,7 @@ impl Session {
     /// Memory as the CPU would read it, without side effects (the program
     /// image when no machine could be made).
     pub fn peek(&self, addr: u16) -> u8 {
-        match &self.machine {
+        match self.machine() {
             Some(m) => m.peek(addr),
             None => self
                 .program
@@ -433,42 +447,45 @@ impl Session {
 
     /// Registers now, and before the last step or run slice.
     pub fn registers(&self) -> Option<(Registers, Registers)> {
-        self.machine
-            .as_ref()
-            .map(|m| (m.registers(), self.regs_before))
+        self.machine().map(|m| (m.registers(), self.regs_before))
     }
 
     /// The program counter, when a machine runs.
     pub fn pc(&self) -> Option<u16> {
-        self.machine.as_ref().map(|m| m.registers().pc)
+        self.machine().map(|m| m.registers().pc)
     }
 
     /// E-cycles since reset.
     pub fn cycles(&self) -> u64 {
-        self.machine.as_ref().map_or(0, |m| m.cycles())
+        self.machine().map_or(0, |m| m.cycles())
     }
 
     /// Instructions since reset.
     pub fn instructions(&self) -> u64 {
-        self.machine.as_ref().map_or(0, |m| m.instructions())
+        self.machine().map_or(0, |m| m.instructions())
     }
 
     /// Everything the program sent on the serial line.
     pub fn serial_text(&self) -> String {
-        self.machine
-            .as_ref()
-            .map(|m| m.serial_text())
-            .unwrap_or_default()
+        self.machine().map(|m| m.serial_text()).unwrap_or_default()
     }
 
     /// The keys the board sees pressed (bit n = key n).
     pub fn keys_down(&self) -> u8 {
-        self.machine.as_ref().map_or(0, |m| m.keys())
+        self.machine().map_or(0, |m| m.keys())
     }
 
     /// Why the machine last stopped, in words.
     pub fn stop_reason(&self) -> Option<&str> {
         self.stop.as_deref()
+    }
+
+    /// The call stack as the debugger recorded it, innermost first.
+    pub fn call_stack(&self) -> Vec<FrameReport> {
+        self.dbg
+            .as_ref()
+            .map(|d| d.call_stack())
+            .unwrap_or_default()
     }
 
     /// The run state for the toolbar.
@@ -499,10 +516,10 @@ impl Session {
         if !self.is_paused() {
             return;
         }
-        let Some(m) = self.machine.as_mut() else {
+        let Some(d) = self.dbg.as_mut() else {
             return;
         };
-        match m.poke(addr, &[value]) {
+        match d.target_mut().poke(addr, &[value]) {
             Ok(()) => {
                 self.status = format!("${addr:04X} := ${value:02X}");
                 self.links_dirty = true;
@@ -513,7 +530,7 @@ impl Session {
 
     /// The LCD picture now.
     pub fn lcd_frame(&self) -> LcdFrame {
-        match &self.machine {
+        match self.machine() {
             Some(m) => {
                 let lcd = m.lcd();
                 LcdFrame::from_fn(lcd.is_visible(), lcd.backlight(), |x, y| lcd.pixel(x, y))
@@ -526,55 +543,49 @@ impl Session {
     /// n). A key stays down at least the firmware's debounce hold
     /// (`script::HOLD_CYCLES`) of machine time, so a quick click counts.
     pub fn set_held_keys(&mut self, held: u8) {
-        let Some(m) = self.machine.as_mut() else {
+        self.held = held;
+        let Some(d) = self.dbg.as_mut() else {
             return;
         };
-        let now = m.cycles();
+        let now = d.target().cycles();
         for n in 0..8u8 {
             let want = held >> n & 1 == 1;
             let slot = &mut self.key_down_since[n as usize];
             match (want, *slot) {
                 (true, None) => {
                     *slot = Some(now);
-                    m.set_key(n, true);
+                    d.target_mut().set_key(n, true);
                 }
                 (false, Some(t)) if now >= t.saturating_add(HOLD_CYCLES) => {
                     *slot = None;
-                    m.set_key(n, false);
+                    d.target_mut().set_key(n, false);
                 }
                 _ => {}
             }
         }
-        self.held = held;
     }
 
     fn mark_before(&mut self) {
-        if let Some(m) = &self.machine {
-            self.regs_before = m.registers();
-            self.mem_before = m.peek_range(0, 0x10000);
-        } else {
-            self.mem_before.clear();
-        }
-    }
-
-    fn snapshot(&mut self) {
-        if let Some(m) = &self.machine {
-            if self.history.len() == HISTORY {
-                self.history.pop_front();
+        let now = self
+            .machine()
+            .map(|m| (m.registers(), m.peek_range(0, 0x10000)));
+        match now {
+            Some((regs, mem)) => {
+                self.regs_before = regs;
+                self.mem_before = mem;
             }
-            self.history.push_back(m.clone());
+            None => self.mem_before.clear(),
         }
     }
 
     /// True if there is a step to undo.
     pub fn can_step_back(&self) -> bool {
-        !self.history.is_empty()
+        self.dbg.as_ref().is_some_and(|d| d.index() > 0)
     }
 
     /// Starts running.
     pub fn run(&mut self) {
-        if self.machine.is_some() && self.mode == Mode::Paused {
-            self.snapshot();
+        if self.dbg.is_some() && self.mode == Mode::Paused {
             self.mode = Mode::Running;
             self.stop = None;
         }
@@ -589,91 +600,91 @@ impl Session {
         }
     }
 
-    /// Runs until the instruction at `addr` is next.
+    /// Runs until the program reaches `addr` (or another stop).
     pub fn run_to(&mut self, addr: u16) {
-        if self.machine.is_some() {
-            self.snapshot();
+        if self.dbg.is_some() {
             self.stop = None;
             self.mode = Mode::RunTo(addr);
         }
     }
 
-    /// Executes one instruction.
+    fn finish(&mut self, stop: Stop) {
+        self.mode = Mode::Paused;
+        if matches!(stop.reason, Reason::ScriptDone { .. }) {
+            self.script_active = false;
+        }
+        self.stop = Some(stop.message);
+        self.after_stop();
+    }
+
+    /// Executes one instruction (or takes one interrupt).
     pub fn step_into(&mut self) {
         if self.mode != Mode::Paused {
             return;
         }
-        self.snapshot();
         self.mark_before();
-        let Some(m) = self.machine.as_mut() else {
-            return;
-        };
-        let out = m.step();
-        self.stop = Some(match (out.step.event, out.fault) {
-            (StepEvent::Illegal(op), _) => format!("{op}"),
-            (_, Some(f)) => format!("{f:?}"),
-            (StepEvent::Interrupt { vector }, _) => {
-                format!("took the interrupt through ${vector:04X}")
-            }
-            (StepEvent::Waiting, _) => "WAI: waiting for an interrupt".into(),
-            (StepEvent::Stopped, _) => "STOP executed".into(),
-            _ => "step".into(),
-        });
-        self.after_stop();
+        if let Some(d) = self.dbg.as_mut() {
+            let stop = d.step_into();
+            self.finish(stop);
+        }
     }
 
-    /// Steps over a subroutine call (JSR/BSR): runs until the instruction
-    /// after it; any other instruction is a plain step.
+    /// Steps over a subroutine call (JSR/BSR): into it, then out of it in
+    /// frame-sized slices; any other instruction is a plain step.
     pub fn step_over(&mut self) {
         if self.mode != Mode::Paused {
             return;
         }
-        let Some(m) = self.machine.as_ref() else {
+        let Some(d) = self.dbg.as_ref() else {
             return;
         };
+        let m = d.target();
         let pc = m.registers().pc;
-        match Instruction::decode(pc, |a| m.peek(a)) {
-            Ok(ins) if matches!(ins.info.op, Op::Jsr | Op::Bsr) => {
-                self.mark_before();
-                self.run_to(ins.next_addr());
-            }
-            _ => self.step_into(),
+        let is_call = Instruction::decode(pc, |a| m.peek(a))
+            .is_ok_and(|i| matches!(i.info.op, Op::Jsr | Op::Bsr));
+        let depth = d.frames().len();
+        self.step_into();
+        let entered = self.dbg.as_ref().is_some_and(|d| d.frames().len() > depth);
+        if is_call && entered {
+            // The step stopped with a message; the run goes on.
+            self.stop = None;
+            self.mode = Mode::StepOut(depth + 1);
         }
     }
 
-    /// Runs until the current subroutine returns (an RTS or RTI that lifts
-    /// SP above where it is now).
+    /// Runs until the current subroutine (or interrupt handler) returns.
     pub fn step_out(&mut self) {
         if self.mode != Mode::Paused {
             return;
         }
-        if let Some(m) = &self.machine {
-            let sp = m.registers().sp;
-            self.snapshot();
-            self.mark_before();
-            self.stop = None;
-            self.mode = Mode::StepOut(sp);
+        let Some(depth) = self.dbg.as_ref().map(|d| d.frames().len()) else {
+            return;
+        };
+        if depth == 0 {
+            self.stop = Some("no subroutine to step out of (at top level)".into());
+            return;
         }
+        self.mark_before();
+        self.stop = None;
+        self.mode = Mode::StepOut(depth);
     }
 
-    /// Undoes the last step or run (the machine as it was before it).
+    /// Goes back one instruction, exactly (the debugger's reverse execution).
     pub fn step_back(&mut self) {
         if self.mode != Mode::Paused {
             return;
         }
-        if let Some(prev) = self.history.pop_back() {
-            self.machine = Some(prev);
-            self.stop = Some("stepped back".into());
-            self.mark_before();
-            self.after_stop();
+        self.mark_before();
+        if let Some(d) = self.dbg.as_mut() {
+            let stop = d.step_back();
+            self.finish(stop);
         }
     }
 
     /// Resets the board (program reloaded, CPU reset).
     pub fn reset(&mut self) {
-        if let Some(m) = self.machine.as_mut() {
-            m.reset();
-            self.history.clear();
+        if let Some(d) = self.dbg.as_mut() {
+            d.reset();
             self.mode = Mode::Paused;
             self.stop = Some("reset".into());
             self.key_down_since = [None; 8];
@@ -685,8 +696,8 @@ impl Session {
 
     /// Starts a key script (`run --keys` syntax) and runs it at full speed.
     pub fn start_script(&mut self, script: &Script) {
-        if let Some(m) = self.machine.as_mut() {
-            m.start_script(script);
+        if let Some(d) = self.dbg.as_mut() {
+            d.target_mut().start_script(script);
             self.script_active = true;
             self.stop = None;
             self.mode = Mode::Running;
@@ -715,15 +726,14 @@ impl Session {
     /// Advances the machine by one frame's worth of time (`dt` of wall
     /// clock) at the chosen speed, in bounded slices.
     pub fn advance(&mut self, dt: Duration) {
-        if self.mode == Mode::Paused || self.machine.is_none() {
+        if self.mode == Mode::Paused || self.dbg.is_none() {
             return;
         }
-        if !matches!(self.mode, Mode::StepOut(_)) {
+        if self.mode == Mode::Running {
             // While running, "changed" means changed during this frame.
             self.mark_before();
         }
-        let speed = if self.script_active || matches!(self.mode, Mode::RunTo(_) | Mode::StepOut(_))
-        {
+        let speed = if self.script_active || self.mode != Mode::Running {
             Speed::Max
         } else {
             self.settings.speed
@@ -734,95 +744,57 @@ impl Session {
             Speed::Times10 => (dt.as_secs_f64() * E_HZ * 10.0) as u64,
             Speed::Max => u64::MAX,
         };
-        loop {
+        while budget > 0 {
             let slice = budget.min(SLICE_CYCLES);
-            if slice == 0 {
-                break;
-            }
-            budget = budget.saturating_sub(slice);
-            let stopped = match self.mode {
-                Mode::StepOut(sp) => self.step_out_slice(sp, slice),
-                _ => self.run_slice(slice),
-            };
-            if stopped || started.elapsed() >= MAX_SPEED_SLICE {
+            budget -= slice;
+            if self.run_slice(slice) || started.elapsed() >= MAX_SPEED_SLICE {
                 break;
             }
         }
         // Keys released by the user come up once their minimum hold passed.
         let held = self.held;
         self.set_held_keys(held);
-        self.links_dirty = true;
+        if self.links_at.is_none_or(|t| t.elapsed() >= LINKS_EVERY) {
+            self.links_dirty = true;
+        }
     }
 
-    /// One `run_until` slice; true if the machine stopped.
+    /// One slice of the current mode; true if the machine stopped.
     fn run_slice(&mut self, cycles: u64) -> bool {
-        let mut bps = self.bp_set.clone();
-        if let Mode::RunTo(a) = self.mode {
-            bps.insert(a);
-        }
-        let Some(m) = self.machine.as_mut() else {
+        let mode = self.mode;
+        let Some(d) = self.dbg.as_mut() else {
             return true;
         };
-        let stop = StopConditions {
-            breakpoints: bps,
-            ..StopConditions::budget(cycles)
+        d.max_cycles = cycles;
+        let stop = match mode {
+            Mode::Paused => return true,
+            Mode::Running => d.run(),
+            Mode::RunTo(a) => d.run_to_address(a),
+            Mode::StepOut(depth) => {
+                if d.frames().len() < depth {
+                    Stop {
+                        reason: Reason::Step,
+                        message: "returned".into(),
+                        pc: d.registers().pc,
+                        cycles: d.target().cycles(),
+                        index: d.index(),
+                    }
+                } else {
+                    d.step_out()
+                }
+            }
         };
-        let reason = m.run_until(&stop);
-        match reason {
-            StopReason::CycleBudget => false,
-            StopReason::Settled | StopReason::ScriptDone if self.script_active => {
-                self.script_active = false;
-                self.mode = Mode::Paused;
-                self.stop = Some(reason.to_string());
-                self.after_stop();
-                true
-            }
-            StopReason::Breakpoint(a) if self.mode == Mode::RunTo(a) => {
-                self.mode = Mode::Paused;
-                self.stop = Some(format!("reached ${a:04X}"));
-                self.after_stop();
-                true
-            }
-            other => {
-                self.mode = Mode::Paused;
-                self.stop = Some(other.to_string());
-                self.after_stop();
+        d.max_cycles = COMMAND_CYCLES;
+        match (&stop.reason, mode) {
+            (Reason::Budget { .. }, _) => false,
+            // Step out goes one frame up per `step_out`; keep going until
+            // the frame the command started in is left.
+            (Reason::Returned { .. }, Mode::StepOut(depth)) if d.frames().len() >= depth => false,
+            _ => {
+                self.finish(stop);
                 true
             }
         }
-    }
-
-    /// Single steps for step out; true if the machine stopped.
-    fn step_out_slice(&mut self, sp0: u16, cycles: u64) -> bool {
-        let Some(m) = self.machine.as_mut() else {
-            return true;
-        };
-        let end = m.cycles().saturating_add(cycles);
-        while m.cycles() < end {
-            let pc = m.registers().pc;
-            let is_return = matches!(
-                Instruction::decode(pc, |a| m.peek(a)).map(|i| i.info.op),
-                Ok(Op::Rts | Op::Rti)
-            );
-            let out = m.step();
-            let sp = m.registers().sp;
-            let stop = if let StepEvent::Illegal(op) = out.step.event {
-                Some(format!("{op}"))
-            } else if is_return && sp > sp0 {
-                Some(format!("returned to ${:04X}", m.registers().pc))
-            } else if self.bp_set.contains(m.registers().pc) {
-                Some(format!("breakpoint at ${:04X}", m.registers().pc))
-            } else {
-                None
-            };
-            if let Some(s) = stop {
-                self.mode = Mode::Paused;
-                self.stop = Some(s);
-                self.after_stop();
-                return true;
-            }
-        }
-        false
     }
 
     /// Clears the selection.
@@ -844,6 +816,7 @@ impl Session {
     pub fn links(&mut self) -> &Links {
         if self.links_dirty {
             self.links_dirty = false;
+            self.links_at = Some(Instant::now());
             self.links = match self.selection {
                 None => Links::default(),
                 Some(sel) => self.compute_links(sel),
@@ -853,7 +826,7 @@ impl Session {
     }
 
     fn compute_links(&self, sel: Selection) -> Links {
-        let lcd = self.machine.as_ref().map(|m| m.lcd());
+        let lcd = self.machine().map(|m| m.lcd());
         // Pixel -> display RAM through the controller's own mapping (start
         // line, ADC, COM direction), and its inverse by walking all pixels.
         let pixel_to_ram = |x: u8, y: u8| -> Option<(LcdRamCell, u8)> {
@@ -888,6 +861,11 @@ impl Session {
         };
         let peek = |a: u16| self.peek(a);
         let pixel_on = |x: u8, y: u8| lcd.is_some_and(|l| l.pixel(x as usize, y as usize));
+        let prov = self
+            .dbg
+            .as_ref()
+            .filter(|d| d.provenance())
+            .map(DebuggerProvenance);
         let inp = LinkInputs {
             program: self.program.as_deref(),
             layout: self.layout(),
@@ -895,30 +873,49 @@ impl Session {
             ram_to_pixel: &ram_to_pixel,
             pixel_on: &pixel_on,
             peek: &peek,
-            provenance: None,
+            provenance: prov.as_ref().map(|p| p as &dyn ProvenanceSource),
         };
         links::compute(sel, &inp)
     }
 
     /// True if a breakpoint is set at `addr`.
     pub fn has_breakpoint(&self, addr: u16) -> bool {
-        self.bp_set.contains(addr)
+        self.breakpoints.iter().any(|(a, _)| *a == addr)
     }
 
     /// All breakpoint addresses, in the order they were set.
-    pub fn breakpoints(&self) -> &[u16] {
-        &self.breakpoints
+    pub fn breakpoints(&self) -> Vec<u16> {
+        self.breakpoints.iter().map(|(a, _)| *a).collect()
+    }
+
+    fn add_breakpoint(&mut self, addr: u16) -> bool {
+        if self.has_breakpoint(addr) {
+            return false;
+        }
+        let id = match self.dbg.as_mut() {
+            Some(d) => match d.add_breakpoint(&format!("${addr:04X}")) {
+                Ok(id) => id,
+                Err(e) => {
+                    self.status = e.to_string();
+                    return false;
+                }
+            },
+            None => return false,
+        };
+        self.breakpoints.push((addr, id));
+        true
     }
 
     /// Sets or clears a breakpoint at an address.
     pub fn toggle_breakpoint(&mut self, addr: u16) {
-        if let Some(i) = self.breakpoints.iter().position(|a| *a == addr) {
-            self.breakpoints.remove(i);
-            self.bp_set.remove(addr);
+        if let Some(i) = self.breakpoints.iter().position(|(a, _)| *a == addr) {
+            let (_, id) = self.breakpoints.remove(i);
+            if let Some(d) = self.dbg.as_mut() {
+                // The id came from this debugger; a stale one is harmless.
+                let _ = d.breakpoints.remove(id);
+            }
             self.status = format!("Breakpoint at ${addr:04X} removed.");
-        } else {
-            self.breakpoints.push(addr);
-            self.bp_set.insert(addr);
+        } else if self.add_breakpoint(addr) {
             self.status = format!("Breakpoint at ${addr:04X}{}.", self.describe(addr));
         }
         self.save_breakpoints();
@@ -995,7 +992,7 @@ impl Session {
         let saved: Vec<SavedBreakpoint> = self
             .breakpoints
             .iter()
-            .map(|&a| {
+            .map(|&(a, _)| {
                 let by_line = p
                     .line_at(a)
                     .filter(|e| e.addr == a)
@@ -1015,7 +1012,6 @@ impl Session {
 
     fn restore_breakpoints(&mut self) {
         self.breakpoints.clear();
-        self.bp_set = Breakpoints::new();
         let Some(p) = self.program.clone() else {
             return;
         };
@@ -1038,9 +1034,7 @@ impl Session {
                     .map(|e| e.addr),
             };
             if let Some(a) = addr {
-                if self.bp_set.insert(a) {
-                    self.breakpoints.push(a);
-                }
+                self.add_breakpoint(a);
             }
         }
     }
@@ -1095,35 +1089,44 @@ impl Session {
         }
         self.program.as_deref()?.symbol(t).map(|s| s.value)
     }
+}
 
-    /// Return addresses found on the stack, innermost first: each word
-    /// between SP+1 and the stack top that points just behind a JSR or BSR
-    /// of the program. A heuristic read of the stack (pushed data can look
-    /// like a return address), not a recorded call history.
-    pub fn stack_return_addresses(&self, stack_top: u16, max: usize) -> Vec<u16> {
-        let (Some(m), Some(p)) = (&self.machine, self.program.as_deref()) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let mut a = m.registers().sp.wrapping_add(1);
-        while a < stack_top && out.len() < max {
-            let ret = m.peek_word(a);
-            // The call instruction ends exactly at `ret`: it is the line
-            // entry just before `ret`, and it decodes to JSR or BSR.
-            let is_call = ret
-                .checked_sub(1)
-                .and_then(|x| p.line_at(x))
-                .filter(|e| e.addr.wrapping_add(e.len) == ret)
-                .and_then(|e| Instruction::decode(e.addr, |x| m.peek(x)).ok())
-                .is_some_and(|i| matches!(i.info.op, Op::Jsr | Op::Bsr) && i.next_addr() == ret);
-            if is_call {
-                out.push(ret);
-                a = a.wrapping_add(2);
-            } else {
-                a = a.wrapping_add(1);
+/// The debugger's provenance, as the link view-model asks for it.
+struct DebuggerProvenance<'a>(&'a Debugger<Machine>);
+
+fn chain_links(chain: Vec<crate::debug::report::LinkReport>) -> Vec<ChainLink> {
+    chain
+        .into_iter()
+        .map(|l| {
+            // `display`, `initial`, `unknown` and `trimmed` links are not
+            // instructions: their address is no code address.
+            let instruction = !matches!(
+                l.kind.as_str(),
+                "display" | "initial" | "unknown" | "trimmed"
+            );
+            ChainLink {
+                pc: instruction.then_some(l.address),
+                data_address: l.data_address,
+                kind: l.kind,
+                text: l.text,
             }
-        }
-        out
+        })
+        .collect()
+}
+
+impl ProvenanceSource for DebuggerProvenance<'_> {
+    fn explain_byte(&self, addr: u16) -> Option<Vec<ChainLink>> {
+        self.0
+            .explain_address(addr)
+            .ok()
+            .map(|e| chain_links(e.chain))
+    }
+
+    fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>> {
+        self.0
+            .explain_pixel(x as usize, y as usize)
+            .ok()
+            .map(|e| chain_links(e.chain))
     }
 }
 
@@ -1183,7 +1186,11 @@ mod tests {
         let main_loop = s.program().unwrap().symbol("mainLoop").unwrap().value;
         assert_eq!(s.pc(), Some(main_loop));
         assert!(s.lcd_frame().visible);
-        assert!(s.stop_reason().unwrap().contains("reached"));
+        assert!(
+            s.stop_reason().unwrap().contains("returned from initGame"),
+            "{:?}",
+            s.stop_reason()
+        );
     }
 
     #[test]
