@@ -177,7 +177,14 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
 
     // Follow the chain to the line that stored the byte: the buffer bytes
     // whose last store was that instruction light up, with their pixels.
-    h.get_by_label(&format!("stored by line {sl}")).click();
+    let file_name = program.files[sf]
+        .path
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    h.get_by_label(&format!("stored by {file_name}:{sl}"))
+        .click();
     h.run();
     let links = h.state_mut().session.links().clone();
     assert_eq!(
@@ -186,7 +193,11 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
     );
     assert!(links.byte(board).is_some());
     assert!(links.has_pixel(36, 3));
-    assert!(links.bytes.len() >= 42 && links.bytes.len() <= 336, "{}", links.bytes.len());
+    assert!(
+        links.bytes.len() >= 42 && links.bytes.len() <= 336,
+        "{}",
+        links.bytes.len()
+    );
 }
 
 #[test]

@@ -64,7 +64,17 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
                 LineRole::Computed => "computed by",
                 LineRole::Selected => "",
             };
-            if ui.link(format!("{verb} line {l}")).clicked() {
+            let name = session
+                .program()
+                .and_then(|p| p.files.get(*f))
+                .and_then(|f| f.path.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if ui
+                .link(format!("{verb} {name}:{l}"))
+                .on_hover_text("go to this line")
+                .clicked()
+            {
                 session.reveal_line(*f, *l);
                 session.select(Selection::Line { file: *f, line: *l });
             }
