@@ -9,7 +9,8 @@
 //!   `wait:5ms`, ...), played at full speed from power-on (the script runner
 //!   lets the program boot and settle first; an empty list only boots);
 //! - `select=pixel:X,Y` or `select=byte:ADDR` (`$00C8`, `board+136`, a
-//!   symbol) — what to select once the script is done, to show the links;
+//!   symbol) — what to select once the script is done, to show the links
+//!   (the listing then shows the line that loaded it);
 //! - `run=realtime|x10|max` — keep running at that speed after the script
 //!   (for frame-time measurement while the emulator runs);
 //! - `frames=N` — frames to draw after the script before `done` (default
@@ -26,7 +27,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::links::Selection;
+use super::links::{LineRole, Selection};
 use super::session::{Session, Speed};
 use crate::script::Script;
 
@@ -180,6 +181,16 @@ impl Autorun {
                 if !session.script_active() {
                     if let Some(sel) = self.selection(session) {
                         session.select(sel);
+                        // Show the line that loaded the selected thing (the
+                        // heart of the picture), else any linked line.
+                        let lines = session.links().lines.clone();
+                        let line = lines
+                            .iter()
+                            .find(|(_, _, r)| *r == LineRole::Read)
+                            .or_else(|| lines.iter().find(|(_, _, r)| *r != LineRole::Selected));
+                        if let Some((f, l, _)) = line {
+                            session.reveal_line(*f, *l);
+                        }
                     }
                     if let Some(speed) = self.run {
                         session.settings.speed = speed;

@@ -26,12 +26,12 @@ const E_HZ: f64 = 2_000_000.0;
 /// pauses, so a call that never returns cannot freeze the window for long.
 const COMMAND_CYCLES: u64 = 4_000_000;
 /// How often the links of the selection are recomputed while running.
-const LINKS_EVERY: Duration = Duration::from_millis(300);
+const LINKS_EVERY: Duration = Duration::from_millis(500);
 /// Wall-clock time the emulator may take per frame at "as fast as possible".
-const MAX_SPEED_SLICE: Duration = Duration::from_millis(10);
+const MAX_SPEED_SLICE: Duration = Duration::from_millis(8);
 /// E-cycles per `run_until` call inside a frame at full speed, so the
 /// wall-clock check runs often enough.
-const SLICE_CYCLES: u64 = 200_000;
+const SLICE_CYCLES: u64 = 20_000;
 /// How often the source files are checked for changes on disk.
 const POLL_EVERY: Duration = Duration::from_millis(750);
 
