@@ -4,4 +4,5 @@
 //! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
 
 pub mod cpu;
+pub mod grade;
 pub mod image;
