@@ -9,6 +9,8 @@
 pub mod assignment;
 pub mod error;
 pub mod frame;
+pub mod png;
+pub mod report;
 pub mod result;
 pub mod similarity;
 pub mod submission;
