@@ -7,6 +7,7 @@
 //! state, so grading never changes what a program does.
 
 pub mod assignment;
+pub mod engine;
 pub mod error;
 pub mod frame;
 pub mod png;

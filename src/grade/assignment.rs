@@ -81,6 +81,17 @@ pub struct Limits {
     /// Symbol whose address is the lowest the stack may reach (the end of
     /// the variables); default: the end of the highest RAM label.
     pub stack_guard: Option<String>,
+    /// E-cycles a key tap holds its key down.
+    pub hold_cycles: u64,
+    /// E-cycles without device writes after which a scenario's program counts as idle.
+    pub quiet_cycles: u64,
+    /// The same for the moves of differential games (shorter: the games are
+    /// many; it must stay above the program's debounce time).
+    pub game_quiet_cycles: u64,
+    /// E-cycles to wait at most for a program to become idle after a key.
+    pub settle_cap_cycles: u64,
+    /// A scenario fails if the program never becomes idle after its keys.
+    pub require_idle: bool,
 }
 
 impl Default for Limits {
@@ -91,6 +102,11 @@ impl Default for Limits {
             max_total_bytes: 4_000_000,
             max_files: 200,
             stack_guard: None,
+            hold_cycles: 20_000,
+            quiet_cycles: 60_000,
+            game_quiet_cycles: 25_000,
+            settle_cap_cycles: 4_000_000,
+            require_idle: true,
         }
     }
 }
