@@ -7,6 +7,7 @@
 //! state, so grading never changes what a program does.
 
 pub mod assignment;
+pub mod batch;
 pub mod engine;
 pub mod error;
 pub mod frame;
@@ -18,6 +19,9 @@ pub mod submission;
 pub mod text;
 
 pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
+pub use batch::{grade_batch, grade_one, run_gradescope, terminal_progress, GradeOptions};
+pub use engine::Grader;
 pub use error::{GradeError, SubmissionError};
+pub use report::write_reports;
 pub use result::{BatchReport, CheckResult, SubmissionResult, SubmissionStatus};
 pub use submission::{discover, Submission};

@@ -23,7 +23,7 @@ use crate::script::{Action, Script, Timing};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// E-cycles run between two looks at the stack pointer.
 const CHUNK_CYCLES: u64 = 1024;
@@ -289,19 +289,17 @@ struct Observation {
     serial: String,
     memory: Vec<u8>,
     cycles: u64,
-    settled: bool,
     program: Arc<Program>,
 }
 
 impl Observation {
-    fn take(m: &Machine, cycles: u64, settled: bool) -> Observation {
+    fn take(m: &Machine, cycles: u64) -> Observation {
         Observation {
             frame: frame_of(m),
             regs: m.registers(),
             serial: m.serial_text(),
             memory: m.peek_range(0, 0x10000),
             cycles,
-            settled,
             program: m.program().clone(),
         }
     }
@@ -356,10 +354,8 @@ fn value_bytes(v: u64, len: usize) -> Vec<u8> {
 /// A program assembled and booted: the machine right after the boot settled.
 #[derive(Clone, Debug)]
 struct Booted {
-    program: Arc<Program>,
     machine: Machine,
     boot_cycles: u64,
-    settled: bool,
     guard: Option<StackGuard>,
 }
 
@@ -370,18 +366,26 @@ struct Timings {
     game: Timing,
 }
 
-fn boot(program: Program, limits: &super::assignment::Limits, t: &Timings) -> Result<Booted, String> {
+fn boot(
+    program: Program,
+    limits: &super::assignment::Limits,
+    t: &Timings,
+) -> Result<Booted, String> {
     let program = Arc::new(program);
     let mut machine = Machine::new(program.clone()).map_err(|e| e.to_string())?;
     let mut guard = StackGuard::new(&program, limits.stack_guard.as_deref());
-    let settled = run_script(&mut machine, &Script::empty(), t.scenario, limits.max_cycles, &mut guard)
-        .map_err(|e| format!("while starting up: {e}"))?;
+    run_script(
+        &mut machine,
+        &Script::empty(),
+        t.scenario,
+        limits.max_cycles,
+        &mut guard,
+    )
+    .map_err(|e| format!("while starting up: {e}"))?;
     let boot_cycles = machine.cycles();
     Ok(Booted {
-        program,
         machine,
         boot_cycles,
-        settled,
         guard,
     })
 }
@@ -412,6 +416,30 @@ pub struct Grader {
     reference: Option<Reference>,
     reference_files: Vec<(String, String)>,
     timings: Timings,
+    cache: Option<ResultCache>,
+}
+
+/// Results by program: one slot per distinct program, filled once.
+type ResultCache = Mutex<HashMap<Vec<u8>, Arc<OnceLock<Vec<CheckResult>>>>>;
+
+/// Everything about a program that can change its results: the bytes, the
+/// start, and the symbols (the checks read memory by symbol, messages name labels).
+fn program_key(p: &Program) -> Vec<u8> {
+    let mut k = Vec::new();
+    for s in &p.segments {
+        k.extend_from_slice(&s.start.to_le_bytes());
+        k.extend_from_slice(&(s.bytes.len() as u32).to_le_bytes());
+        k.extend_from_slice(&s.bytes);
+    }
+    k.extend_from_slice(&p.entry.map_or(0x1_0000u32, u32::from).to_le_bytes());
+    for s in &p.symbols {
+        k.extend_from_slice(s.name.as_bytes());
+        k.push(0);
+        k.extend_from_slice(&s.value.to_le_bytes());
+        k.push(u8::from(s.kind == SymbolKind::Label));
+        k.extend_from_slice(&s.size.unwrap_or(u32::MAX).to_le_bytes());
+    }
+    k
 }
 
 /// Reads a reference folder: every source file in it, by relative path.
@@ -452,7 +480,12 @@ fn source_files(sub: &Submission, entry: &str, provided: &[(String, String)]) ->
 }
 
 /// Assembles a submission; Err carries the rendered diagnostics.
-fn assemble(sub: &Submission, entry: &str, provided: &[(String, String)], limits: &super::assignment::Limits) -> Result<Program, String> {
+fn assemble(
+    sub: &Submission,
+    entry: &str,
+    provided: &[(String, String)],
+    limits: &super::assignment::Limits,
+) -> Result<Program, String> {
     let files = source_files(sub, entry, provided);
     let opts = AsmOptions {
         max_file_size: limits.max_file_bytes,
@@ -465,7 +498,10 @@ fn assemble(sub: &Submission, entry: &str, provided: &[(String, String)], limits
         _ => {
             let mut text = asm.render_diagnostics();
             if text.len() > MAX_DIAGNOSTICS_CHARS {
-                let cut = (0..=MAX_DIAGNOSTICS_CHARS).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                let cut = (0..=MAX_DIAGNOSTICS_CHARS)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(0);
                 text.truncate(cut);
                 text.push_str("\n... (more diagnostics cut)");
             }
@@ -540,7 +576,11 @@ impl MoveMaker {
                 let right = (u64::from(target) + n - u64::from(self.cursor)) % n;
                 let left = (n - right) % n;
                 // Mostly the short way round, sometimes the long way (tests the wrap-around).
-                let go_right = if self.rng.below(4) == 0 { right > left } else { right <= left };
+                let go_right = if self.rng.below(4) == 0 {
+                    right > left
+                } else {
+                    right <= left
+                };
                 let (key, count) = if go_right { (3u8, right) } else { (1u8, left) };
                 let mut actions: Vec<Action> = (0..count).map(|_| Action::Tap(key)).collect();
                 actions.push(Action::Tap(0));
@@ -600,7 +640,11 @@ fn to_result(check: &Check, o: Outcome) -> CheckResult {
 }
 
 /// Evaluates assertions on a finished run; returns the failures and LCD evidence.
-fn evaluate(expect: &[Assertion], got: &Observation, reference: Option<&Observation>) -> (Vec<String>, Option<LcdEvidence>) {
+fn evaluate(
+    expect: &[Assertion],
+    got: &Observation,
+    reference: Option<&Observation>,
+) -> (Vec<String>, Option<LcdEvidence>) {
     let mut failures = Vec::new();
     let mut lcd = None;
     for a in expect {
@@ -649,7 +693,10 @@ fn evaluate(expect: &[Assertion], got: &Observation, reference: Option<&Observat
                     },
                 };
                 if v != want {
-                    failures.push(format!("register {} is ${v:04X}, expected ${want:04X}", reg.name()));
+                    failures.push(format!(
+                        "register {} is ${v:04X}, expected ${want:04X}",
+                        reg.name()
+                    ));
                 }
             }
             Assertion::Lcd { expected, region } => {
@@ -716,7 +763,10 @@ fn evaluate(expect: &[Assertion], got: &Observation, reference: Option<&Observat
 fn stuck_note(m: &Machine) -> Option<String> {
     let pc = m.registers().pc;
     let ins = Instruction::decode(pc, |a| m.peek(a)).ok()?;
-    let target = ins.branch_target().or_else(|| ins.absolute_address().filter(|_| ins.info.op == crate::cpu::Op::Jmp))?;
+    let target = ins.branch_target().or_else(|| {
+        ins.absolute_address()
+            .filter(|_| ins.info.op == crate::cpu::Op::Jmp)
+    })?;
     (target == pc).then(|| {
         format!(
             "the program is stuck in a loop on itself at {} (`{ins}`)",
@@ -769,13 +819,19 @@ impl Grader {
         let reference_sub = read_reference(&assignment)?;
         let reference_files: Vec<(String, String)> = reference_sub
             .as_ref()
-            .map(|s| s.files.iter().map(|(p, t)| (p.clone(), t.text.clone())).collect())
+            .map(|s| {
+                s.files
+                    .iter()
+                    .map(|(p, t)| (p.clone(), t.text.clone()))
+                    .collect()
+            })
             .unwrap_or_default();
         let mut grader = Grader {
             reference: None,
             reference_files,
             timings,
             assignment,
+            cache: Some(ResultCache::default()),
         };
         if let Some(sub) = reference_sub {
             let entry = sub
@@ -798,7 +854,10 @@ impl Grader {
                                 .run_scenario(&reference.booted, s)
                                 .map(|(o, _)| o)
                                 .map_err(|e| {
-                                    GradeError::Reference(format!("check `{}`: keys `{}`: {e}", c.name, s.keys))
+                                    GradeError::Reference(format!(
+                                        "check `{}`: keys `{}`: {e}",
+                                        c.name, s.keys
+                                    ))
                                 })?;
                             reference.scenarios.insert(s.keys.clone(), obs);
                         }
@@ -836,13 +895,21 @@ impl Grader {
             .filter_map(|name| {
                 self.reference_files
                     .iter()
-                    .find(|(p, _)| p.rsplit('/').next().is_some_and(|f| f.eq_ignore_ascii_case(name)))
+                    .find(|(p, _)| {
+                        p.rsplit('/')
+                            .next()
+                            .is_some_and(|f| f.eq_ignore_ascii_case(name))
+                    })
                     .map(|(_, t)| (name.clone(), t.clone()))
             })
             .collect()
     }
 
-    fn run_scenario(&self, booted: &Booted, s: &Scenario) -> Result<(Observation, Machine), String> {
+    fn run_scenario(
+        &self,
+        booted: &Booted,
+        s: &Scenario,
+    ) -> Result<(Observation, Machine), String> {
         let mut m = booted.machine.clone();
         let mut guard = booted.guard.clone();
         let script = Script::parse_keys(&s.keys).map_err(|e| e.to_string())?;
@@ -856,11 +923,15 @@ impl Grader {
                 self.timings.scenario.settle_cap
             ));
         }
-        let obs = Observation::take(&m, booted.boot_cycles + (m.cycles() - start), settled);
+        let obs = Observation::take(&m, booted.boot_cycles + (m.cycles() - start));
         Ok((obs, m))
     }
 
-    fn reference_games(&self, booted: &Booted, d: &Differential) -> Result<Vec<Vec<RefMove>>, String> {
+    fn reference_games(
+        &self,
+        booted: &Booted,
+        d: &Differential,
+    ) -> Result<Vec<Vec<RefMove>>, String> {
         let mut games = Vec::new();
         for g in 0..d.games {
             let mut maker = MoveMaker::new(&d.generator, d.seed, g);
@@ -881,7 +952,7 @@ impl Grader {
                 let left = budget.saturating_sub(m.cycles() - start);
                 run_script(&mut m, &script, self.timings.game, left, &mut guard)
                     .map_err(|e| format!("game {}, move {}: {e}", g + 1, n + 1))?;
-                let obs = Observation::take(&m, 0, true);
+                let obs = Observation::take(&m, 0);
                 let compared = d
                     .compare
                     .iter()
@@ -907,7 +978,12 @@ impl Grader {
         Ok(games)
     }
 
-    fn check_differential(&self, booted: &Booted, d: &Differential, games: &[Vec<RefMove>]) -> Outcome {
+    fn check_differential(
+        &self,
+        booted: &Booted,
+        d: &Differential,
+        games: &[Vec<RefMove>],
+    ) -> Outcome {
         let mut passed = 0u32;
         let mut out_of_cycles = 0u32;
         let mut skipped = 0usize;
@@ -927,18 +1003,23 @@ impl Grader {
                 keys_so_far.push(mv.script.to_string());
                 let what = format!("move {} ({})", n + 1, mv.label);
                 let left = budget.saturating_sub(m.cycles() - start);
-                if let Err(e) = run_script(&mut m, &mv.script, self.timings.game, left, &mut guard) {
+                if let Err(e) = run_script(&mut m, &mv.script, self.timings.game, left, &mut guard)
+                {
                     let e = match e {
                         RunFailure::Budget { at, busy, .. } => {
                             out_of_cycles += 1;
-                            RunFailure::Budget { cycles: budget, at, busy }
+                            RunFailure::Budget {
+                                cycles: budget,
+                                at,
+                                busy,
+                            }
                         }
                         other => other,
                     };
                     failure = Some((format!("in {what}: {e}"), None));
                     break;
                 }
-                let obs = Observation::take(&m, 0, true);
+                let obs = Observation::take(&m, 0);
                 let mut diffs = Vec::new();
                 let mut evidence = None;
                 if d.compare_lcd {
@@ -976,7 +1057,10 @@ impl Grader {
                     if first_failure.is_none() {
                         let keys = keys_so_far.join(",");
                         first_failure = Some((
-                            format!("game {} differs {text}\n  keys from the start: {keys}", g + 1),
+                            format!(
+                                "game {} differs {text}\n  keys from the start: {keys}",
+                                g + 1
+                            ),
                             ev,
                         ));
                     }
@@ -984,7 +1068,8 @@ impl Grader {
             }
         }
         let total = games.len().max(1) as u32;
-        let mut text = format!("{passed} of {total} random games played exactly like the reference solution");
+        let mut text =
+            format!("{passed} of {total} random games played exactly like the reference solution");
         let mut lcd = None;
         if let Some((t, ev)) = first_failure {
             let _ = write!(text, "\nfirst difference: {t}");
@@ -1018,35 +1103,73 @@ impl Grader {
             Ok(e) => e,
             Err(e) => {
                 let msg = e.to_string();
-                return self.finish(sub, SubmissionStatus::Rejected(msg.clone()), notes, not_run(&msg));
+                return self.finish(
+                    sub,
+                    SubmissionStatus::Rejected(msg.clone()),
+                    notes,
+                    not_run(&msg),
+                );
             }
         };
         let provided = self.provided();
-        for (name, _) in &provided {
-            let dir = entry.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
-            if !sub.files.keys().any(|k| k.eq_ignore_ascii_case(&format!("{dir}{name}"))) {
-                notes.push(format!("{name} is not in the submission; the course's copy was used"));
-            }
-        }
-        let assembled = assemble(sub, &entry, &provided, &self.assignment.limits);
-        let booted = assembled.as_ref().map_err(Clone::clone).and_then(|p| {
-            for name in &self.assignment.required_symbols {
-                if p.symbol(name).is_none() {
-                    notes.push(format!(
-                        "the program defines no `{name}`; the checks read it, so keep that name from the starter code"
-                    ));
+        let dir = entry
+            .rsplit_once('/')
+            .map_or(String::new(), |(d, _)| format!("{d}/"));
+        let missing: Vec<&String> = provided
+            .iter()
+            .map(|(name, _)| name)
+            .filter(|name| {
+                !sub.files
+                    .keys()
+                    .any(|k| k.eq_ignore_ascii_case(&format!("{dir}{name}")))
+            })
+            .collect();
+        let results = match assemble(sub, &entry, &provided, &self.assignment.limits) {
+            Err(d) => checks
+                .iter()
+                .map(|c| {
+                    let o = match c.kind {
+                        CheckKind::Assembles => Outcome::fail(format!("does not assemble:\n{d}")),
+                        _ => Outcome::fail("not run: the program does not assemble"),
+                    };
+                    to_result(c, o)
+                })
+                .collect(),
+            Ok(program) => {
+                for name in missing {
+                    let used = program.files.iter().any(|f| {
+                        f.path
+                            .file_name()
+                            .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(name))
+                    });
+                    if used {
+                        notes.push(format!(
+                            "{name} is not in the submission; the course's copy was used"
+                        ));
+                    }
                 }
+                for name in &self.assignment.required_symbols {
+                    if program.symbol(name).is_none() {
+                        notes.push(format!(
+                            "the program defines no `{name}`; the checks read it, so keep that name from the starter code"
+                        ));
+                    }
+                }
+                self.cached(&program, || self.run_checks(program.clone()))
             }
-            boot(p.clone(), &self.assignment.limits, &self.timings)
-        });
+        };
+        self.finish(sub, SubmissionStatus::Graded, notes, results)
+    }
+
+    /// Runs every check on an assembled program.
+    fn run_checks(&self, program: Program) -> Vec<CheckResult> {
+        let booted = boot(program, &self.assignment.limits, &self.timings);
         let mut results = Vec::new();
-        for (i, c) in checks.iter().enumerate() {
-            let outcome = match (&c.kind, &assembled, &booted) {
-                (CheckKind::Assembles, Ok(_), _) => Outcome::pass("assembles without errors"),
-                (CheckKind::Assembles, Err(d), _) => Outcome::fail(format!("does not assemble:\n{d}")),
-                (_, Err(_), _) => Outcome::fail("not run: the program does not assemble"),
-                (_, Ok(_), Err(e)) => Outcome::fail(format!("not run: {e}")),
-                (CheckKind::Scenario(s), Ok(_), Ok(b)) => {
+        for (i, c) in self.assignment.checks.iter().enumerate() {
+            let outcome = match (&c.kind, &booted) {
+                (CheckKind::Assembles, _) => Outcome::pass("assembles without errors"),
+                (_, Err(e)) => Outcome::fail(format!("not run: {e}")),
+                (CheckKind::Scenario(s), Ok(b)) => {
                     let reference = self
                         .reference
                         .as_ref()
@@ -1058,12 +1181,13 @@ impl Grader {
                             if failures.is_empty() {
                                 Outcome::pass("passed")
                             } else {
-                                let mut text = format!("after keys `{}`:\n  - {}", s.keys, failures.join("\n  - "));
+                                let mut text = format!(
+                                    "after keys `{}`:\n  - {}",
+                                    s.keys,
+                                    failures.join("\n  - ")
+                                );
                                 if let Some(n) = stuck_note(&m) {
                                     let _ = write!(text, "\n  ({n})");
-                                }
-                                if !obs.settled {
-                                    text.push_str("\n  (the program never became idle after the keys)");
                                 }
                                 Outcome {
                                     fraction: 0.0,
@@ -1074,7 +1198,7 @@ impl Grader {
                         }
                     }
                 }
-                (CheckKind::Differential(d), Ok(_), Ok(b)) => {
+                (CheckKind::Differential(d), Ok(b)) => {
                     match self.reference.as_ref().and_then(|r| r.games.get(&i)) {
                         Some(games) => self.check_differential(b, d, games),
                         None => Outcome::fail("not run: no reference games"),
@@ -1083,11 +1207,40 @@ impl Grader {
             };
             results.push(to_result(c, outcome));
         }
-        let status = SubmissionStatus::Graded;
-        self.finish(sub, status, notes, results)
+        results
     }
 
-    fn finish(&self, sub: &Submission, status: SubmissionStatus, notes: Vec<String>, checks: Vec<CheckResult>) -> SubmissionResult {
+    /// The check results of a program, from the cache when an identical
+    /// program (same bytes, same symbols) was graded before: runs are
+    /// deterministic, so it would get the same results again.
+    fn cached(
+        &self,
+        program: &Program,
+        run: impl FnOnce() -> Vec<CheckResult>,
+    ) -> Vec<CheckResult> {
+        let Some(cache) = &self.cache else {
+            return run();
+        };
+        let key = program_key(program);
+        let cell = match cache.lock() {
+            Ok(mut map) => map.entry(key).or_default().clone(),
+            Err(_) => return run(),
+        };
+        cell.get_or_init(run).clone()
+    }
+
+    /// Turns the cache of identical programs on or off (on by default).
+    pub fn set_cache(&mut self, on: bool) {
+        self.cache = on.then(Default::default);
+    }
+
+    fn finish(
+        &self,
+        sub: &Submission,
+        status: SubmissionStatus,
+        notes: Vec<String>,
+        checks: Vec<CheckResult>,
+    ) -> SubmissionResult {
         SubmissionResult {
             submission: sub.name.clone(),
             score: SubmissionResult::total(&checks),
@@ -1111,6 +1264,24 @@ impl Grader {
             score: 0.0,
             max_score: round2(self.assignment.max_score()),
             status: SubmissionStatus::Rejected(why.to_string()),
+            notes: Vec::new(),
+            checks,
+        }
+    }
+
+    /// A result for a submission when the assignment could not even be
+    /// prepared (its reference failed): every check not run, status internal error.
+    pub fn unprepared_result(assignment: &Assignment, name: &str, why: &str) -> SubmissionResult {
+        let checks = assignment
+            .checks
+            .iter()
+            .map(|c| to_result(c, Outcome::fail(format!("not run: {why}"))))
+            .collect();
+        SubmissionResult {
+            submission: name.to_string(),
+            score: 0.0,
+            max_score: round2(assignment.max_score()),
+            status: SubmissionStatus::InternalError(why.to_string()),
             notes: Vec::new(),
             checks,
         }
