@@ -374,14 +374,28 @@ fn boot(
     let program = Arc::new(program);
     let mut machine = Machine::new(program.clone()).map_err(|e| e.to_string())?;
     let mut guard = StackGuard::new(&program, limits.stack_guard.as_deref());
-    run_script(
+    // Start-up may take the whole budget to become idle: a program that
+    // never does (an endless loop through its init) is stopped by the budget.
+    let startup = Timing {
+        settle_cap: limits.max_cycles,
+        ..t.scenario
+    };
+    let settled = run_script(
         &mut machine,
         &Script::empty(),
-        t.scenario,
+        startup,
         limits.max_cycles,
         &mut guard,
     )
     .map_err(|e| format!("while starting up: {e}"))?;
+    if !settled {
+        let e = RunFailure::Budget {
+            cycles: limits.max_cycles,
+            at: locate(&program, machine.registers().pc),
+            busy: true,
+        };
+        return Err(format!("while starting up: {e}"));
+    }
     let boot_cycles = machine.cycles();
     Ok(Booted {
         machine,
