@@ -107,7 +107,7 @@ impl std::fmt::Display for RunFailure {
             }
             RunFailure::Illegal { what, at } => write!(
                 f,
-                "{what} ({at}): the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
+                "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
             ),
             RunFailure::RomWrite { addr, at, stack: true } => write!(
                 f,
@@ -232,10 +232,11 @@ fn run_script(
             StopReason::Settled => return Ok(true),
             StopReason::ScriptDone => return Ok(false),
             StopReason::IllegalOpcode(op) => {
+                let bytes = op.bytes.get(..usize::from(op.len)).unwrap_or(&[]);
                 return Err(RunFailure::Illegal {
-                    what: op.to_string(),
+                    what: format!("illegal opcode {}", hex_bytes(bytes)),
                     at: locate(&program, op.addr),
-                })
+                });
             }
             StopReason::RomWrite { addr, pc, .. } => {
                 let sp = m.registers().sp;
@@ -342,6 +343,32 @@ fn hex_bytes(b: &[u8]) -> String {
         .map(|x| format!("${x:02X}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// How the bytes at `spec` differ from what was wanted: short ones in full,
+/// long ones (a board) by count and the first differing 8-byte row.
+fn describe_bytes(spec: &MemSpec, addr: u16, got: &[u8], want: &[u8], whose: &str) -> String {
+    if got.len() <= 8 {
+        return format!(
+            "{spec} (${addr:04X}) is {}, {whose} {}",
+            hex_bytes(got),
+            hex_bytes(want)
+        );
+    }
+    let diffs = got.iter().zip(want).filter(|(a, b)| a != b).count();
+    let first = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(0);
+    let from = first - first % 8;
+    let to = (from + 8).min(got.len());
+    let at = match &spec.symbol {
+        Some(name) => format!("{name}+{}", usize::from(spec.offset) + from),
+        None => format!("${:04X}", usize::from(spec.offset) + from),
+    };
+    format!(
+        "{spec} differs in {diffs} byte(s); from {at} (${:04X}) on it is {}, {whose} {}",
+        usize::from(addr) + from,
+        hex_bytes(got.get(from..to).unwrap_or(&[])),
+        hex_bytes(want.get(from..to).unwrap_or(&[]))
+    )
 }
 
 fn value_bytes(v: u64, len: usize) -> Vec<u8> {
@@ -613,6 +640,8 @@ struct Outcome {
     fraction: f64,
     text: String,
     lcd: Option<LcdEvidence>,
+    /// False when the check did not run: its advice would not help.
+    advice: bool,
 }
 
 impl Outcome {
@@ -621,6 +650,7 @@ impl Outcome {
             fraction: 1.0,
             text: text.into(),
             lcd: None,
+            advice: true,
         }
     }
 
@@ -629,14 +659,34 @@ impl Outcome {
             fraction: 0.0,
             text: text.into(),
             lcd: None,
+            advice: true,
         }
     }
+
+    fn not_run(why: impl std::fmt::Display) -> Outcome {
+        Outcome {
+            advice: false,
+            ..Outcome::fail(format!("not run: {why}"))
+        }
+    }
+}
+
+/// Every check not run: the first says why in full, the rest refer to it.
+fn all_not_run(checks: &[Check], why: &str, short: &str) -> Vec<CheckResult> {
+    checks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let text = if i == 0 { why } else { short };
+            to_result(c, Outcome::not_run(text))
+        })
+        .collect()
 }
 
 fn to_result(check: &Check, o: Outcome) -> CheckResult {
     let passed = o.fraction >= 1.0;
     let mut output = o.text;
-    if !passed && !check.feedback.is_empty() {
+    if !passed && o.advice && !check.feedback.is_empty() {
         if !output.is_empty() {
             output.push('\n');
         }
@@ -689,11 +739,7 @@ fn evaluate(
                     } else {
                         "expected"
                     };
-                    failures.push(format!(
-                        "{spec} (${addr:04X}) is {}, {whose} {}",
-                        hex_bytes(&bytes),
-                        hex_bytes(&want)
-                    ));
+                    failures.push(describe_bytes(spec, addr, &bytes, &want, whose));
                 }
             }
             Assertion::Register { reg, expected } => {
@@ -1052,11 +1098,9 @@ impl Grader {
                 for (spec, want) in d.compare.iter().zip(&mv.compared) {
                     match obs.read(spec) {
                         Ok((_, b)) if &b == want => {}
-                        Ok((addr, b)) => diffs.push(format!(
-                            "{spec} (${addr:04X}) is {}, the reference has {}",
-                            hex_bytes(&b),
-                            hex_bytes(want)
-                        )),
+                        Ok((addr, b)) => {
+                            diffs.push(describe_bytes(spec, addr, &b, want, "the reference has"))
+                        }
                         Err(e) => diffs.push(e),
                     }
                 }
@@ -1097,8 +1141,8 @@ impl Grader {
         }
         Outcome {
             fraction: f64::from(passed) / f64::from(total),
-            text,
             lcd,
+            ..Outcome::fail(text)
         }
     }
 
@@ -1107,12 +1151,7 @@ impl Grader {
     pub fn grade(&self, sub: &Submission) -> SubmissionResult {
         let checks = &self.assignment.checks;
         let mut notes = sub.notes.clone();
-        let not_run = |why: &str| -> Vec<CheckResult> {
-            checks
-                .iter()
-                .map(|c| to_result(c, Outcome::fail(format!("not run: {why}"))))
-                .collect()
-        };
+        let not_run = |why: &str| all_not_run(checks, why, "the submission could not be read");
         let entry = match sub.find_entry(&self.assignment.entry) {
             Ok(e) => e,
             Err(e) => {
@@ -1144,7 +1183,7 @@ impl Grader {
                 .map(|c| {
                     let o = match c.kind {
                         CheckKind::Assembles => Outcome::fail(format!("does not assemble:\n{d}")),
-                        _ => Outcome::fail("not run: the program does not assemble"),
+                        _ => Outcome::not_run("the program does not assemble"),
                     };
                     to_result(c, o)
                 })
@@ -1179,10 +1218,19 @@ impl Grader {
     fn run_checks(&self, program: Program) -> Vec<CheckResult> {
         let booted = boot(program, &self.assignment.limits, &self.timings);
         let mut results = Vec::new();
+        let mut first_not_run: Option<&str> = None;
         for (i, c) in self.assignment.checks.iter().enumerate() {
             let outcome = match (&c.kind, &booted) {
                 (CheckKind::Assembles, _) => Outcome::pass("assembles without errors"),
-                (_, Err(e)) => Outcome::fail(format!("not run: {e}")),
+                (_, Err(e)) => match first_not_run {
+                    None => {
+                        first_not_run = Some(&c.name);
+                        Outcome::not_run(e)
+                    }
+                    Some(first) => {
+                        Outcome::not_run(format!("the program did not start (see `{first}`)"))
+                    }
+                },
                 (CheckKind::Scenario(s), Ok(b)) => {
                     let reference = self
                         .reference
@@ -1204,9 +1252,8 @@ impl Grader {
                                     let _ = write!(text, "\n  ({n})");
                                 }
                                 Outcome {
-                                    fraction: 0.0,
-                                    text,
                                     lcd,
+                                    ..Outcome::fail(text)
                                 }
                             }
                         }
@@ -1215,7 +1262,7 @@ impl Grader {
                 (CheckKind::Differential(d), Ok(b)) => {
                     match self.reference.as_ref().and_then(|r| r.games.get(&i)) {
                         Some(games) => self.check_differential(b, d, games),
-                        None => Outcome::fail("not run: no reference games"),
+                        None => Outcome::not_run("no reference games"),
                     }
                 }
             };
@@ -1267,12 +1314,11 @@ impl Grader {
 
     /// A result for a submission that could not be read at all.
     pub fn rejected(&self, name: &str, why: &str) -> SubmissionResult {
-        let checks = self
-            .assignment
-            .checks
-            .iter()
-            .map(|c| to_result(c, Outcome::fail(format!("not run: {why}"))))
-            .collect::<Vec<_>>();
+        let checks = all_not_run(
+            &self.assignment.checks,
+            why,
+            "the submission could not be read",
+        );
         SubmissionResult {
             submission: name.to_string(),
             score: 0.0,
@@ -1286,11 +1332,7 @@ impl Grader {
     /// A result for a submission when the assignment could not even be
     /// prepared (its reference failed): every check not run, status internal error.
     pub fn unprepared_result(assignment: &Assignment, name: &str, why: &str) -> SubmissionResult {
-        let checks = assignment
-            .checks
-            .iter()
-            .map(|c| to_result(c, Outcome::fail(format!("not run: {why}"))))
-            .collect();
+        let checks = all_not_run(&assignment.checks, why, "the grader could not start");
         SubmissionResult {
             submission: name.to_string(),
             score: 0.0,

@@ -109,6 +109,7 @@ impl Submission {
         mut notes: Vec<String>,
     ) -> Result<Submission, SubmissionError> {
         let mut files = BTreeMap::new();
+        let mut windows = Vec::new();
         for (path, bytes) in raw {
             let (text, encoding) = decode_source(&bytes).map_err(|e| SubmissionError::NotText {
                 file: path.clone(),
@@ -116,11 +117,20 @@ impl Submission {
                 byte: e.byte,
             })?;
             if encoding == Encoding::Windows1252 {
-                notes.push(format!(
-                    "{path} is not UTF-8; it was read as Windows-1252 (Latin-1), so umlauts in comments are fine"
-                ));
+                windows.push(path.clone());
             }
             files.insert(path, SourceText { text, encoding });
+        }
+        match windows.as_slice() {
+            [] => {}
+            [one] => notes.push(format!(
+                "{one} is not UTF-8; it was read as Windows-1252 (Latin-1), so umlauts in comments are fine"
+            )),
+            many => notes.push(format!(
+                "{} files are not UTF-8 ({}); they were read as Windows-1252 (Latin-1), so umlauts in comments are fine",
+                many.len(),
+                many.join(", ")
+            )),
         }
         Ok(Submission {
             name,

@@ -35,14 +35,24 @@ fn is_binary_control(b: u8) -> bool {
     b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1A)
 }
 
-/// Decodes a source file, refusing binary data (NUL bytes or other control
-/// characters an editor does not write).
+/// Decodes a source file, refusing binary data (a NUL byte, or more than 1%
+/// control characters that an editor does not write; the assembler's rule).
 pub fn decode_source(bytes: &[u8]) -> Result<(String, Encoding), NotText> {
-    if let Some(offset) = bytes.iter().position(|&b| is_binary_control(b)) {
-        return Err(NotText {
+    // As the assembler decides: a NUL byte, or many control characters.
+    let first_bad = |pred: &dyn Fn(u8) -> bool| {
+        bytes.iter().position(|&b| pred(b)).map(|offset| NotText {
             offset,
             byte: bytes.get(offset).copied().unwrap_or(0),
-        });
+        })
+    };
+    if let Some(e) = first_bad(&|b| b == 0) {
+        return Err(e);
+    }
+    let controls = bytes.iter().filter(|&&b| is_binary_control(b)).count();
+    if controls > 8 && controls * 100 > bytes.len() {
+        if let Some(e) = first_bad(&is_binary_control) {
+            return Err(e);
+        }
     }
     let body = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     match std::str::from_utf8(body) {
@@ -85,6 +95,13 @@ mod tests {
     fn nul_bytes_are_binary() {
         let err = decode_source(b"ldaa #1\n\x00\x01").unwrap_err();
         assert_eq!(err, NotText { offset: 8, byte: 0 });
+    }
+
+    #[test]
+    fn many_controls_are_binary_a_few_are_not() {
+        assert!(decode_source(b"ldaa #1 \x07\n").is_ok());
+        let junk: Vec<u8> = (0..200u8).map(|i| (i % 7) + 1).collect();
+        assert_eq!(decode_source(&junk).unwrap_err().offset, 0);
     }
 
     #[test]
