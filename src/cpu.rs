@@ -1,11 +1,19 @@
 //! The MC68HC11 core (M68HC11 Reference Manual, sections 3-6): registers, the
 //! opcode table, instruction execution, interrupts and reset.
 
+mod alu;
 pub mod bus;
-pub mod opcodes;
-
-pub use bus::{Bus, RamBus};
-pub use opcodes::{Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
+pub mod core;
 pub mod decode;
+pub mod opcodes;
+pub mod registers;
 
+pub use self::core::{Cpu, RunState, Step, StepEvent};
+pub use self::core::{
+    ILLEGAL_CYCLES, ILLEGAL_VECTOR, INTERRUPT_CYCLES, RESET_VECTOR, SWI_VECTOR, WAIT_SLICE,
+    WAKE_CYCLES, XIRQ_VECTOR,
+};
+pub use bus::{Bus, RamBus};
 pub use decode::{IllegalOpcode, Instruction};
+pub use opcodes::{Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
+pub use registers::{flags, Registers};

@@ -1,0 +1,414 @@
+//! The MC68HC11 CPU: fetch, decode through the one opcode table, execute, and
+//! the interrupt machinery (M68HC11 Reference Manual, section 5 "Resets and
+//! Interrupts", section 6 and appendix A "Instruction Set Details").
+//!
+//! Where the manual leaves room for a choice, this model does the following:
+//! * Timing: an instruction costs the E-cycles the opcode table gives (a
+//!   branch costs the same taken or not). Entering an interrupt from normal
+//!   execution (IRQ, XIRQ, device sources) costs [`INTERRUPT_CYCLES`] = 14,
+//!   the SWI sequence: both stack the same 9 bytes and fetch a vector.
+//! * WAI costs its table count (14) and stacks everything at once; each later
+//!   `step` while waiting costs [`WAIT_SLICE`] = 4 cycles and reports
+//!   `Waiting`; leaving the wait for an interrupt costs [`WAKE_CYCLES`] = 2
+//!   (the vector fetch). STOP reports `Stopped` slices of the same size.
+//! * STOP with S set is a NOP. Otherwise it ends on XIRQ (serviced if X is
+//!   clear; with X set execution resumes after the STOP without vectoring) or
+//!   on an unmasked IRQ (serviced); an IRQ while I is set does not end STOP.
+//! * Illegal opcodes, and TEST ($00) outside test mode, trap through $FFF8
+//!   with the address of the illegal opcode's first byte (the prebyte, if
+//!   any) as the stacked PC; [`ILLEGAL_CYCLES`] = 14, 15 with a prebyte.
+//! * CLI and TAP clearing I let one more instruction run before a pending
+//!   IRQ is taken, as the manual describes for both; RTI has no such delay.
+//! * DAA clears V (the manual leaves it undefined). IDIV and FDIV by zero
+//!   give X = $FFFF and leave D (the remainder) unchanged; an FDIV overflow
+//!   (X <= D) gives the low 16 bits of the chip's shift-and-subtract
+//!   division. The reasons sit beside the code in `alu.rs`.
+//! * The chip's dummy bus cycles (irrelevant reads of the next byte or of
+//!   $FFFF) are not issued: each operand is read once, read-modify-write
+//!   instructions (CLR too) read then write their location once.
+
+mod execute;
+
+use super::bus::Bus;
+use super::decode::IllegalOpcode;
+use super::opcodes::OPCODE_MAP;
+use super::registers::{flags, Registers};
+
+/// Reset vector (RM section 5, interrupt vector assignments).
+pub const RESET_VECTOR: u16 = 0xFFFE;
+/// Illegal opcode trap vector.
+pub const ILLEGAL_VECTOR: u16 = 0xFFF8;
+/// Software interrupt vector.
+pub const SWI_VECTOR: u16 = 0xFFF6;
+/// XIRQ pin vector.
+pub const XIRQ_VECTOR: u16 = 0xFFF4;
+
+/// E-cycles to enter an interrupt from normal execution (stack 9 bytes, set
+/// the masks, fetch the vector): the SWI sequence of the manual.
+pub const INTERRUPT_CYCLES: u32 = 14;
+/// E-cycles of an illegal opcode trap on a one-byte opcode (the SWI sequence);
+/// one more when a prebyte was fetched before the unused opcode.
+pub const ILLEGAL_CYCLES: u32 = 14;
+/// E-cycles one `step` accounts while the CPU waits in WAI or sits in STOP:
+/// small enough that a board sees an interrupt source within a few cycles.
+pub const WAIT_SLICE: u32 = 4;
+/// E-cycles to leave WAI for an interrupt: registers are already stacked,
+/// only the vector is fetched.
+pub const WAKE_CYCLES: u32 = 2;
+
+/// What the CPU is doing between instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunState {
+    /// Executing instructions.
+    Running,
+    /// After WAI: registers are stacked, waiting for an unmasked interrupt.
+    Waiting,
+    /// After STOP (with S clear): clocks halted until XIRQ, an unmasked IRQ or reset.
+    Stopped,
+}
+
+/// The MC68HC11 core: registers, elapsed E-cycles and run state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cpu {
+    /// The programmer's model.
+    pub regs: Registers,
+    /// E-cycles since construction.
+    pub cycles: u64,
+    /// Running, waiting (WAI) or stopped (STOP).
+    pub state: RunState,
+    /// Set by CLI or TAP when they clear I: the manual delays the clearing so
+    /// the next instruction always runs before a pending IRQ is taken.
+    irq_delay: bool,
+}
+
+/// What a [`Step`] did besides (or instead of) an ordinary instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepEvent {
+    /// An ordinary instruction ran.
+    None,
+    /// An illegal opcode was met and trapped through $FFF8; also TEST ($00)
+    /// outside test mode.
+    Illegal(IllegalOpcode),
+    /// An interrupt (IRQ, XIRQ, device source) was taken instead of an
+    /// instruction; `vector` is the vector's address (e.g. $FFF2).
+    Interrupt {
+        /// Address of the vector the new PC was read from.
+        vector: u16,
+    },
+    /// SWI executed: registers stacked, vectored through $FFF6.
+    Swi,
+    /// In WAI with no interrupt yet: cycles passed, nothing executed.
+    Waiting,
+    /// In STOP: nothing runs until XIRQ, an unmasked IRQ or reset.
+    Stopped,
+}
+
+/// The outcome of one [`Cpu::step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Address of the instruction (or of the trap, or where the CPU waited).
+    pub pc: u16,
+    /// E-cycles this step took.
+    pub cycles: u32,
+    /// What happened.
+    pub event: StepEvent,
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cpu {
+    /// Power-on state: S, X and I set, other registers 0, PC 0, running.
+    /// Call [`Cpu::reset`] to fetch the reset vector.
+    pub fn new() -> Cpu {
+        Cpu {
+            regs: Registers {
+                ccr: flags::S | flags::X | flags::I,
+                ..Registers::default()
+            },
+            cycles: 0,
+            state: RunState::Running,
+            irq_delay: false,
+        }
+    }
+
+    /// The reset sequence: S, X and I set (the manual leaves H N Z V C
+    /// indeterminate; this model clears them), PC read from $FFFE, state
+    /// running. A, B, X, Y and SP keep their values, as on the chip.
+    pub fn reset<B: Bus>(&mut self, bus: &mut B) {
+        self.regs.ccr = flags::S | flags::X | flags::I;
+        self.regs.pc = read16(bus, RESET_VECTOR);
+        self.state = RunState::Running;
+        self.irq_delay = false;
+    }
+
+    /// Runs one instruction, or enters one interrupt, or waits one slice in
+    /// WAI/STOP. Interrupts are checked before each fetch.
+    #[inline]
+    pub fn step<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let step = match self.state {
+            RunState::Running => self.step_running(bus),
+            RunState::Waiting => self.step_waiting(bus),
+            RunState::Stopped => self.step_stopped(bus),
+        };
+        self.cycles += step.cycles as u64;
+        step
+    }
+
+    #[inline(always)]
+    fn step_running<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let pc = self.regs.pc;
+        // The CLI/TAP delay covers exactly one instruction boundary.
+        let delayed = std::mem::take(&mut self.irq_delay);
+        // XIRQ has priority over every I-maskable source (RM section 5, "Interrupts").
+        if self.regs.ccr & flags::X == 0 && bus.xirq() {
+            return self.enter_interrupt(bus, XIRQ_VECTOR, INTERRUPT_CYCLES, true);
+        }
+        if self.regs.ccr & flags::I == 0 && !delayed {
+            if let Some(vector) = bus.irq_vector() {
+                return self.enter_interrupt(bus, vector, INTERRUPT_CYCLES, false);
+            }
+        }
+
+        let first = bus.read(pc);
+        let (prebyte, opcode, opcode_len) = match first {
+            0x18 | 0x1A | 0xCD => (first, bus.read(pc.wrapping_add(1)), 2u16),
+            _ => (0, first, 1u16),
+        };
+        let Some(info) = OPCODE_MAP.get(prebyte, opcode) else {
+            let illegal = if opcode_len == 1 {
+                IllegalOpcode {
+                    addr: pc,
+                    bytes: [first, 0],
+                    len: 1,
+                }
+            } else {
+                IllegalOpcode {
+                    addr: pc,
+                    bytes: [first, opcode],
+                    len: 2,
+                }
+            };
+            return self.illegal_trap(bus, illegal);
+        };
+        self.regs.pc = pc.wrapping_add(opcode_len);
+        self.execute(bus, info, pc)
+    }
+
+    fn step_waiting<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let pc = self.regs.pc;
+        let vector = if self.regs.ccr & flags::X == 0 && bus.xirq() {
+            Some((XIRQ_VECTOR, true))
+        } else if self.regs.ccr & flags::I == 0 {
+            bus.irq_vector().map(|v| (v, false))
+        } else {
+            None
+        };
+        match vector {
+            Some((vector, xirq)) => {
+                self.state = RunState::Running;
+                self.irq_delay = false;
+                self.set_masks(xirq);
+                self.regs.pc = read16(bus, vector);
+                Step {
+                    pc,
+                    cycles: WAKE_CYCLES,
+                    event: StepEvent::Interrupt { vector },
+                }
+            }
+            None => Step {
+                pc,
+                cycles: WAIT_SLICE,
+                event: StepEvent::Waiting,
+            },
+        }
+    }
+
+    /// STOP is left by XIRQ (serviced if X is clear; with X set the CPU just
+    /// goes on after the STOP; RM appendix A, STOP) or by an unmasked IRQ. An IRQ
+    /// while I is set does not end STOP (the manual lists "RESET, XIRQ, or an
+    /// unmasked IRQ" as the ways out). The chip's clocks are halted while
+    /// stopped; the slice this reports only lets a board advance the outside
+    /// world (a key, the XIRQ pin) so something can end the STOP. The
+    /// oscillator start-up delay (OPTION.DLY) is the board's business.
+    fn step_stopped<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let wake = bus.xirq() || (self.regs.ccr & flags::I == 0 && bus.irq_vector().is_some());
+        if wake {
+            self.state = RunState::Running;
+            self.irq_delay = false;
+            self.step_running(bus)
+        } else {
+            Step {
+                pc: self.regs.pc,
+                cycles: WAIT_SLICE,
+                event: StepEvent::Stopped,
+            }
+        }
+    }
+
+    /// Sets I, and X too for XIRQ (RM section 5: XIRQ entry sets both; every other
+    /// interrupt sets I only).
+    #[inline]
+    fn set_masks(&mut self, xirq: bool) {
+        self.regs.ccr |= flags::I;
+        if xirq {
+            self.regs.ccr |= flags::X;
+        }
+    }
+
+    /// Stacks PC, Y, X, A, B, CCR the way every interrupt does (RM section 5,
+    /// interrupt stacking order): PCL at SP, then PCH, IYL, IYH, IXL,
+    /// IXH, A, B, CCR, so after stacking CCR is at SP+1 and PCL at SP+9.
+    fn stack_registers<B: Bus>(&mut self, bus: &mut B) {
+        let r = self.regs;
+        self.push16(bus, r.pc);
+        self.push16(bus, r.y);
+        self.push16(bus, r.x);
+        self.push8(bus, r.a);
+        self.push8(bus, r.b);
+        self.push8(bus, r.ccr);
+    }
+
+    fn enter_interrupt<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        vector: u16,
+        cycles: u32,
+        xirq: bool,
+    ) -> Step {
+        let pc = self.regs.pc;
+        self.stack_registers(bus);
+        self.set_masks(xirq);
+        self.regs.pc = read16(bus, vector);
+        Step {
+            pc,
+            cycles,
+            event: StepEvent::Interrupt { vector },
+        }
+    }
+
+    /// The illegal opcode trap (RM section 5, "Illegal Opcode Trap"): the stacked
+    /// return address is the address of the first byte of the illegal opcode
+    /// (the prebyte, if any), so a handler can look at it; I is set and the
+    /// PC comes from $FFF8. Returning with RTI runs the bad opcode again.
+    fn illegal_trap<B: Bus>(&mut self, bus: &mut B, illegal: IllegalOpcode) -> Step {
+        self.regs.pc = illegal.addr;
+        self.stack_registers(bus);
+        self.set_masks(false);
+        self.regs.pc = read16(bus, ILLEGAL_VECTOR);
+        Step {
+            pc: illegal.addr,
+            cycles: ILLEGAL_CYCLES + illegal.len as u32 - 1,
+            event: StepEvent::Illegal(illegal),
+        }
+    }
+
+    #[inline(always)]
+    fn push8<B: Bus>(&mut self, bus: &mut B, v: u8) {
+        bus.write(self.regs.sp, v);
+        self.regs.sp = self.regs.sp.wrapping_sub(1);
+    }
+
+    /// Pushes a word low byte first, so the high byte ends at the lower address.
+    #[inline(always)]
+    fn push16<B: Bus>(&mut self, bus: &mut B, v: u16) {
+        let [hi, lo] = v.to_be_bytes();
+        self.push8(bus, lo);
+        self.push8(bus, hi);
+    }
+
+    #[inline(always)]
+    fn pull8<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        self.regs.sp = self.regs.sp.wrapping_add(1);
+        bus.read(self.regs.sp)
+    }
+
+    #[inline(always)]
+    fn pull16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let hi = self.pull8(bus);
+        let lo = self.pull8(bus);
+        u16::from_be_bytes([hi, lo])
+    }
+}
+
+/// Reads a big-endian word (high byte at `addr`), wrapping at $FFFF.
+#[inline(always)]
+fn read16<B: Bus>(bus: &mut B, addr: u16) -> u16 {
+    let hi = bus.read(addr);
+    let lo = bus.read(addr.wrapping_add(1));
+    u16::from_be_bytes([hi, lo])
+}
+
+/// Writes a big-endian word (high byte at `addr`), wrapping at $FFFF.
+#[inline(always)]
+fn write16<B: Bus>(bus: &mut B, addr: u16, v: u16) {
+    let [hi, lo] = v.to_be_bytes();
+    bus.write(addr, hi);
+    bus.write(addr.wrapping_add(1), lo);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::bus::RamBus;
+
+    fn ram_with(code: &[u8]) -> RamBus {
+        let mut bus = RamBus::new();
+        bus.load(0xC000, code);
+        bus.set_word(RESET_VECTOR, 0xC000);
+        bus
+    }
+
+    #[test]
+    fn power_on_and_reset() {
+        let mut cpu = Cpu::new();
+        assert_eq!(cpu.regs.ccr, flags::S | flags::X | flags::I);
+        assert_eq!(
+            (cpu.regs.pc, cpu.cycles, &cpu.state),
+            (0, 0, &RunState::Running)
+        );
+        let mut bus = ram_with(&[]);
+        cpu.reset(&mut bus);
+        assert_eq!(cpu.regs.pc, 0xC000);
+    }
+
+    #[test]
+    fn step_reports_pc_cycles_and_event() {
+        let mut bus = ram_with(&[0x86, 0x41, 0x18, 0xCE, 0x12, 0x34]);
+        let mut cpu = Cpu::new();
+        cpu.reset(&mut bus);
+        let s = cpu.step(&mut bus);
+        assert_eq!((s.pc, s.cycles, s.event), (0xC000, 2, StepEvent::None));
+        let s = cpu.step(&mut bus);
+        assert_eq!((s.pc, s.cycles), (0xC002, 4));
+        assert_eq!(
+            (cpu.regs.a, cpu.regs.y, cpu.regs.pc),
+            (0x41, 0x1234, 0xC006)
+        );
+        assert_eq!(cpu.cycles, 6);
+    }
+
+    #[test]
+    fn cli_delay_is_cleared_by_any_boundary() {
+        // CLI; then XIRQ is taken at once (not delayed), and the IRQ delay
+        // does not leak into the handler.
+        let mut bus = ram_with(&[0x0E, 0x01]);
+        bus.set_word(XIRQ_VECTOR, 0xD000);
+        bus.load(0xD000, &[0x0E, 0x01, 0x01]);
+        let mut cpu = Cpu::new();
+        cpu.reset(&mut bus);
+        cpu.regs.ccr = flags::I;
+        cpu.step(&mut bus);
+        bus.xirq = true;
+        assert_eq!(
+            cpu.step(&mut bus).event,
+            StepEvent::Interrupt {
+                vector: XIRQ_VECTOR
+            }
+        );
+        assert!(!cpu.irq_delay);
+    }
+}
