@@ -18,7 +18,11 @@ use hc11lab::grade::{Assignment, Grader, Submission};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const SCENARIOS: [&str; 3] = ["start screen", "player 1 wins vertically", "input locked after a win"];
+const SCENARIOS: [&str; 3] = [
+    "start screen",
+    "player 1 wins vertically",
+    "input locked after a win",
+];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -40,7 +44,10 @@ fn corpus() -> Vec<PathBuf> {
 /// comment and, for one in ten, its own name for the main loop.
 fn make_copy(src: &Path, dst: &Path, i: usize) {
     std::fs::create_dir_all(dst).expect("mkdir");
-    for e in std::fs::read_dir(src).expect("read corpus").filter_map(Result::ok) {
+    for e in std::fs::read_dir(src)
+        .expect("read corpus")
+        .filter_map(Result::ok)
+    {
         let name = e.file_name().to_string_lossy().into_owned();
         let bytes = std::fs::read(e.path()).expect("read");
         let out = match std::str::from_utf8(&bytes) {
@@ -89,14 +96,20 @@ fn main() {
     let sources = corpus();
     for i in 0..n {
         let src = &sources[i % sources.len()];
-        let name = src.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = src
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         make_copy(src, &dir.join(format!("{i:04}_{name}")), i);
     }
 
     // One program graded in full, repeatedly, without the cache.
     grader.set_cache(false);
-    let one = Submission::load(&root().join("tests/grade_corpus/restyled"), &grader.assignment().limits)
-        .expect("restyled");
+    let one = Submission::load(
+        &root().join("tests/grade_corpus/restyled"),
+        &grader.assignment().limits,
+    )
+    .expect("restyled");
     let reps = 4;
     let t = Instant::now();
     for _ in 0..reps {
@@ -108,8 +121,14 @@ fn main() {
 
     grader.set_cache(true);
     let t = Instant::now();
-    let report = grade_paths(&grader, &[dir.clone()], None, &SimilarityOptions::default(), &|_, _| {})
-        .expect("batch");
+    let report = grade_paths(
+        &grader,
+        &[dir.clone()],
+        None,
+        &SimilarityOptions::default(),
+        &|_, _| {},
+    )
+    .expect("batch");
     let total = t.elapsed();
     let distinct = n.div_ceil(10) + sources.len();
     println!(

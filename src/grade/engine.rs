@@ -492,9 +492,20 @@ fn read_reference(assignment: &Assignment) -> Result<Option<Submission>, GradeEr
                 .map_err(|e| GradeError::Reference(format!("{}: {e}", dir.display())))?;
             Ok(Some(sub))
         }
-        Some(ReferenceSource::Bundled) => Err(GradeError::Reference(
-            "`reference = \"bundled\"` needs the firmware bundled into hc11lab; name the firmware folder instead".into(),
-        )),
+        Some(ReferenceSource::Bundled) => {
+            let raw = crate::firmware::FILES
+                .iter()
+                .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+                .collect();
+            let sub = Submission::from_files(
+                "bundled firmware".into(),
+                Path::new(crate::firmware::FOLDER).to_path_buf(),
+                raw,
+                Vec::new(),
+            )
+            .map_err(|e| GradeError::Reference(format!("bundled firmware: {e}")))?;
+            Ok(Some(sub))
+        }
     }
 }
 
