@@ -123,7 +123,7 @@ fn main() {
     let t = Instant::now();
     let report = grade_paths(
         &grader,
-        &[dir.clone()],
+        std::slice::from_ref(&dir),
         None,
         &SimilarityOptions::default(),
         &|_, _| {},

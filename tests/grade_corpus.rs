@@ -151,7 +151,7 @@ fn corpus_grades_as_recorded() {
     let grader = Grader::new(assignment).unwrap();
     let report = grade_paths(
         &grader,
-        &[batch.clone()],
+        std::slice::from_ref(&batch),
         Some(2),
         &SimilarityOptions::default(),
         &|_, _| {},

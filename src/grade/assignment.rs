@@ -285,7 +285,7 @@ pub enum LcdExpected {
     /// The reference solution's LCD after the same keys.
     Reference,
     /// A fixed frame from the assignment.
-    Frame(Frame),
+    Frame(Box<Frame>),
 }
 
 /// What the serial output is compared with.
@@ -911,7 +911,7 @@ fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, String> {
                             )
                         }
                     };
-                    LcdExpected::Frame(Frame::parse(&text)?)
+                    LcdExpected::Frame(Box::new(Frame::parse(&text)?))
                 }
                 other => return Err(format!("lcd = \"{other}\": use \"reference\" or \"frame\"")),
             };

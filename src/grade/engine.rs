@@ -772,7 +772,7 @@ fn evaluate(
             }
             Assertion::Lcd { expected, region } => {
                 let want = match expected {
-                    LcdExpected::Frame(f) => *f,
+                    LcdExpected::Frame(f) => **f,
                     LcdExpected::Reference => match reference {
                         Some(r) => r.frame,
                         None => continue,

@@ -41,8 +41,11 @@ impl Rect {
 
     /// A rectangle from `[x, y, w, h]`, if it lies within the LCD and is not empty.
     pub fn new(x: u32, y: u32, w: u32, h: u32) -> Option<Rect> {
-        let fits = w > 0 && h > 0 && x + w <= WIDTH as u32 && y + h <= HEIGHT as u32;
-        fits.then(|| Rect {
+        let fits = w > 0
+            && h > 0
+            && x.saturating_add(w) <= WIDTH as u32
+            && y.saturating_add(h) <= HEIGHT as u32;
+        fits.then_some(Rect {
             x: x as u8,
             y: y as u8,
             w: w as u8,
@@ -50,14 +53,14 @@ impl Rect {
         })
     }
 
-    /// The mask of the rectangle's columns within one row.
+    /// The mask of the rectangle's columns within one row (empty for a
+    /// rectangle that does not fit, e.g. one read from a hand-edited report).
     fn column_mask(&self) -> u128 {
-        let ones = if self.w as usize >= WIDTH {
-            u128::MAX
-        } else {
-            (1u128 << self.w) - 1
+        let ones = match 1u128.checked_shl(u32::from(self.w)) {
+            Some(bit) => bit - 1,
+            None => u128::MAX,
         };
-        ones << self.x
+        ones.checked_shl(u32::from(self.x)).unwrap_or(0)
     }
 
     fn row_range(&self) -> std::ops::Range<usize> {

@@ -260,8 +260,8 @@ fn line_range(
     let (path, text) = src.files.get(file)?;
     let lines: Vec<&str> = text
         .lines()
-        .skip(first as usize - 1)
-        .take((last - first + 1) as usize)
+        .skip((first as usize).saturating_sub(1))
+        .take(last.saturating_sub(first) as usize + 1)
         .collect();
     Some(LineRange {
         file: path.clone(),

@@ -472,9 +472,7 @@ pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeErr
             path: p.clone(),
             source,
         })?;
-        if meta.is_file() {
-            out.push(p.clone());
-        } else if is_submission_folder(p, entry)? {
+        if meta.is_file() || is_submission_folder(p, entry)? {
             out.push(p.clone());
         } else {
             let rd = std::fs::read_dir(p).map_err(|source| GradeError::Io {
@@ -651,7 +649,7 @@ mod tests {
         std::fs::write(d.join("bin/Viergewinnt.asm"), b"\x7fELF\x02\x01\x01\x00").unwrap();
         let err = Submission::load(&d.join("bin"), &Limits::default()).unwrap_err();
         assert!(
-            matches!(err, SubmissionError::NotText { offset: 4, .. }),
+            matches!(err, SubmissionError::NotText { offset: 7, .. }),
             "{err:?}"
         );
         let _ = std::fs::remove_dir_all(&d);

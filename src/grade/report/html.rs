@@ -34,9 +34,9 @@ figure{display:inline-block;margin:.3em 1em .3em 0}figcaption{font-size:.85em;co
 .side{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side pre{background:#f7f7f7;padding:.4em;border:1px solid #ddd}";
 
 fn page_start(out: &mut String, title: &str) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>",
         esc(title)
     );
 }
@@ -144,9 +144,9 @@ pub fn report_html(report: &BatchReport) -> String {
     }
     out.push_str("</table>\n");
     for s in &report.submissions {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<h2 id=\"s-{}\">{} — {} / {}</h2>\n",
+            "<h2 id=\"s-{}\">{} — {} / {}</h2>",
             esc(&safe_dir_name(&s.submission)),
             esc(&s.submission),
             fmt_points(s.score),
@@ -207,9 +207,9 @@ pub fn similarity_html(report: &BatchReport) -> String {
         out.push_str("<p>No suspicious pairs.</p>\n");
     }
     for p in &report.similarity.pairs {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<h2>{} ↔ {}: {}% ({} shared fingerprints of {} / {})</h2>\n",
+            "<h2>{} ↔ {}: {}% ({} shared fingerprints of {} / {})</h2>",
             esc(&p.a),
             esc(&p.b),
             (p.score * 100.0).round(),
@@ -218,9 +218,9 @@ pub fn similarity_html(report: &BatchReport) -> String {
             p.b_fingerprints
         );
         for m in &p.matches {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<div class=\"side\"><div><b>{}</b> {}:{}-{}<pre>{}</pre></div><div><b>{}</b> {}:{}-{}<pre>{}</pre></div></div>\n",
+                "<div class=\"side\"><div><b>{}</b> {}:{}-{}<pre>{}</pre></div><div><b>{}</b> {}:{}-{}<pre>{}</pre></div></div>",
                 esc(&p.a),
                 esc(&m.a.file),
                 m.a.first,
