@@ -282,6 +282,27 @@ pub fn frame_of(m: &Machine) -> Frame {
     f
 }
 
+/// The address and bytes of a spec in a program's memory, or why they cannot be read.
+fn read_spec(
+    program: &Program,
+    peek: impl Fn(u16) -> u8,
+    spec: &MemSpec,
+) -> Result<(u16, Vec<u8>), String> {
+    let base = match &spec.symbol {
+        Some(name) => {
+            let s = program.symbol(name).ok_or_else(|| {
+                format!(
+                    "the program defines no symbol `{name}`; the checks read it, so keep that name"
+                )
+            })?;
+            s.value.wrapping_add(spec.offset)
+        }
+        None => spec.offset,
+    };
+    let bytes = (0..spec.len).map(|i| peek(base.wrapping_add(i))).collect();
+    Ok((base, bytes))
+}
+
 /// What a finished run looked like, for assertions.
 #[derive(Clone, Debug)]
 struct Observation {
@@ -307,20 +328,11 @@ impl Observation {
 
     /// The bytes of a spec, or why they cannot be read.
     fn read(&self, spec: &MemSpec) -> Result<(u16, Vec<u8>), String> {
-        let base = match &spec.symbol {
-            Some(name) => {
-                let s = self.program.symbol(name).ok_or_else(|| {
-                    format!("the program defines no symbol `{name}`; the checks read it, so keep that name")
-                })?;
-                s.value.wrapping_add(spec.offset)
-            }
-            None => spec.offset,
-        };
-        let start = usize::from(base);
-        let bytes = (0..usize::from(spec.len))
-            .map(|i| self.memory.get((start + i) & 0xFFFF).copied().unwrap_or(0))
-            .collect();
-        Ok((base, bytes))
+        read_spec(
+            &self.program,
+            |a| self.memory.get(usize::from(a)).copied().unwrap_or(0),
+            spec,
+        )
     }
 
     fn register(&self, reg: Reg) -> u16 {
@@ -1023,15 +1035,16 @@ impl Grader {
                 let left = budget.saturating_sub(m.cycles() - start);
                 run_script(&mut m, &script, self.timings.game, left, &mut guard)
                     .map_err(|e| format!("game {}, move {}: {e}", g + 1, n + 1))?;
-                let obs = Observation::take(&m, 0);
+                let program = m.program().clone();
+                let read = |spec: &MemSpec| read_spec(&program, |a| m.peek(a), spec);
                 let compared = d
                     .compare
                     .iter()
-                    .map(|spec| obs.read(spec).map(|(_, b)| b))
+                    .map(|spec| read(spec).map(|(_, b)| b))
                     .collect::<Result<Vec<_>, _>>()?;
                 if ended_at.is_none() {
                     if let Some(until) = &d.until {
-                        let (_, b) = obs.read(until)?;
+                        let (_, b) = read(until)?;
                         if b.iter().any(|&x| x != 0) {
                             ended_at = Some(n + 1);
                         }
@@ -1040,7 +1053,7 @@ impl Grader {
                 moves.push(RefMove {
                     script,
                     label,
-                    frame: obs.frame,
+                    frame: frame_of(&m),
                     compared,
                 });
             }
@@ -1090,24 +1103,24 @@ impl Grader {
                     failure = Some((format!("in {what}: {e}"), None));
                     break;
                 }
-                let obs = Observation::take(&m, 0);
                 let mut diffs = Vec::new();
                 let mut evidence = None;
                 if d.compare_lcd {
-                    if let Some(df) = obs.frame.diff(&mv.frame, super::frame::Rect::FULL) {
+                    let frame = frame_of(&m);
+                    if let Some(df) = frame.diff(&mv.frame, super::frame::Rect::FULL) {
                         diffs.push(format!(
                             "the LCD differs in {} pixel(s), first at x={}, y={}",
                             df.pixels, df.first.0, df.first.1
                         ));
                         evidence = Some(LcdEvidence {
-                            actual: obs.frame,
+                            actual: frame,
                             expected: mv.frame,
                             region: super::frame::Rect::FULL,
                         });
                     }
                 }
                 for (spec, want) in d.compare.iter().zip(&mv.compared) {
-                    match obs.read(spec) {
+                    match read_spec(m.program(), |a| m.peek(a), spec) {
                         Ok((_, b)) if &b == want => {}
                         Ok((addr, b)) => {
                             diffs.push(describe_bytes(spec, addr, &b, want, "the reference has"))
