@@ -110,7 +110,7 @@ fn setup(dir: &Path) -> Assignment {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir.join("reference")).unwrap();
     std::fs::write(dir.join("assignment.toml"), ASSIGNMENT).unwrap();
-    std::fs::write(dir.join("reference/Count.asm"), REFERENCE.to_string()).unwrap();
+    std::fs::write(dir.join("reference/Count.asm"), REFERENCE).unwrap();
     let blank = vec![".".repeat(128); 64].join("\n");
     std::fs::write(dir.join("blank.txt"), blank).unwrap();
     Assignment::load(dir).unwrap()
