@@ -22,6 +22,6 @@ pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
 pub use batch::{grade_batch, grade_one, run_gradescope, terminal_progress, GradeOptions};
 pub use engine::Grader;
 pub use error::{GradeError, SubmissionError};
-pub use report::write_reports;
+pub use report::{summary_line, write_reports};
 pub use result::{BatchReport, CheckResult, SubmissionResult, SubmissionStatus};
 pub use submission::{discover, Submission};

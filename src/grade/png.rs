@@ -1,6 +1,6 @@
 //! A small PNG encoder for LCD frames (PNG specification, ISO/IEC 15948):
-//! an indexed-colour image with stored (uncompressed) deflate blocks, so the
-//! HTML report can embed pictures without an image library.
+//! a 4-bit indexed-colour image, deflated (about 300 bytes for a Viergewinnt
+//! screen), so the HTML report can embed many pictures as data URIs.
 
 use super::frame::{Frame, Rect, HEIGHT, WIDTH};
 
@@ -29,15 +29,6 @@ fn crc32(chunks: &[&[u8]]) -> u32 {
     !crc
 }
 
-fn adler32(bytes: &[u8]) -> u32 {
-    let (mut a, mut b) = (1u32, 0u32);
-    for &x in bytes {
-        a = (a + u32::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    (b << 16) | a
-}
-
 fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&(data.len() as u32).to_be_bytes());
     out.extend_from_slice(kind);
@@ -45,23 +36,15 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&crc32(&[kind, data]).to_be_bytes());
 }
 
-/// A zlib stream of stored deflate blocks (RFC 1950/1951).
-fn zlib_stored(data: &[u8]) -> Vec<u8> {
-    let mut out = vec![0x78, 0x01];
-    let mut blocks = data.chunks(65_535).peekable();
-    if blocks.peek().is_none() {
-        out.extend_from_slice(&[1, 0, 0, 0xFF, 0xFF]);
+/// A zlib stream (RFC 1950) of `data`.
+fn zlib(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing into a Vec cannot fail.
+    if z.write_all(data).is_err() {
+        return Vec::new();
     }
-    while let Some(block) = blocks.next() {
-        let last = u8::from(blocks.peek().is_none());
-        let len = block.len() as u16;
-        out.push(last);
-        out.extend_from_slice(&len.to_le_bytes());
-        out.extend_from_slice(&(!len).to_le_bytes());
-        out.extend_from_slice(block);
-    }
-    out.extend_from_slice(&adler32(data).to_be_bytes());
-    out
+    z.finish().unwrap_or_default()
 }
 
 /// Encodes a 4-bit indexed image of the LCD size; `index(x, y)` picks the palette entry.
@@ -81,7 +64,7 @@ fn encode(palette: &[[u8; 3]], index: impl Fn(usize, usize) -> u8) -> Vec<u8> {
     chunk(&mut out, b"IHDR", &ihdr);
     let plte: Vec<u8> = palette.iter().flatten().copied().collect();
     chunk(&mut out, b"PLTE", &plte);
-    chunk(&mut out, b"IDAT", &zlib_stored(&raw));
+    chunk(&mut out, b"IDAT", &zlib(&raw));
     chunk(&mut out, b"IEND", &[]);
     out
 }
@@ -116,39 +99,73 @@ mod tests {
     use super::*;
 
     #[test]
-    fn crc_and_adler_known_values() {
+    fn crc_known_value() {
         assert_eq!(crc32(&[b"123456789"]), 0xCBF4_3926);
-        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
+    }
+
+    /// The IDAT payload inflated back to the filtered rows.
+    fn rows(png: &[u8]) -> Vec<u8> {
+        use std::io::Read;
+        let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
+        let len = u32::from_be_bytes(png[idat - 4..idat].try_into().unwrap()) as usize;
+        let mut raw = Vec::new();
+        flate2::read::ZlibDecoder::new(&png[idat + 4..idat + 4 + len])
+            .read_to_end(&mut raw)
+            .unwrap();
+        raw
     }
 
     #[test]
-    fn png_structure() {
+    fn png_structure_and_size() {
         let f = Frame::from_fn(|x, y| x == y);
         let png = frame_png(&f);
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(&png[12..16], b"IHDR");
         assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
-        // IDAT holds 64 rows of 1 filter byte + 64 bytes, stored.
-        let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
-        let len = u32::from_be_bytes(png[idat - 4..idat].try_into().unwrap());
-        assert_eq!(len as usize, 2 + 5 + 64 * 65 + 4);
+        assert_eq!(rows(&png).len(), 64 * 65);
+        assert!(png.len() < 600, "{} bytes", png.len());
     }
 
     #[test]
-    fn stored_pixels_decode_back() {
-        // Decode our own stored blocks back and compare pixels.
+    fn pixels_decode_back() {
         let f = Frame::from_fn(|x, y| (x + y) % 3 == 0);
-        let png = frame_png(&f);
-        let idat = png.windows(4).position(|w| w == b"IDAT").unwrap();
-        let len = u32::from_be_bytes(png[idat - 4..idat].try_into().unwrap()) as usize;
-        let z = &png[idat + 4..idat + 4 + len];
-        let raw = &z[2 + 5..z.len() - 4];
+        let raw = rows(&frame_png(&f));
         for y in 0..HEIGHT {
+            assert_eq!(raw[y * 65], 0, "filter byte");
             for x in 0..WIDTH {
                 let byte = raw[y * 65 + 1 + x / 2];
                 let idx = if x % 2 == 0 { byte >> 4 } else { byte & 15 };
                 assert_eq!(idx == 1, f.get(x, y), "pixel {x},{y}");
             }
         }
+    }
+
+    #[test]
+    fn diff_marks_missing_and_extra() {
+        let mut want = Frame::default();
+        want.set(3, 0, true);
+        let mut got = Frame::default();
+        got.set(5, 0, true);
+        let raw = rows(&diff_png(&got, &want, Rect::FULL));
+        let idx = |x: usize| {
+            let b = raw[1 + x / 2];
+            if x % 2 == 0 {
+                b >> 4
+            } else {
+                b & 15
+            }
+        };
+        assert_eq!((idx(3), idx(5), idx(4)), (2, 3, 0));
+        let left = Rect::new(0, 0, 4, 64).unwrap();
+        let raw = rows(&diff_png(&got, &want, left));
+        let idx = |x: usize| {
+            let b = raw[1 + x / 2];
+            if x % 2 == 0 {
+                b >> 4
+            } else {
+                b & 15
+            }
+        };
+        assert_eq!((idx(3), idx(5), idx(6)), (2, 1, 4));
     }
 }

@@ -20,6 +20,33 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
+/// The one-line summary `hc11lab grade` prints when done.
+pub fn summary_line(report: &BatchReport) -> String {
+    let n = report.submissions.len();
+    let mean = if n == 0 {
+        0.0
+    } else {
+        report.submissions.iter().map(|s| s.score).sum::<f64>() / n as f64
+    };
+    let full = report
+        .submissions
+        .iter()
+        .filter(|s| s.score >= s.max_score)
+        .count();
+    let count = |f: fn(&SubmissionStatus) -> bool| {
+        report.submissions.iter().filter(|s| f(&s.status)).count()
+    };
+    let rejected = count(|s| matches!(s, SubmissionStatus::Rejected(_)));
+    let internal = count(|s| matches!(s, SubmissionStatus::InternalError(_)));
+    format!(
+        "graded {n} submission(s) for {}: mean {} of {}, {full} with full marks, {rejected} rejected, {internal} internal error(s); {} suspicious pair(s)",
+        report.assignment,
+        fmt_points(mean),
+        fmt_points(report.max_score),
+        report.similarity.pairs.len()
+    )
+}
+
 /// `grades.csv`: `submission,score,max_score`, then one column per check.
 pub fn grades_csv(report: &BatchReport) -> String {
     let mut out = String::from("submission,score,max_score");
@@ -443,6 +470,14 @@ pub(crate) mod tests {
             .nth(1)
             .unwrap()
             .starts_with("alice,\"bob \"\"b\"\"\",0.9,30,33,31"));
+    }
+
+    #[test]
+    fn summary() {
+        assert_eq!(
+            summary_line(&sample()),
+            "graded 2 submission(s) for viergewinnt: mean 3.25 of 5, 1 with full marks, 0 rejected, 0 internal error(s); 1 suspicious pair(s)"
+        );
     }
 
     #[test]

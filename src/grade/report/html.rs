@@ -33,6 +33,9 @@ figure{display:inline-block;margin:.3em 1em .3em 0}figcaption{font-size:.85em;co
 .note{color:#555}.bad{color:#a00;font-weight:bold}\
 .side{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side pre{background:#f7f7f7;padding:.4em;border:1px solid #ddd}";
 
+/// Pairs shown with their code in `similarity.html` (the CSV has all).
+const MAX_PAIRS_SHOWN: usize = 200;
+
 fn page_start(out: &mut String, title: &str) {
     let _ = writeln!(
         out,
@@ -206,7 +209,15 @@ pub fn similarity_html(report: &BatchReport) -> String {
     if report.similarity.pairs.is_empty() {
         out.push_str("<p>No suspicious pairs.</p>\n");
     }
-    for p in &report.similarity.pairs {
+    let pairs = &report.similarity.pairs;
+    if pairs.len() > MAX_PAIRS_SHOWN {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">The {MAX_PAIRS_SHOWN} most similar of {} pairs; similarity.csv lists all.</p>",
+            pairs.len()
+        );
+    }
+    for p in pairs.iter().take(MAX_PAIRS_SHOWN) {
         let _ = writeln!(
             out,
             "<h2>{} ↔ {}: {}% ({} shared fingerprints of {} / {})</h2>",
