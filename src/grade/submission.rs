@@ -263,6 +263,18 @@ impl Budget<'_> {
     }
 }
 
+impl Budget<'_> {
+    fn grow(&mut self, extra: u64) -> Result<(), SubmissionError> {
+        self.bytes += extra;
+        if self.bytes > self.limits.max_total_bytes {
+            return Err(SubmissionError::TooLarge {
+                limit: self.limits.max_total_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Reads at most `limit` bytes; an error if there is more (a zip header may lie).
 fn read_bounded(r: impl Read, file: &str, limit: u64) -> Result<Vec<u8>, SubmissionError> {
     let mut buf = Vec::new();
@@ -371,8 +383,11 @@ fn read_zip(
                 message: "it is encrypted".into(),
             });
         }
-        budget.admit(&rel, entry.size())?;
+        let declared = entry.size();
+        budget.admit(&rel, declared)?;
         let bytes = read_bounded(&mut entry, &rel, limits.max_file_bytes)?;
+        // A header may understate the size: count what was really read.
+        budget.grow((bytes.len() as u64).saturating_sub(declared))?;
         if out.insert(rel.clone(), bytes).is_some() {
             notes.push(format!("the zip holds {rel} twice; the last copy was used"));
         }
