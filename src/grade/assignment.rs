@@ -111,6 +111,32 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// Refuses values that make no sense or would overflow the board's clock.
+    fn validate(&self) -> Result<(), String> {
+        // About 139 hours of board time: far beyond any sensible budget.
+        const MAX: u64 = 1_000_000_000_000;
+        let cycles = [
+            ("max_cycles", self.max_cycles),
+            ("hold_cycles", self.hold_cycles),
+            ("quiet_cycles", self.quiet_cycles),
+            ("game_quiet_cycles", self.game_quiet_cycles),
+            ("settle_cap_cycles", self.settle_cap_cycles),
+        ];
+        for (name, v) in cycles {
+            if v == 0 || v > MAX {
+                return Err(format!("[limits] {name} must be 1..{MAX}"));
+            }
+        }
+        if self.max_files == 0 || self.max_file_bytes == 0 || self.max_total_bytes == 0 {
+            return Err(
+                "[limits] max_files, max_file_bytes and max_total_bytes must be above 0".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Where a memory assertion looks: a symbol or an address, an offset and a length.
 ///
 /// Written like `run --dump`: `player`, `board:336`, `board+136:8`, `$0190:2`.
@@ -615,6 +641,7 @@ impl Assignment {
         if checks.is_empty() {
             return Err("the assignment has no `[[check]]`".into());
         }
+        raw.limits.validate()?;
         Ok(Assignment {
             dir: dir.to_path_buf(),
             id: h.id,
@@ -1067,6 +1094,15 @@ expect = [
         let e = parse("[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\ncolour = 3\n")
             .unwrap_err();
         assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn limits_are_checked() {
+        let e = parse(
+            "[limits]\nmax_cycles = 0\n[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("max_cycles must be"), "{e}");
     }
 
     #[test]

@@ -214,7 +214,7 @@ fn run_script(
     loop {
         let used = m.cycles() - start;
         if used >= budget {
-            let busy = m.board().last_activity() + timing.quiet > m.cycles();
+            let busy = m.board().last_activity().saturating_add(timing.quiet) > m.cycles();
             return Err(RunFailure::Budget {
                 cycles: budget,
                 at: locate(m.program(), m.registers().pc),
