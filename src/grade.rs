@@ -3,11 +3,16 @@
 //! assistants (CSV, JSON, HTML, JUnit, Gradescope) and a similarity report.
 //!
 //! The grader drives the same library calls as the debugger: the assembler,
-//! `Machine` and key scripts. It only peeks at machine
-//! state, so grading never changes what a program does.
+//! [`crate::machine::Machine`] and [`crate::script`] key scripts. It only
+//! peeks at machine state, so looking never changes what a program does.
+//!
+//! Entry points: [`cli::run`] (`hc11lab grade`), [`grade_batch`] and
+//! [`write_reports`] for a course, [`Grader`] / [`grade_one`] for one
+//! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
 
 pub mod assignment;
 pub mod batch;
+pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod frame;
