@@ -69,8 +69,8 @@ impl Visibility {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// E-cycles one scenario or one differential game may take before the run
-    /// is stopped (an endless loop ends here).
+    /// E-cycles one scenario, or one move of a differential game, may take
+    /// before the run is stopped (an endless loop ends here).
     pub max_cycles: u64,
     /// Largest single file, in bytes.
     pub max_file_bytes: u64,

@@ -1023,7 +1023,6 @@ impl Grader {
             let mut moves = Vec::new();
             let mut ended_at: Option<u32> = None;
             let budget = self.assignment.limits.max_cycles;
-            let start = m.cycles();
             for n in 0..d.max_moves {
                 if ended_at.is_some_and(|e| n >= e + d.after_end) {
                     break;
@@ -1032,8 +1031,7 @@ impl Grader {
                     break;
                 };
                 let script = Script { actions };
-                let left = budget.saturating_sub(m.cycles() - start);
-                run_script(&mut m, &script, self.timings.game, left, &mut guard)
+                run_script(&mut m, &script, self.timings.game, budget, &mut guard)
                     .map_err(|e| format!("game {}, move {}: {e}", g + 1, n + 1))?;
                 let program = m.program().clone();
                 let read = |spec: &MemSpec| read_spec(&program, |a| m.peek(a), spec);
@@ -1080,26 +1078,17 @@ impl Grader {
             }
             let mut m = booted.machine.clone();
             let mut guard = booted.guard.clone();
-            let start = m.cycles();
             let mut keys_so_far: Vec<String> = Vec::new();
             let mut failure: Option<(String, Option<LcdEvidence>)> = None;
             for (n, mv) in moves.iter().enumerate() {
                 keys_so_far.push(mv.script.to_string());
                 let what = format!("move {} ({})", n + 1, mv.label);
-                let left = budget.saturating_sub(m.cycles() - start);
-                if let Err(e) = run_script(&mut m, &mv.script, self.timings.game, left, &mut guard)
+                if let Err(e) =
+                    run_script(&mut m, &mv.script, self.timings.game, budget, &mut guard)
                 {
-                    let e = match e {
-                        RunFailure::Budget { at, busy, .. } => {
-                            out_of_cycles += 1;
-                            RunFailure::Budget {
-                                cycles: budget,
-                                at,
-                                busy,
-                            }
-                        }
-                        other => other,
-                    };
+                    if matches!(e, RunFailure::Budget { .. }) {
+                        out_of_cycles += 1;
+                    }
                     failure = Some((format!("in {what}: {e}"), None));
                     break;
                 }
