@@ -13,7 +13,7 @@
 //! required_symbols = ["player"]     # names the checks rely on
 //!
 //! [limits]
-//! max_cycles = 20000000             # per scenario and per differential game
+//! max_cycles = 20000000             # per scenario and per move of a differential game
 //! max_file_bytes = 1000000          # one source file
 //!
 //! [[check]]

@@ -2,7 +2,7 @@
 //! a [`Machine`], play key scripts, and compare what it shows with what the
 //! assignment (or the reference solution after the same keys) expects.
 //!
-//! Every run is bounded: a cycle budget per scenario and per game, a guard
+//! Every run is bounded: a cycle budget per scenario and per move of a game, a guard
 //! that stops a stack growing into the variables, and the machine's own stops
 //! for illegal opcodes (the chip traps through $FFF8) and writes into program
 //! memory. The reference solution is run once per key script and cached.
