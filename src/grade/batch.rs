@@ -53,6 +53,11 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// Runs `f`, turning a panic into its message (the batch's last line of defence).
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(panic_message)
+}
+
 /// Reads and grades one submission path; its sources come back for the similarity report.
 fn grade_path(grader: &Grader, path: &Path, name: &str) -> (SubmissionResult, Option<SimSource>) {
     match Submission::load(path, &grader.assignment().limits) {
@@ -97,8 +102,8 @@ pub fn grade_paths(
         subs.par_iter()
             .zip(names.par_iter())
             .map(|(path, name)| {
-                let out = catch_unwind(AssertUnwindSafe(|| grade_path(grader, path, name)))
-                    .unwrap_or_else(|p| (grader.internal_error(name, &panic_message(p)), None));
+                let out = guarded(|| grade_path(grader, path, name))
+                    .unwrap_or_else(|p| (grader.internal_error(name, &p), None));
                 progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
                 out
             })
@@ -146,8 +151,8 @@ pub fn grade_batch(
 /// reference is prepared on each call; to grade many, use [`Grader`].
 pub fn grade_one(assignment: &Assignment, submission: &Submission) -> SubmissionResult {
     match Grader::new(assignment.clone()) {
-        Ok(g) => catch_unwind(AssertUnwindSafe(|| g.grade(submission)))
-            .unwrap_or_else(|p| g.internal_error(&submission.name, &panic_message(p))),
+        Ok(g) => guarded(|| g.grade(submission))
+            .unwrap_or_else(|p| g.internal_error(&submission.name, &p)),
         Err(e) => Grader::unprepared_result(assignment, &submission.name, &e.to_string()),
     }
 }
@@ -167,10 +172,8 @@ pub fn run_gradescope(
 ) -> Result<SubmissionResult, GradeError> {
     let assignment = Assignment::load(assignment_dir)?;
     let grader = Grader::new(assignment)?;
-    let (mut result, _) = catch_unwind(AssertUnwindSafe(|| {
-        grade_path(&grader, submission, "submission")
-    }))
-    .unwrap_or_else(|p| (grader.internal_error("submission", &panic_message(p)), None));
+    let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission"))
+        .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));
     result.submission = "submission".into();
     if let Some(dir) = results.parent() {
         std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {
@@ -207,4 +210,18 @@ pub fn terminal_progress() -> Box<dyn Fn(usize, usize) + Sync> {
             bar.finish_and_clear();
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_messages() {
+        assert_eq!(guarded(|| 3), Ok(3));
+        let e = guarded(|| -> u8 { panic!("bad {}", 7) });
+        let f = guarded(|| -> u8 { std::panic::panic_any(5u32) });
+        assert_eq!(e, Err("bad 7".to_string()));
+        assert_eq!(f, Err("unknown panic".to_string()));
+    }
 }
