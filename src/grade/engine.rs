@@ -58,8 +58,8 @@ pub enum RunFailure {
     },
     /// A write into program memory.
     RomWrite {
-        /// The address written.
-        addr: u16,
+        /// The address written (label and offset if the program names it).
+        addr: String,
         /// The instruction that wrote.
         at: String,
         /// True if the write came from the stack (pointer in program memory).
@@ -111,11 +111,11 @@ impl std::fmt::Display for RunFailure {
             ),
             RunFailure::RomWrite { addr, at, stack: true } => write!(
                 f,
-                "the stack ran into the program: a push wrote to program memory ${addr:04X} ({at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
+                "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
             ),
             RunFailure::RomWrite { addr, at, stack: false } => write!(
                 f,
-                "write into program memory (ROM) at ${addr:04X} by the instruction at {at}; variables belong in RAM (RamSection)"
+                "write into program memory (ROM) at {addr} by the instruction at {at}; variables belong in RAM (RamSection)"
             ),
             RunFailure::UnmappedWrite { addr, at } => write!(
                 f,
@@ -243,7 +243,7 @@ fn run_script(
                 // A push writes at SP and then decrements, so a stack write is at SP+1..SP+9.
                 let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
                 return Err(RunFailure::RomWrite {
-                    addr,
+                    addr: locate(&program, addr),
                     at: locate(&program, pc),
                     stack,
                 });
@@ -1250,7 +1250,11 @@ impl Grader {
                         .as_ref()
                         .and_then(|r| r.scenarios.get(&s.keys));
                     match self.run_scenario(b, s) {
-                        Err(e) => Outcome::fail(format!("after keys `{}`: {e}", s.keys)),
+                        // The program failed to run: the check's advice is about something else.
+                        Err(e) => Outcome {
+                            advice: false,
+                            ..Outcome::fail(format!("after keys `{}`: {e}", s.keys))
+                        },
                         Ok((obs, m)) => {
                             let (failures, lcd) = evaluate(&s.expect, &obs, reference);
                             if failures.is_empty() {
