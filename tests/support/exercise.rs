@@ -117,3 +117,143 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// The rules of Vier Gewinnt as the firmware plays them, to check the key
+/// scripts of the assignments independently of any assembly program: 7
+/// columns, 6 rows, the cursor starts over column index 3 and wraps, a drop
+/// into a full column is refused, after a win only reset works.
+#[derive(Clone, Debug, Default)]
+pub struct Connect4 {
+    /// `cells[col][n]`: the n-th stone from the bottom of a column (1 or 2).
+    pub cells: [[u8; 6]; 7],
+    /// Stones per column.
+    pub heights: [usize; 7],
+    /// The cursor's column index.
+    pub cursor: usize,
+    /// 1 or 2.
+    pub player: u8,
+    /// The winner, once there is one.
+    pub winner: Option<u8>,
+    /// Stones dropped.
+    pub stones: usize,
+}
+
+impl Connect4 {
+    /// A new game.
+    pub fn new() -> Connect4 {
+        Connect4 {
+            cursor: 3,
+            player: 1,
+            ..Connect4::default()
+        }
+    }
+
+    /// The stone at column `c`, row `r` counted from the bottom (0 = empty).
+    pub fn at(&self, c: i32, r: i32) -> u8 {
+        if !(0..7).contains(&c) || !(0..6).contains(&r) {
+            return 0;
+        }
+        self.cells[c as usize][r as usize]
+    }
+
+    /// Length of the longest line through (c, r) of the stone there.
+    pub fn line_through(&self, c: usize, r: usize) -> usize {
+        let p = self.cells[c][r];
+        let mut best = 0;
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let mut n = 1;
+            for s in [1, -1] {
+                let (mut x, mut y) = (c as i32 + dx * s, r as i32 + dy * s);
+                while self.at(x, y) == p {
+                    n += 1;
+                    x += dx * s;
+                    y += dy * s;
+                }
+            }
+            best = best.max(n);
+        }
+        best
+    }
+
+    /// Drops a stone of the player on turn into column `c`; false if full or won.
+    pub fn drop_in(&mut self, c: usize) -> bool {
+        if self.winner.is_some() || self.heights[c] >= 6 {
+            return false;
+        }
+        let r = self.heights[c];
+        self.cells[c][r] = self.player;
+        self.heights[c] += 1;
+        self.stones += 1;
+        if self.line_through(c, r) >= 4 {
+            self.winner = Some(self.player);
+        } else {
+            self.player = 3 - self.player;
+        }
+        true
+    }
+
+    /// Plays a `--keys` list (left, right, drop, reset and key digits 0/1/3/4).
+    pub fn play(&mut self, keys: &str) {
+        for k in keys.split(',').map(str::trim) {
+            match k {
+                "left" | "1" if self.winner.is_none() => self.cursor = (self.cursor + 6) % 7,
+                "right" | "3" if self.winner.is_none() => self.cursor = (self.cursor + 1) % 7,
+                "drop" | "0" => {
+                    let c = self.cursor;
+                    self.drop_in(c);
+                }
+                "reset" | "4" => *self = Connect4::new(),
+                _ => {}
+            }
+        }
+    }
+
+    /// The keys that walk the cursor the short way to column `c` and drop.
+    pub fn keys_to_drop(&mut self, c: usize) -> Vec<&'static str> {
+        let right = (c + 7 - self.cursor) % 7;
+        let left = (self.cursor + 7 - c) % 7;
+        let mut keys = if right <= left {
+            vec!["right"; right]
+        } else {
+            vec!["left"; left]
+        };
+        keys.push("drop");
+        self.cursor = c;
+        self.drop_in(c);
+        keys
+    }
+
+    /// The firmware's buffer for this position: 336 bytes, cell address
+    /// `col*8 + row*56` with row 0 on top.
+    pub fn buffer(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(336);
+        for row in 0..6 {
+            for col in 0..7 {
+                let mut cell = [0xFF, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xFF];
+                let stone = match self.cells[col][5 - row] {
+                    1 => [0x18, 0x3C, 0x3C, 0x18],
+                    2 => [0x18, 0x24, 0x24, 0x18],
+                    _ => [0; 4],
+                };
+                for k in 0..4 {
+                    cell[2 + k] |= stone[k];
+                }
+                b.extend_from_slice(&cell);
+            }
+        }
+        b
+    }
+}
+
+/// The `keys` of the named check of an assignment.
+pub fn keys_of(a: &Assignment, check: &str) -> String {
+    let c = a
+        .checks
+        .iter()
+        .find(|c| c.name == check)
+        .unwrap_or_else(|| panic!("no check named {check:?}"));
+    match &c.kind {
+        hc11lab::grade::CheckKind::Scenario(s) => s.keys.clone(),
+        other => panic!("check {check:?} is no scenario: {other:?}"),
+    }
+}
