@@ -136,6 +136,8 @@ pub struct Connect4 {
     pub winner: Option<u8>,
     /// Stones dropped.
     pub stones: usize,
+    /// Column and row (from the bottom) of the last stone.
+    pub last: Option<(usize, usize)>,
 }
 
 impl Connect4 {
@@ -184,6 +186,7 @@ impl Connect4 {
         self.cells[c][r] = self.player;
         self.heights[c] += 1;
         self.stones += 1;
+        self.last = Some((c, r));
         if self.line_through(c, r) >= 4 {
             self.winner = Some(self.player);
         } else {
@@ -223,9 +226,43 @@ impl Connect4 {
         keys
     }
 
+    /// The cells (column, row from the bottom) of every line of four or more
+    /// through the last stone, if that stone won (E3's marking).
+    pub fn winning_cells(&self) -> Vec<(usize, usize)> {
+        let mut cells = Vec::new();
+        let (Some((c, r)), Some(p)) = (self.last, self.winner) else {
+            return cells;
+        };
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let mut line = vec![(c, r)];
+            for s in [1, -1] {
+                let (mut x, mut y) = (c as i32 + dx * s, r as i32 + dy * s);
+                while self.at(x, y) == p {
+                    line.push((x as usize, y as usize));
+                    x += dx * s;
+                    y += dy * s;
+                }
+            }
+            if line.len() >= 4 {
+                for cell in line {
+                    if !cells.contains(&cell) {
+                        cells.push(cell);
+                    }
+                }
+            }
+        }
+        cells
+    }
+
     /// The firmware's buffer for this position: 336 bytes, cell address
     /// `col*8 + row*56` with row 0 on top.
     pub fn buffer(&self) -> Vec<u8> {
+        self.buffer_marked(&[])
+    }
+
+    /// The buffer with the cells in `marked` (column, row from the bottom)
+    /// inverted, as E3 draws a winning line.
+    pub fn buffer_marked(&self, marked: &[(usize, usize)]) -> Vec<u8> {
         let mut b = Vec::with_capacity(336);
         for row in 0..6 {
             for col in 0..7 {
@@ -237,6 +274,11 @@ impl Connect4 {
                 };
                 for k in 0..4 {
                     cell[2 + k] |= stone[k];
+                }
+                if marked.contains(&(col, 5 - row)) {
+                    for byte in &mut cell {
+                        *byte = !*byte;
+                    }
                 }
                 b.extend_from_slice(&cell);
             }
@@ -256,4 +298,27 @@ pub fn keys_of(a: &Assignment, check: &str) -> String {
         hc11lab::grade::CheckKind::Scenario(s) => s.keys.clone(),
         other => panic!("check {check:?} is no scenario: {other:?}"),
     }
+}
+
+/// Assembles `entry` (with its includes), runs the key script and returns
+/// the machine when the program has settled.
+pub fn run_keys(entry: &Path, keys: &str) -> hc11lab::machine::Machine {
+    let asm = hc11lab::asm::assemble_file(entry, &hc11lab::asm::AsmOptions::default());
+    assert!(!asm.has_errors(), "{}", asm.render_diagnostics());
+    let program = asm.program.expect("a program");
+    let mut m = hc11lab::machine::Machine::new(program).expect("loads");
+    let script = hc11lab::script::Script::parse_keys(keys).expect("keys parse");
+    let stop = m.run_script(&script, 100_000_000);
+    assert_eq!(stop, hc11lab::machine::StopReason::Settled, "keys {keys}");
+    m
+}
+
+/// The bytes at a symbol of the machine's program.
+pub fn peek_symbol(m: &hc11lab::machine::Machine, name: &str, len: usize) -> Vec<u8> {
+    let addr = m
+        .program()
+        .symbol(name)
+        .unwrap_or_else(|| panic!("no symbol {name}"))
+        .value;
+    m.peek_range(addr, len)
 }
