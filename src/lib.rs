@@ -3,5 +3,13 @@
 //! Data flows one way: source text -> [`asm`] -> [`image::Program`] ->
 //! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
 
+pub mod asm;
+pub mod board;
 pub mod cpu;
+pub mod debug;
+pub mod firmware;
 pub mod image;
+pub mod machine;
+pub mod open;
+pub mod run;
+pub mod script;

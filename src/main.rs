@@ -1,5 +1,263 @@
 //! The `hc11lab` command line: argument handling only; all logic lives in the library.
 
-fn main() {
-    println!("hc11lab {}", env!("CARGO_PKG_VERSION"));
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use hc11lab::debug::cli::RunRequest;
+use hc11lab::image::s19;
+use hc11lab::machine::Machine;
+use hc11lab::script::Script;
+use hc11lab::{asm, board, open, run};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// A debugger and course companion for Motorola 68HC11 assembly.
+///
+/// Without a command, opens the GUI on the bundled Viergewinnt.
+#[derive(Parser, Debug)]
+#[command(name = "hc11lab", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Open the GUI on a .asm file, a folder, an .s19 or an ELF (default: the bundled Viergewinnt).
+    Gui {
+        /// Program to open.
+        path: Option<PathBuf>,
+    },
+    /// Assemble a source file; print diagnostics; optionally write S19, listing and symbols.
+    Asm(AsmArgs),
+    /// Disassemble an .s19 or ELF file (with labels and, where known, source lines).
+    Disasm {
+        /// The .s19 or ELF file.
+        file: PathBuf,
+    },
+    /// Run a program headless on the trainer11 board and report what it did.
+    Run(RunArgs),
+}
+
+#[derive(Args, Debug)]
+struct AsmArgs {
+    /// The main source file (includes are resolved relative to it).
+    file: PathBuf,
+    /// Write the program as Motorola S-records (S1 + S9).
+    #[arg(short = 'o', long = "output", value_name = "OUT.s19")]
+    output: Option<PathBuf>,
+    /// Write a listing: per line file, line, address, bytes, source; then the symbol table.
+    #[arg(long, value_name = "OUT.lst")]
+    listing: Option<PathBuf>,
+    /// Write a symbol file: one `NAME $VALUE` per line.
+    #[arg(long, value_name = "OUT.sym")]
+    symbols: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// .asm file, folder with Viergewinnt.asm, .s19 or ELF (default: the bundled Viergewinnt).
+    path: Option<PathBuf>,
+    /// Key actions run in order: 0..7 (tap), drop, left, right, reset, wait:N, wait:Nms.
+    #[arg(long, value_name = "KEYS")]
+    keys: Option<String>,
+    /// A script file: one key action per line, `#` comments, also `press N` / `release N`.
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Stop after this many E-cycles (2,000,000 = one second of the real board).
+    #[arg(long, value_name = "N")]
+    max_cycles: Option<u64>,
+    /// Write the LCD as a PNG picture.
+    #[arg(long, value_name = "OUT.png")]
+    lcd_png: Option<PathBuf>,
+    /// Print the LCD as 64 lines of 128 `#`/`.`.
+    #[arg(long)]
+    lcd_text: bool,
+    /// Dump memory: symbols or addresses, with optional length (`player,board:336,$0190:2`).
+    #[arg(long, value_name = "SYM,...")]
+    dump: Option<String>,
+    /// Print one JSON object with the stop reason, cycles, registers, serial, LCD, dumps.
+    #[arg(long)]
+    json: bool,
+    /// Stop at a breakpoint: LABEL, $ADDR, FILE:LINE, LABEL:N (the Nth hit), `... if COND`.
+    #[arg(long = "break", value_name = "SPEC")]
+    breaks: Vec<String>,
+    /// Explain where the LCD pixel X,Y came from (instruction, buffer byte, its writer).
+    #[arg(long, value_name = "X,Y")]
+    explain_pixel: Vec<String>,
+    /// Explain where the byte at ADDR came from (`board+136`, `$0190`).
+    #[arg(long, value_name = "ADDR")]
+    explain: Vec<String>,
+    /// Print calls and inclusive/exclusive cycles per subroutine label.
+    #[arg(long)]
+    profile: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Some(Command::Asm(args)) => cmd_asm(&args),
+        Some(Command::Disasm { file }) => cmd_disasm(&file),
+        Some(Command::Run(args)) => cmd_run(&args),
+        None | Some(Command::Gui { .. }) => anyhow::bail!("not wired yet"),
+    }
+}
+
+/// Writes `text` to `path`, naming the file in the error.
+fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
+    let assembly = asm::assemble_file(&args.file, &asm::AsmOptions::default());
+    if !assembly.diagnostics.is_empty() {
+        eprint!("{}", assembly.render_diagnostics());
+    }
+    let Some(program) = assembly.program.as_ref().filter(|_| !assembly.has_errors()) else {
+        return Ok(ExitCode::from(1));
+    };
+    if let Some(out) = &args.output {
+        write_file(out, &s19::write_s19(program))?;
+    }
+    if let Some(out) = &args.listing {
+        write_file(out, &asm::listing(&assembly))?;
+    }
+    if let Some(out) = &args.symbols {
+        write_file(out, &asm::symbol_file(program))?;
+    }
+    let bytes: usize = program.segments.iter().map(|s| s.bytes.len()).sum();
+    eprintln!(
+        "{}: {} bytes in {} segment(s), entry {}",
+        args.file.display(),
+        bytes,
+        program.segments.len(),
+        program
+            .entry
+            .map_or_else(|| "none".to_string(), |e| format!("${e:04X}"))
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_disasm(file: &Path) -> anyhow::Result<ExitCode> {
+    match open::open(Some(file)) {
+        Ok(opened) => {
+            for w in &opened.warnings {
+                eprintln!("warning: {w}");
+            }
+            print!("{}", asm::disassemble(&opened.program));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// Exit status for bad usage (a malformed option value).
+const USAGE: u8 = 2;
+
+fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let script = match (&args.script, &args.keys) {
+        (Some(_), Some(_)) => {
+            eprintln!("error: give either --keys or --script, not both");
+            return Ok(ExitCode::from(USAGE));
+        }
+        (Some(path), None) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read script {}", path.display()))?;
+            match Script::parse_file(&text) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    return Ok(ExitCode::from(USAGE));
+                }
+            }
+        }
+        (None, Some(keys)) => match Script::parse_keys(keys) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("error: --keys: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        },
+        (None, None) => None,
+    };
+    let dumps = match args.dump.as_deref().map(run::parse_dumps).transpose() {
+        Ok(d) => d.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    };
+    let opened = match open::open(args.path.as_deref()) {
+        Ok(o) => o,
+        Err(e) => {
+            eprint!("{e}");
+            if !e.to_string().ends_with('\n') {
+                eprintln!();
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    for w in &opened.warnings {
+        eprintln!("{w}");
+    }
+    let machine = match Machine::new(opened.program) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let request = RunRequest {
+        breaks: args.breaks.clone(),
+        explain_pixels: args.explain_pixel.clone(),
+        explain: args.explain.clone(),
+        profile: args.profile,
+        max_cycles: args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES),
+    };
+    let (machine, report) = match run::run(machine, script.as_ref(), &request, &dumps) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    };
+    if let Some(path) = &args.lcd_png {
+        let png = board::render::lcd_png(machine.lcd(), 4)
+            .map_err(|e| anyhow::anyhow!("cannot render the LCD: {e}"))?;
+        std::fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        if args.lcd_text {
+            for row in &report.lcd {
+                println!("{row}");
+            }
+        }
+        print!("{}", report.to_text());
+    }
+    Ok(if report.failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
