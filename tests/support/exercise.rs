@@ -322,3 +322,57 @@ pub fn peek_symbol(m: &hc11lab::machine::Machine, name: &str, len: usize) -> Vec
         .value;
     m.peek_range(addr, len)
 }
+
+/// A program running on a machine, driven key script by key script.
+#[derive(Clone)]
+pub struct Session {
+    /// The machine.
+    pub m: hc11lab::machine::Machine,
+    timing: hc11lab::script::Timing,
+}
+
+impl Session {
+    /// Assembles `entry` and boots it; `quiet` is the E-cycles of silence
+    /// after which the program counts as idle.
+    pub fn boot(entry: &Path, quiet: u64) -> Session {
+        let asm = hc11lab::asm::assemble_file(entry, &hc11lab::asm::AsmOptions::default());
+        assert!(!asm.has_errors(), "{}", asm.render_diagnostics());
+        let m = hc11lab::machine::Machine::new(asm.program.expect("a program")).expect("loads");
+        let timing = hc11lab::script::Timing {
+            quiet,
+            ..hc11lab::script::Timing::default()
+        };
+        let mut s = Session { m, timing };
+        s.keys("");
+        s
+    }
+
+    /// Runs a key script until the program is idle again.
+    pub fn keys(&mut self, keys: &str) {
+        let script = hc11lab::script::Script::parse_keys(keys).expect("keys parse");
+        self.m.start_script_with(&script, self.timing);
+        let stop = self
+            .m
+            .run_until(&hc11lab::machine::StopConditions::budget(200_000_000));
+        assert_eq!(stop, hc11lab::machine::StopReason::Settled, "keys {keys}");
+    }
+
+    /// The bytes at a symbol.
+    pub fn symbol(&self, name: &str, len: usize) -> Vec<u8> {
+        peek_symbol(&self.m, name, len)
+    }
+}
+
+/// A small deterministic generator for test games (64-bit LCG, high bits).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
