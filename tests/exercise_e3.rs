@@ -20,12 +20,17 @@ const WINS: [(&str, usize); 6] = [
 #[test]
 fn e3_reference_marks_what_the_model_marks() {
     let a = hc11lab::grade::Assignment::load(&lesson("e3-winline")).unwrap();
-    let entry = lesson("e3-winline").join("solution").join("Viergewinnt.asm");
+    let entry = lesson("e3-winline")
+        .join("solution")
+        .join("Viergewinnt.asm");
     for (check, marked) in WINS {
         let keys = keys_of(&a, check);
         let mut model = Connect4::new();
         model.play(&keys);
-        assert!(model.winner.is_some(), "{check}: the keys must end in a win");
+        assert!(
+            model.winner.is_some(),
+            "{check}: the keys must end in a win"
+        );
         let cells = model.winning_cells();
         assert_eq!(cells.len(), marked, "{check}: cells {cells:?}");
         let m = run_keys(&entry, &keys);
@@ -40,7 +45,18 @@ fn e3_reference_marks_what_the_model_marks() {
 #[test]
 fn e3_solution_full_marks_original_fails() {
     let (a, g) = grader("e3-winline");
-    assert_full(&grade(&a, &g, &lesson("e3-winline").join("solution")));
+    let solution = lesson("e3-winline").join("solution");
+    assert_same_as_firmware(
+        &solution,
+        &[
+            "Input.inc",
+            "Cursor.inc",
+            "LCDutils.inc",
+            "Utils.inc",
+            "Trainer11Register.inc",
+        ],
+    );
+    assert_full(&grade(&a, &g, &solution));
     let r = grade(&a, &g, &firmware());
     let names: Vec<&str> = WINS.iter().map(|w| w.0).collect();
     assert_fails(&r, &names);

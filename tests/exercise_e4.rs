@@ -23,12 +23,16 @@ fn rule_column(g: &Connect4) -> Option<usize> {
             }
         }
     }
-    [3, 2, 4, 1, 5, 0, 6].into_iter().find(|&c| g.heights[c] < 6)
+    [3, 2, 4, 1, 5, 0, 6]
+        .into_iter()
+        .find(|&c| g.heights[c] < 6)
 }
 
 #[test]
 fn e4_reference_follows_the_rules_in_random_games() {
-    let entry = lesson("e4-computer").join("solution").join("Viergewinnt.asm");
+    let entry = lesson("e4-computer")
+        .join("solution")
+        .join("Viergewinnt.asm");
     let fresh = Session::boot(&entry, 200_000);
     let mut rng = Lcg(2026);
     let (mut won_by_computer, mut blocks, mut moves) = (0, 0, 0);
@@ -81,7 +85,18 @@ fn e4_reference_follows_the_rules_in_random_games() {
 #[test]
 fn e4_solution_full_marks_original_fails() {
     let (a, g) = grader("e4-computer");
-    assert_full(&grade(&a, &g, &lesson("e4-computer").join("solution")));
+    let solution = lesson("e4-computer").join("solution");
+    assert_same_as_firmware(
+        &solution,
+        &[
+            "Board.inc",
+            "Cursor.inc",
+            "LCDutils.inc",
+            "Utils.inc",
+            "Trainer11Register.inc",
+        ],
+    );
+    assert_full(&grade(&a, &g, &solution));
     let r = grade(&a, &g, &firmware());
     assert_fails(
         &r,

@@ -78,7 +78,8 @@ impl Ttt {
             if sum == 0x03 || sum == 0x30 {
                 self.result = self.player;
                 self.win_line = n as u8 + 1;
-                self.serial.push_str(&format!("Player {} won\r\n", self.player));
+                self.serial
+                    .push_str(&format!("Player {} won\r\n", self.player));
                 return;
             }
         }
@@ -107,7 +108,9 @@ fn e5_expectations_follow_the_rules() {
     let a = hc11lab::grade::Assignment::load(&lesson("e5-tictactoe")).unwrap();
     let mut compared = 0;
     for c in &a.checks {
-        let CheckKind::Scenario(s) = &c.kind else { continue };
+        let CheckKind::Scenario(s) = &c.kind else {
+            continue;
+        };
         let mut t = Ttt::new();
         for k in s.keys.split(',').filter(|k| !k.is_empty()) {
             t.key(k);
@@ -139,8 +142,18 @@ fn e5_expectations_follow_the_rules() {
 #[test]
 fn e5_solution_full_marks_starter_fails() {
     let (a, g) = grader("e5-tictactoe");
+    for dir in ["solution", "starter"] {
+        assert_same_as_firmware(
+            &lesson("e5-tictactoe").join(dir),
+            &["LCDutils.inc", "Utils.inc", "Trainer11Register.inc"],
+        );
+    }
     assert_full(&grade(&a, &g, &lesson("e5-tictactoe").join("solution")));
     let r = grade(&a, &g, &lesson("e5-tictactoe").join("starter"));
     assert_fails(&r, &["start", "X and O take turns", "X wins a row", "draw"]);
-    assert!(r.score <= 1.0, "the starter earns only `assembles`:\n{}", describe(&r));
+    assert!(
+        r.score <= 1.0,
+        "the starter earns only `assembles`:\n{}",
+        describe(&r)
+    );
 }

@@ -43,7 +43,11 @@ fn dc_bytes(text: &str) -> Vec<u8> {
 fn positions(text: &str) -> Vec<Position> {
     let bytes = dc_bytes(text);
     let count = usize::from(bytes[0]);
-    assert_eq!(bytes.len(), 1 + 17 * count, "Positions.inc: 1 + 17 bytes per position");
+    assert_eq!(
+        bytes.len(),
+        1 + 17 * count,
+        "Positions.inc: 1 + 17 bytes per position"
+    );
     bytes[1..]
         .chunks(17)
         .map(|p| {
@@ -79,12 +83,18 @@ fn legal_moves(p: &Position) -> String {
                 .filter(|&d| d != (0, 0))
                 .any(|(dr, dc)| {
                     let (mut rr, mut cc, mut n) = (r + dr, c + dc, 0);
-                    while (0..8).contains(&rr) && (0..8).contains(&cc) && p.board[rr as usize][cc as usize] == opp {
+                    while (0..8).contains(&rr)
+                        && (0..8).contains(&cc)
+                        && p.board[rr as usize][cc as usize] == opp
+                    {
                         rr += dr;
                         cc += dc;
                         n += 1;
                     }
-                    n > 0 && (0..8).contains(&rr) && (0..8).contains(&cc) && p.board[rr as usize][cc as usize] == me
+                    n > 0
+                        && (0..8).contains(&rr)
+                        && (0..8).contains(&cc)
+                        && p.board[rr as usize][cc as usize] == me
                 });
             if legal {
                 moves.push(format!("{}{}", (b'A' + r as u8) as char, c + 1));
@@ -103,25 +113,37 @@ fn e6_expected_output_is_the_rust_move_finder_s() {
     let dir = lesson("e6-othello");
     let text = std::fs::read_to_string(dir.join("solution").join("Positions.inc")).unwrap();
     let starter = std::fs::read_to_string(dir.join("starter").join("Positions.inc")).unwrap();
-    assert_eq!(text, starter, "starter and solution must have the same Positions.inc");
+    assert_eq!(
+        text, starter,
+        "starter and solution must have the same Positions.inc"
+    );
     let ps = positions(&text);
     assert!(ps.len() >= 8);
     let lines: Vec<String> = ps.iter().map(legal_moves).collect();
     assert_eq!(lines[0], "C4 D3 E6 F5", "the opening position (seed 002)");
-    assert!(lines.iter().any(|l| l == "PASS"), "a position without a move");
+    assert!(
+        lines.iter().any(|l| l == "PASS"),
+        "a position without a move"
+    );
     let full: String = lines.iter().map(|l| format!("{l}\r\n")).collect();
 
     let a = hc11lab::grade::Assignment::load(&dir).unwrap();
     let mut positions_checked = 0;
     for c in &a.checks {
-        let CheckKind::Scenario(s) = &c.kind else { continue };
+        let CheckKind::Scenario(s) = &c.kind else {
+            continue;
+        };
         for e in &s.expect {
             match e {
                 Assertion::Serial(SerialExpected::Equals(t)) => assert_eq!(t, &full, "{}", c.name),
                 Assertion::Serial(SerialExpected::Regex(r)) => {
                     let n: usize = c.name.trim_start_matches("position ").parse().unwrap();
                     let line = &lines[n - 1];
-                    assert!(r.as_str().contains(&format!("{line}\\r\\n")), "{}: {r}", c.name);
+                    assert!(
+                        r.as_str().contains(&format!("{line}\\r\\n")),
+                        "{}: {r}",
+                        c.name
+                    );
                     assert!(r.is_match(&full), "{}: {r}", c.name);
                     // The regex pins the line: the output with that line changed fails.
                     let mut other = lines.clone();
@@ -141,6 +163,12 @@ fn e6_expected_output_is_the_rust_move_finder_s() {
 fn e6_solution_full_marks_starter_and_mutant_fail() {
     let (a, g) = grader("e6-othello");
     let solution = lesson("e6-othello").join("solution");
+    for dir in ["solution", "starter"] {
+        assert_same_as_firmware(
+            &lesson("e6-othello").join(dir),
+            &["Utils.inc", "Trainer11Register.inc"],
+        );
+    }
     assert_full(&grade(&a, &g, &solution));
     let r = grade(&a, &g, &lesson("e6-othello").join("starter"));
     assert_fails(&r, &["position 1", "nothing else on the terminal"]);
@@ -153,7 +181,18 @@ fn e6_solution_full_marks_starter_and_mutant_fail() {
     assert_ne!(src, broken);
     mutant.write("Othello.asm", &broken);
     let r = grade(&a, &g, mutant.path());
-    assert_fails(&r, &["position 3", "position 8", "nothing else on the terminal"]);
-    let passed = r.checks.iter().filter(|c| c.name.starts_with("position") && c.passed).count();
-    assert!(passed >= 3, "most positions should still pass:\n{}", describe(&r));
+    assert_fails(
+        &r,
+        &["position 3", "position 8", "nothing else on the terminal"],
+    );
+    let passed = r
+        .checks
+        .iter()
+        .filter(|c| c.name.starts_with("position") && c.passed)
+        .count();
+    assert!(
+        passed >= 3,
+        "most positions should still pass:\n{}",
+        describe(&r)
+    );
 }

@@ -66,7 +66,11 @@ pub fn assert_full(r: &SubmissionResult) {
 
 /// Asserts that the named checks fail and the score is below the maximum.
 pub fn assert_fails(r: &SubmissionResult, failing: &[&str]) {
-    assert!(r.score < r.max_score, "expected less than full marks:\n{}", describe(r));
+    assert!(
+        r.score < r.max_score,
+        "expected less than full marks:\n{}",
+        describe(r)
+    );
     for name in failing {
         let c = r
             .checks
@@ -374,5 +378,19 @@ impl Lcg {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Asserts that the named files of a solution are the firmware's, unchanged
+/// (the exercises reuse the course's include files as they are).
+pub fn assert_same_as_firmware(dir: &Path, names: &[&str]) {
+    for name in names {
+        let ours = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let theirs = std::fs::read(firmware().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            ours == theirs,
+            "{} differs from firmware/{name}",
+            dir.join(name).display()
+        );
     }
 }
