@@ -302,31 +302,31 @@ clearMessageEnd
 
 moveCursorLeft
         psha
+        pshb
         jsr     clearMessage
-        ldaa    cursor
-        deca
-        bpl     moveCursorLeftSet               ; -1: Umlauf nach 8
-        ldaa    #8
-moveCursorLeftSet
+        ldab    cursor
+        decb
+        bpl     moveCursorTo                    ; -1: Umlauf nach 8
+        ldab    #8
         bra     moveCursorTo
 
 moveCursorRight
         psha
+        pshb
         jsr     clearMessage
-        ldaa    cursor
-        inca
-        cmpa    #9
+        ldab    cursor
+        incb
+        cmpb    #9
         bne     moveCursorTo
-        ldaa    #0                              ; 9: Umlauf nach 0
+        ldab    #0                              ; 9: Umlauf nach 0
 
-moveCursorTo                                    ; A = neues Feld, A des Aufrufers
-        psha                                    ; liegt auf dem Stack
-        ldaa    cursor
-        pulb
+moveCursorTo                                    ; B = neues Feld; A und B des
+        ldaa    cursor                          ; Aufrufers liegen auf dem Stack
         stab    cursor
         jsr     drawField                       ; altes Feld ohne Cursor
         tba
         jsr     drawField                       ; neues Feld mit Cursor
+        pulb
         pula
         rts
 
@@ -370,7 +370,6 @@ placeMark
 placeMarkFree
         ldaa    #$01                            ; X für Spieler 1
         ldab    #'X'
-        tst     player
         psha
         ldaa    player
         cmpa    #1
