@@ -47,12 +47,11 @@ fn click_at(h: &mut Harness<'_, App>, pos: Pos2) {
     }
 }
 
-/// Frames until the machine pauses (bounded).
+/// Frames until the machine pauses (bounded by a minute of wall clock, since
+/// each frame emulates a bounded slice of time).
 fn until_paused(h: &mut Harness<'_, App>) {
-    for _ in 0..600 {
-        if !h.state().session.is_running() {
-            break;
-        }
+    let start = std::time::Instant::now();
+    while h.state().session.is_running() && start.elapsed().as_secs() < 60 {
         h.step();
     }
     h.step();
@@ -205,11 +204,19 @@ fn a_quick_click_on_a_board_key_reaches_the_program() {
     // From the sources on disk this time.
     let mut h = harness(firmware());
     h.run();
-    // Boot until the game waits for keys.
+    // Boot until the game waits for keys: run to mainLoop.
+    let main_loop = h
+        .state()
+        .session
+        .program()
+        .unwrap()
+        .symbol("mainLoop")
+        .unwrap()
+        .value;
+    h.state_mut().session.run_to(main_loop);
+    until_paused(&mut h);
+    assert_eq!(h.state().session.pc(), Some(main_loop));
     h.get_by_label("Run").click();
-    for _ in 0..120 {
-        h.step();
-    }
     let cursor = h
         .state()
         .session
@@ -220,7 +227,10 @@ fn a_quick_click_on_a_board_key_reaches_the_program() {
         .value;
     let before = h.state().session.peek(cursor);
     h.get_by_label_contains("3 right").click();
-    for _ in 0..60 {
+    // The cursor moves within about 25,000 E-cycles of the press.
+    let start = std::time::Instant::now();
+    let cursor_moved = |h: &Harness<'_, App>| h.state().session.peek(cursor) != before;
+    while !cursor_moved(&h) && start.elapsed().as_secs() < 60 {
         h.step();
     }
     let after = h.state().session.peek(cursor);
