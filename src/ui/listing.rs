@@ -12,6 +12,7 @@ use egui::{Color32, RichText, Sense, Stroke, Vec2};
 use super::links::{LineRole, Selection};
 use super::session::Session;
 use super::syntax::{Highlighter, Span};
+use crate::asm::{disassemble_lines, DisasmLine};
 use crate::image::{FileId, Program, SymbolKind};
 
 const PC_BG: Color32 = Color32::from_rgba_premultiplied(0x50, 0x48, 0x00, 0x60);
@@ -203,6 +204,8 @@ pub struct ListingPanel {
     /// The file shown.
     pub tab: FileId,
     scroll_to: Option<(FileId, u32)>,
+    disasm: Vec<DisasmLine>,
+    disasm_for: Option<usize>,
 }
 
 impl ListingPanel {
@@ -232,6 +235,66 @@ impl ListingPanel {
         }
     }
 
+    /// A program without sources (S19, ELF without line info): its
+    /// disassembly, with the breakpoint gutter and the current instruction.
+    fn disassembly(&mut self, ui: &mut egui::Ui, session: &mut Session, program: &Program) {
+        if self.disasm_for != Some(session.program_generation()) {
+            self.disasm = disassemble_lines(program);
+            self.disasm_for = Some(session.program_generation());
+        }
+        ui.weak("No source files: the program's disassembly.");
+        let pc = session.pc();
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let row_h = ui.fonts_mut(|f| f.row_height(&font)).max(14.0);
+        let mut toggle = None;
+        egui::ScrollArea::both()
+            .id_salt("disassembly")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_h, self.disasm.len(), |ui, range| {
+                for row in self.disasm.get(range).unwrap_or(&[]) {
+                    let r = ui.horizontal(|ui| {
+                        ui.spacing_mut().item_spacing.x = 0.0;
+                        let (r, resp) =
+                            ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
+                        resp.widget_info(|| {
+                            egui::WidgetInfo::labeled(
+                                egui::Role::Button,
+                                true,
+                                format!("breakpoint ${:04X}", row.addr),
+                            )
+                        });
+                        if session.has_breakpoint(row.addr) {
+                            ui.painter().circle_filled(r.center(), row_h * 0.3, BREAK);
+                        }
+                        if resp.clicked() {
+                            toggle = Some(row.addr);
+                        }
+                        let marker = if pc == Some(row.addr) { ">" } else { " " };
+                        let hex: Vec<String> =
+                            row.bytes.iter().map(|b| format!("{b:02X}")).collect();
+                        let label = row.labels.join(", ");
+                        ui.label(
+                            RichText::new(format!(
+                                "{marker} {:04X} {:<12} {:<16} {}",
+                                row.addr,
+                                hex.join(" "),
+                                label,
+                                row.text
+                            ))
+                            .monospace(),
+                        );
+                    });
+                    if pc == Some(row.addr) {
+                        let rect = r.response.rect.with_max_x(ui.max_rect().max.x);
+                        ui.painter().rect_filled(rect, 0.0, PC_BG);
+                    }
+                }
+            });
+        if let Some(a) = toggle {
+            session.toggle_breakpoint(a);
+        }
+    }
+
     /// Scrolls to a line (and shows its file) on the next frame.
     pub fn reveal(&mut self, file: FileId, line: u32) {
         self.tab = file;
@@ -250,7 +313,7 @@ impl ListingPanel {
             return;
         };
         if program.files.is_empty() {
-            ui.weak("This program has no source files (an S19 or an ELF without line info).");
+            self.disassembly(ui, session, &program);
             return;
         }
         // Tabs.
@@ -502,6 +565,38 @@ pub fn symbol_tip(program: &Program, index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_without_sources_shows_its_disassembly_with_a_breakpoint_gutter() {
+        use super::super::session::{Origin, Settings};
+        use crate::image::Segment;
+        use egui_kittest::kittest::Queryable;
+        let seg = |start, bytes: Vec<u8>| Segment {
+            start,
+            bytes,
+            name: None,
+        };
+        let program = Program {
+            segments: vec![
+                seg(0xC000, vec![0x86, 0x41, 0x20, 0xFE]),
+                seg(0xFFFE, vec![0xC0, 0x00]),
+            ],
+            ..Program::default()
+        };
+        let mut session = Session::new(Settings::default());
+        session.set_program(program, Origin::Bundled);
+        let mut harness = egui_kittest::Harness::builder()
+            .with_size(Vec2::new(600.0, 300.0))
+            .build_ui_state(
+                |ui, (panel, session): &mut (ListingPanel, Session)| panel.ui(ui, session),
+                (ListingPanel::default(), session),
+            );
+        harness.run();
+        assert!(harness.query_by_label_contains("ldaa #$41").is_some());
+        harness.get_by_label("breakpoint $C000").click();
+        harness.run();
+        assert!(harness.state().1.has_breakpoint(0xC000));
+    }
 
     #[test]
     fn pieces_split_symbols_outside_comments() {
