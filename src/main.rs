@@ -142,7 +142,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Disasm { file }) => cmd_disasm(&file),
         Some(Command::Run(args)) => cmd_run(&args),
         Some(Command::Grade(args)) => cmd_grade(args),
-        None | Some(Command::Gui { .. }) => anyhow::bail!("not wired yet"),
+        None => cmd_gui(None),
+        Some(Command::Gui { path }) => cmd_gui(path),
     }
 }
 
@@ -308,4 +309,20 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+#[cfg(feature = "gui")]
+fn cmd_gui(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let input = path.map_or(hc11lab::ui::AppInput::Bundled, hc11lab::ui::AppInput::Path);
+    hc11lab::ui::run_app(input).map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "gui"))]
+fn cmd_gui(_path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    eprintln!(
+        "error: this hc11lab was built without the GUI (cargo feature `gui`); \
+         rebuild with default features, or use `hc11lab run`"
+    );
+    Ok(ExitCode::from(USAGE))
 }
