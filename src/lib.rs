@@ -5,3 +5,4 @@
 
 pub mod cpu;
 pub mod image;
+pub mod lesson;
