@@ -206,20 +206,20 @@ fn a_student_walks_through_every_check_kind() {
     // must lead through the routine.
     let far = Event::Explained(Explained {
         subject: Subject::Pixel { x: 10, y: 10 },
-        routines: vec!["stone1ToBuffer".into()],
+        labels: vec!["stone1ToBuffer".into()],
     });
     assert!(!run.note(&far, &m));
     assert_eq!(run.tries(5), 1);
     assert!(run.feedback().is_some_and(|f| !f.ok));
     let shallow = Event::Explained(Explained {
         subject: Subject::Pixel { x: 61, y: 41 },
-        routines: vec!["drawCell".into()],
+        labels: vec!["drawCell".into()],
     });
     assert!(!run.note(&shallow, &m));
     assert_eq!(run.tries(5), 2);
     let good = Event::Explained(Explained {
         subject: Subject::Pixel { x: 61, y: 41 },
-        routines: vec!["drawCell".into(), "STONE1TOBUFFER".into()],
+        labels: vec!["drawCell".into(), "STONE1TOBUFFER".into()],
     });
     assert!(!run.note(&good, &m), "pixel still off");
     m.lcd[41 * 128 + 61] = true;

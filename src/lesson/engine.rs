@@ -53,8 +53,9 @@ pub enum Subject {
 pub struct Explained {
     /// The pixel or byte.
     pub subject: Subject,
-    /// Labels (without `+offset`) of the instructions in the answer's chain.
-    pub routines: Vec<String>,
+    /// Labels (without `+offset`) in the answer's chain: of the instructions
+    /// (`stone1ToBuffer`) and of the data they read or wrote (`playerText`).
+    pub labels: Vec<String>,
 }
 
 /// Something the student did that a check may wait for.
@@ -796,7 +797,7 @@ fn explained_matches(
         });
     }
     if let Some(via) = &e.via {
-        if !x.routines.iter().any(|r| r.eq_ignore_ascii_case(via)) {
+        if !x.labels.iter().any(|r| r.eq_ignore_ascii_case(via)) {
             return Verdict::no(if de {
                 format!("Die Erklärung führt nicht durch `{via}` (erst dorthin laufen lassen)")
             } else {
