@@ -2,6 +2,10 @@
 //! addresses and source lines, whatever it was made from (the course
 //! assembler, an S19 file or a GNU ELF file).
 
+pub mod elf;
+pub mod load;
 pub mod program;
+pub mod s19;
+pub mod text;
 
 pub use program::{FileId, LineEntry, Program, Segment, SourceFile, Symbol, SymbolKind};

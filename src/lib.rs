@@ -3,6 +3,7 @@
 //! Data flows one way: source text -> [`asm`] -> [`image::Program`] ->
 //! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
 
+pub mod asm;
 pub mod cpu;
 pub mod image;
 pub mod lesson;

@@ -288,6 +288,7 @@ pub const ALIASES: &[(&str, Op)] = &[
     ("stb", Op::Stab),
     ("ora", Op::Oraa),
     ("orb", Op::Orab),
+    ("cmpd", Op::Cpd),
 ];
 
 #[rustfmt::skip]

@@ -1,0 +1,72 @@
+* Every addressing mode of the 68HC11, with the bytes each line must produce.
+* Expectations: `; => bytes` (or `; =>` for none), `; error[CODE]`, `; warning[CODE]`.
+ZERO    equ     0
+PAGE0   equ     $40
+HIGH    equ     $1234
+        org     $C000
+start   nop                     ; => 01
+        ldaa    #$41            ; => 86 41
+        ldaa    #-1             ; => 86 FF
+        ldaa    #255            ; => 86 FF
+        ldx     #$1000          ; => CE 10 00
+        ldy     #$1000          ; => 18 CE 10 00
+        cpd     #$88            ; => 1A 83 00 88
+        ldaa    $40             ; => 96 40
+        ldaa    PAGE0           ; => 96 40
+        ldaa    >PAGE0          ; => B6 00 40
+        ldaa    <PAGE0          ; => 96 40
+        ldaa    HIGH            ; => B6 12 34
+        ldaa    $FF             ; => 96 FF
+        ldaa    $100            ; => B6 01 00
+        ldaa    3,x             ; => A6 03
+        ldaa    3,y             ; => 18 A6 03
+        ldaa    ,x              ; => A6 00
+        ldaa    0,Y             ; => 18 A6 00
+        ldaa    255,x           ; => A6 FF
+        ldx     5,y             ; => CD EE 05
+        ldy     5,x             ; => 1A EE 05
+        cpd     0,y             ; => CD A3 00
+        cpy     0,x             ; => 1A AC 00
+        stx     PAGE0           ; => DF 40
+        sty     HIGH            ; => 18 FF 12 34
+        jsr     PAGE0           ; => 9D 40
+        jsr     start           ; => BD C0 00
+        jmp     start           ; => 7E C0 00
+        jmp     0,x             ; => 6E 00
+        clr     PAGE0           ; => 7F 00 40
+        clra                    ; => 4F
+        bset    PAGE0,#$80      ; => 14 40 80
+        bset    PAGE0,$80       ; => 14 40 80
+        bclr    PAGE0, %01000000 ; => 15 40 40
+        bset    0,x,#$01        ; => 1C 00 01
+        bclr    4,y #$02        ; => 18 1D 04 02
+back    brset   PAGE0,#$80,back ; => 12 40 80 FC
+        brclr   PAGE0, #$80, *  ; => 13 40 80 FC
+        brset   3,y $80 back    ; => 18 1E 03 80 F3
+        brclr   3,x,%1000,fwd   ; => 1F 03 08 00
+fwd     bra     fwd             ; => 20 FE
+        bne     *+2             ; => 26 00
+        beq     back            ; => 27 E9
+        bsr     fwd             ; => 8D F8
+        brn     *               ; => 21 FE
+        lda     #1              ; => 86 01
+        sta     PAGE0           ; => 97 40
+        ldb     #2              ; => C6 02
+        stb     0,x             ; => E7 00
+        lsla                    ; => 48
+        lsld                    ; => 05
+        bhs     *               ; => 24 FE
+        blo     *               ; => 25 FE
+        cmpd    #1              ; => 1A 83 00 01
+        test                    ; => 00
+        idiv                    ; => 02
+        xgdy                    ; => 18 8F
+        ora     #1              ; => 8A 01
+        LDAA    #'A'            ; => 86 41
+        ldab    #';'            ; => C6 3B
+        ldd     #"0"            ; => CC 00 30
+        ldaa    #<HIGH          ; => 86 34
+        ldaa    #>HIGH          ; => 86 12
+        ldx     #HIGH+1         ; => CE 12 35
+        ldx     #(HIGH + 1) * 2 ; => CE 24 6A
+        ldaa    ZERO,x          ; => A6 00

@@ -1,0 +1,3 @@
+        org     $C000
+loop    nop
+Loop    bra     loop

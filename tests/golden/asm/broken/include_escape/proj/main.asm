@@ -1,0 +1,2 @@
+        include ../secret.inc
+        include ..\secret.inc

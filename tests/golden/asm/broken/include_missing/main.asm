@@ -1,0 +1,2 @@
+        include Util.inc
+        include nothing.inc

@@ -1,0 +1,5 @@
+        org     $C000
+LCDsend rts
+        jsr     LCDsnd
+        jsr     lcdSEND
+        ldaa    #unknownThing

@@ -1,0 +1,2 @@
+        org     $C000
+        include Board.inc

@@ -1,0 +1,2 @@
+text    dc.b    "Player 1 won
+        ldaa    #'x
