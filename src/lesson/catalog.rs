@@ -399,3 +399,64 @@ pub fn default_root() -> PathBuf {
     }
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons")
 }
+
+impl Lesson {
+    /// Every place where a check names something the program must have: a
+    /// location, a symbol, an expression. Returns one message per problem
+    /// (empty: the lesson fits the program). For lecturers and the tests.
+    pub fn problems_with(&self, program: &crate::image::Program) -> Vec<String> {
+        use super::engine::value_of;
+        use super::eval::{eval_address, resolve_location};
+        let p = Some(program);
+        let mut out = Vec::new();
+        for s in &self.manifest.step {
+            let mut push = |what: String| out.push(format!("step `{}`: {what}", s.id));
+            for c in &s.check {
+                let mut values = Vec::new();
+                match c {
+                    Check::Breakpoint(a) | Check::Stopped(a) => {
+                        if let Err(e) = resolve_location(&a.at, p) {
+                            push(e.to_string());
+                        }
+                    }
+                    Check::Memory(m) => {
+                        if let Err(e) = eval_address(&m.at, p) {
+                            push(e.to_string());
+                        }
+                        values.extend([&m.equals, &m.not_equals, &m.min, &m.max]);
+                    }
+                    Check::Register(r) => values.extend([&r.equals, &r.not_equals, &r.min, &r.max]),
+                    Check::Cell(_) => {
+                        if program.symbol("board").is_none() {
+                            push("a `cell` check needs the symbol `board`".into());
+                        }
+                    }
+                    Check::Explained(e) => {
+                        if let Some(a) = &e.address {
+                            if let Err(err) = eval_address(a, p) {
+                                push(err.to_string());
+                            }
+                        }
+                        if let Some(v) = &e.via {
+                            if program.symbol(v).is_none() {
+                                push(format!("`via = \"{v}\"` is not a label of the program"));
+                            }
+                        }
+                    }
+                    Check::Number(n) => {
+                        if let Err(e) = value_of(&n.equals, p) {
+                            push(e.to_string());
+                        }
+                    }
+                    _ => {}
+                }
+                for v in values.into_iter().flatten() {
+                    if let Err(e) = value_of(v, p) {
+                        push(e.to_string());
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,61 @@
+//! The course under `lessons/`: every lesson loads, has both texts with the
+//! same steps, and every check names labels, lines and symbols the bundled
+//! firmware really has.
+
+use hc11lab::lesson::{Catalog, Kind, Lang};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn firmware() -> hc11lab::image::Program {
+    let a = hc11lab::asm::assemble_file(&root().join("firmware/Viergewinnt.asm"), &Default::default());
+    assert!(!a.has_errors(), "{}", a.render_diagnostics());
+    a.program.expect("the firmware assembles")
+}
+
+#[test]
+fn every_lesson_loads_in_both_languages() {
+    let cat = Catalog::load(&root().join("lessons")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(cat.lessons.len() >= 10, "{} lessons", cat.lessons.len());
+    for l in &cat.lessons {
+        assert_eq!(l.languages(), vec![Lang::De, Lang::En], "{}", l.id);
+        for lang in Lang::ALL {
+            let t = l.text(lang).unwrap();
+            assert!(!t.title.trim().is_empty() && !t.intro.trim().is_empty(), "{} {lang}", l.id);
+            for s in &l.manifest.step {
+                let st = t.step(&s.id).unwrap();
+                assert!(!st.heading.trim().is_empty() && !st.body.trim().is_empty(), "{} {}", l.id, s.id);
+                assert!(!st.hints.is_empty(), "{} {lang}: step {} has no hint", l.id, s.id);
+                assert!(st.hints.iter().all(|h| !h.trim().is_empty()));
+            }
+        }
+        // German texts are German: they use umlauts somewhere.
+        let de = l.text(Lang::De).unwrap();
+        let all: String = de.steps.iter().map(|s| s.body.clone()).collect();
+        assert!(all.contains(['ä', 'ö', 'ü', 'Ä', 'Ö', 'Ü', 'ß']), "{}: no umlauts in de.md", l.id);
+    }
+    let ids: Vec<&str> = cat.lessons.iter().map(|l| l.id.as_str()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(ids, sorted, "the order keys follow the folder names");
+    let list = cat.list(Lang::En);
+    assert!(list.iter().all(|e| e.kind == Kind::Lesson || cat.exercise(&e.id).is_some()));
+}
+
+#[test]
+fn every_check_fits_the_firmware() {
+    let program = firmware();
+    let cat = Catalog::load(&root().join("lessons")).unwrap();
+    let mut problems = Vec::new();
+    for l in &cat.lessons {
+        for p in l.problems_with(&program) {
+            problems.push(format!("{}: {p}", l.id));
+        }
+        for s in &l.manifest.step {
+            assert!(!s.solution.is_empty(), "{}: step {} has no model solution", l.id, s.id);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
