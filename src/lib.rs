@@ -5,5 +5,7 @@
 
 pub mod asm;
 pub mod cpu;
+pub mod firmware;
 pub mod image;
 pub mod lesson;
+pub mod open;

@@ -1,0 +1,185 @@
+//! Opening what a user names on the command line or in the GUI: the bundled
+//! Viergewinnt, a course-dialect source file, a folder of sources, an S19 or
+//! an ELF file. Images are recognised by content; everything else that is
+//! text is assembled.
+
+use crate::asm::{self, AsmOptions, Assembly};
+use crate::firmware;
+use crate::image::load::{self, LoadError};
+use crate::image::Program;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Where an opened program came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The Viergewinnt bundled into the binary.
+    Bundled,
+    /// Assembled from this main source file.
+    Source(PathBuf),
+    /// Loaded from an S19 or ELF image.
+    Image(PathBuf, load::Format),
+}
+
+/// A program ready to load into a machine.
+#[derive(Clone, Debug)]
+pub struct Opened {
+    /// The program.
+    pub program: Program,
+    /// Where it came from (for titles and reloading).
+    pub origin: Origin,
+    /// Problems that did not stop it (assembler warnings, rendered; loader warnings).
+    pub warnings: Vec<String>,
+}
+
+/// Why a program could not be opened.
+#[derive(Debug, Error)]
+pub enum OpenError {
+    /// The source has assembly errors; `rendered` holds every diagnostic with file:line:column.
+    #[error("{rendered}")]
+    Assembly {
+        /// All diagnostics, rendered.
+        rendered: String,
+        /// The full assembler result (for GUIs that show diagnostics in a panel).
+        assembly: Box<Assembly>,
+    },
+    /// An S19 or ELF file is damaged, or the file is of no known kind.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// A folder with no source to start from.
+    #[error("{}: no Viergewinnt.asm in this folder{}; name the main .asm file instead", .dir.display(), describe(.candidates))]
+    NoMainFile {
+        /// The folder.
+        dir: PathBuf,
+        /// The .asm files that are there.
+        candidates: Vec<String>,
+    },
+    /// The path cannot be read.
+    #[error("cannot open {}: {source}", .path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+fn describe(candidates: &[String]) -> String {
+    if candidates.is_empty() {
+        " and no other .asm file".to_string()
+    } else {
+        format!(" (found {})", candidates.join(", "))
+    }
+}
+
+/// Opens `path`, or the bundled Viergewinnt when `None`.
+pub fn open(path: Option<&Path>) -> Result<Opened, OpenError> {
+    let Some(path) = path else {
+        return from_assembly(firmware::assemble(), Origin::Bundled);
+    };
+    let meta = std::fs::metadata(path).map_err(|source| OpenError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if meta.is_dir() {
+        let main = main_file_in(path)?;
+        return assemble_path(&main);
+    }
+    let bytes = std::fs::read(path).map_err(|source| OpenError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    match load::detect(&bytes) {
+        Some(format) => {
+            let loaded = load::load_bytes(&bytes, path)?;
+            Ok(Opened {
+                program: loaded.program,
+                origin: Origin::Image(path.to_path_buf(), format),
+                warnings: loaded.warnings,
+            })
+        }
+        None => assemble_path(path),
+    }
+}
+
+/// The main source of a folder: `Viergewinnt.asm` in any letter case, else
+/// the only `.asm` file there.
+pub fn main_file_in(dir: &Path) -> Result<PathBuf, OpenError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| OpenError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut asm_files: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| {
+            Path::new(n)
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("asm"))
+        })
+        .collect();
+    asm_files.sort();
+    if let Some(name) = asm_files
+        .iter()
+        .find(|n| n.eq_ignore_ascii_case(firmware::MAIN_FILE))
+    {
+        return Ok(dir.join(name));
+    }
+    match asm_files.as_slice() {
+        [only] => Ok(dir.join(only)),
+        _ => Err(OpenError::NoMainFile {
+            dir: dir.to_path_buf(),
+            candidates: asm_files,
+        }),
+    }
+}
+
+fn assemble_path(path: &Path) -> Result<Opened, OpenError> {
+    from_assembly(
+        asm::assemble_file(path, &AsmOptions::default()),
+        Origin::Source(path.to_path_buf()),
+    )
+}
+
+fn from_assembly(assembly: Assembly, origin: Origin) -> Result<Opened, OpenError> {
+    match assembly.program.clone() {
+        Some(program) if !assembly.has_errors() => Ok(Opened {
+            program,
+            origin,
+            warnings: assembly
+                .diagnostics
+                .iter()
+                .map(|d| asm::render(d, &assembly.files))
+                .collect(),
+        }),
+        _ => Err(OpenError::Assembly {
+            rendered: assembly.render_diagnostics(),
+            assembly: Box::new(assembly),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opens_the_bundled_program() {
+        let opened = open(None).expect("bundled firmware assembles");
+        assert_eq!(opened.origin, Origin::Bundled);
+        assert!(opened.program.symbol("mainLoop").is_some());
+    }
+
+    #[test]
+    fn a_folder_without_a_main_file_says_what_it_found() {
+        let dir = std::env::temp_dir().join(format!("hc11lab-open-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join("a.asm"), "\tnop\n");
+        let _ = std::fs::write(dir.join("b.asm"), "\tnop\n");
+        let err = open(Some(&dir)).unwrap_err().to_string();
+        assert!(err.contains("no Viergewinnt.asm"), "{err}");
+        assert!(err.contains("a.asm, b.asm"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

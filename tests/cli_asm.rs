@@ -1,0 +1,122 @@
+//! `hc11lab asm` and `hc11lab disasm` as a user runs them: exit codes, files
+//! written, messages that name file:line:column.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn hc11lab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hc11lab-cli-asm-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn assembles_the_firmware_to_s19_listing_and_symbols() {
+    let dir = scratch("fw");
+    let out = hc11lab()
+        .args(["asm", "firmware/Viergewinnt.asm", "-o"])
+        .arg(dir.join("v.s19"))
+        .arg("--listing")
+        .arg(dir.join("v.lst"))
+        .arg("--symbols")
+        .arg(dir.join("v.sym"))
+        .output()
+        .expect("run hc11lab");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s19 = std::fs::read_to_string(dir.join("v.s19")).expect("s19 written");
+    let parsed = hc11lab::image::s19::parse_s19(&s19).expect("our S19 reads back");
+    let program = hc11lab::firmware::program().expect("bundled firmware");
+    assert_eq!(parsed.program.entry, program.entry);
+    for seg in &program.segments {
+        for (i, b) in seg.bytes.iter().enumerate() {
+            let addr = seg.start + i as u16;
+            assert_eq!(
+                parsed.program.byte_at(addr),
+                Some(*b),
+                "byte at ${addr:04X}"
+            );
+        }
+    }
+    let listing = std::fs::read_to_string(dir.join("v.lst")).expect("listing written");
+    assert!(
+        listing.contains("C1A3  18 A6 00"),
+        "drawCell's lda 0,y in the listing"
+    );
+    let symbols = std::fs::read_to_string(dir.join("v.sym")).expect("symbols written");
+    assert!(
+        symbols
+            .lines()
+            .any(|l| l.eq_ignore_ascii_case("board $0040")),
+        "{symbols}"
+    );
+}
+
+#[test]
+fn a_broken_source_exits_1_and_names_file_line_column() {
+    let dir = scratch("broken");
+    let src = dir.join("broken.asm");
+    std::fs::write(&src, "start\tldaa #1\n\tldaaa #2\n\tjmp nowhere\n").expect("write");
+    let out = hc11lab()
+        .arg("asm")
+        .arg(&src)
+        .output()
+        .expect("run hc11lab");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("broken.asm:2:2"), "{err}");
+    assert!(err.contains("ldaa"), "suggests the closest mnemonic: {err}");
+    assert!(
+        err.contains("nowhere"),
+        "reports the second error too: {err}"
+    );
+}
+
+#[test]
+fn disassembles_an_s19_and_rejects_garbage() {
+    let dir = scratch("dis");
+    let s19 = dir.join("p.s19");
+    std::fs::write(&s19, "S106000086013939\nS9030000FC\n").expect("write");
+    let out = hc11lab()
+        .arg("disasm")
+        .arg(&s19)
+        .output()
+        .expect("run hc11lab");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ldaa #$01"), "{text}");
+    assert!(text.contains("rts"), "{text}");
+
+    let bad = dir.join("bad.s19");
+    std::fs::write(&bad, "S10600008601393A\n").expect("write");
+    let out = hc11lab()
+        .arg("disasm")
+        .arg(&bad)
+        .output()
+        .expect("run hc11lab");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let out = hc11lab().args(["asm"]).output().expect("run hc11lab");
+    assert_eq!(out.status.code(), Some(2));
+    let out = hc11lab()
+        .args(["frobnicate"])
+        .output()
+        .expect("run hc11lab");
+    assert_eq!(out.status.code(), Some(2));
+}
