@@ -2,7 +2,9 @@
 //! plus German and English Markdown) turned into steps whose checks are
 //! evaluated on the live machine, with hints, answers and saved progress.
 
+pub mod bundled;
 pub mod catalog;
+pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod i18n;
@@ -10,7 +12,9 @@ pub mod manifest;
 pub mod progress;
 pub mod text;
 
-pub use catalog::{default_root, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry};
-pub use engine::{Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict};
+pub use catalog::{find_root, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry};
+pub use engine::{
+    Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict,
+};
 pub use i18n::Lang;
 pub use progress::{LessonProgress, Progress, ProgressError};

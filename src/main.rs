@@ -33,6 +33,30 @@ enum Command {
     },
     /// Run a program headless on the trainer11 board and report what it did.
     Run(RunArgs),
+    /// Guided lessons and exercises: list them, show one.
+    #[command(subcommand)]
+    Lesson(LessonCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum LessonCommand {
+    /// List the lessons and exercises.
+    List {
+        /// Print a JSON array of {"id", "kind", "title", "languages"}.
+        #[arg(long)]
+        json: bool,
+        /// Language of the titles: de or en (default: from LANG / LC_ALL).
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Print a lesson's text with its steps, hints and checks.
+    Show {
+        /// The lesson's id (its folder name, e.g. 02-cell).
+        id: String,
+        /// Language: de or en (default: from LANG / LC_ALL).
+        #[arg(long)]
+        lang: Option<String>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -99,6 +123,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Asm(args)) => cmd_asm(&args),
         Some(Command::Disasm { file }) => cmd_disasm(&file),
+        Some(Command::Lesson(cmd)) => cmd_lesson(&cmd),
         None | Some(Command::Gui { .. }) | Some(Command::Run(_)) => {
             anyhow::bail!("not wired yet")
         }
@@ -154,4 +179,31 @@ fn cmd_disasm(file: &Path) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+fn lesson_lang(lang: &Option<String>) -> anyhow::Result<hc11lab::lesson::Lang> {
+    match lang {
+        None => Ok(hc11lab::lesson::Lang::from_env()),
+        Some(l) => hc11lab::lesson::Lang::parse(l)
+            .ok_or_else(|| anyhow::anyhow!("unknown language `{l}`: use `de` or `en`")),
+    }
+}
+
+fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
+    use hc11lab::lesson::{cli, Catalog};
+    let cat = Catalog::load_default()?;
+    match cmd {
+        LessonCommand::List { json, lang } => {
+            let lang = lesson_lang(lang)?;
+            if *json {
+                println!("{}", cli::list_json(&cat, lang));
+            } else {
+                print!("{}", cli::list_text(&cat, lang));
+            }
+        }
+        LessonCommand::Show { id, lang } => {
+            print!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

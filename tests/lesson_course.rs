@@ -10,7 +10,10 @@ fn root() -> &'static Path {
 }
 
 fn firmware() -> hc11lab::image::Program {
-    let a = hc11lab::asm::assemble_file(&root().join("firmware/Viergewinnt.asm"), &Default::default());
+    let a = hc11lab::asm::assemble_file(
+        &root().join("firmware/Viergewinnt.asm"),
+        &Default::default(),
+    );
     assert!(!a.has_errors(), "{}", a.render_diagnostics());
     a.program.expect("the firmware assembles")
 }
@@ -23,25 +26,45 @@ fn every_lesson_loads_in_both_languages() {
         assert_eq!(l.languages(), vec![Lang::De, Lang::En], "{}", l.id);
         for lang in Lang::ALL {
             let t = l.text(lang).unwrap();
-            assert!(!t.title.trim().is_empty() && !t.intro.trim().is_empty(), "{} {lang}", l.id);
+            assert!(
+                !t.title.trim().is_empty() && !t.intro.trim().is_empty(),
+                "{} {lang}",
+                l.id
+            );
             for s in &l.manifest.step {
                 let st = t.step(&s.id).unwrap();
-                assert!(!st.heading.trim().is_empty() && !st.body.trim().is_empty(), "{} {}", l.id, s.id);
-                assert!(!st.hints.is_empty(), "{} {lang}: step {} has no hint", l.id, s.id);
+                assert!(
+                    !st.heading.trim().is_empty() && !st.body.trim().is_empty(),
+                    "{} {}",
+                    l.id,
+                    s.id
+                );
+                assert!(
+                    !st.hints.is_empty(),
+                    "{} {lang}: step {} has no hint",
+                    l.id,
+                    s.id
+                );
                 assert!(st.hints.iter().all(|h| !h.trim().is_empty()));
             }
         }
         // German texts are German: they use umlauts somewhere.
         let de = l.text(Lang::De).unwrap();
         let all: String = de.steps.iter().map(|s| s.body.clone()).collect();
-        assert!(all.contains(['ä', 'ö', 'ü', 'Ä', 'Ö', 'Ü', 'ß']), "{}: no umlauts in de.md", l.id);
+        assert!(
+            all.contains(['ä', 'ö', 'ü', 'Ä', 'Ö', 'Ü', 'ß']),
+            "{}: no umlauts in de.md",
+            l.id
+        );
     }
     let ids: Vec<&str> = cat.lessons.iter().map(|l| l.id.as_str()).collect();
     let mut sorted = ids.clone();
     sorted.sort();
     assert_eq!(ids, sorted, "the order keys follow the folder names");
     let list = cat.list(Lang::En);
-    assert!(list.iter().all(|e| e.kind == Kind::Lesson || cat.exercise(&e.id).is_some()));
+    assert!(list
+        .iter()
+        .all(|e| e.kind == Kind::Lesson || cat.exercise(&e.id).is_some()));
 }
 
 #[test]
@@ -54,8 +77,25 @@ fn every_check_fits_the_firmware() {
             problems.push(format!("{}: {p}", l.id));
         }
         for s in &l.manifest.step {
-            assert!(!s.solution.is_empty(), "{}: step {} has no model solution", l.id, s.id);
+            assert!(
+                !s.solution.is_empty(),
+                "{}: step {} has no model solution",
+                l.id,
+                s.id
+            );
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_bundled_course_is_the_lessons_folder() {
+    let disk = Catalog::load(&root().join("lessons")).unwrap();
+    let bundled = hc11lab::lesson::bundled::catalog().unwrap();
+    let ids = |c: &Catalog| c.lessons.iter().map(|l| l.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&bundled), ids(&disk), "update src/lesson/bundled.rs");
+    for (a, b) in bundled.lessons.iter().zip(&disk.lessons) {
+        assert_eq!(a.manifest, b.manifest);
+        assert_eq!(a.texts, b.texts);
+    }
 }

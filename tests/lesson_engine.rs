@@ -166,7 +166,11 @@ fn a_student_walks_through_every_check_kind() {
     assert!(!run.update(&m));
     let v = run.evaluate(&m);
     assert!(v[0].ok && !v[1].ok);
-    assert!(v[1].message.contains("cellAddress is 8"), "{}", v[1].message);
+    assert!(
+        v[1].message.contains("cellAddress is 8"),
+        "{}",
+        v[1].message
+    );
     m.mem[0x0191] = 136;
     assert!(run.update(&m));
 
@@ -177,7 +181,11 @@ fn a_student_walks_through_every_check_kind() {
     assert!(!o.passed && o.hint_unlocked);
     assert_eq!(run.current_view().unwrap().hints, ["Hint 1 addr en"]);
     let o = run.answer("what", &m);
-    assert!(!o.passed && o.message.contains("not a number"), "{}", o.message);
+    assert!(
+        !o.passed && o.message.contains("not a number"),
+        "{}",
+        o.message
+    );
     assert_eq!(run.current_view().unwrap().hints.len(), 2);
     let o = run.answer("42", &m);
     assert!(!o.hint_unlocked, "no third hint to unlock");
@@ -268,7 +276,12 @@ fn language_switch_changes_text_not_progress() {
     let mut run = LessonRun::new(lesson(), Lang::De);
     assert_eq!(run.current_view().unwrap().body, "Do bp (de).");
     let o = run.check_now(&m);
-    assert!(o.message.starts_with("Noch nicht: kein Haltepunkt auf drawCell"), "{}", o.message);
+    assert!(
+        o.message
+            .starts_with("Noch nicht: kein Haltepunkt auf drawCell"),
+        "{}",
+        o.message
+    );
     run.set_lang(Lang::En);
     let v = run.current_view().unwrap();
     assert_eq!(v.body, "Do bp (en).");
@@ -306,10 +319,16 @@ fn manifest_and_texts_must_fit() {
     let de = text(Lang::De);
     let en = text(Lang::En);
     let broken_en = en.replace("{#keys}", "{#other}");
-    let e = Lesson::from_sources("t", MANIFEST, &[(Lang::De, &de), (Lang::En, &broken_en)]).unwrap_err();
-    assert!(e.to_string().contains("en.md has no section for step `keys`"), "{e}");
+    let e = Lesson::from_sources("t", MANIFEST, &[(Lang::De, &de), (Lang::En, &broken_en)])
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("en.md has no section for step `keys`"),
+        "{e}"
+    );
     let fewer_hints = en.replacen("### Hint {.hint}\nHint 2 bp en\n", "", 1);
-    let e = Lesson::from_sources("t", MANIFEST, &[(Lang::De, &de), (Lang::En, &fewer_hints)]).unwrap_err();
+    let e = Lesson::from_sources("t", MANIFEST, &[(Lang::De, &de), (Lang::En, &fewer_hints)])
+        .unwrap_err();
     assert!(e.to_string().contains("hints"), "{e}");
     let wrong_choice = MANIFEST.replace("answer = \"b\"", "answer = \"c\"");
     let e = Lesson::from_sources("t", &wrong_choice, &[(Lang::De, &de)]).unwrap_err();

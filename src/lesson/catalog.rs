@@ -203,7 +203,8 @@ impl Lesson {
                             b.hints.len()
                         )));
                     }
-                    let keys = |t: &StepText| t.choices.iter().map(|c| c.key.clone()).collect::<Vec<_>>();
+                    let keys =
+                        |t: &StepText| t.choices.iter().map(|c| c.key.clone()).collect::<Vec<_>>();
                     if keys(a) != keys(b) {
                         return Err(self.mismatch(format!(
                             "step `{}`: the choices of {rl}.md and {lang}.md differ",
@@ -352,11 +353,26 @@ impl Catalog {
                 cat.exercises.push(Exercise::load(&d)?);
             }
         }
-        cat.lessons.sort_by(|a, b| {
+        cat.sort();
+        Ok(cat)
+    }
+
+    /// Puts lessons in list order: `order`, then id.
+    pub fn sort(&mut self) {
+        self.lessons.sort_by(|a, b| {
             let key = |l: &Lesson| (l.manifest.lesson.order.unwrap_or(u32::MAX), l.id.clone());
             key(a).cmp(&key(b))
         });
-        Ok(cat)
+        self.exercises.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+
+    /// The course a user means: the folder [`find_root`] finds (lessons and
+    /// exercises), else the lessons bundled into the binary.
+    pub fn load_default() -> Result<Catalog, LessonError> {
+        match find_root() {
+            Some(root) => Catalog::load(&root),
+            None => super::bundled::catalog(),
+        }
     }
 
     /// The lesson with this id.
@@ -387,17 +403,19 @@ impl Catalog {
     }
 }
 
-/// Where the course is: `$HC11LAB_LESSONS`, else `./lessons` if it exists,
-/// else the `lessons/` folder of the source tree hc11lab was built from.
-pub fn default_root() -> PathBuf {
+/// Where the course is on disk: `$HC11LAB_LESSONS`, else `./lessons`, else
+/// the `lessons/` folder of the source tree hc11lab was built from, if it
+/// still exists; `None` means: use the bundled lessons.
+pub fn find_root() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("HC11LAB_LESSONS").filter(|v| !v.is_empty()) {
-        return PathBuf::from(p);
+        return Some(PathBuf::from(p));
     }
-    let here = PathBuf::from("lessons");
-    if here.is_dir() {
-        return here;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons")
+    [
+        PathBuf::from("lessons"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons"),
+    ]
+    .into_iter()
+    .find(|p| p.is_dir())
 }
 
 impl Lesson {
@@ -426,10 +444,8 @@ impl Lesson {
                         values.extend([&m.equals, &m.not_equals, &m.min, &m.max]);
                     }
                     Check::Register(r) => values.extend([&r.equals, &r.not_equals, &r.min, &r.max]),
-                    Check::Cell(_) => {
-                        if program.symbol("board").is_none() {
-                            push("a `cell` check needs the symbol `board`".into());
-                        }
+                    Check::Cell(_) if program.symbol("board").is_none() => {
+                        push("a `cell` check needs the symbol `board`".into());
                     }
                     Check::Explained(e) => {
                         if let Some(a) = &e.address {

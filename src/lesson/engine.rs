@@ -338,7 +338,7 @@ impl LessonRun {
                     }
                 }
             }
-            if !(asked_explanation && !matched) {
+            if !asked_explanation || matched {
                 wrong_explanation = None;
             }
         }
@@ -440,11 +440,19 @@ impl LessonRun {
         let verdict = match check {
             Check::Number(n) => match value_of(&n.equals, probe.program()) {
                 Ok(want) => match eval_expr(text, probe.program()) {
-                    Ok(got) if got.abs_diff(want) <= n.tolerance => Verdict::ok(ui(lang, Ui::RightAnswer)),
+                    Ok(got) if got.abs_diff(want) <= n.tolerance => {
+                        Verdict::ok(ui(lang, Ui::RightAnswer))
+                    }
                     Ok(got) => Verdict::no(format!("{}: {got}", ui(lang, Ui::WrongAnswer))),
                     Err(_) => Verdict::no(match lang {
-                        Lang::De => format!("„{}“ ist keine Zahl (z. B. 200, $C8 oder %11001000).", text.trim()),
-                        Lang::En => format!("`{}` is not a number (e.g. 200, $C8 or %11001000).", text.trim()),
+                        Lang::De => format!(
+                            "„{}“ ist keine Zahl (z. B. 200, $C8 oder %11001000).",
+                            text.trim()
+                        ),
+                        Lang::En => format!(
+                            "`{}` is not a number (e.g. 200, $C8 or %11001000).",
+                            text.trim()
+                        ),
                     }),
                 },
                 Err(e) => Verdict::no(e.to_string()),
@@ -460,7 +468,11 @@ impl LessonRun {
             _ => Verdict::no(String::new()),
         };
         if verdict.ok {
-            if let Some(l) = self.states.get_mut(self.current).and_then(|s| s.latched.get_mut(ci)) {
+            if let Some(l) = self
+                .states
+                .get_mut(self.current)
+                .and_then(|s| s.latched.get_mut(ci))
+            {
                 *l = true;
             }
             let advanced = self.update(probe);
@@ -642,7 +654,10 @@ pub fn evaluate_state(c: &Check, probe: &dyn Probe, lang: Lang) -> Verdict {
                 if addrs.iter().any(|a| set.contains(a)) {
                     Verdict::ok(format!("{} ✓", b.at))
                 } else if de {
-                    Verdict::no(format!("kein Haltepunkt auf {}", where_is(program, addrs[0])))
+                    Verdict::no(format!(
+                        "kein Haltepunkt auf {}",
+                        where_is(program, addrs[0])
+                    ))
                 } else {
                     Verdict::no(format!("no breakpoint on {}", where_is(program, addrs[0])))
                 }
@@ -652,10 +667,18 @@ pub fn evaluate_state(c: &Check, probe: &dyn Probe, lang: Lang) -> Verdict {
         Check::Stopped(s) => match resolve_location(&s.at, program) {
             Ok(addrs) => {
                 let Some(regs) = probe.registers() else {
-                    return Verdict::no(if de { "kein Programm geladen" } else { "no program loaded" });
+                    return Verdict::no(if de {
+                        "kein Programm geladen"
+                    } else {
+                        "no program loaded"
+                    });
                 };
                 if !probe.paused() {
-                    Verdict::no(if de { "das Programm läuft noch" } else { "the program is still running" })
+                    Verdict::no(if de {
+                        "das Programm läuft noch"
+                    } else {
+                        "the program is still running"
+                    })
                 } else if addrs.contains(&regs.pc) {
                     Verdict::ok(where_is(program, regs.pc))
                 } else if de {
@@ -681,7 +704,12 @@ pub fn evaluate_state(c: &Check, probe: &dyn Probe, lang: Lang) -> Verdict {
                 } else {
                     probe.peek(addr) as i64
                 };
-                let bounds = [(&m.equals, "="), (&m.not_equals, "≠"), (&m.min, "≥"), (&m.max, "≤")];
+                let bounds = [
+                    (&m.equals, "="),
+                    (&m.not_equals, "≠"),
+                    (&m.min, "≥"),
+                    (&m.max, "≤"),
+                ];
                 match compare(got, bounds, program) {
                     Ok(_) => Verdict::ok(format!("{} = {got}", m.at)),
                     Err(want) => Verdict::no(if de {
@@ -695,11 +723,20 @@ pub fn evaluate_state(c: &Check, probe: &dyn Probe, lang: Lang) -> Verdict {
         },
         Check::Register(r) => {
             let Some(regs) = probe.registers() else {
-                return Verdict::no(if de { "kein Programm geladen" } else { "no program loaded" });
+                return Verdict::no(if de {
+                    "kein Programm geladen"
+                } else {
+                    "no program loaded"
+                });
             };
             let got = reg_value(&regs, r.reg);
             let name = format!("{:?}", r.reg).to_ascii_uppercase();
-            let bounds = [(&r.equals, "="), (&r.not_equals, "≠"), (&r.min, "≥"), (&r.max, "≤")];
+            let bounds = [
+                (&r.equals, "="),
+                (&r.not_equals, "≠"),
+                (&r.min, "≥"),
+                (&r.max, "≤"),
+            ];
             match compare(got, bounds, program) {
                 Ok(_) => Verdict::ok(format!("{name} = {got}")),
                 Err(want) => Verdict::no(if de {
@@ -711,7 +748,11 @@ pub fn evaluate_state(c: &Check, probe: &dyn Probe, lang: Lang) -> Verdict {
         }
         Check::Cell(cell) => {
             let Some(board) = program.and_then(|p| p.symbol("board")) else {
-                return Verdict::no(if de { "kein Symbol `board`" } else { "no symbol `board`" });
+                return Verdict::no(if de {
+                    "kein Symbol `board`"
+                } else {
+                    "no symbol `board`"
+                });
             };
             let rows: Vec<u8> = match cell.row {
                 Some(r) => vec![r],
@@ -801,7 +842,9 @@ fn explained_matches(
             return Verdict::no(if de {
                 format!("Die Erklärung führt nicht durch `{via}` (erst dorthin laufen lassen)")
             } else {
-                format!("The explanation does not lead through `{via}` (run the program there first)")
+                format!(
+                    "The explanation does not lead through `{via}` (run the program there first)"
+                )
             });
         }
     }

@@ -39,9 +39,17 @@ pub fn parse_number(text: &str) -> Option<i64> {
         None => (false, t),
     };
     let clean = |s: &str| s.replace('_', "");
-    let v = if let Some(h) = t.strip_prefix('$').or_else(|| t.strip_prefix("0x")).or_else(|| t.strip_prefix("0X")) {
+    let v = if let Some(h) = t
+        .strip_prefix('$')
+        .or_else(|| t.strip_prefix("0x"))
+        .or_else(|| t.strip_prefix("0X"))
+    {
         i64::from_str_radix(&clean(h), 16).ok()?
-    } else if let Some(b) = t.strip_prefix('%').or_else(|| t.strip_prefix("0b")).or_else(|| t.strip_prefix("0B")) {
+    } else if let Some(b) = t
+        .strip_prefix('%')
+        .or_else(|| t.strip_prefix("0b"))
+        .or_else(|| t.strip_prefix("0B"))
+    {
         i64::from_str_radix(&clean(b), 2).ok()?
     } else if !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '_') {
         clean(t).parse().ok()?
@@ -82,7 +90,10 @@ pub fn eval_expr(text: &str, program: Option<&Program>) -> Result<i64, EvalError
         *pos += 1;
         let v = if let Some(n) = parse_number(tok) {
             n
-        } else if tok.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.') {
+        } else if tok
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
             let p = program.ok_or_else(|| EvalError::UnknownSymbol(tok.clone()))?;
             p.symbol(tok)
                 .map(|s| s.value as i64)
@@ -132,7 +143,11 @@ pub fn resolve_location(text: &str, program: Option<&Program>) -> Result<Vec<u16
                 .files
                 .iter()
                 .position(|f| {
-                    let path = f.path.to_string_lossy().replace('\\', "/").to_ascii_lowercase();
+                    let path = f
+                        .path
+                        .to_string_lossy()
+                        .replace('\\', "/")
+                        .to_ascii_lowercase();
                     path == want || path.ends_with(&format!("/{want}"))
                 })
                 .ok_or_else(|| EvalError::UnknownFile(file.to_string()))?;
@@ -170,12 +185,28 @@ mod tests {
                 sym("drawCell", 0xC17A, SymbolKind::Label),
             ],
             files: vec![
-                SourceFile { path: "fw/Viergewinnt.asm".into(), text: String::new() },
-                SourceFile { path: "fw/Board.inc".into(), text: String::new() },
+                SourceFile {
+                    path: "fw/Viergewinnt.asm".into(),
+                    text: String::new(),
+                },
+                SourceFile {
+                    path: "fw/Board.inc".into(),
+                    text: String::new(),
+                },
             ],
             lines: vec![
-                LineEntry { addr: 0xC17A, len: 1, file: 1, line: 20 },
-                LineEntry { addr: 0xC1A3, len: 2, file: 1, line: 60 },
+                LineEntry {
+                    addr: 0xC17A,
+                    len: 1,
+                    file: 1,
+                    line: 20,
+                },
+                LineEntry {
+                    addr: 0xC1A3,
+                    len: 2,
+                    file: 1,
+                    line: 60,
+                },
             ],
             ..Program::default()
         };
@@ -201,13 +232,25 @@ mod tests {
         assert_eq!(eval_expr("board+136", Some(&p)), Ok(0xC8));
         assert_eq!(eval_expr("BOARDOFFSET + 3*8", Some(&p)), Ok(60));
         assert_eq!(eval_expr("-2*-3", None), Ok(6));
-        assert_eq!(eval_expr("nope", Some(&p)), Err(EvalError::UnknownSymbol("nope".into())));
+        assert_eq!(
+            eval_expr("nope", Some(&p)),
+            Err(EvalError::UnknownSymbol("nope".into()))
+        );
         assert!(matches!(eval_expr("1+", None), Err(EvalError::Syntax(_))));
-        assert!(matches!(eval_expr("a b", Some(&p)), Err(EvalError::Syntax(_))));
+        assert!(matches!(
+            eval_expr("a b", Some(&p)),
+            Err(EvalError::Syntax(_))
+        ));
         assert_eq!(eval_address("-1", None), Err(EvalError::NotAnAddress(-1)));
         assert_eq!(resolve_location("drawCell", Some(&p)), Ok(vec![0xC17A]));
         assert_eq!(resolve_location("board.inc:60", Some(&p)), Ok(vec![0xC1A3]));
-        assert!(matches!(resolve_location("Board.inc:61", Some(&p)), Err(EvalError::EmptyLine { .. })));
-        assert!(matches!(resolve_location("X.inc:1", Some(&p)), Err(EvalError::UnknownFile(_))));
+        assert!(matches!(
+            resolve_location("Board.inc:61", Some(&p)),
+            Err(EvalError::EmptyLine { .. })
+        ));
+        assert!(matches!(
+            resolve_location("X.inc:1", Some(&p)),
+            Err(EvalError::UnknownFile(_))
+        ));
     }
 }

@@ -214,10 +214,19 @@ mod tests {
     fn environment_precedence() {
         assert_eq!(env(&[]), Lang::En);
         assert_eq!(env(&[("LANG", "de_DE.UTF-8")]), Lang::De);
-        assert_eq!(env(&[("LANG", "de_DE.UTF-8"), ("LC_ALL", "en_US.UTF-8")]), Lang::En);
-        assert_eq!(env(&[("LANG", "en_US"), ("LC_MESSAGES", "de_CH")]), Lang::De);
+        assert_eq!(
+            env(&[("LANG", "de_DE.UTF-8"), ("LC_ALL", "en_US.UTF-8")]),
+            Lang::En
+        );
+        assert_eq!(
+            env(&[("LANG", "en_US"), ("LC_MESSAGES", "de_CH")]),
+            Lang::De
+        );
         assert_eq!(env(&[("LANG", "de_DE"), ("LC_ALL", "")]), Lang::De);
-        assert_eq!(env(&[("LANG", "en_US"), ("LANGUAGE", "fr:de:en")]), Lang::De);
+        assert_eq!(
+            env(&[("LANG", "en_US"), ("LANGUAGE", "fr:de:en")]),
+            Lang::De
+        );
         // LANGUAGE is ignored under the C locale (GNU gettext).
         assert_eq!(env(&[("LANG", "C"), ("LANGUAGE", "de")]), Lang::En);
         assert_eq!(env(&[("LANG", "fr_FR")]), Lang::En);
@@ -227,9 +236,26 @@ mod tests {
     fn every_string_exists_in_both_languages() {
         use Ui::*;
         let keys = [
-            Lessons, Step, Of, Check, Answer, Hint, Done, Finished, Next, Previous, Restart,
-            Tries, NotYet, WrongAnswer, RightAnswer, HintUnlocked, YourAnswer, Exercise,
-            PickLesson, Intro,
+            Lessons,
+            Step,
+            Of,
+            Check,
+            Answer,
+            Hint,
+            Done,
+            Finished,
+            Next,
+            Previous,
+            Restart,
+            Tries,
+            NotYet,
+            WrongAnswer,
+            RightAnswer,
+            HintUnlocked,
+            YourAnswer,
+            Exercise,
+            PickLesson,
+            Intro,
         ];
         for k in keys {
             assert!(!ui(Lang::De, k).is_empty());

@@ -317,7 +317,11 @@ impl Check {
     pub fn is_event(&self) -> bool {
         matches!(
             self,
-            Check::Key(_) | Check::Reset(_) | Check::Explained(_) | Check::Number(_) | Check::Choice(_)
+            Check::Key(_)
+                | Check::Reset(_)
+                | Check::Explained(_)
+                | Check::Number(_)
+                | Check::Choice(_)
         )
     }
 
@@ -364,7 +368,9 @@ impl Check {
                     .filter(|b| **b)
                     .count();
                 if subjects != 1 {
-                    return Err("explained check: give exactly one of `pixel`, `region`, `address`".into());
+                    return Err(
+                        "explained check: give exactly one of `pixel`, `region`, `address`".into(),
+                    );
                 }
                 if let Some([x, y]) = e.pixel {
                     if x > 127 || y > 63 {
@@ -373,12 +379,17 @@ impl Check {
                 }
                 if let Some([x0, y0, x1, y1]) = e.region {
                     if x0 > x1 || y0 > y1 || x1 > 127 || y1 > 63 {
-                        return Err("region must be [x0, y0, x1, y1] inside 128x64 with x0<=x1, y0<=y1".into());
+                        return Err(
+                            "region must be [x0, y0, x1, y1] inside 128x64 with x0<=x1, y0<=y1"
+                                .into(),
+                        );
                     }
                 }
                 Ok(())
             }
-            Check::Choice(c) if c.answer.trim().is_empty() => Err("choice check: empty answer".into()),
+            Check::Choice(c) if c.answer.trim().is_empty() => {
+                Err("choice check: empty answer".into())
+            }
             Check::Serial(s) if s.contains.is_empty() => Err("serial check: empty text".into()),
             _ => Ok(()),
         }
@@ -472,7 +483,10 @@ impl Action {
 }
 
 fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 impl Manifest {
@@ -506,7 +520,8 @@ impl Manifest {
             if answers > 1 {
                 return Err(ManifestError::BadCheck {
                     step: s.id.clone(),
-                    message: "a step asks at most one question (one `number` or `choice` check)".into(),
+                    message: "a step asks at most one question (one `number` or `choice` check)"
+                        .into(),
                 });
             }
             for a in &s.solution {
@@ -589,8 +604,13 @@ answer = "b"
                 max: None,
             })
         );
-        assert!(matches!(&a.check[3], Check::Register(r) if r.max == Some(Value::Expr("boardOffset".into()))));
-        assert!(matches!(&a.check[6], Check::Key(KeyCheck { key: 0, count: 2 })));
+        assert!(
+            matches!(&a.check[3], Check::Register(r) if r.max == Some(Value::Expr("boardOffset".into())))
+        );
+        assert!(matches!(
+            &a.check[6],
+            Check::Key(KeyCheck { key: 0, count: 2 })
+        ));
         assert_eq!(a.actions()[2], Action::ExplainPixel(60, 40));
         assert!(matches!(m.step[1].question(), Some(Check::Choice(c)) if c.answer == "b"));
         assert!(a.check.iter().filter(|c| c.is_event()).count() == 4);
@@ -600,19 +620,43 @@ answer = "b"
     fn rejects_bad_manifests() {
         let bad = |t: &str| Manifest::parse(t).unwrap_err();
         assert_eq!(bad("[lesson]\n"), ManifestError::NoSteps);
-        assert!(matches!(bad("[[step]]\nid = \"a b\"\ncheck=[{kind=\"reset\"}]"), ManifestError::BadId { .. }));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a b\"\ncheck=[{kind=\"reset\"}]"),
+            ManifestError::BadId { .. }
+        ));
         assert_eq!(
             bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"reset\"}]\n[[step]]\nid = \"a\"\ncheck=[{kind=\"reset\"}]"),
             ManifestError::DuplicateId("a".into())
         );
-        assert_eq!(bad("[[step]]\nid = \"a\"\n"), ManifestError::NoCheck("a".into()));
+        assert_eq!(
+            bad("[[step]]\nid = \"a\"\n"),
+            ManifestError::NoCheck("a".into())
+        );
         // Unknown fields and kinds are errors, not silently ignored.
-        assert!(matches!(bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"reset\", x=1}]"), ManifestError::Toml(_)));
-        assert!(matches!(bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"magic\"}]"), ManifestError::Toml(_)));
-        assert!(matches!(bad("[[step]]\nid = \"a\"\nchek=[{kind=\"reset\"}]"), ManifestError::Toml(_)));
-        assert!(matches!(bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"memory\", at=\"x\", size=3}]"), ManifestError::BadCheck { .. }));
-        assert!(matches!(bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"pixel\", x=128, y=0, on=true}]"), ManifestError::BadCheck { .. }));
-        assert!(matches!(bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"explained\"}]"), ManifestError::BadCheck { .. }));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"reset\", x=1}]"),
+            ManifestError::Toml(_)
+        ));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"magic\"}]"),
+            ManifestError::Toml(_)
+        ));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a\"\nchek=[{kind=\"reset\"}]"),
+            ManifestError::Toml(_)
+        ));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"memory\", at=\"x\", size=3}]"),
+            ManifestError::BadCheck { .. }
+        ));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"pixel\", x=128, y=0, on=true}]"),
+            ManifestError::BadCheck { .. }
+        ));
+        assert!(matches!(
+            bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"explained\"}]"),
+            ManifestError::BadCheck { .. }
+        ));
         assert!(matches!(
             bad("[[step]]\nid = \"a\"\ncheck=[{kind=\"number\", equals=1},{kind=\"choice\", answer=\"a\"}]"),
             ManifestError::BadCheck { .. }
@@ -627,8 +671,14 @@ answer = "b"
     #[test]
     fn parses_actions() {
         assert_eq!(Action::parse(" run "), Ok(Action::Run));
-        assert_eq!(Action::parse("keys drop,left"), Ok(Action::Keys("drop,left".into())));
-        assert_eq!(Action::parse("explain board+136"), Ok(Action::ExplainAddress("board+136".into())));
+        assert_eq!(
+            Action::parse("keys drop,left"),
+            Ok(Action::Keys("drop,left".into()))
+        );
+        assert_eq!(
+            Action::parse("explain board+136"),
+            Ok(Action::ExplainAddress("board+136".into()))
+        );
         assert!(Action::parse("run now").is_err());
         assert!(Action::parse("break").is_err());
         assert!(Action::parse("explain pixel 200 1").is_err());

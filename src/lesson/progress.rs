@@ -104,7 +104,11 @@ impl Progress {
 /// `$XDG_DATA_HOME/hc11lab`, `~/.local/share/hc11lab`, or on Windows
 /// `%APPDATA%\hc11lab`. `None` if none of these is set.
 pub fn default_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(x) = var("XDG_DATA_HOME") {
         return Some(x.join("hc11lab"));
     }
@@ -119,7 +123,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("hc11lab-progress-{name}-{}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("hc11lab-progress-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         d
     }
@@ -144,7 +149,10 @@ mod tests {
         assert_eq!(Progress::load(&dir).unwrap(), p);
         assert!(!dir.join(format!("{FILE_NAME}.tmp")).exists());
         std::fs::write(dir.join(FILE_NAME), "{ not json").unwrap();
-        assert!(matches!(Progress::load(&dir), Err(ProgressError::Format { .. })));
+        assert!(matches!(
+            Progress::load(&dir),
+            Err(ProgressError::Format { .. })
+        ));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -42,7 +42,9 @@ pub enum TextError {
         id: String,
     },
     /// A `{.hint}`/`{.choices}` section before any step.
-    #[error("line {line}: `{{.{class}}}` must be inside a step (after a `## ... {{#id}}` heading)")]
+    #[error(
+        "line {line}: `{{.{class}}}` must be inside a step (after a `## ... {{#id}}` heading)"
+    )]
     OutsideStep {
         /// 1-based line.
         line: usize,
@@ -183,12 +185,10 @@ impl LessonText {
                         }
                         continue;
                     }
-                    (3, None) => {
-                        // A plain sub-heading ends hints/choices and goes
-                        // back to the step's body.
-                        if part == Part::Hint || part == Part::Choices {
-                            part = Part::Body;
-                        }
+                    // A plain sub-heading ends hints/choices and goes back
+                    // to the step's body.
+                    (3, None) if part == Part::Hint || part == Part::Choices => {
+                        part = Part::Body;
                     }
                     (_, Some(a)) => {
                         return Err(TextError::UnknownAttribute {
@@ -217,7 +217,8 @@ impl LessonText {
                     if trimmed.is_empty() {
                         continue;
                     }
-                    let choice = parse_choice(trimmed).ok_or(TextError::BadChoice { line: line_no })?;
+                    let choice =
+                        parse_choice(trimmed).ok_or(TextError::BadChoice { line: line_no })?;
                     if let Some(s) = steps.last_mut() {
                         s.choices.push(choice);
                     }
@@ -343,8 +344,15 @@ Noch Text.
         assert_eq!(t.intro, "Eine Zelle hat 8 Bytes.");
         assert_eq!(t.steps.len(), 2);
         let s = &t.steps[0];
-        assert_eq!((s.id.as_str(), s.heading.as_str()), ("empty", "Leere Zelle"));
-        assert!(s.body.contains("## kein Schritt"), "fenced heading is text: {}", s.body);
+        assert_eq!(
+            (s.id.as_str(), s.heading.as_str()),
+            ("empty", "Leere Zelle")
+        );
+        assert!(
+            s.body.contains("## kein Schritt"),
+            "fenced heading is text: {}",
+            s.body
+        );
         assert_eq!(s.hints, vec!["Erster Hinweis.", "Zweiter Hinweis."]);
         let q = t.step("q").unwrap();
         assert_eq!(q.choices.len(), 2);
@@ -357,7 +365,10 @@ Noch Text.
     fn errors_name_the_line() {
         assert_eq!(
             LessonText::parse("# T\n## Step\n"),
-            Err(TextError::MissingId { line: 2, heading: "Step".into() })
+            Err(TextError::MissingId {
+                line: 2,
+                heading: "Step".into()
+            })
         );
         assert_eq!(
             LessonText::parse("Hallo\n# T\n"),
@@ -365,11 +376,17 @@ Noch Text.
         );
         assert_eq!(
             LessonText::parse("# T\n## A {#a}\n## B {#a}\n"),
-            Err(TextError::DuplicateId { line: 3, id: "a".into() })
+            Err(TextError::DuplicateId {
+                line: 3,
+                id: "a".into()
+            })
         );
         assert_eq!(
             LessonText::parse("# T\n### H {.hint}\n"),
-            Err(TextError::OutsideStep { line: 2, class: "hint".into() })
+            Err(TextError::OutsideStep {
+                line: 2,
+                class: "hint".into()
+            })
         );
         assert_eq!(
             LessonText::parse("# T\n## A {#a}\n### C {.choices}\nkein Punkt\n"),
