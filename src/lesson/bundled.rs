@@ -34,6 +34,7 @@ pub const LESSONS: &[Bundled] = &[
     lesson!("10-text"),
     lesson!("11-serial"),
     lesson!("12-lcd-init"),
+    lesson!("13-profile"),
 ];
 
 /// The bundled lessons as a catalog (no exercises: grading needs their folders).

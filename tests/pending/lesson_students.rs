@@ -77,6 +77,7 @@ lesson_test!(stack, "09-stack");
 lesson_test!(text, "10-text");
 lesson_test!(serial, "11-serial");
 lesson_test!(lcd_init, "12-lcd-init");
+lesson_test!(profile, "13-profile");
 
 #[test]
 fn every_lesson_has_a_test_above() {
