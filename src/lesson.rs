@@ -8,6 +8,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod i18n;
+pub mod live;
 pub mod manifest;
 pub mod progress;
 pub mod text;

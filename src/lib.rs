@@ -4,8 +4,13 @@
 //! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
 
 pub mod asm;
+pub mod board;
 pub mod cpu;
+pub mod debug;
 pub mod firmware;
 pub mod image;
 pub mod lesson;
+pub mod machine;
 pub mod open;
+pub mod run;
+pub mod script;

@@ -2,8 +2,11 @@
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use hc11lab::debug::cli::RunRequest;
 use hc11lab::image::s19;
-use hc11lab::{asm, open};
+use hc11lab::machine::Machine;
+use hc11lab::script::Script;
+use hc11lab::{asm, board, open, run};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -99,6 +102,18 @@ struct RunArgs {
     /// Print one JSON object with the stop reason, cycles, registers, serial, LCD, dumps.
     #[arg(long)]
     json: bool,
+    /// Stop at a breakpoint: LABEL, $ADDR, FILE:LINE, LABEL:N (the Nth hit), `... if COND`.
+    #[arg(long = "break", value_name = "SPEC")]
+    breaks: Vec<String>,
+    /// Explain where the LCD pixel X,Y came from (instruction, buffer byte, its writer).
+    #[arg(long, value_name = "X,Y")]
+    explain_pixel: Vec<String>,
+    /// Explain where the byte at ADDR came from (`board+136`, `$0190`).
+    #[arg(long, value_name = "ADDR")]
+    explain: Vec<String>,
+    /// Print calls and inclusive/exclusive cycles per subroutine label.
+    #[arg(long)]
+    profile: bool,
 }
 
 fn main() -> ExitCode {
@@ -124,9 +139,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Asm(args)) => cmd_asm(&args),
         Some(Command::Disasm { file }) => cmd_disasm(&file),
         Some(Command::Lesson(cmd)) => cmd_lesson(&cmd),
-        None | Some(Command::Gui { .. }) | Some(Command::Run(_)) => {
-            anyhow::bail!("not wired yet")
-        }
+        Some(Command::Run(args)) => cmd_run(&args),
+        None | Some(Command::Gui { .. }) => anyhow::bail!("not wired yet"),
     }
 }
 
@@ -206,4 +220,96 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Exit status for bad usage (a malformed option value).
+const USAGE: u8 = 2;
+
+fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let script = match (&args.script, &args.keys) {
+        (Some(_), Some(_)) => {
+            eprintln!("error: give either --keys or --script, not both");
+            return Ok(ExitCode::from(USAGE));
+        }
+        (Some(path), None) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read script {}", path.display()))?;
+            match Script::parse_file(&text) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    return Ok(ExitCode::from(USAGE));
+                }
+            }
+        }
+        (None, Some(keys)) => match Script::parse_keys(keys) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("error: --keys: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        },
+        (None, None) => None,
+    };
+    let dumps = match args.dump.as_deref().map(run::parse_dumps).transpose() {
+        Ok(d) => d.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    };
+    let opened = match open::open(args.path.as_deref()) {
+        Ok(o) => o,
+        Err(e) => {
+            eprint!("{e}");
+            if !e.to_string().ends_with('\n') {
+                eprintln!();
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    for w in &opened.warnings {
+        eprintln!("{w}");
+    }
+    let machine = match Machine::new(opened.program) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let request = RunRequest {
+        breaks: args.breaks.clone(),
+        explain_pixels: args.explain_pixel.clone(),
+        explain: args.explain.clone(),
+        profile: args.profile,
+        max_cycles: args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES),
+    };
+    let (machine, report) = match run::run(machine, script.as_ref(), &request, &dumps) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    };
+    if let Some(path) = &args.lcd_png {
+        let png = board::render::lcd_png(machine.lcd(), 4)
+            .map_err(|e| anyhow::anyhow!("cannot render the LCD: {e}"))?;
+        std::fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        if args.lcd_text {
+            for row in &report.lcd {
+                println!("{row}");
+            }
+        }
+        print!("{}", report.to_text());
+    }
+    Ok(if report.failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

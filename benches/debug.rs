@@ -1,0 +1,203 @@
+//! Debugger overhead: E-cycles per second of the bare core, of a Debugger
+//! without provenance, with snapshots, and with provenance tracking, on a
+//! CPU-bound loop shaped like drawCell (load, or, store, jsr/rts, indexing),
+//! then the same on the Viergewinnt firmware on the trainer11 machine, and
+//! reverse execution across a run of 100 million cycles.
+//! Run: `cargo bench --bench debug`.
+
+use hc11lab::asm::{assemble_file, AsmOptions};
+use hc11lab::cpu::{Cpu, RamBus};
+use hc11lab::debug::session::Debugger;
+use hc11lab::debug::session::Reason;
+use hc11lab::debug::target::{Bare, Target};
+use hc11lab::machine::{Machine, StopConditions};
+use hc11lab::script::Script;
+use std::path::Path;
+use std::time::Instant;
+
+#[rustfmt::skip]
+const CODE: &[u8] = &[
+    0x8E, 0x3F, 0xFF,       // C000 lds #$3FFF
+    0xCE, 0x00, 0x40,       // C003 ldx #$0040
+    0x18, 0xCE, 0x02, 0x00, // C006 ldy #$0200
+    0xC6, 0x80,             // C00A ldab #$80
+    0xA6, 0x00,             // C00C ldaa 0,x
+    0x8A, 0x18,             // C00E oraa #$18
+    0x18, 0xA7, 0x00,       // C010 staa 0,y
+    0xBD, 0xC0, 0x20,       // C013 jsr sub
+    0x08,                   // C016 inx
+    0x18, 0x08,             // C017 iny
+    0x5A,                   // C019 decb
+    0x26, 0xF0,             // C01A bne C00C
+    0x20, 0xE5,             // C01C bra C003
+    0x01, 0x01,             // C01E
+    0x36,                   // C020 sub: psha
+    0xAB, 0x01,             // C021 adda 1,x
+    0x97, 0x30,             // C023 staa $30
+    0x32,                   // C025 pula
+    0x39,                   // C026 rts
+];
+
+const CYCLES: u64 = 40_000_000;
+
+fn report(name: &str, cycles: u64, secs: f64) {
+    println!(
+        "{name:<44} {:>8.1} M E-cycles/s ({:.2} s for {} M cycles)",
+        cycles as f64 / secs / 1e6,
+        secs,
+        cycles / 1_000_000
+    );
+}
+
+fn main() {
+    // Baseline: the core on a flat RAM, no debugger.
+    let mut bus = RamBus::new();
+    bus.load(0xC000, CODE);
+    bus.set_word(0xFFFE, 0xC000);
+    let mut cpu = Cpu::new();
+    cpu.reset(&mut bus);
+    let t = Instant::now();
+    while cpu.cycles < CYCLES {
+        cpu.step(&mut bus);
+    }
+    report(
+        "bare core (Cpu::step on RamBus)",
+        cpu.cycles,
+        t.elapsed().as_secs_f64(),
+    );
+
+    let configs: [(&str, bool, bool, bool); 4] = [
+        ("debugger, no history, no provenance", false, false, false),
+        ("debugger + history (64 MiB)", true, false, false),
+        ("debugger + history + watchpoint", true, false, true),
+        ("debugger + history + provenance", true, true, false),
+    ];
+    for (name, history, prov, watch) in configs {
+        let mut d = Debugger::new(Bare::from_bytes(0xC000, CODE));
+        if !history {
+            d.set_history_budget(None);
+        }
+        d.set_provenance(prov);
+        if watch {
+            d.add_watchpoint("change $7000").expect("watch spec");
+        }
+        d.max_cycles = CYCLES;
+        let t = Instant::now();
+        let stop = d.run();
+        let secs = t.elapsed().as_secs_f64();
+        report(name, d.target().cycles(), secs);
+        if let Some((n, bytes, interval)) = d.history_stats() {
+            println!(
+                "    ({} snapshots, {} KiB, interval {} cycles; stop: {})",
+                n,
+                bytes / 1024,
+                interval,
+                stop.message
+            );
+        }
+        if history {
+            let t = Instant::now();
+            let n = 200;
+            for _ in 0..n {
+                d.step_back();
+            }
+            println!(
+                "    step back: {:.2} ms each",
+                t.elapsed().as_secs_f64() * 1e3 / n as f64
+            );
+        }
+    }
+
+    firmware();
+}
+
+fn machine() -> Machine {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
+    let program = assemble_file(&path, &AsmOptions::default())
+        .program
+        .expect("firmware assembles");
+    let mut m = Machine::new(program).expect("loads");
+    let game = "drop,right,drop,left,drop,right,drop,left,drop,right,drop,left,drop";
+    m.start_script(&Script::parse_keys(game).expect("keys"));
+    m
+}
+
+fn firmware() {
+    println!("-- Viergewinnt firmware (a game, then the idle loop) --");
+    let mut m = machine();
+    let t = Instant::now();
+    let mut stop = StopConditions::budget(CYCLES);
+    stop.on_rom_write = false;
+    m.run_until(&stop);
+    m.run_until(&StopConditions::budget(CYCLES.saturating_sub(m.cycles())));
+    report(
+        "Machine::run_until (no debugger)",
+        m.cycles(),
+        t.elapsed().as_secs_f64(),
+    );
+    for (name, prov) in [
+        ("debugger + history", false),
+        ("debugger + history + provenance", true),
+    ] {
+        let mut d = Debugger::new(machine());
+        d.set_provenance(prov);
+        let t = Instant::now();
+        while d.target().cycles() < CYCLES {
+            d.run_for(CYCLES - d.target().cycles());
+        }
+        report(name, d.target().cycles(), t.elapsed().as_secs_f64());
+    }
+
+    // Reverse across 100 million cycles: random jumps back, each checked
+    // against a clone kept on the way forward.
+    const LONG: u64 = 100_000_000;
+    let mut d = Debugger::new(machine());
+    let mut kept: Vec<(u64, Machine)> = Vec::new();
+    let t = Instant::now();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    while d.target().cycles() < LONG {
+        let s = d.run_for(LONG / 16);
+        if !matches!(s.reason, Reason::Budget { .. } | Reason::ScriptDone { .. }) {
+            println!("    unexpected stop: {}", s.message);
+            break;
+        }
+        kept.push((d.index(), d.target().clone()));
+    }
+    let secs = t.elapsed().as_secs_f64();
+    report("100 M cycles with history", d.target().cycles(), secs);
+    if let Some((n, bytes, interval)) = d.history_stats() {
+        println!(
+            "    {} snapshots, {:.1} MiB, interval {} cycles",
+            n,
+            bytes as f64 / (1 << 20) as f64,
+            interval
+        );
+    }
+    let t = Instant::now();
+    let mut exact = 0;
+    let jumps = 16;
+    for _ in 0..jumps {
+        let (at, want) = &kept[(next() % kept.len() as u64) as usize];
+        // Back (or forward again: the recorded future stays valid).
+        d.goto(*at);
+        exact += usize::from(d.index() == *at && d.target() == want);
+    }
+    println!(
+        "    {jumps} random jumps: {:.1} ms each, {exact}/{jumps} exact",
+        t.elapsed().as_secs_f64() * 1e3 / jumps as f64
+    );
+    let t = Instant::now();
+    for _ in 0..100 {
+        d.step_back();
+    }
+    println!(
+        "    step back: {:.2} ms each",
+        t.elapsed().as_secs_f64() * 1e3 / 100.0
+    );
+}

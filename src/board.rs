@@ -1,0 +1,717 @@
+//! The trainer11 board: the memory map (on-chip registers at $0000, RAM, the
+//! PIO at $8000, program memory at $C000) and the devices behind it — the
+//! MC68HC11's on-chip ports, timer, SPI and SCI (M68HC11 Reference Manual
+//! sections 7-10), the 8255-type PIO with the eight keys and the NHD-C12864A1Z
+//! LCD (ST7565R controller) on the SPI bus.
+//!
+//! Time: the machine calls [`Board::tick`] after every CPU step with the
+//! cycles the step took. A register access is timed at the start of the
+//! instruction that makes it (the CPU does not report bus cycles within an
+//! instruction); device events (SPI byte done, SCI frame done, timer flags)
+//! are handled at their exact cycle but become visible to the program at the
+//! first access at or after it. Everything is a function of the cycle count,
+//! so runs are deterministic.
+
+pub mod lcd;
+pub mod pio;
+pub mod ports;
+pub mod render;
+pub mod sci;
+pub mod spi;
+pub mod timer;
+
+use crate::cpu::Bus;
+use lcd::Lcd;
+use pio::Pio;
+use ports::Ports;
+use sci::Sci;
+use spi::Spi;
+use timer::Timer;
+
+/// The E clock of the trainer11 (8 MHz crystal / 4), in Hz.
+pub const E_CLOCK_HZ: u64 = 2_000_000;
+/// First address after the on-chip register block ($0000-$003F).
+pub const REGISTERS_END: u16 = 0x0040;
+/// First RAM address.
+pub const RAM_START: u16 = 0x0040;
+/// Last RAM address.
+pub const RAM_END: u16 = 0x7FFF;
+/// Address of `PIO_A`; `PIO_B`, `PIO_C` and `PIO_CONFIG` follow.
+pub const PIO_BASE: u16 = 0x8000;
+/// First address of program memory (loaded, then read-only).
+pub const ROM_START: u16 = 0xC000;
+/// What a read of an address with nothing behind it returns ($8004-$BFFF):
+/// the data bus is pulled up, so an undriven read sees all ones.
+pub const UNMAPPED_READ: u8 = 0xFF;
+
+const ACTIVITY_SPDR: u16 = 0x2A;
+const ACTIVITY_SCDR: u16 = 0x2F;
+
+/// One register of a device, as the views show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegisterInfo {
+    /// The name from the register map (`SPCR`, `PIO_B`, `page`).
+    pub name: &'static str,
+    /// Its CPU address, or `None` for a register inside an off-chip controller
+    /// (the LCD's page and column registers are not memory mapped).
+    pub address: Option<u16>,
+    /// Its current value (as [`Device::peek`] returns it).
+    pub value: u16,
+    /// Width in bits (8, or 16 for TCNT and the compare registers).
+    pub width: u8,
+    /// What the value means right now, in words (`SPIF=1 (transfer done)`).
+    pub meaning: String,
+}
+
+impl RegisterInfo {
+    /// An 8-bit memory-mapped register.
+    pub fn byte(name: &'static str, address: u16, value: u8, meaning: String) -> Self {
+        RegisterInfo {
+            name,
+            address: Some(address),
+            value: value as u16,
+            width: 8,
+            meaning,
+        }
+    }
+}
+
+/// The shape every board device has: CPU accesses, time, reset and a
+/// description of its registers for the views.
+///
+/// `now` is the board's cycle count (E-cycles since power-on). `read` may
+/// have side effects (reading SPSR arms the clearing of SPIF); `peek` never
+/// has.
+pub trait Device {
+    /// A CPU read of the register at `addr`.
+    fn read(&mut self, addr: u16, now: u64) -> u8;
+    /// What a read of `addr` would return, without side effects.
+    fn peek(&self, addr: u16, now: u64) -> u8;
+    /// A CPU write to the register at `addr`.
+    fn write(&mut self, addr: u16, value: u8, now: u64);
+    /// Brings the device up to cycle `now` and returns the cycle of its next
+    /// own event (`u64::MAX` if none is pending).
+    fn tick(&mut self, now: u64) -> u64;
+    /// Hardware reset at cycle `now`.
+    fn reset(&mut self, now: u64);
+    /// Its registers with their values and meanings.
+    fn registers(&self, now: u64) -> Vec<RegisterInfo>;
+}
+
+/// A bus access the board did not take: the machine can stop on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BusFault {
+    /// A CPU write into program memory ($C000-$FFFF); the byte was not stored.
+    RomWrite {
+        /// The address written.
+        addr: u16,
+        /// The value the program tried to store.
+        value: u8,
+        /// The board cycle of the instruction that wrote.
+        cycle: u64,
+    },
+    /// A CPU write to an address with nothing behind it ($8004-$BFFF).
+    UnmappedWrite {
+        /// The address written.
+        addr: u16,
+        /// The value the program tried to store.
+        value: u8,
+        /// The board cycle of the instruction that wrote.
+        cycle: u64,
+    },
+}
+
+/// Bytes the SPI sent to slaves the board does not model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpiTraffic {
+    /// Bytes that reached the LCD (slave select 00).
+    pub lcd: u64,
+    /// Bytes sent with slave select 01, 10, 11 (nothing modelled there: the
+    /// firmware calls 11 "EEPROM"); they go nowhere and read back $FF.
+    pub other: [u64; 3],
+}
+
+/// The trainer11 board: memory and devices, plain data.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Board {
+    now: u64,
+    next_event: u64,
+    mem: Box<[u8; 0x10000]>,
+    ports: Ports,
+    timer: Timer,
+    spi: Spi,
+    sci: Sci,
+    pio: Pio,
+    lcd: Lcd,
+    irq: Option<u16>,
+    irq_pin: bool,
+    xirq_pin: bool,
+    fault: Option<BusFault>,
+    fault_count: u64,
+    last_activity: u64,
+    spi_traffic: SpiTraffic,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("now", &self.now)
+            .field("ports", &self.ports)
+            .field("timer", &self.timer)
+            .field("spi", &self.spi)
+            .field("sci", &self.sci)
+            .field("pio", &self.pio)
+            .field("lcd", &self.lcd)
+            .field("fault", &self.fault)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Board {
+    /// A board at power-on: memory all zero, devices in their reset state
+    /// (with the SCI and PIO set up as the trainer11's monitor leaves them,
+    /// see [`Sci::new`] and [`Pio::new`]).
+    pub fn new() -> Self {
+        let mut board = Board {
+            now: 0,
+            next_event: 0,
+            mem: Box::new([0; 0x10000]),
+            ports: Ports::new(),
+            timer: Timer::new(),
+            spi: Spi::new(),
+            sci: Sci::new(),
+            pio: Pio::new(),
+            lcd: Lcd::new(),
+            irq: None,
+            irq_pin: false,
+            xirq_pin: false,
+            fault: None,
+            fault_count: 0,
+            last_activity: 0,
+            spi_traffic: SpiTraffic::default(),
+        };
+        board.reset();
+        board
+    }
+
+    /// Hardware reset of every device (memory is kept, as on the board);
+    /// the cycle count goes on.
+    pub fn reset(&mut self) {
+        let now = self.now;
+        self.ports.reset(now);
+        self.timer.reset(now);
+        self.spi.reset(now);
+        self.sci.reset(now);
+        self.pio.reset(now);
+        self.lcd.reset(now);
+        self.lcd.set_backlight(self.ports.backlight_on());
+        self.fault = None;
+        self.last_activity = now;
+        self.service();
+    }
+
+    /// Clears RAM and program memory to zero.
+    pub fn clear_memory(&mut self) {
+        self.mem.fill(0);
+    }
+
+    /// Stores `bytes` at `addr` directly (the loader's path: program memory
+    /// is writable here). Bytes that would fall outside RAM or program memory
+    /// are refused, nothing is stored, and the address of the first such
+    /// byte is returned ($10000 for bytes past $FFFF).
+    pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), u32> {
+        for i in 0..bytes.len() {
+            let a = addr as u32 + i as u32;
+            match u16::try_from(a) {
+                Ok(a16) if Self::is_loadable(a16) => {}
+                _ => return Err(a),
+            }
+        }
+        let start = addr as usize;
+        if let Some(dst) = self.mem.get_mut(start..start + bytes.len()) {
+            dst.copy_from_slice(bytes);
+        }
+        Ok(())
+    }
+
+    /// True for addresses a program may be loaded to: RAM and program memory.
+    pub fn is_loadable(addr: u16) -> bool {
+        (RAM_START..=RAM_END).contains(&addr) || addr >= ROM_START
+    }
+
+    /// Advances time by `cycles` E-cycles (called after every CPU step).
+    #[inline]
+    pub fn tick(&mut self, cycles: u32) {
+        self.now += cycles as u64;
+        if self.now >= self.next_event {
+            self.service();
+        }
+    }
+
+    /// E-cycles since power-on.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// The cycle of the last output activity: a byte sent on the SPI or
+    /// SCI (until its transfer ends), or a write that changed a port, PIO
+    /// or control register (timer registers and COPRST do not count). A
+    /// program polling in its main loop has none, one that draws or prints
+    /// has. The key-script runner settles on this.
+    pub fn last_activity(&self) -> u64 {
+        self.last_activity
+            .max(self.spi.busy_until())
+            .max(self.sci.busy_until())
+    }
+
+    /// True if a bus fault is waiting to be taken.
+    #[inline]
+    pub fn has_fault(&self) -> bool {
+        self.fault.is_some()
+    }
+
+    /// Takes the first bus fault since the last call, if any.
+    pub fn take_fault(&mut self) -> Option<BusFault> {
+        self.fault.take()
+    }
+
+    /// How many bus faults happened since power-on.
+    pub fn fault_count(&self) -> u64 {
+        self.fault_count
+    }
+
+    /// Presses (`true`) or releases key `n` (0..=7); other numbers are ignored.
+    pub fn set_key(&mut self, n: u8, pressed: bool) {
+        self.pio.set_key(n, pressed);
+    }
+
+    /// The pressed keys, bit n = key n.
+    pub fn keys(&self) -> u8 {
+        self.pio.keys()
+    }
+
+    /// Drives the IRQ pin (true = asserted); nothing on the trainer11 drives it.
+    pub fn set_irq_pin(&mut self, asserted: bool) {
+        self.irq_pin = asserted;
+        self.update_irq();
+    }
+
+    /// Drives the XIRQ pin (true = asserted).
+    pub fn set_xirq_pin(&mut self, asserted: bool) {
+        self.xirq_pin = asserted;
+    }
+
+    /// Queues bytes to arrive on the SCI receiver (RxD), one frame after another.
+    pub fn feed_serial(&mut self, bytes: &[u8]) {
+        self.sci.feed(bytes, self.now);
+        self.service();
+    }
+
+    /// The LCD controller.
+    pub fn lcd(&self) -> &Lcd {
+        &self.lcd
+    }
+
+    /// The SCI (serial output log).
+    pub fn sci(&self) -> &Sci {
+        &self.sci
+    }
+
+    /// The SPI.
+    pub fn spi(&self) -> &Spi {
+        &self.spi
+    }
+
+    /// The PIO with the keys.
+    pub fn pio(&self) -> &Pio {
+        &self.pio
+    }
+
+    /// The port and system registers.
+    pub fn ports(&self) -> &Ports {
+        &self.ports
+    }
+
+    /// The main timer.
+    pub fn timer(&self) -> &Timer {
+        &self.timer
+    }
+
+    /// What the SPI sent where.
+    pub fn spi_traffic(&self) -> SpiTraffic {
+        self.spi_traffic
+    }
+
+    /// Everything the SCI transmitted, as text (each byte one Latin-1 char).
+    pub fn serial_text(&self) -> String {
+        self.sci.text()
+    }
+
+    /// Peeks `len` bytes from `addr` on (wrapping at $FFFF), no side effects.
+    pub fn peek_range(&self, addr: u16, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| self.peek(addr.wrapping_add(i as u16)))
+            .collect()
+    }
+
+    /// All register views: on-chip registers by address, then the PIO, then
+    /// the LCD controller's internal state.
+    pub fn registers(&self) -> Vec<RegisterInfo> {
+        let now = self.now;
+        let mut v = self.ports.registers(now);
+        v.extend(self.timer.registers(now));
+        v.extend(self.spi.registers(now));
+        v.extend(self.sci.registers(now));
+        v.sort_by_key(|r| r.address);
+        v.extend(self.pio.registers(now));
+        v.extend(self.lcd.registers());
+        v
+    }
+
+    fn service(&mut self) {
+        let now = self.now;
+        let mut next = self.timer.tick(now);
+        next = next.min(self.spi.tick(now));
+        if let Some(byte) = self.spi.take_completed() {
+            self.route_spi(byte);
+        }
+        next = next.min(self.sci.tick(now));
+        self.next_event = next;
+        self.update_irq();
+    }
+
+    /// Delivers a finished SPI byte to the slave the PIO selects, with A0
+    /// (PORTD bit 5) as it is at the end of the byte.
+    fn route_spi(&mut self, byte: u8) {
+        match self.pio.spi_select() {
+            0 => {
+                self.spi_traffic.lcd += 1;
+                let a0 = self.ports.lcd_a0();
+                self.lcd.receive(byte, a0, self.now);
+            }
+            n => {
+                if let Some(c) = self.spi_traffic.other.get_mut(n as usize - 1) {
+                    *c += 1;
+                }
+            }
+        }
+    }
+
+    fn update_irq(&mut self) {
+        self.irq = if self.irq_pin {
+            Some(0xFFF2)
+        } else {
+            self.timer
+                .irq_vector()
+                .or_else(|| self.spi.irq_vector())
+                .or_else(|| self.sci.irq_vector())
+        };
+    }
+
+    #[inline]
+    fn catch_up(&mut self) {
+        if self.now >= self.next_event {
+            self.service();
+        }
+    }
+
+    fn read_io(&mut self, addr: u16) -> u8 {
+        self.catch_up();
+        let now = self.now;
+        let v = match addr {
+            0x0000..=0x003F => match addr {
+                0x0B..=0x27 => self.timer.read(addr, now),
+                0x28..=0x2A => self.spi.read(addr, now),
+                0x2B..=0x2F => self.sci.read(addr, now),
+                _ => self.ports.read(addr, now),
+            },
+            0x8000..=0x8003 => self.pio.read(addr, now),
+            _ => UNMAPPED_READ,
+        };
+        self.update_irq();
+        v
+    }
+
+    fn write_io(&mut self, addr: u16, value: u8) {
+        self.catch_up();
+        let now = self.now;
+        match addr {
+            0x0000..=0x003F => {
+                let before = self.peek_io(addr);
+                match addr {
+                    0x0B..=0x27 => {
+                        self.timer.write(addr, value, now);
+                        self.ports.set_pa7_output(self.timer.pa7_output());
+                    }
+                    0x28..=0x2A => self.spi.write(addr, value, now),
+                    0x2B..=0x2F => self.sci.write(addr, value, now),
+                    _ => {
+                        self.ports.write(addr, value, now);
+                        self.lcd.set_backlight(self.ports.backlight_on());
+                    }
+                }
+                // Output (SPDR, SCDR) and any change of a port or control
+                // register is activity; the timer block and COPRST are not:
+                // an interrupt handler clearing TFLG2 or a main loop
+                // feeding the COP changes nothing anyone sees.
+                let output = addr == ACTIVITY_SPDR || addr == ACTIVITY_SCDR;
+                let quiet_kind = (0x0B..=0x27).contains(&addr) || addr == ports::addr::COPRST;
+                if output || (!quiet_kind && self.peek_io(addr) != before) {
+                    self.last_activity = now;
+                }
+            }
+            0x8000..=0x8003 => {
+                let before = self.pio.clone();
+                self.pio.write(addr, value, now);
+                if self.pio != before {
+                    self.last_activity = now;
+                }
+            }
+            _ => {
+                self.record_fault(BusFault::UnmappedWrite {
+                    addr,
+                    value,
+                    cycle: now,
+                });
+                return;
+            }
+        }
+        // A write may start a transfer or change an interrupt enable.
+        self.service();
+    }
+
+    fn record_fault(&mut self, fault: BusFault) {
+        self.fault_count += 1;
+        if self.fault.is_none() {
+            self.fault = Some(fault);
+        }
+    }
+
+    fn peek_io(&self, addr: u16) -> u8 {
+        // Events due but not yet serviced are shown as if serviced: peek on a
+        // clone would be too slow for views, so devices fold `now` in.
+        let now = self.now;
+        match addr {
+            0x0000..=0x003F => match addr {
+                0x0B..=0x27 => self.timer.peek(addr, now),
+                0x28..=0x2A => self.spi.peek(addr, now),
+                0x2B..=0x2F => self.sci.peek(addr, now),
+                _ => self.ports.peek(addr, now),
+            },
+            0x8000..=0x8003 => self.pio.peek(addr, now),
+            _ => UNMAPPED_READ,
+        }
+    }
+}
+
+/// True for addresses that are plain memory (RAM or program memory) on reads.
+#[inline]
+fn is_memory(addr: u16) -> bool {
+    (REGISTERS_END..PIO_BASE).contains(&addr) || addr >= ROM_START
+}
+
+impl Bus for Board {
+    #[inline]
+    fn read(&mut self, addr: u16) -> u8 {
+        if is_memory(addr) {
+            self.mem[addr as usize]
+        } else {
+            self.read_io(addr)
+        }
+    }
+
+    #[inline]
+    fn peek(&self, addr: u16) -> u8 {
+        if is_memory(addr) {
+            self.mem[addr as usize]
+        } else {
+            self.peek_io(addr)
+        }
+    }
+
+    #[inline]
+    fn write(&mut self, addr: u16, value: u8) {
+        if (REGISTERS_END..PIO_BASE).contains(&addr) {
+            self.mem[addr as usize] = value;
+        } else if addr >= ROM_START {
+            self.record_fault(BusFault::RomWrite {
+                addr,
+                value,
+                cycle: self.now,
+            });
+        } else {
+            self.write_io(addr, value);
+        }
+    }
+
+    #[inline]
+    fn irq_vector(&self) -> Option<u16> {
+        self.irq
+    }
+
+    #[inline]
+    fn xirq(&self) -> bool {
+        self.xirq_pin
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_map_ram_rom_unmapped() {
+        let mut b = Board::new();
+        b.write(0x0040, 0x12);
+        b.write(0x7FFF, 0x34);
+        assert_eq!(b.read(0x0040), 0x12);
+        assert_eq!(b.read(0x7FFF), 0x34);
+        assert_eq!(b.read(0x9000), 0xFF);
+        assert_eq!(b.peek(0xBFFF), 0xFF);
+        b.write(0x9000, 1);
+        assert!(matches!(
+            b.take_fault(),
+            Some(BusFault::UnmappedWrite { addr: 0x9000, .. })
+        ));
+        assert!(b.take_fault().is_none());
+    }
+
+    #[test]
+    fn rom_write_is_a_fault_and_not_stored() {
+        let mut b = Board::new();
+        b.load(0xC000, &[0xAA]).unwrap();
+        b.write(0xC000, 0x55);
+        assert_eq!(b.read(0xC000), 0xAA);
+        assert_eq!(
+            b.take_fault(),
+            Some(BusFault::RomWrite {
+                addr: 0xC000,
+                value: 0x55,
+                cycle: 0
+            })
+        );
+        assert_eq!(b.fault_count(), 1);
+    }
+
+    #[test]
+    fn load_refuses_registers_and_pio() {
+        let mut b = Board::new();
+        assert_eq!(b.load(0x0030, &[1]), Err(0x0030));
+        assert_eq!(b.load(0x7FFF, &[1, 2]), Err(0x8000));
+        assert_eq!(b.load(0xFFFF, &[1, 2]), Err(0x10000));
+        assert!(b.load(0xFFFE, &[1, 2]).is_ok());
+    }
+
+    #[test]
+    fn keys_read_on_pio_b_active_low() {
+        let mut b = Board::new();
+        assert_eq!(b.read(0x8001), 0xFF);
+        b.set_key(0, true);
+        b.set_key(4, true);
+        assert_eq!(b.read(0x8001), 0b1110_1110);
+        b.set_key(0, false);
+        assert_eq!(b.read(0x8001), 0b1110_1111);
+    }
+
+    /// The firmware's LCDSend path: select the LCD on PIO_C, A0 on PORTD
+    /// bit 5, SPDR write, poll SPSR, read SPDR.
+    #[test]
+    fn spi_byte_reaches_lcd_as_command_or_data() {
+        let mut b = Board::new();
+        b.write(0x08, 0x03); // PORTD
+        b.write(0x09, 0x3A); // DDRD
+        b.write(0x28, 0x52); // SPCR: SPE, MSTR, E/16
+        let pc = b.read(0x8002) & 0x3F;
+        b.write(0x8002, pc); // select the LCD
+        b.write(0x2A, 0xAF); // display on, A0 = 0: command
+        let mut polls = 0;
+        while b.read(0x29) & 0x80 == 0 {
+            b.tick(6);
+            polls += 1;
+            assert!(polls < 100);
+        }
+        assert!(b.now() >= 128);
+        let _ = b.read(0x2A);
+        assert_eq!(b.read(0x29) & 0x80, 0, "SPIF cleared by SPSR, SPDR");
+        assert!(b.lcd().display_on());
+        // Data byte at page 0, column 0.
+        b.write(0x08, 0x23);
+        b.write(0x2A, 0x81);
+        b.tick(200);
+        assert_eq!(b.lcd().ram(0, 0), 0x81);
+        assert_eq!(b.spi_traffic().lcd, 2);
+    }
+
+    #[test]
+    fn deselected_lcd_gets_nothing() {
+        let mut b = Board::new();
+        b.write(0x09, 0x3A);
+        b.write(0x08, 0x20);
+        b.write(0x28, 0x52);
+        b.write(0x8002, 0xC0);
+        b.write(0x2A, 0x55);
+        b.tick(200);
+        assert_eq!(b.lcd().ram(0, 0), 0);
+        assert_eq!(b.spi_traffic().other, [0, 0, 1]);
+    }
+
+    #[test]
+    fn porta_bit6_low_is_backlight() {
+        let mut b = Board::new();
+        b.write(0x00, 0x40);
+        assert!(!b.lcd().backlight());
+        b.write(0x00, 0x00);
+        assert!(b.lcd().backlight());
+    }
+
+    #[test]
+    fn serial_output_reaches_log() {
+        let mut b = Board::new();
+        // putChar: brclr SCSR,#$80,* then staa SCDR.
+        assert_ne!(b.read(0x2E) & 0x80, 0);
+        b.write(0x2F, b'H');
+        assert_ne!(b.read(0x2E) & 0x80, 0, "TDR moved to the shifter at once");
+        b.write(0x2F, b'i');
+        assert_eq!(b.read(0x2E) & 0x80, 0, "second byte waits in TDR");
+        b.tick(2 * 2080);
+        assert_eq!(b.serial_text(), "Hi");
+    }
+
+    #[test]
+    fn activity_is_output_or_a_visible_change() {
+        let mut b = Board::new();
+        b.tick(100);
+        b.write(0x00, 0x00); // PORTA unchanged
+        b.write(0x3A, 0x55); // COPRST
+        b.write(0x25, 0x40); // TFLG2
+        b.write(0x8002, 0x00); // PIO_C unchanged
+        assert_eq!(b.last_activity(), 0);
+        b.write(0x8002, 0xC0);
+        assert_eq!(b.last_activity(), 100);
+        b.tick(100);
+        b.write(0x00, 0x40);
+        assert_eq!(b.last_activity(), 200);
+        b.tick(100);
+        b.read(0x2E); // SCSR with TDRE set, then SCDR: a frame goes out
+        b.write(0x2F, b'x'); // and keeps the board active to its end
+        assert_eq!(b.last_activity(), 300 + 2080);
+    }
+
+    #[test]
+    fn registers_are_listed_in_address_order() {
+        let b = Board::new();
+        let regs = b.registers();
+        let names: Vec<_> = regs.iter().map(|r| r.name).collect();
+        for n in ["PORTA", "DDRD", "TCNT", "SPCR", "SCSR", "PIO_B", "page"] {
+            assert!(names.contains(&n), "{n} missing");
+        }
+        let addrs: Vec<_> = regs.iter().filter_map(|r| r.address).collect();
+        assert!(addrs.first() == Some(&0));
+    }
+}

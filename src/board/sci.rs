@@ -1,0 +1,451 @@
+//! The MC68HC11 serial communications interface (M68HC11 RM section 9):
+//! BAUD, SCCR1, SCCR2, SCSR, SCDR.
+//!
+//! Bit time = 16 x prescale (SCP1:SCP0 = 1, 3, 4, 13) x 2^SCR E-cycles; a
+//! frame is start + 8 (or 9 with M) data + stop bits. A write to SCDR loads
+//! the transmit data register; TDRE and TC clear only if SCSR was read with
+//! them set before (the chip's two-step clearing sequence). With TE set the
+//! transmitter moves the byte to its shifter as soon as that is free (TDRE
+//! rises again at once) and the byte reaches the serial log when its frame
+//! ends; TC rises when the shifter runs dry. Setting TE queues an idle
+//! preamble frame first. Received bytes (fed by the machine) arrive one frame
+//! apart; RDRF clears by reading SCSR then SCDR, and a byte arriving while
+//! RDRF is still set is lost and sets OR. The IDLE flag, wake-up and break are
+//! not modelled.
+//!
+//! The trainer11's monitor sets the SCI up before it starts a user program
+//! (the Viergewinnt sources call `putChar` but never write BAUD or SCCR2), so
+//! the board's reset state is that setup: 9600 baud (BAUD $30 at E = 2 MHz:
+//! 2 MHz / (16 x 13) = 9615 Bd) with TE and RE set.
+
+use super::{Device, RegisterInfo};
+use std::collections::VecDeque;
+
+const BAUD: u16 = 0x2B;
+const SCCR1: u16 = 0x2C;
+const SCCR2: u16 = 0x2D;
+const SCSR: u16 = 0x2E;
+const SCDR: u16 = 0x2F;
+
+/// SCSR: transmit data register empty.
+pub const TDRE: u8 = 0x80;
+/// SCSR: transmission complete.
+pub const TC: u8 = 0x40;
+/// SCSR: receive data register full.
+pub const RDRF: u8 = 0x20;
+/// SCSR: overrun.
+pub const OR: u8 = 0x08;
+
+/// SCCR2 bits.
+pub mod sccr2 {
+    /// Transmit interrupt enable (TDRE).
+    pub const TIE: u8 = 0x80;
+    /// Transmission complete interrupt enable.
+    pub const TCIE: u8 = 0x40;
+    /// Receive interrupt enable (RDRF, OR).
+    pub const RIE: u8 = 0x20;
+    /// Transmitter enable.
+    pub const TE: u8 = 0x08;
+    /// Receiver enable.
+    pub const RE: u8 = 0x04;
+}
+
+/// BAUD as the trainer11's monitor leaves it: 9600 Bd at E = 2 MHz.
+pub const MONITOR_BAUD: u8 = 0x30;
+/// SCCR2 as the monitor leaves it: TE and RE, no interrupts.
+pub const MONITOR_SCCR2: u8 = sccr2::TE | sccr2::RE;
+
+/// What the transmit shifter is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shifter {
+    Idle,
+    /// Sending the idle preamble after TE was set, until the cycle given.
+    Preamble(u64),
+    /// Sending a byte, until the cycle given.
+    Byte(u8, u64),
+}
+
+/// The SCI with its serial log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sci {
+    baud: u8,
+    sccr1: u8,
+    sccr2: u8,
+    scsr: u8,
+    armed_tx: bool,
+    armed_rx: bool,
+    tdr: u8,
+    rdr: u8,
+    shifter: Shifter,
+    last_done: u64,
+    rx_queue: VecDeque<u8>,
+    next_rx: u64,
+    log: Vec<u8>,
+}
+
+impl Default for Sci {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Sci {
+    /// The SCI as the monitor hands it to the program (see the module doc).
+    pub fn new() -> Self {
+        let mut s = Sci {
+            baud: 0,
+            sccr1: 0,
+            sccr2: 0,
+            scsr: 0,
+            armed_tx: false,
+            armed_rx: false,
+            tdr: 0,
+            rdr: 0,
+            shifter: Shifter::Idle,
+            last_done: 0,
+            rx_queue: VecDeque::new(),
+            next_rx: u64::MAX,
+            log: Vec::new(),
+        };
+        s.reset(0);
+        s
+    }
+
+    /// E-cycles per bit at the current BAUD setting.
+    pub fn bit_cycles(&self) -> u64 {
+        let prescale = [1, 3, 4, 13][((self.baud >> 4) & 3) as usize];
+        16 * prescale * (1u64 << (self.baud & 7))
+    }
+
+    /// E-cycles per frame (10 bits, 11 with SCCR1's M bit).
+    pub fn frame_cycles(&self) -> u64 {
+        let bits = if self.sccr1 & 0x10 != 0 { 11 } else { 10 };
+        bits * self.bit_cycles()
+    }
+
+    /// Every byte transmitted since power-on.
+    pub fn output(&self) -> &[u8] {
+        &self.log
+    }
+
+    /// The output as text, each byte one Latin-1 character (control
+    /// characters such as the firmware's form feed $0C are kept).
+    pub fn text(&self) -> String {
+        self.log.iter().map(|&b| b as char).collect()
+    }
+
+    /// Queues bytes to arrive on RxD, the first one frame after `now`.
+    pub fn feed(&mut self, bytes: &[u8], now: u64) {
+        if self.rx_queue.is_empty() {
+            self.next_rx = now + self.frame_cycles();
+        }
+        self.rx_queue.extend(bytes.iter().copied());
+    }
+
+    /// The cycle the transmitter's current frame ends, or when the last ended.
+    pub fn busy_until(&self) -> u64 {
+        match self.shifter {
+            Shifter::Idle => self.last_done,
+            Shifter::Preamble(t) | Shifter::Byte(_, t) => t,
+        }
+    }
+
+    /// The SCI interrupt vector ($FFD6) if an enabled flag is set.
+    pub fn irq_vector(&self) -> Option<u16> {
+        let c = self.sccr2;
+        let s = self.scsr;
+        let pending = (c & sccr2::TIE != 0 && s & TDRE != 0)
+            || (c & sccr2::TCIE != 0 && s & TC != 0)
+            || (c & sccr2::RIE != 0 && s & (RDRF | OR) != 0);
+        pending.then_some(0xFFD6)
+    }
+
+    /// Moves TDR into the free shifter if there is a byte and TE is set.
+    fn start_next(&mut self, at: u64) {
+        if self.shifter == Shifter::Idle && self.sccr2 & sccr2::TE != 0 && self.scsr & TDRE == 0 {
+            self.shifter = Shifter::Byte(self.tdr, at + self.frame_cycles());
+            self.scsr |= TDRE;
+            self.scsr &= !TC;
+        }
+    }
+
+    /// SCSR as it will be once `tick(now)` has run (for `peek`).
+    fn scsr_at(&self, now: u64) -> u8 {
+        let mut s = self.scsr;
+        let mut shifter = self.shifter;
+        while let Shifter::Preamble(done) | Shifter::Byte(_, done) = shifter {
+            if now < done {
+                break;
+            }
+            shifter = Shifter::Idle;
+            if s & TDRE == 0 && self.sccr2 & sccr2::TE != 0 {
+                shifter = Shifter::Byte(self.tdr, done + self.frame_cycles());
+                s |= TDRE;
+                s &= !TC;
+            } else {
+                s |= TC;
+            }
+        }
+        if now >= self.next_rx && self.sccr2 & sccr2::RE != 0 && !self.rx_queue.is_empty() {
+            s |= if s & RDRF != 0 { OR } else { RDRF };
+        }
+        s
+    }
+
+    fn describe_scsr(s: u8) -> String {
+        format!(
+            "TDRE={} TC={} RDRF={} OR={}",
+            (s >> 7) & 1,
+            (s >> 6) & 1,
+            (s >> 5) & 1,
+            (s >> 3) & 1
+        )
+    }
+}
+
+impl Device for Sci {
+    fn read(&mut self, addr: u16, now: u64) -> u8 {
+        self.tick(now);
+        match addr {
+            SCSR => {
+                if self.scsr & (TDRE | TC) != 0 {
+                    self.armed_tx = true;
+                }
+                if self.scsr & (RDRF | OR) != 0 {
+                    self.armed_rx = true;
+                }
+                self.scsr
+            }
+            SCDR => {
+                if self.armed_rx {
+                    self.scsr &= !(RDRF | OR);
+                    self.armed_rx = false;
+                }
+                self.rdr
+            }
+            _ => self.peek(addr, now),
+        }
+    }
+
+    fn peek(&self, addr: u16, now: u64) -> u8 {
+        match addr {
+            BAUD => self.baud,
+            SCCR1 => self.sccr1,
+            SCCR2 => self.sccr2,
+            SCSR => self.scsr_at(now),
+            SCDR => self.rdr,
+            _ => super::UNMAPPED_READ,
+        }
+    }
+
+    fn write(&mut self, addr: u16, value: u8, now: u64) {
+        self.tick(now);
+        match addr {
+            BAUD => self.baud = value,
+            SCCR1 => self.sccr1 = value,
+            SCCR2 => {
+                let te_rising = value & sccr2::TE != 0 && self.sccr2 & sccr2::TE == 0;
+                self.sccr2 = value;
+                if te_rising && self.shifter == Shifter::Idle {
+                    self.shifter = Shifter::Preamble(now + self.frame_cycles());
+                    self.scsr &= !TC;
+                }
+                self.start_next(now);
+            }
+            SCSR => {}
+            SCDR => {
+                self.tdr = value;
+                if self.armed_tx {
+                    self.scsr &= !(TDRE | TC);
+                    self.armed_tx = false;
+                }
+                self.start_next(now);
+            }
+            _ => {}
+        }
+    }
+
+    fn tick(&mut self, now: u64) -> u64 {
+        loop {
+            match self.shifter {
+                Shifter::Preamble(done) | Shifter::Byte(_, done) if now >= done => {
+                    if let Shifter::Byte(b, _) = self.shifter {
+                        self.log.push(b);
+                    }
+                    self.shifter = Shifter::Idle;
+                    self.last_done = done;
+                    self.start_next(done);
+                    if self.shifter == Shifter::Idle {
+                        self.scsr |= TC;
+                    }
+                }
+                _ => break,
+            }
+        }
+        while now >= self.next_rx {
+            let at = self.next_rx;
+            if let Some(b) = self.rx_queue.pop_front() {
+                if self.sccr2 & sccr2::RE != 0 {
+                    if self.scsr & RDRF != 0 {
+                        self.scsr |= OR;
+                    } else {
+                        self.rdr = b;
+                        self.scsr |= RDRF;
+                    }
+                }
+            }
+            self.next_rx = if self.rx_queue.is_empty() {
+                u64::MAX
+            } else {
+                at + self.frame_cycles()
+            };
+        }
+        let tx = match self.shifter {
+            Shifter::Idle => u64::MAX,
+            Shifter::Preamble(t) | Shifter::Byte(_, t) => t,
+        };
+        tx.min(self.next_rx)
+    }
+
+    /// Resets to the monitor's setup (module doc); the serial log is kept
+    /// across resets so a run's whole output stays visible.
+    fn reset(&mut self, now: u64) {
+        self.baud = MONITOR_BAUD;
+        self.sccr1 = 0;
+        self.sccr2 = MONITOR_SCCR2;
+        self.scsr = TDRE | TC;
+        self.armed_tx = false;
+        self.armed_rx = false;
+        self.tdr = 0;
+        self.rdr = 0;
+        self.shifter = Shifter::Idle;
+        self.last_done = now;
+        self.rx_queue.clear();
+        self.next_rx = u64::MAX;
+    }
+
+    fn registers(&self, now: u64) -> Vec<RegisterInfo> {
+        let baud_rate = super::E_CLOCK_HZ / self.bit_cycles();
+        let scsr = self.peek(SCSR, now);
+        vec![
+            RegisterInfo::byte("BAUD", BAUD, self.baud, format!("{baud_rate} Bd")),
+            RegisterInfo::byte(
+                "SCCR1",
+                SCCR1,
+                self.sccr1,
+                format!("M={}", (self.sccr1 >> 4) & 1),
+            ),
+            RegisterInfo::byte(
+                "SCCR2",
+                SCCR2,
+                self.sccr2,
+                format!(
+                    "TE={} RE={} TIE={} RIE={}",
+                    (self.sccr2 >> 3) & 1,
+                    (self.sccr2 >> 2) & 1,
+                    (self.sccr2 >> 7) & 1,
+                    (self.sccr2 >> 5) & 1
+                ),
+            ),
+            RegisterInfo::byte("SCSR", SCSR, scsr, Self::describe_scsr(scsr)),
+            RegisterInfo::byte("SCDR", SCDR, self.rdr, "received byte".to_string()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// putChar: `brclr SCSR,#$80,*` then `staa SCDR`.
+    fn put_char(s: &mut Sci, c: u8, now: &mut u64) {
+        while s.read(SCSR, *now) & TDRE == 0 {
+            *now += 7;
+        }
+        s.write(SCDR, c, *now);
+        *now += 4;
+    }
+
+    #[test]
+    fn monitor_setup_is_9600_baud() {
+        let s = Sci::new();
+        assert_eq!(s.bit_cycles(), 208);
+        assert_eq!(s.frame_cycles(), 2080);
+        assert_eq!(super::super::E_CLOCK_HZ / s.bit_cycles(), 9615);
+    }
+
+    #[test]
+    fn frames_paced_by_baud() {
+        let mut s = Sci::new();
+        let mut now = 0;
+        for &c in b"abc" {
+            put_char(&mut s, c, &mut now);
+        }
+        // 'a' goes to the shifter at 0, 'b' waits in TDR until 2080, so
+        // putChar('c') waits for TDRE until then; 'c' moves on at 4160.
+        assert!((2080..2080 + 8).contains(&now), "now = {now}");
+        s.tick(3 * 2080 - 1);
+        assert_eq!(s.output(), b"ab");
+        assert_eq!(s.peek(SCSR, 3 * 2080 - 1) & TC, 0);
+        s.tick(3 * 2080 + 4);
+        assert_eq!(s.text(), "abc");
+        assert_eq!(s.peek(SCSR, 6300) & (TDRE | TC), TDRE | TC);
+    }
+
+    #[test]
+    fn write_without_reading_scsr_does_not_clear_tdre() {
+        let mut s = Sci::new();
+        s.write(SCDR, b'x', 0);
+        // TDRE never cleared, so the transmitter sees nothing to send.
+        assert_eq!(s.tick(10_000), u64::MAX);
+        assert_eq!(s.output(), b"");
+    }
+
+    #[test]
+    fn baud_prescaler_and_rate() {
+        let mut s = Sci::new();
+        s.write(BAUD, 0x22, 0); // SCP=2 (/4), SCR=2 (/4)
+        assert_eq!(s.bit_cycles(), 16 * 4 * 4);
+        s.write(SCCR1, 0x10, 0);
+        assert_eq!(s.frame_cycles(), 11 * 256);
+    }
+
+    #[test]
+    fn te_rising_sends_preamble_first() {
+        let mut s = Sci::new();
+        s.write(SCCR2, 0, 0);
+        s.read(SCSR, 0);
+        s.write(SCDR, b'z', 1);
+        assert_eq!(s.tick(5000), u64::MAX, "TE clear: nothing moves");
+        s.write(SCCR2, sccr2::TE, 5000);
+        s.tick(5000 + 2080);
+        assert_eq!(s.output(), b"", "preamble frame first");
+        s.tick(5000 + 2 * 2080);
+        assert_eq!(s.output(), b"z");
+    }
+
+    #[test]
+    fn receive_sets_rdrf_and_overrun() {
+        let mut s = Sci::new();
+        s.feed(b"AB", 0);
+        s.tick(2079);
+        assert_eq!(s.peek(SCSR, 2079) & RDRF, 0);
+        assert_eq!(s.read(SCSR, 2080) & RDRF, RDRF);
+        assert_eq!(s.read(SCDR, 2081), b'A');
+        assert_eq!(s.read(SCSR, 2082) & RDRF, 0);
+        // 'B' at 4160 arrives; nobody reads it; no third byte so no overrun.
+        assert_eq!(s.read(SCSR, 4160) & RDRF, RDRF);
+        s.feed(b"C", 4160);
+        assert_eq!(s.read(SCSR, 6240) & OR, OR);
+        assert_eq!(s.read(SCDR, 6241), b'B');
+        assert_eq!(s.read(SCSR, 6242) & (RDRF | OR), 0);
+    }
+
+    #[test]
+    fn interrupts() {
+        let mut s = Sci::new();
+        assert_eq!(s.irq_vector(), None);
+        s.write(SCCR2, MONITOR_SCCR2 | sccr2::TIE, 0);
+        assert_eq!(s.irq_vector(), Some(0xFFD6));
+    }
+}

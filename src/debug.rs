@@ -1,0 +1,26 @@
+//! The debugger core (issue 6): breakpoints, watchpoints, stepping, the call
+//! stack, reverse execution, provenance of display and memory bytes, and the
+//! per-subroutine cycle profile, all as library calls the GUI, lessons, the
+//! grader and the command line share.
+
+pub mod breakpoint;
+pub mod callstack;
+pub mod cli;
+pub mod condition;
+pub mod history;
+pub mod observe;
+pub mod profile;
+pub mod provenance;
+pub mod report;
+pub mod session;
+pub mod target;
+pub mod watch;
+
+pub use breakpoint::{BreakSpec, Breakpoints};
+pub use cli::{run_debug, DebugRun, RunRequest};
+pub use condition::Expr;
+pub use profile::ProfileReport;
+pub use report::{Explanation, FrameReport, LinkReport};
+pub use session::{Debugger, Reason, Stop};
+pub use target::Target;
+pub use watch::{WatchSpec, Watchpoints};

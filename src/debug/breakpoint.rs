@@ -1,0 +1,775 @@
+//! Breakpoints: where (an address, a label or a source line), when (an
+//! optional condition and hit count) and whether (enabled). A breakpoint stops
+//! *before* the instruction at its address runs, as a hardware breakpoint on
+//! the opcode fetch would (M68HC11 RM section 3, the fetch/execute cycle).
+//!
+//! Spec grammar (what `--break` and the GUI's breakpoint box accept):
+//! ```text
+//! spec     := location [ ":" N ] [ " if " condition ]
+//! location := "$"HEX | "0x"HEX                  an address
+//!           | NAME [ ("+"|"-") NUMBER ]         a label, optionally offset
+//!           | FILE ":" LINE                     a source line; FILE has a `.` or `/`
+//! ```
+//! `:N` stops from the Nth hit on (hits counted only when the condition
+//! holds). The condition grammar is in [`super::condition`]. Labels and lines
+//! are kept by name and re-resolved when the program is re-assembled.
+
+use super::condition::{BoundExpr, ConditionError, EvalContext, Expr};
+use crate::image::{FileId, Program};
+use std::fmt;
+
+/// Where a breakpoint is, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A fixed address.
+    Address(u16),
+    /// A label plus an offset (`readInput`, `drawCell+12`).
+    Label {
+        /// The label as written.
+        name: String,
+        /// Bytes from the label (may be negative).
+        offset: i32,
+    },
+    /// A source line (`Viergewinnt.asm:120`).
+    Line {
+        /// The file name or a path suffix, as written.
+        file: String,
+        /// 1-based line number.
+        line: u32,
+    },
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Address(a) => write!(f, "${a:04X}"),
+            Location::Label { name, offset: 0 } => f.write_str(name),
+            Location::Label { name, offset } if *offset > 0 => write!(f, "{name}+{offset}"),
+            Location::Label { name, offset } => write!(f, "{name}{offset}"),
+            Location::Line { file, line } => write!(f, "{file}:{line}"),
+        }
+    }
+}
+
+/// A parsed breakpoint spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BreakSpec {
+    /// Where.
+    pub location: Location,
+    /// Stop only when this holds.
+    pub condition: Option<Expr>,
+    /// Stop from the Nth (condition-true) hit on; `None` = the first.
+    pub hit_count: Option<u32>,
+    /// The spec as written (reports echo it).
+    pub text: String,
+}
+
+/// Why a breakpoint spec could not be parsed or placed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BreakError {
+    /// The spec text is malformed at this 1-based column.
+    #[error("breakpoint `{spec}`, column {column}: {message}")]
+    Syntax {
+        /// The spec as written.
+        spec: String,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The condition does not parse or names an unknown symbol.
+    #[error("breakpoint `{spec}`, condition: {source}")]
+    Condition {
+        /// The spec as written.
+        spec: String,
+        /// The condition's error (its column is within the condition text).
+        source: ConditionError,
+    },
+    /// No label of that name in the program.
+    #[error("breakpoint `{spec}`: no label `{name}` in the program{hint}")]
+    UnknownLabel {
+        /// The spec as written.
+        spec: String,
+        /// The missing name.
+        name: String,
+        /// ", did you mean `x`?" or empty.
+        hint: String,
+    },
+    /// No source file of the program matches.
+    #[error("breakpoint `{spec}`: no source file `{file}` in the program")]
+    UnknownFile {
+        /// The spec as written.
+        spec: String,
+        /// The file as written.
+        file: String,
+    },
+    /// The line and every line after it in the file produce no code.
+    #[error("breakpoint `{spec}`: line {line} of `{file}` and the lines after it produce no code")]
+    NoCode {
+        /// The spec as written.
+        spec: String,
+        /// The file as written.
+        file: String,
+        /// The line asked for.
+        line: u32,
+    },
+    /// No breakpoint with this id.
+    #[error("no breakpoint #{0}")]
+    NoSuchId(u32),
+}
+
+fn parse_number(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix('$') {
+        i64::from_str_radix(h, 16).ok()
+    } else if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix('%') {
+        i64::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '.')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+impl BreakSpec {
+    /// Parses a spec (see the module docs for the grammar).
+    pub fn parse(text: &str) -> Result<BreakSpec, BreakError> {
+        let err = |column: usize, message: &str| BreakError::Syntax {
+            spec: text.to_string(),
+            column,
+            message: message.to_string(),
+        };
+        let lead = text.len() - text.trim_start().len();
+        let (head, condition) = match find_if(text) {
+            Some(at) => {
+                let cond_src = &text[at + 4..];
+                let expr = Expr::parse(cond_src).map_err(|source| BreakError::Condition {
+                    spec: text.to_string(),
+                    source,
+                })?;
+                (&text[..at], Some(expr))
+            }
+            None => (text, None),
+        };
+        let head_trim = head.trim();
+        if head_trim.is_empty() {
+            return Err(err(lead + 1, "expected an address, a label or FILE:LINE"));
+        }
+        let parts: Vec<&str> = head_trim.split(':').collect();
+        let col_of = |part_index: usize| -> usize {
+            lead + 1
+                + parts[..part_index]
+                    .iter()
+                    .map(|p| p.len() + 1)
+                    .sum::<usize>()
+        };
+        let count = |s: &str, idx: usize| -> Result<u32, BreakError> {
+            match parse_number(s) {
+                Some(n) if n >= 1 && n <= u32::MAX as i64 => Ok(n as u32),
+                _ => Err(err(col_of(idx), "expected a hit count (a number >= 1)")),
+            }
+        };
+        let first = parts.first().copied().unwrap_or("");
+        let looks_like_file = first.contains('/') || first.contains('\\') || has_extension(first);
+        let (location, hit_count) = if looks_like_file {
+            if parts.len() < 2 || parts.len() > 3 {
+                return Err(err(col_of(0), "expected FILE:LINE or FILE:LINE:N"));
+            }
+            let line = match parse_number(parts[1]) {
+                Some(n) if n >= 1 && n <= u32::MAX as i64 => n as u32,
+                _ => return Err(err(col_of(1), "expected a line number (>= 1)")),
+            };
+            let hits = match parts.get(2) {
+                Some(s) => Some(count(s, 2)?),
+                None => None,
+            };
+            (
+                Location::Line {
+                    file: first.to_string(),
+                    line,
+                },
+                hits,
+            )
+        } else {
+            if parts.len() > 2 {
+                return Err(err(col_of(2), "too many `:` (LABEL:N or FILE:LINE)"));
+            }
+            let hits = match parts.get(1) {
+                Some(s) => Some(count(s, 1)?),
+                None => None,
+            };
+            (
+                parse_location(first).ok_or_else(|| {
+                    err(
+                        col_of(0),
+                        "expected an address ($C000), a label (drawCell, drawCell+4) or FILE:LINE",
+                    )
+                })?,
+                hits,
+            )
+        };
+        Ok(BreakSpec {
+            location,
+            condition,
+            hit_count,
+            text: text.trim().to_string(),
+        })
+    }
+
+    /// The spec for a plain address.
+    pub fn at_address(addr: u16) -> BreakSpec {
+        BreakSpec {
+            location: Location::Address(addr),
+            condition: None,
+            hit_count: None,
+            text: format!("${addr:04X}"),
+        }
+    }
+
+    /// Resolves the location against `program`: the addresses to stop at and
+    /// the condition bound to its symbols.
+    pub fn resolve(&self, program: &Program) -> Result<Resolved, BreakError> {
+        let spec = self.text.clone();
+        let (addrs, line) = match &self.location {
+            Location::Address(a) => (vec![*a], None),
+            Location::Label { name, offset } => {
+                let sym = program
+                    .symbol(name)
+                    .ok_or_else(|| BreakError::UnknownLabel {
+                        spec: spec.clone(),
+                        name: name.clone(),
+                        hint: suggest(program, name),
+                    })?;
+                let addr = (sym.value as i32).wrapping_add(*offset) as u16;
+                (vec![addr], None)
+            }
+            Location::Line { file, line } => {
+                let fid = find_file(program, file).ok_or_else(|| BreakError::UnknownFile {
+                    spec: spec.clone(),
+                    file: file.clone(),
+                })?;
+                // Like most debuggers, a line without code moves to the next
+                // line of the same file that has some.
+                let mut best: Option<u32> = None;
+                for l in program
+                    .lines
+                    .iter()
+                    .filter(|l| l.file == fid && l.line >= *line && l.len > 0)
+                {
+                    if best.is_none_or(|b| l.line < b) {
+                        best = Some(l.line);
+                    }
+                }
+                let Some(actual) = best else {
+                    return Err(BreakError::NoCode {
+                        spec,
+                        file: file.clone(),
+                        line: *line,
+                    });
+                };
+                let addrs = program
+                    .addrs_of_line(fid, actual)
+                    .filter(|l| l.len > 0)
+                    .map(|l| l.addr)
+                    .collect();
+                (addrs, Some((fid, actual)))
+            }
+        };
+        let condition = match &self.condition {
+            Some(c) => Some(c.bind(program).map_err(|source| BreakError::Condition {
+                spec: self.text.clone(),
+                source,
+            })?),
+            None => None,
+        };
+        Ok(Resolved {
+            addrs,
+            line,
+            condition,
+        })
+    }
+}
+
+/// Position of the ` if ` that starts the condition, if any.
+fn find_if(text: &str) -> Option<usize> {
+    let lower = text.to_ascii_lowercase();
+    lower.find(" if ")
+}
+
+fn has_extension(s: &str) -> bool {
+    match s.rsplit_once('.') {
+        Some((stem, ext)) => {
+            !stem.is_empty()
+                && !ext.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        }
+        None => false,
+    }
+}
+
+fn parse_location(s: &str) -> Option<Location> {
+    let s = s.trim();
+    if s.starts_with('$') || s.starts_with("0x") || s.starts_with("0X") {
+        let v = parse_number(s)?;
+        return (0..=0xFFFF)
+            .contains(&v)
+            .then_some(Location::Address(v as u16));
+    }
+    let split = s.find(['+', '-']);
+    let (name, offset) = match split {
+        Some(i) => {
+            let off = parse_number(&s[i + 1..])?;
+            let off = if &s[i..=i] == "-" { -off } else { off };
+            (s[..i].trim(), i32::try_from(off).ok()?)
+        }
+        None => (s, 0),
+    };
+    is_name(name).then(|| Location::Label {
+        name: name.to_string(),
+        offset,
+    })
+}
+
+/// The file whose path equals or ends with `name` (case-insensitive, either slash).
+pub fn find_file(program: &Program, name: &str) -> Option<FileId> {
+    let want = name.replace('\\', "/").to_ascii_lowercase();
+    program.files.iter().position(|f| {
+        let path = f
+            .path
+            .to_string_lossy()
+            .replace('\\', "/")
+            .to_ascii_lowercase();
+        path == want || path.ends_with(&format!("/{want}"))
+    })
+}
+
+fn suggest(program: &Program, name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    program
+        .symbols
+        .iter()
+        .map(|s| (edit_distance(&s.name.to_ascii_lowercase(), &lower), &s.name))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| format!(", did you mean `{n}`?"))
+        .unwrap_or_default()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// A spec placed in a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// Addresses to stop at (a source line may produce several runs of bytes).
+    pub addrs: Vec<u16>,
+    /// For line breakpoints: the file and the line actually used.
+    pub line: Option<(FileId, u32)>,
+    /// The condition, bound.
+    pub condition: Option<BoundExpr>,
+}
+
+/// One breakpoint of a [`Breakpoints`] set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakpoint {
+    /// Stable id (`#1`, `#2`, ...).
+    pub id: u32,
+    /// As written.
+    pub spec: BreakSpec,
+    /// Disabled breakpoints keep their place and count nothing.
+    pub enabled: bool,
+    /// Condition-true arrivals so far.
+    pub hits: u32,
+    /// Where it is placed; empty while unresolved.
+    pub addrs: Vec<u16>,
+    /// For line breakpoints: the line actually used.
+    pub line: Option<(FileId, u32)>,
+    /// Why it could not be placed in the current program (after a re-assembly).
+    pub error: Option<String>,
+    condition: Option<BoundExpr>,
+}
+
+/// The breakpoints of a session, with a one-bit-per-address index so the run
+/// loop's check is a single load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakpoints {
+    list: Vec<Breakpoint>,
+    bits: Vec<u64>,
+    next_id: u32,
+}
+
+impl Default for Breakpoints {
+    fn default() -> Self {
+        Breakpoints {
+            list: Vec::new(),
+            bits: vec![0; 1024],
+            next_id: 1,
+        }
+    }
+}
+
+impl Breakpoints {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses, places and adds a breakpoint; returns its id.
+    pub fn add_spec(&mut self, text: &str, program: &Program) -> Result<u32, BreakError> {
+        let spec = BreakSpec::parse(text)?;
+        self.add(spec, program)
+    }
+
+    /// Places and adds a parsed spec; returns its id.
+    pub fn add(&mut self, spec: BreakSpec, program: &Program) -> Result<u32, BreakError> {
+        let r = spec.resolve(program)?;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.list.push(Breakpoint {
+            id,
+            spec,
+            enabled: true,
+            hits: 0,
+            addrs: r.addrs,
+            line: r.line,
+            error: None,
+            condition: r.condition,
+        });
+        self.reindex();
+        Ok(id)
+    }
+
+    /// Removes a breakpoint.
+    pub fn remove(&mut self, id: u32) -> Result<(), BreakError> {
+        let before = self.list.len();
+        self.list.retain(|b| b.id != id);
+        if self.list.len() == before {
+            return Err(BreakError::NoSuchId(id));
+        }
+        self.reindex();
+        Ok(())
+    }
+
+    /// Removes every breakpoint.
+    pub fn clear(&mut self) {
+        self.list.clear();
+        self.reindex();
+    }
+
+    /// Enables or disables a breakpoint.
+    pub fn set_enabled(&mut self, id: u32, enabled: bool) -> Result<(), BreakError> {
+        let b = self
+            .list
+            .iter_mut()
+            .find(|b| b.id == id)
+            .ok_or(BreakError::NoSuchId(id))?;
+        b.enabled = enabled;
+        self.reindex();
+        Ok(())
+    }
+
+    /// All breakpoints, in creation order.
+    pub fn list(&self) -> &[Breakpoint] {
+        &self.list
+    }
+
+    /// Resets every hit counter (after a machine reset).
+    pub fn reset_hits(&mut self) {
+        for b in &mut self.list {
+            b.hits = 0;
+        }
+    }
+
+    /// Re-resolves every breakpoint against a re-assembled program: labels
+    /// and lines by name. Those that no longer resolve stay in the list,
+    /// unplaced, with [`Breakpoint::error`] saying why.
+    pub fn rebind(&mut self, program: &Program) {
+        for b in &mut self.list {
+            match b.spec.resolve(program) {
+                Ok(r) => {
+                    b.addrs = r.addrs;
+                    b.line = r.line;
+                    b.condition = r.condition;
+                    b.error = None;
+                }
+                Err(e) => {
+                    b.addrs.clear();
+                    b.line = None;
+                    b.condition = None;
+                    b.error = Some(e.to_string());
+                }
+            }
+        }
+        self.reindex();
+    }
+
+    fn reindex(&mut self) {
+        self.bits.iter_mut().for_each(|w| *w = 0);
+        for b in self.list.iter().filter(|b| b.enabled) {
+            for &a in &b.addrs {
+                self.bits[(a >> 6) as usize] |= 1 << (a & 63);
+            }
+        }
+    }
+
+    /// True if some enabled breakpoint sits at `pc` (cheap; call per instruction).
+    #[inline]
+    pub fn maybe_at(&self, pc: u16) -> bool {
+        self.bits[(pc >> 6) as usize] & (1 << (pc & 63)) != 0
+    }
+
+    /// Counts a hit for every enabled breakpoint at `pc` whose condition
+    /// holds and returns the first whose hit count is reached.
+    pub fn check(&mut self, pc: u16, ctx: &dyn EvalContext) -> Option<u32> {
+        if !self.maybe_at(pc) {
+            return None;
+        }
+        let mut stop = None;
+        for b in self
+            .list
+            .iter_mut()
+            .filter(|b| b.enabled && b.addrs.contains(&pc))
+        {
+            if b.condition.as_ref().is_none_or(|c| c.holds(ctx)) {
+                b.hits = b.hits.saturating_add(1);
+                if stop.is_none() && b.hits >= b.spec.hit_count.unwrap_or(1) {
+                    stop = Some(b.id);
+                }
+            }
+        }
+        stop
+    }
+
+    /// Like [`Breakpoints::check`] but counts nothing and ignores hit counts:
+    /// for running backwards, where "the previous breakpoint" is the previous
+    /// arrival whose condition holds.
+    pub fn check_pure(&self, pc: u16, ctx: &dyn EvalContext) -> Option<u32> {
+        if !self.maybe_at(pc) {
+            return None;
+        }
+        self.list
+            .iter()
+            .filter(|b| b.enabled && b.addrs.contains(&pc))
+            .find(|b| b.condition.as_ref().is_none_or(|c| c.holds(ctx)))
+            .map(|b| b.id)
+    }
+
+    /// The breakpoint with this id.
+    pub fn get(&self, id: u32) -> Option<&Breakpoint> {
+        self.list.iter().find(|b| b.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debug::condition::Reg;
+    use crate::image::{LineEntry, SourceFile, Symbol, SymbolKind};
+    use std::path::PathBuf;
+
+    pub(crate) fn program() -> Program {
+        let sym = |name: &str, value: u16| Symbol {
+            name: name.into(),
+            value,
+            kind: SymbolKind::Label,
+            defined_at: None,
+            used_at: vec![],
+            size: None,
+        };
+        let mut p = Program {
+            symbols: vec![
+                sym("readInput", 0xC100),
+                sym("drawCell", 0xC200),
+                sym("coordy", 0x0190),
+            ],
+            files: vec![
+                SourceFile {
+                    path: PathBuf::from("fw/Viergewinnt.asm"),
+                    text: String::new(),
+                },
+                SourceFile {
+                    path: PathBuf::from("fw/Board.inc"),
+                    text: String::new(),
+                },
+            ],
+            lines: vec![
+                LineEntry {
+                    addr: 0xC200,
+                    len: 2,
+                    file: 1,
+                    line: 19,
+                },
+                LineEntry {
+                    addr: 0xC202,
+                    len: 1,
+                    file: 1,
+                    line: 21,
+                },
+                LineEntry {
+                    addr: 0xC100,
+                    len: 3,
+                    file: 0,
+                    line: 50,
+                },
+            ],
+            ..Program::default()
+        };
+        p.finish();
+        p
+    }
+
+    struct Regs(u8);
+    impl EvalContext for Regs {
+        fn reg(&self, r: Reg) -> u64 {
+            if r == Reg::A {
+                self.0 as u64
+            } else {
+                0
+            }
+        }
+        fn peek(&self, _addr: u16) -> u8 {
+            5
+        }
+    }
+
+    #[test]
+    fn parses_each_form() {
+        let p = |s: &str| BreakSpec::parse(s).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p("$C123").location, Location::Address(0xC123));
+        assert_eq!(p("0xc123").location, Location::Address(0xC123));
+        assert_eq!(
+            p("readInput").location,
+            Location::Label {
+                name: "readInput".into(),
+                offset: 0
+            }
+        );
+        assert_eq!(
+            p("drawCell+$c").location,
+            Location::Label {
+                name: "drawCell".into(),
+                offset: 12
+            }
+        );
+        let s = p("readInput:3");
+        assert_eq!(
+            (s.location.to_string(), s.hit_count),
+            ("readInput".into(), Some(3))
+        );
+        let s = p("Board.inc:19");
+        assert_eq!(
+            s.location,
+            Location::Line {
+                file: "Board.inc".into(),
+                line: 19
+            }
+        );
+        let s = p("fw/Board.inc:19:2 if A == 4");
+        assert_eq!(s.hit_count, Some(2));
+        assert_eq!(
+            s.condition.map(|c| c.source().to_string()),
+            Some("A == 4".into())
+        );
+    }
+
+    #[test]
+    fn syntax_errors_have_columns() {
+        let col = |s: &str| match BreakSpec::parse(s) {
+            Err(BreakError::Syntax { column, .. }) => column,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(col("readInput:x"), 11);
+        assert_eq!(col("readInput:0"), 11);
+        assert_eq!(col("Board.inc:"), 11);
+        assert_eq!(col("a:b:c"), 5);
+        assert_eq!(col("  "), 3);
+        assert_eq!(col("$12345"), 1);
+        assert!(matches!(
+            BreakSpec::parse("x if A =="),
+            Err(BreakError::Condition { .. })
+        ));
+    }
+
+    #[test]
+    fn resolves_and_rebinds_by_name() {
+        let prog = program();
+        let mut bps = Breakpoints::new();
+        let id = bps.add_spec("readInput", &prog).unwrap();
+        let line = bps.add_spec("Board.inc:20", &prog).unwrap();
+        assert!(bps.maybe_at(0xC100));
+        assert_eq!(
+            bps.get(line).map(|b| (b.addrs.clone(), b.line)),
+            Some((vec![0xC202], Some((1, 21))))
+        );
+        let mut moved = prog.clone();
+        moved.symbols[0].value = 0xC180;
+        bps.rebind(&moved);
+        assert!(!bps.maybe_at(0xC100) && bps.maybe_at(0xC180));
+        let mut gone = prog.clone();
+        gone.symbols.remove(0);
+        bps.rebind(&gone);
+        assert!(bps
+            .get(id)
+            .and_then(|b| b.error.clone())
+            .is_some_and(|e| e.contains("readInput")));
+        bps.rebind(&prog);
+        assert!(bps.maybe_at(0xC100));
+    }
+
+    #[test]
+    fn resolve_errors() {
+        let prog = program();
+        let mut bps = Breakpoints::new();
+        let e = bps.add_spec("readInptu", &prog).unwrap_err();
+        assert!(e.to_string().contains("did you mean `readInput`"), "{e}");
+        assert!(matches!(
+            bps.add_spec("nofile.asm:3", &prog),
+            Err(BreakError::UnknownFile { .. })
+        ));
+        assert!(matches!(
+            bps.add_spec("Board.inc:22", &prog),
+            Err(BreakError::NoCode { .. })
+        ));
+        assert!(matches!(
+            bps.add_spec("readInput if [nosuch] == 1", &prog),
+            Err(BreakError::Condition { .. })
+        ));
+    }
+
+    #[test]
+    fn conditions_hit_counts_and_enable() {
+        let prog = program();
+        let mut bps = Breakpoints::new();
+        let id = bps
+            .add_spec("readInput:2 if A == 4 && [coordy] == 5", &prog)
+            .unwrap();
+        assert_eq!(bps.check(0xC100, &Regs(3)), None);
+        assert_eq!(bps.check(0xC100, &Regs(4)), None, "first true hit");
+        assert_eq!(bps.check(0xC100, &Regs(4)), Some(id), "second true hit");
+        assert_eq!(bps.get(id).map(|b| b.hits), Some(2));
+        assert_eq!(bps.check_pure(0xC100, &Regs(4)), Some(id));
+        bps.set_enabled(id, false).unwrap();
+        assert_eq!(bps.check(0xC100, &Regs(4)), None);
+        assert!(!bps.maybe_at(0xC100));
+        bps.remove(id).unwrap();
+        assert_eq!(bps.remove(id), Err(BreakError::NoSuchId(id)));
+    }
+}

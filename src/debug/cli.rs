@@ -1,0 +1,253 @@
+//! What `hc11lab run` needs from the debugger: `--break SPEC` (repeatable),
+//! `--explain-pixel X,Y`, `--explain ADDR` and `--profile`, run on the
+//! trainer11 machine, with a report that serializes for `--json` and prints
+//! as text otherwise. main.rs only parses arguments and calls [`run_debug`].
+
+use super::breakpoint::BreakError;
+use super::condition::{ConditionError, EvalContext, Expr, Reg};
+use super::profile::ProfileReport;
+use super::report::{Explanation, FrameReport};
+use super::session::{Debugger, ExplainError, Reason, Stop};
+use super::target::Target;
+use crate::image::Program;
+use crate::machine::Machine;
+use crate::script::Script;
+use serde::Serialize;
+
+/// Why a debug run could not be set up (bad usage: exit status 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A `--break` spec is malformed or names something the program lacks.
+    #[error(transparent)]
+    Break(#[from] BreakError),
+    /// `--explain-pixel` wants `X,Y` with X in 0..128 and Y in 0..64.
+    #[error("--explain-pixel `{0}`: expected X,Y with X in 0..=127 and Y in 0..=63 (e.g. 63,43)")]
+    BadPixel(String),
+    /// `--explain` wants an address expression (`$00C8`, `board+136`).
+    #[error("--explain `{text}`: {source}")]
+    BadAddress {
+        /// As given.
+        text: String,
+        /// The expression's error (column within `text`).
+        source: ConditionError,
+    },
+    /// The explanation cannot be made (no LCD on this target, ...).
+    #[error(transparent)]
+    Explain(#[from] ExplainError),
+}
+
+/// The debugger part of a `run` command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunRequest {
+    /// `--break` specs, in order.
+    pub breaks: Vec<String>,
+    /// `--explain-pixel` arguments as given (`63,43`).
+    pub explain_pixels: Vec<String>,
+    /// `--explain` arguments as given (`board+136`, `$00C8`).
+    pub explain: Vec<String>,
+    /// `--profile`.
+    pub profile: bool,
+    /// `--max-cycles` (E-cycles for the whole run).
+    pub max_cycles: u64,
+}
+
+impl RunRequest {
+    /// True if any option needs the debugger (otherwise `Machine::run_until` suffices).
+    pub fn wants_debugger(&self) -> bool {
+        !self.breaks.is_empty()
+            || !self.explain_pixels.is_empty()
+            || !self.explain.is_empty()
+            || self.profile
+    }
+}
+
+/// The outcome, for `--json` (`stop`, `provenance`, `profile`, `call_stack`
+/// go beside the machine's fields) and for text output.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DebugRun {
+    /// The stable stop name `run --json` uses (`breakpoint`, `settled`,
+    /// `script_done`, `cycle_budget`, `illegal_opcode`, `watchpoint`, ...).
+    pub stop_reason: &'static str,
+    /// Where and why it stopped.
+    pub stop: Stop,
+    /// One explanation per `--explain-pixel` / `--explain`, in that order.
+    pub provenance: Vec<Explanation>,
+    /// The cycle profile, with `--profile`.
+    pub profile: Option<ProfileReport>,
+    /// The call stack at the stop, innermost first.
+    pub call_stack: Vec<FrameReport>,
+}
+
+impl DebugRun {
+    /// Readable text: the stop, the call stack, each explanation, the profile.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("stopped: {}\n", self.stop.message);
+        if !self.call_stack.is_empty() {
+            out.push_str("call stack:\n");
+            for f in &self.call_stack {
+                out.push_str(&format!(
+                    "  {} (called from {}{}){}\n",
+                    f.label,
+                    f.call_site
+                        .label
+                        .clone()
+                        .unwrap_or_else(|| format!("${:04X}", f.call_site.address)),
+                    f.call_site
+                        .line
+                        .map(|l| format!(", line {l}"))
+                        .unwrap_or_default(),
+                    if f.doubt.is_some() {
+                        " [stack changed by hand]"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        for e in &self.provenance {
+            out.push_str(&e.to_text());
+        }
+        if let Some(p) = &self.profile {
+            out.push_str(&p.to_text());
+        }
+        out
+    }
+
+    /// True when the stop means the program or input failed (exit status 1):
+    /// illegal opcode, refused write, cycle budget used up.
+    pub fn failed(&self) -> bool {
+        self.stop.reason.is_failure()
+    }
+}
+
+impl Reason {
+    /// The stable snake_case name (`run --json`'s `stop_reason`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Reason::Step => "step",
+            Reason::Breakpoint { .. } => "breakpoint",
+            Reason::Watchpoint { .. } => "watchpoint",
+            Reason::Returned { .. } => "returned",
+            Reason::Reached { .. } => "reached",
+            Reason::IllegalOpcode { .. } => "illegal_opcode",
+            Reason::BadWrite { area, .. } if area == "rom" => "rom_write",
+            Reason::BadWrite { .. } => "unmapped_write",
+            Reason::ScriptDone { settled: true } => "settled",
+            Reason::ScriptDone { settled: false } => "script_done",
+            Reason::CpuStopped => "stopped",
+            Reason::Budget { .. } => "cycle_budget",
+            Reason::StartOfHistory => "start_of_history",
+            Reason::NoFrame => "no_frame",
+        }
+    }
+
+    /// True for stops that mean the program or its input was wrong.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            Reason::IllegalOpcode { .. } | Reason::BadWrite { .. } | Reason::Budget { .. }
+        )
+    }
+}
+
+/// Parses `X,Y` for `--explain-pixel`.
+pub fn parse_pixel(text: &str) -> Result<(usize, usize), CliError> {
+    let bad = || CliError::BadPixel(text.to_string());
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    let x: usize = x.trim().parse().map_err(|_| bad())?;
+    let y: usize = y.trim().parse().map_err(|_| bad())?;
+    if x >= 128 || y >= 64 {
+        return Err(bad());
+    }
+    Ok((x, y))
+}
+
+struct PeekOnly<'a, T: Target>(&'a T);
+impl<T: Target> EvalContext for PeekOnly<'_, T> {
+    fn reg(&self, r: Reg) -> u64 {
+        let regs = self.0.cpu().regs;
+        match r {
+            Reg::A => regs.a as u64,
+            Reg::B => regs.b as u64,
+            Reg::D => regs.d() as u64,
+            Reg::X => regs.x as u64,
+            Reg::Y => regs.y as u64,
+            Reg::Sp => regs.sp as u64,
+            Reg::Pc => regs.pc as u64,
+            Reg::Ccr => regs.ccr as u64,
+            Reg::Cycles => self.0.cycles(),
+        }
+    }
+    fn peek(&self, addr: u16) -> u8 {
+        self.0.peek(addr)
+    }
+}
+
+/// Evaluates an address expression (`$00C8`, `board+136`, `[cellAddress].w + board`)
+/// against a program and the machine's current state.
+pub fn parse_address<T: Target>(
+    text: &str,
+    program: &Program,
+    target: &T,
+) -> Result<u16, CliError> {
+    let bad = |source| CliError::BadAddress {
+        text: text.to_string(),
+        source,
+    };
+    let expr = Expr::parse(text).map_err(bad)?;
+    let bound = expr.bind(program).map_err(bad)?;
+    Ok(bound.value(&PeekOnly(target)) as u16)
+}
+
+/// Runs `machine` (with `script` started, if any) under the debugger as the
+/// request says: breakpoints, provenance from the first instruction when an
+/// explanation is asked for, then the explanations and profile at the stop.
+/// Returns the machine in its final state (for `--lcd-text`, `--dump`, ...).
+pub fn run_debug(
+    machine: Machine,
+    script: Option<&Script>,
+    req: &RunRequest,
+) -> Result<(Machine, DebugRun), CliError> {
+    let mut d = Debugger::new(machine);
+    // A command-line run never goes back: no snapshots.
+    d.set_history_budget(None);
+    d.max_cycles = req.max_cycles;
+    let pixels = req
+        .explain_pixels
+        .iter()
+        .map(|p| parse_pixel(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    for b in &req.breaks {
+        d.add_breakpoint(b)?;
+    }
+    // Addresses are checked before the run (so a typo fails fast) and
+    // evaluated again after it (an expression may read memory).
+    for a in &req.explain {
+        parse_address(a, d.program(), d.target())?;
+    }
+    if !pixels.is_empty() || !req.explain.is_empty() {
+        d.set_provenance(true);
+    }
+    if let Some(s) = script {
+        d.target_mut().start_script(s);
+    }
+    let stop = d.run();
+    let mut provenance = Vec::new();
+    for &(x, y) in &pixels {
+        provenance.push(d.explain_pixel(x, y)?);
+    }
+    for a in &req.explain {
+        let addr = parse_address(a, d.program(), d.target())?;
+        let mut e = d.explain_address(addr)?;
+        e.subject = format!("{a} = {}", e.subject);
+        provenance.push(e);
+    }
+    let report = DebugRun {
+        stop_reason: stop.reason.name(),
+        profile: req.profile.then(|| d.profile()),
+        call_stack: d.call_stack(),
+        stop,
+        provenance,
+    };
+    Ok((d.into_target(), report))
+}

@@ -1,0 +1,759 @@
+//! Breakpoint conditions: a small expression language over the registers and
+//! condition-code flags of the M68HC11 programming model (RM section 3.1) and
+//! memory, e.g. `A == 4`, `[coordy] == 5`, `B >= $80`, `[cellAddress].w == 136`.
+//!
+//! Grammar (lowest precedence first; all arithmetic on i64):
+//! ```text
+//! expr    := or
+//! or      := and ( "||" and )*
+//! and     := cmp ( "&&" cmp )*
+//! cmp     := bitor ( ("=="|"!="|"<"|"<="|">"|">=") bitor )?
+//! bitor   := bitxor ( "|" bitxor )*
+//! bitxor  := bitand ( "^" bitand )*
+//! bitand  := shift ( "&" shift )*
+//! shift   := sum ( ("<<"|">>") sum )*
+//! sum     := prod ( ("+"|"-") prod )*
+//! prod    := unary ( ("*"|"/"|"%") unary )*
+//! unary   := ("-"|"!"|"~") unary | primary
+//! primary := number | "(" expr ")" | "[" expr "]" (".b"|".w")?
+//!          | register | flag | symbol | "@" symbol
+//! number  := $hex | 0xhex | %bin | 0bbin | decimal | 'c'
+//! register:= A | B | D | X | Y | SP | PC | CCR | CYCLES   (any case)
+//! flag    := C | Z | N | V | H | I | S  or  CCR.<letter> (CCR.X for the X mask)
+//! ```
+//! Register and flag names win over program symbols of the same name;
+//! `@name` always means the symbol. `[e]` reads the byte at `e` (with `peek`,
+//! so evaluating a condition never changes the machine), `[e].w` the
+//! big-endian word at `e`, `e+1`.
+
+use crate::image::Program;
+use std::fmt;
+
+/// A register or pseudo-register a condition can read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reg {
+    /// Accumulator A.
+    A,
+    /// Accumulator B.
+    B,
+    /// D = A:B.
+    D,
+    /// Index register X.
+    X,
+    /// Index register Y.
+    Y,
+    /// Stack pointer.
+    Sp,
+    /// Program counter (the address of the instruction about to run).
+    Pc,
+    /// Condition code register.
+    Ccr,
+    /// E-cycles since reset.
+    Cycles,
+}
+
+/// What an expression reads when it is evaluated.
+pub trait EvalContext {
+    /// The value of a register.
+    fn reg(&self, reg: Reg) -> u64;
+    /// A byte of memory, without side effects.
+    fn peek(&self, addr: u16) -> u8;
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+/// A parsed expression; symbols stay names until [`Expr::bind`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Num(i64),
+    Reg(Reg),
+    /// A CCR bit mask (0x01 for C ...): evaluates to 0 or 1.
+    Flag(u8),
+    /// A program symbol, with the column it was written at.
+    Sym(String, usize),
+    /// Memory read of 1 or 2 bytes.
+    Mem(Box<Node>, u8),
+    Un(UnOp, Box<Node>),
+    Bin(BinOp, Box<Node>, Box<Node>),
+}
+
+/// A condition expression as written, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    src: String,
+    root: Node,
+}
+
+/// A condition whose symbols are resolved to addresses: ready to evaluate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundExpr {
+    root: Node,
+}
+
+/// Why a condition could not be parsed or bound. `column` is 1-based into
+/// the condition text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConditionError {
+    /// The text does not follow the grammar at this column.
+    #[error("column {column}: {message}")]
+    Syntax {
+        /// 1-based column of the offending character.
+        column: usize,
+        /// What was expected or found.
+        message: String,
+    },
+    /// A name that is neither a register, a flag nor a program symbol.
+    #[error(
+        "column {column}: unknown symbol `{name}` (not a register, flag or label of the program)"
+    )]
+    UnknownSymbol {
+        /// 1-based column where the name starts.
+        column: usize,
+        /// The name as written.
+        name: String,
+    },
+}
+
+impl ConditionError {
+    /// The 1-based column the error points at.
+    pub fn column(&self) -> usize {
+        match self {
+            ConditionError::Syntax { column, .. }
+            | ConditionError::UnknownSymbol { column, .. } => *column,
+        }
+    }
+
+    /// The source line with a caret under the offending column, then the message.
+    pub fn render(&self, src: &str) -> String {
+        format!(
+            "{src}\n{}^\n{self}",
+            " ".repeat(self.column().saturating_sub(1))
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Num(i64),
+    Ident(String),
+    At,
+    Punct(&'static str),
+    End,
+}
+
+const PUNCTS: &[&str] = &[
+    "||", "&&", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "|", "^", "&", "+", "-", "*", "/",
+    "%", "!", "~", "(", ")", "[", "]", ".",
+];
+
+fn syntax(column: usize, message: impl Into<String>) -> ConditionError {
+    ConditionError::Syntax {
+        column,
+        message: message.into(),
+    }
+}
+
+/// Splits the text into tokens with their 1-based columns.
+fn lex(src: &str) -> Result<Vec<(Tok, usize)>, ConditionError> {
+    let bytes = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let col = i + 1;
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let digits = |start: usize, radix: u32| -> (usize, Option<i64>) {
+            let mut j = start;
+            while j < bytes.len() && (bytes[j] as char).is_digit(radix) {
+                j += 1;
+            }
+            let text = &src[start..j];
+            let value = if text.is_empty() {
+                None
+            } else {
+                i64::from_str_radix(text, radix).ok()
+            };
+            (j, value)
+        };
+        // `%` is binary only when a binary digit follows and the previous
+        // token cannot end an operand (otherwise it is the remainder operator).
+        let prev_is_operand = matches!(
+            out.last(),
+            Some((Tok::Num(_), _))
+                | Some((Tok::Ident(_), _))
+                | Some((Tok::Punct(")"), _))
+                | Some((Tok::Punct("]"), _))
+        );
+        let radix_prefix = match c {
+            b'$' => Some((1, 16)),
+            b'%' if !prev_is_operand && matches!(bytes.get(i + 1), Some(b'0') | Some(b'1')) => {
+                Some((1, 2))
+            }
+            b'0' if matches!(bytes.get(i + 1), Some(b'x') | Some(b'X')) => Some((2, 16)),
+            b'0' if matches!(bytes.get(i + 1), Some(b'b') | Some(b'B'))
+                && matches!(bytes.get(i + 2), Some(b'0') | Some(b'1')) =>
+            {
+                Some((2, 2))
+            }
+            _ => None,
+        };
+        if let Some((skip, radix)) = radix_prefix {
+            let (end, value) = digits(i + skip, radix);
+            let value =
+                value.ok_or_else(|| syntax(col, "expected digits after the radix prefix"))?;
+            if end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+                return Err(syntax(end + 1, "unexpected character in a number"));
+            }
+            out.push((Tok::Num(value), col));
+            i = end;
+        } else if c.is_ascii_digit() {
+            let (end, value) = digits(i, 10);
+            let value = value.ok_or_else(|| syntax(col, "number too large"))?;
+            if end < bytes.len() && (bytes[end].is_ascii_alphabetic() || bytes[end] == b'_') {
+                return Err(syntax(end + 1, "unexpected character in a number"));
+            }
+            out.push((Tok::Num(value), col));
+            i = end;
+        } else if c == b'\'' {
+            let ch = src[i + 1..]
+                .chars()
+                .next()
+                .ok_or_else(|| syntax(col, "expected a character after '"))?;
+            let after = i + 1 + ch.len_utf8();
+            if bytes.get(after) != Some(&b'\'') {
+                return Err(syntax(after + 1, "expected closing ' after the character"));
+            }
+            out.push((Tok::Num(ch as i64), col));
+            i = after + 1;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let mut j = i;
+            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+                j += 1;
+            }
+            out.push((Tok::Ident(src[i..j].to_string()), col));
+            i = j;
+        } else if c == b'@' {
+            out.push((Tok::At, col));
+            i += 1;
+        } else if let Some(p) = PUNCTS.iter().find(|p| src[i..].starts_with(**p)) {
+            out.push((Tok::Punct(p), col));
+            i += p.len();
+        } else {
+            let ch = src[i..].chars().next().unwrap_or('?');
+            return Err(syntax(col, format!("unexpected character `{ch}`")));
+        }
+    }
+    out.push((Tok::End, src.len() + 1));
+    Ok(out)
+}
+
+struct Parser {
+    toks: Vec<(Tok, usize)>,
+    pos: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        self.toks.get(self.pos).map(|t| &t.0).unwrap_or(&Tok::End)
+    }
+    fn col(&self) -> usize {
+        self.toks.get(self.pos).map(|t| t.1).unwrap_or(1)
+    }
+    fn bump(&mut self) {
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+    }
+    fn eat(&mut self, p: &str) -> bool {
+        if matches!(self.peek(), Tok::Punct(q) if *q == p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, p: &str) -> Result<(), ConditionError> {
+        if self.eat(p) {
+            Ok(())
+        } else {
+            Err(syntax(self.col(), format!("expected `{p}`")))
+        }
+    }
+
+    fn binary_level(
+        &mut self,
+        ops: &[(&str, BinOp)],
+        next: fn(&mut Parser) -> Result<Node, ConditionError>,
+        repeat: bool,
+    ) -> Result<Node, ConditionError> {
+        let mut lhs = next(self)?;
+        loop {
+            let found = ops
+                .iter()
+                .find(|(p, _)| matches!(self.peek(), Tok::Punct(q) if q == p));
+            let Some((_, op)) = found else { return Ok(lhs) };
+            let op = *op;
+            self.bump();
+            let rhs = next(self)?;
+            lhs = Node::Bin(op, Box::new(lhs), Box::new(rhs));
+            if !repeat {
+                return Ok(lhs);
+            }
+        }
+    }
+
+    fn or(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("||", BinOp::Or)], Parser::and, true)
+    }
+    fn and(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("&&", BinOp::And)], Parser::cmp, true)
+    }
+    fn cmp(&mut self) -> Result<Node, ConditionError> {
+        let ops = [
+            ("==", BinOp::Eq),
+            ("!=", BinOp::Ne),
+            ("<=", BinOp::Le),
+            (">=", BinOp::Ge),
+            ("<", BinOp::Lt),
+            (">", BinOp::Gt),
+        ];
+        self.binary_level(&ops, Parser::bitor, false)
+    }
+    fn bitor(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("|", BinOp::BitOr)], Parser::bitxor, true)
+    }
+    fn bitxor(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("^", BinOp::BitXor)], Parser::bitand, true)
+    }
+    fn bitand(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("&", BinOp::BitAnd)], Parser::shift, true)
+    }
+    fn shift(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("<<", BinOp::Shl), (">>", BinOp::Shr)], Parser::sum, true)
+    }
+    fn sum(&mut self) -> Result<Node, ConditionError> {
+        self.binary_level(&[("+", BinOp::Add), ("-", BinOp::Sub)], Parser::prod, true)
+    }
+    fn prod(&mut self) -> Result<Node, ConditionError> {
+        let ops = [("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Rem)];
+        self.binary_level(&ops, Parser::unary, true)
+    }
+    fn unary(&mut self) -> Result<Node, ConditionError> {
+        for (p, op) in [("-", UnOp::Neg), ("!", UnOp::Not), ("~", UnOp::BitNot)] {
+            if self.eat(p) {
+                return Ok(Node::Un(op, Box::new(self.unary()?)));
+            }
+        }
+        self.primary()
+    }
+    fn primary(&mut self) -> Result<Node, ConditionError> {
+        let col = self.col();
+        match self.peek().clone() {
+            Tok::Num(n) => {
+                self.bump();
+                Ok(Node::Num(n))
+            }
+            Tok::Punct("(") => {
+                self.bump();
+                let e = self.or()?;
+                self.expect(")")?;
+                Ok(e)
+            }
+            Tok::Punct("[") => {
+                self.bump();
+                let e = self.or()?;
+                self.expect("]")?;
+                let mut width = 1;
+                if self.eat(".") {
+                    let wcol = self.col();
+                    match self.peek() {
+                        Tok::Ident(w) if w.eq_ignore_ascii_case("w") => width = 2,
+                        Tok::Ident(w) if w.eq_ignore_ascii_case("b") => width = 1,
+                        _ => return Err(syntax(wcol, "expected `b` or `w` after `].`")),
+                    }
+                    self.bump();
+                }
+                Ok(Node::Mem(Box::new(e), width))
+            }
+            Tok::At => {
+                self.bump();
+                match self.peek().clone() {
+                    Tok::Ident(name) => {
+                        self.bump();
+                        Ok(Node::Sym(name, col + 1))
+                    }
+                    _ => Err(syntax(self.col(), "expected a symbol name after `@`")),
+                }
+            }
+            Tok::Ident(name) => {
+                self.bump();
+                if name.eq_ignore_ascii_case("ccr") && self.eat(".") {
+                    let fcol = self.col();
+                    let Tok::Ident(flag) = self.peek().clone() else {
+                        return Err(syntax(
+                            fcol,
+                            "expected a flag letter (S X H I N Z V C) after `CCR.`",
+                        ));
+                    };
+                    let mask = flag_mask(&flag, true).ok_or_else(|| {
+                        syntax(
+                            fcol,
+                            format!("`{flag}` is not a CCR flag (S X H I N Z V C)"),
+                        )
+                    })?;
+                    self.bump();
+                    return Ok(Node::Flag(mask));
+                }
+                if let Some(r) = reg_named(&name) {
+                    Ok(Node::Reg(r))
+                } else if let Some(mask) = flag_mask(&name, false) {
+                    Ok(Node::Flag(mask))
+                } else {
+                    Ok(Node::Sym(name, col))
+                }
+            }
+            Tok::End => Err(syntax(
+                col,
+                "expected a value, found the end of the condition",
+            )),
+            Tok::Punct(p) => Err(syntax(col, format!("expected a value, found `{p}`"))),
+        }
+    }
+}
+
+fn reg_named(name: &str) -> Option<Reg> {
+    let r = match name.to_ascii_lowercase().as_str() {
+        "a" => Reg::A,
+        "b" => Reg::B,
+        "d" => Reg::D,
+        "x" => Reg::X,
+        "y" => Reg::Y,
+        "sp" => Reg::Sp,
+        "pc" => Reg::Pc,
+        "ccr" => Reg::Ccr,
+        "cycles" => Reg::Cycles,
+        _ => return None,
+    };
+    Some(r)
+}
+
+/// The CCR mask for a flag letter; `X` only when written as `CCR.X`, since a
+/// bare `X` is the index register.
+fn flag_mask(name: &str, qualified: bool) -> Option<u8> {
+    let m = match name.to_ascii_uppercase().as_str() {
+        "S" => 0x80,
+        "X" if qualified => 0x40,
+        "H" => 0x20,
+        "I" => 0x10,
+        "N" => 0x08,
+        "Z" => 0x04,
+        "V" => 0x02,
+        "C" => 0x01,
+        _ => return None,
+    };
+    Some(m)
+}
+
+impl Expr {
+    /// Parses a condition. Errors point at a 1-based column of `src`.
+    pub fn parse(src: &str) -> Result<Expr, ConditionError> {
+        let toks = lex(src)?;
+        let mut p = Parser { toks, pos: 0 };
+        let root = p.or()?;
+        if !matches!(p.peek(), Tok::End) {
+            return Err(syntax(
+                p.col(),
+                "expected an operator or the end of the condition",
+            ));
+        }
+        Ok(Expr {
+            src: src.to_string(),
+            root,
+        })
+    }
+
+    /// The text as written.
+    pub fn source(&self) -> &str {
+        &self.src
+    }
+
+    /// Resolves symbol names against `program` (case-insensitively), so a
+    /// condition survives re-assembly: bind it again to the new program.
+    pub fn bind(&self, program: &Program) -> Result<BoundExpr, ConditionError> {
+        self.bind_with(&|name| program.symbol(name).map(|s| s.value))
+    }
+
+    /// Resolves symbol names with a lookup function.
+    pub fn bind_with(
+        &self,
+        lookup: &dyn Fn(&str) -> Option<u16>,
+    ) -> Result<BoundExpr, ConditionError> {
+        Ok(BoundExpr {
+            root: bind_node(&self.root, lookup)?,
+        })
+    }
+}
+
+fn bind_node(n: &Node, lookup: &dyn Fn(&str) -> Option<u16>) -> Result<Node, ConditionError> {
+    Ok(match n {
+        Node::Sym(name, column) => match lookup(name) {
+            Some(v) => Node::Num(v as i64),
+            None => {
+                return Err(ConditionError::UnknownSymbol {
+                    column: *column,
+                    name: name.clone(),
+                })
+            }
+        },
+        Node::Mem(e, w) => Node::Mem(Box::new(bind_node(e, lookup)?), *w),
+        Node::Un(op, e) => Node::Un(*op, Box::new(bind_node(e, lookup)?)),
+        Node::Bin(op, l, r) => Node::Bin(
+            *op,
+            Box::new(bind_node(l, lookup)?),
+            Box::new(bind_node(r, lookup)?),
+        ),
+        other => other.clone(),
+    })
+}
+
+impl BoundExpr {
+    /// Evaluates to a number (comparisons give 0 or 1). Division by zero gives 0.
+    pub fn value(&self, ctx: &dyn EvalContext) -> i64 {
+        eval(&self.root, ctx)
+    }
+
+    /// True when the value is non-zero.
+    pub fn holds(&self, ctx: &dyn EvalContext) -> bool {
+        self.value(ctx) != 0
+    }
+}
+
+fn eval(n: &Node, ctx: &dyn EvalContext) -> i64 {
+    match n {
+        Node::Num(v) => *v,
+        Node::Reg(r) => ctx.reg(*r) as i64,
+        Node::Flag(mask) => ((ctx.reg(Reg::Ccr) as u8 & mask) != 0) as i64,
+        // Unbound symbols never reach evaluation through the public API.
+        Node::Sym(..) => 0,
+        Node::Mem(e, width) => {
+            let addr = eval(e, ctx) as u16;
+            if *width == 2 {
+                u16::from_be_bytes([ctx.peek(addr), ctx.peek(addr.wrapping_add(1))]) as i64
+            } else {
+                ctx.peek(addr) as i64
+            }
+        }
+        Node::Un(op, e) => {
+            let v = eval(e, ctx);
+            match op {
+                UnOp::Neg => v.wrapping_neg(),
+                UnOp::Not => (v == 0) as i64,
+                UnOp::BitNot => !v,
+            }
+        }
+        Node::Bin(op, l, r) => {
+            let a = eval(l, ctx);
+            // Short-circuit like C so `[x] && ...` reads no more than needed.
+            match op {
+                BinOp::Or => return (a != 0 || eval(r, ctx) != 0) as i64,
+                BinOp::And => return (a != 0 && eval(r, ctx) != 0) as i64,
+                _ => {}
+            }
+            let b = eval(r, ctx);
+            match op {
+                BinOp::Eq => (a == b) as i64,
+                BinOp::Ne => (a != b) as i64,
+                BinOp::Lt => (a < b) as i64,
+                BinOp::Le => (a <= b) as i64,
+                BinOp::Gt => (a > b) as i64,
+                BinOp::Ge => (a >= b) as i64,
+                BinOp::BitOr => a | b,
+                BinOp::BitXor => a ^ b,
+                BinOp::BitAnd => a & b,
+                BinOp::Shl => a.wrapping_shl(b.clamp(0, 63) as u32),
+                BinOp::Shr => a.wrapping_shr(b.clamp(0, 63) as u32),
+                BinOp::Add => a.wrapping_add(b),
+                BinOp::Sub => a.wrapping_sub(b),
+                BinOp::Mul => a.wrapping_mul(b),
+                BinOp::Div => a.checked_div(b).unwrap_or(0),
+                BinOp::Rem => a.checked_rem(b).unwrap_or(0),
+                BinOp::Or | BinOp::And => 0,
+            }
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.src)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Ctx {
+        a: u8,
+        b: u8,
+        x: u16,
+        ccr: u8,
+        mem: Vec<u8>,
+    }
+    impl EvalContext for Ctx {
+        fn reg(&self, r: Reg) -> u64 {
+            match r {
+                Reg::A => self.a as u64,
+                Reg::B => self.b as u64,
+                Reg::D => u16::from_be_bytes([self.a, self.b]) as u64,
+                Reg::X => self.x as u64,
+                Reg::Ccr => self.ccr as u64,
+                _ => 0,
+            }
+        }
+        fn peek(&self, addr: u16) -> u8 {
+            self.mem.get(addr as usize).copied().unwrap_or(0)
+        }
+    }
+
+    fn ctx() -> Ctx {
+        let mut mem = vec![0; 0x400];
+        mem[0x50] = 5; // coordy
+        mem[0x60] = 0x00; // cellAddress hi
+        mem[0x61] = 136; // cellAddress lo
+        Ctx {
+            a: 4,
+            b: 0x90,
+            x: 0x1234,
+            ccr: 0x04 | 0x40,
+            mem,
+        }
+    }
+
+    fn lookup(name: &str) -> Option<u16> {
+        match name.to_ascii_lowercase().as_str() {
+            "coordy" => Some(0x50),
+            "celladdress" => Some(0x60),
+            "c" => Some(0x99),
+            _ => None,
+        }
+    }
+
+    fn eval_str(s: &str) -> i64 {
+        Expr::parse(s)
+            .unwrap_or_else(|e| panic!("{}", e.render(s)))
+            .bind_with(&lookup)
+            .unwrap_or_else(|e| panic!("{}", e.render(s)))
+            .value(&ctx())
+    }
+
+    #[test]
+    fn the_issue_examples() {
+        assert_eq!(eval_str("A == 4"), 1);
+        assert_eq!(eval_str("[coordy] == 5"), 1);
+        assert_eq!(eval_str("B >= $80"), 1);
+        assert_eq!(eval_str("[cellAddress].w == 136"), 1);
+        assert_eq!(eval_str("[cellAddress] == 136"), 0);
+    }
+
+    #[test]
+    fn precedence_numbers_and_flags() {
+        assert_eq!(eval_str("1 + 2 * 3"), 7);
+        assert_eq!(eval_str("(1 + 2) * 3"), 9);
+        assert_eq!(
+            eval_str("%1010 + 0b11 + 0x10 + $10 + 'A'"),
+            10 + 3 + 16 + 16 + 65
+        );
+        assert_eq!(eval_str("7 % 4"), 3);
+        assert_eq!(eval_str("D == $0490"), 1);
+        assert_eq!(eval_str("Z && !C"), 1);
+        assert_eq!(eval_str("CCR.X"), 1);
+        assert_eq!(eval_str("X == $1234"), 1, "bare X is the index register");
+        assert_eq!(eval_str("@c"), 0x99, "@ forces the symbol");
+        assert_eq!(eval_str("A == 3 || [coordy+0] == 5"), 1);
+        assert_eq!(eval_str("1 << 4 | 1"), 17);
+        assert_eq!(eval_str("-1 < 0 && ~0 == -1"), 1);
+        assert_eq!(eval_str("5 / 0"), 0);
+    }
+
+    #[test]
+    fn errors_point_at_the_column() {
+        let e = Expr::parse("A == ").unwrap_err();
+        assert_eq!(e.column(), 6);
+        assert!(e.to_string().contains("end of the condition"));
+        let e = Expr::parse("A = 4").unwrap_err();
+        assert_eq!(e.column(), 3, "{e}");
+        let e = Expr::parse("[coordy.q] == 1").unwrap_err();
+        assert_eq!(e.column(), 8);
+        let e = Expr::parse("(A == 4").unwrap_err();
+        assert_eq!(e.column(), 8);
+        assert!(e.to_string().contains("`)`"));
+        let e = Expr::parse("A == 4 $").unwrap_err();
+        assert_eq!(e.column(), 8);
+        let e = Expr::parse("CCR.Q").unwrap_err();
+        assert_eq!(e.column(), 5);
+        let e = Expr::parse("A == #4").unwrap_err();
+        assert_eq!(e.column(), 6);
+        let bound = Expr::parse("[nosuch] == 1").unwrap().bind_with(&lookup);
+        let e = bound.unwrap_err();
+        assert_eq!(e.column(), 2);
+        assert_eq!(e.render("[nosuch] == 1"), "[nosuch] == 1\n ^\ncolumn 2: unknown symbol `nosuch` (not a register, flag or label of the program)");
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        for s in [
+            "",
+            "'",
+            "'a",
+            "$",
+            "%",
+            "0x",
+            "[",
+            "]",
+            "@",
+            "@1",
+            "((((",
+            "9999999999999999999999",
+            "ä",
+            "A.w",
+            "CCR.",
+            "[1].",
+            "1 %% 2",
+        ] {
+            let _ = Expr::parse(s).map(|e| e.bind_with(&lookup).map(|b| b.value(&ctx())));
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Cycle profile per subroutine: calls, inclusive and exclusive E-cycles for
+//! each label, built from the frames the call stack saw end (the cycle counts
+//! are those of the M68HC11 RM's instruction tables, as the CPU core charges
+//! them). This is what shows a student why `drawBoard` is slow.
+
+use super::callstack::{Ended, Frame};
+use crate::image::Program;
+use serde::Serialize;
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stat {
+    calls: u64,
+    inclusive: u64,
+    exclusive: u64,
+}
+
+/// Accumulated per-target statistics.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    stats: HashMap<u16, Stat>,
+    /// Cycle count when profiling began.
+    pub start_cycle: u64,
+}
+
+/// One row of the profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProfileRow {
+    /// The subroutine's (or interrupt handler's) address.
+    pub address: u16,
+    /// Its label (`drawCell`), or `label+offset` / `$ADDR` if none starts there.
+    pub label: String,
+    /// Completed and still-running calls.
+    pub calls: u64,
+    /// Cycles from the JSR to the return, callees included (an activation
+    /// inside another of the same subroutine is not counted twice).
+    pub inclusive: u64,
+    /// Cycles in the subroutine itself, callees excluded.
+    pub exclusive: u64,
+}
+
+/// The whole profile, rows sorted by inclusive cycles, largest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProfileReport {
+    /// Cycles covered (from the start of profiling to now).
+    pub total_cycles: u64,
+    /// Cycles outside any tracked subroutine (the main loop's own work).
+    pub top_level_cycles: u64,
+    /// One row per called address.
+    pub rows: Vec<ProfileRow>,
+}
+
+impl Profile {
+    /// Starts an empty profile at `now`.
+    pub fn new(now: u64) -> Self {
+        Profile {
+            stats: HashMap::new(),
+            start_cycle: now,
+        }
+    }
+
+    /// Accounts for frames that just ended; `live` is the stack after they
+    /// were popped (to see whether the same subroutine is still active further
+    /// out, i.e. recursion).
+    pub fn on_ended(&mut self, ended: &[Ended], live: &[Frame], now: u64) {
+        for (i, e) in ended.iter().enumerate() {
+            // Frames in `ended` after this one are further out than it.
+            let outer_active = live
+                .iter()
+                .chain(ended[i + 1..].iter().map(|e| &e.frame))
+                .any(|f| f.target == e.frame.target);
+            add(
+                &mut self.stats,
+                &e.frame,
+                now,
+                outer_active,
+                e.frame.child_cycles,
+            );
+        }
+    }
+
+    /// The report, counting calls still running up to `now` as well.
+    pub fn report(&self, live: &[Frame], now: u64, program: Option<&Program>) -> ProfileReport {
+        let mut stats = self.stats.clone();
+        // Each open frame's callee time is its closed children plus the open
+        // frame right above it.
+        let mut inner_inclusive = 0u64;
+        for (i, f) in live.iter().enumerate().rev() {
+            let outer_active = live[..i].iter().any(|g| g.target == f.target);
+            add(
+                &mut stats,
+                f,
+                now,
+                outer_active,
+                f.child_cycles + inner_inclusive,
+            );
+            inner_inclusive = now.saturating_sub(f.entry_cycle);
+        }
+        let total = now.saturating_sub(self.start_cycle);
+        let mut rows: Vec<ProfileRow> = stats
+            .iter()
+            .map(|(&address, s)| ProfileRow {
+                address,
+                label: label_of(program, address),
+                calls: s.calls,
+                inclusive: s.inclusive,
+                exclusive: s.exclusive,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.inclusive
+                .cmp(&a.inclusive)
+                .then(a.address.cmp(&b.address))
+        });
+        let in_subroutines: u64 = rows.iter().map(|r| r.exclusive).sum();
+        ProfileReport {
+            total_cycles: total,
+            top_level_cycles: total.saturating_sub(in_subroutines),
+            rows,
+        }
+    }
+}
+
+fn add(stats: &mut HashMap<u16, Stat>, f: &Frame, now: u64, outer_active: bool, child: u64) {
+    let inclusive = now.saturating_sub(f.entry_cycle);
+    let s = stats.entry(f.target).or_default();
+    s.calls += 1;
+    if !outer_active {
+        s.inclusive += inclusive;
+    }
+    s.exclusive += inclusive.saturating_sub(child);
+}
+
+/// `label`, `label+off` or `$ADDR` for an address.
+pub fn label_of(program: Option<&Program>, addr: u16) -> String {
+    match program.and_then(|p| p.label_for(addr)) {
+        Some((s, 0)) => s.name.clone(),
+        Some((s, off)) if off < 0x100 => format!("{}+{off}", s.name),
+        _ => format!("${addr:04X}"),
+    }
+}
+
+impl ProfileReport {
+    /// A fixed-width table for the terminal.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{:<24} {:>8} {:>14} {:>14} {:>6}\n",
+            "subroutine", "calls", "inclusive", "exclusive", "incl%"
+        );
+        for r in &self.rows {
+            let pct = if self.total_cycles == 0 {
+                0.0
+            } else {
+                r.inclusive as f64 * 100.0 / self.total_cycles as f64
+            };
+            out.push_str(&format!(
+                "{:<24} {:>8} {:>14} {:>14} {:>5.1}%\n",
+                r.label, r.calls, r.inclusive, r.exclusive, pct
+            ));
+        }
+        out.push_str(&format!(
+            "total {} E-cycles, {} outside subroutines\n",
+            self.total_cycles, self.top_level_cycles
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::callstack::{CallStack, Flow};
+    use super::*;
+
+    /// Drives a call stack + profile with calls at given cycle times.
+    struct Sim {
+        cs: CallStack,
+        prof: Profile,
+        sp: u16,
+        mem: Vec<u8>,
+    }
+    impl Sim {
+        fn call(&mut self, target: u16, t: u64) {
+            let ret = 0xC000u16;
+            self.mem[self.sp as usize] = ret as u8;
+            self.mem[self.sp as usize - 1] = (ret >> 8) as u8;
+            self.sp -= 2;
+            let m = &self.mem;
+            self.cs.apply(
+                Flow::Call {
+                    site: 0xC000,
+                    target,
+                },
+                self.sp,
+                target,
+                t,
+                t + 6,
+                &|a| m[a as usize],
+            );
+            self.prof.on_ended(&self.cs.ended, self.cs.frames(), t);
+        }
+        fn ret(&mut self, t: u64) {
+            let before = self.sp;
+            self.sp += 2;
+            let m = &self.mem;
+            self.cs.apply(
+                Flow::Return {
+                    sp_before: before,
+                    rti: false,
+                },
+                self.sp,
+                0xC003,
+                t - 5,
+                t,
+                &|a| m[a as usize],
+            );
+            self.prof.on_ended(&self.cs.ended, self.cs.frames(), t);
+        }
+    }
+
+    #[test]
+    fn inclusive_exclusive_and_recursion() {
+        let mut s = Sim {
+            cs: CallStack::new(),
+            prof: Profile::new(0),
+            sp: 0x3FFF,
+            mem: vec![0; 0x4000],
+        };
+        // drawBoard (0xC100) at 10 calls drawCell (0xC200) twice, 20..50 and 60..100; returns at 120.
+        s.call(0xC100, 10);
+        s.call(0xC200, 20);
+        s.ret(50);
+        s.call(0xC200, 60);
+        s.ret(100);
+        s.ret(120);
+        // A recursive routine 0xC300: 200..300 with an inner self-call 220..260.
+        s.call(0xC300, 200);
+        s.call(0xC300, 220);
+        s.ret(260);
+        s.ret(300);
+        let r = s.prof.report(s.cs.frames(), 400, None);
+        let row = |a: u16| {
+            r.rows
+                .iter()
+                .find(|x| x.address == a)
+                .cloned()
+                .expect("row")
+        };
+        assert_eq!(
+            (
+                row(0xC100).calls,
+                row(0xC100).inclusive,
+                row(0xC100).exclusive
+            ),
+            (1, 110, 40)
+        );
+        assert_eq!(
+            (
+                row(0xC200).calls,
+                row(0xC200).inclusive,
+                row(0xC200).exclusive
+            ),
+            (2, 70, 70)
+        );
+        assert_eq!(
+            (
+                row(0xC300).calls,
+                row(0xC300).inclusive,
+                row(0xC300).exclusive
+            ),
+            (2, 100, 100)
+        );
+        assert_eq!(r.total_cycles, 400);
+        assert_eq!(r.top_level_cycles, 400 - 40 - 70 - 100);
+        assert_eq!(r.rows[0].address, 0xC100);
+        assert!(r.to_text().contains("$C200"));
+    }
+
+    #[test]
+    fn open_frames_count_up_to_now() {
+        let mut s = Sim {
+            cs: CallStack::new(),
+            prof: Profile::new(0),
+            sp: 0x3FFF,
+            mem: vec![0; 0x4000],
+        };
+        s.call(0xC100, 0);
+        s.call(0xC200, 10);
+        let r = s.prof.report(s.cs.frames(), 50, None);
+        let row = |a: u16| {
+            r.rows
+                .iter()
+                .find(|x| x.address == a)
+                .cloned()
+                .expect("row")
+        };
+        assert_eq!((row(0xC100).inclusive, row(0xC100).exclusive), (50, 10));
+        assert_eq!((row(0xC200).inclusive, row(0xC200).exclusive), (40, 40));
+    }
+}

@@ -1,0 +1,1112 @@
+//! The debugging session: a [`Debugger`] wraps a target machine and runs it
+//! instruction by instruction (M68HC11 RM section 3, fetch/execute; interrupts
+//! section 5) under breakpoints, watchpoints and stepping commands, keeping
+//! the call stack, the cycle profile, provenance (when asked) and snapshots
+//! for reverse execution. Every command returns a [`Stop`] that says why.
+
+use super::breakpoint::{find_file, BreakError, BreakSpec, Breakpoints};
+use super::callstack::{CallStack, Ended, Flow};
+use super::condition::{EvalContext, Reg};
+use super::history::{History, DEFAULT_BUDGET};
+use super::observe::AccessLog;
+use super::profile::{label_of, Profile, ProfileReport};
+use super::provenance::{RegByte, Tracker, NONE};
+use super::report::{
+    annotate, data_label, frames_report, initial_link, Explanation, FrameReport, PixelInfo,
+};
+use super::target::{Fault, Target, TargetStep};
+use super::watch::{WatchError, WatchHit, Watchpoints};
+use crate::cpu::{Instruction, Op, Registers, RunState, StepEvent};
+use crate::image::Program;
+use serde::Serialize;
+
+/// Longest provenance chain reported.
+pub const MAX_CHAIN: usize = 24;
+
+/// Why a command stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reason {
+    /// One instruction (or interrupt entry) done: step into, step back.
+    Step,
+    /// Before an instruction at a breakpoint.
+    Breakpoint {
+        /// The breakpoint's id.
+        id: u32,
+        /// Its spec as written.
+        spec: String,
+        /// Hits counted so far.
+        hits: u32,
+    },
+    /// After an instruction that touched a watched byte.
+    Watchpoint {
+        /// The accesses that triggered (instruction, address, old, new).
+        hits: Vec<WatchHit>,
+    },
+    /// The subroutine (or handler) the command was waiting for returned.
+    Returned {
+        /// The subroutine's address.
+        from: u16,
+        /// Where it returned to.
+        to: u16,
+        /// Where it should have returned to (differs when the program moved
+        /// the stack by hand).
+        expected: u16,
+        /// False if its frame was abandoned (stack reset or overwritten)
+        /// rather than popped by RTS/RTI.
+        by_return: bool,
+    },
+    /// At the address a run-to command aimed for.
+    Reached {
+        /// The address.
+        addr: u16,
+    },
+    /// The CPU met an illegal opcode and trapped through $FFF8.
+    IllegalOpcode {
+        /// Where.
+        addr: u16,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// The board refused a write (program memory or unmapped).
+    BadWrite {
+        /// `rom` or `unmapped`.
+        area: String,
+        /// Address written.
+        addr: u16,
+        /// Value.
+        value: u8,
+        /// The writing instruction.
+        pc: u16,
+    },
+    /// The key script finished.
+    ScriptDone {
+        /// True if the program then settled (idle).
+        settled: bool,
+    },
+    /// STOP executed and nothing wakes the CPU.
+    CpuStopped,
+    /// The command's cycle budget is used up.
+    Budget {
+        /// Cycles the command ran.
+        cycles: u64,
+    },
+    /// Going back reached the oldest state kept.
+    StartOfHistory,
+    /// Step out with no frame to leave.
+    NoFrame,
+}
+
+/// Where and why a command stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stop {
+    /// Why.
+    pub reason: Reason,
+    /// One sentence for people, with labels.
+    pub message: String,
+    /// PC now (the next instruction to run).
+    pub pc: u16,
+    /// E-cycles since reset.
+    pub cycles: u64,
+    /// Steps since the session's start (its position in history).
+    pub index: u64,
+}
+
+/// Why a provenance question cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExplainError {
+    /// Provenance tracking is off; switch it on with `set_provenance(true)` and run again.
+    #[error("provenance tracking is off: enable it before running (e.g. `--explain` does)")]
+    TrackingOff,
+    /// The target has no LCD.
+    #[error("this target has no LCD")]
+    NoLcd,
+    /// The pixel is outside 128x64.
+    #[error("pixel ({0},{1}) is outside the 128x64 picture")]
+    OutsidePicture(usize, usize),
+}
+
+/// Everything derived from execution: saved with each snapshot, so going
+/// back restores it exactly.
+#[derive(Clone, Debug)]
+struct Tracked {
+    callstack: CallStack,
+    profile: Profile,
+    tracker: Option<Box<Tracker>>,
+    index: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Saved<T> {
+    target: T,
+    tracked: Tracked,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct StepInfo {
+    ts: TargetStep,
+    pc: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Cmd {
+    Into,
+    Over { depth: usize, ret: u16, sp: u16 },
+    Out { depth: usize },
+    Continue,
+    RunTo(Vec<u16>),
+}
+
+/// The ops the call stack cares about, from the opcode bytes alone (JSR in
+/// its four modes, BSR, RTS, RTI; M68HC11 RM appendix A).
+#[inline]
+fn flow_op(first: u8, second: impl Fn() -> u8) -> Option<Op> {
+    match first {
+        0x9D | 0xAD | 0xBD => Some(Op::Jsr),
+        0x18 if second() == 0xAD => Some(Op::Jsr),
+        0x8D => Some(Op::Bsr),
+        0x39 => Some(Op::Rts),
+        0x3B => Some(Op::Rti),
+        _ => None,
+    }
+}
+
+struct Ctx<'a, T: Target>(&'a T);
+
+impl<T: Target> EvalContext for Ctx<'_, T> {
+    fn reg(&self, reg: Reg) -> u64 {
+        let r = self.0.cpu().regs;
+        match reg {
+            Reg::A => r.a as u64,
+            Reg::B => r.b as u64,
+            Reg::D => r.d() as u64,
+            Reg::X => r.x as u64,
+            Reg::Y => r.y as u64,
+            Reg::Sp => r.sp as u64,
+            Reg::Pc => r.pc as u64,
+            Reg::Ccr => r.ccr as u64,
+            Reg::Cycles => self.0.cycles(),
+        }
+    }
+    fn peek(&self, addr: u16) -> u8 {
+        self.0.peek(addr)
+    }
+}
+
+/// A debugging session over a target.
+pub struct Debugger<T: Target> {
+    target: T,
+    tracked: Tracked,
+    /// The breakpoints (add with [`Debugger::add_breakpoint`]).
+    pub breakpoints: Breakpoints,
+    /// The watchpoints (add with [`Debugger::add_watchpoint`]).
+    pub watchpoints: Watchpoints,
+    history: Option<History<Saved<T>>>,
+    log: AccessLog,
+    hits: Vec<WatchHit>,
+    replaying: bool,
+    dirty: bool,
+    check_first: bool,
+    spdr: Option<u16>,
+    devices: Vec<(u16, u16)>,
+    empty: Program,
+    /// E-cycles one command may run before it stops with [`Reason::Budget`].
+    pub max_cycles: u64,
+}
+
+impl<T: Target> Debugger<T> {
+    /// A session on `target` with reverse execution on (default budget) and
+    /// provenance off.
+    pub fn new(target: T) -> Self {
+        let spdr = target.spdr();
+        let devices = target.device_ranges();
+        let now = target.cycles();
+        let mut d = Debugger {
+            target,
+            tracked: Tracked {
+                callstack: CallStack::new(),
+                profile: Profile::new(now),
+                tracker: None,
+                index: 0,
+            },
+            breakpoints: Breakpoints::new(),
+            watchpoints: Watchpoints::new(),
+            history: None,
+            log: AccessLog::default(),
+            hits: Vec::new(),
+            replaying: false,
+            dirty: false,
+            check_first: false,
+            spdr,
+            devices,
+            empty: Program::default(),
+            max_cycles: 1_000_000_000,
+        };
+        d.set_history_budget(Some(DEFAULT_BUDGET));
+        d
+    }
+
+    /// The machine now (peek at will; change it through [`Debugger::target_mut`]).
+    pub fn target(&self) -> &T {
+        &self.target
+    }
+
+    /// Ends the session, giving the machine back in its current state.
+    pub fn into_target(self) -> T {
+        self.target
+    }
+
+    /// The machine, for changes from outside (a key pressed by hand, a
+    /// memory edit): the recorded future is dropped, since it may differ now.
+    pub fn target_mut(&mut self) -> &mut T {
+        let i = self.tracked.index;
+        if let Some(h) = &mut self.history {
+            // The state at this index is about to change: what was recorded
+            // from here on is stale. The new state is saved (pinned) before
+            // the next step, so going back across the change stays exact.
+            h.truncate_from(i);
+            self.dirty = true;
+        }
+        &mut self.target
+    }
+
+    /// Saves the state after an outside change (see [`Debugger::target_mut`]).
+    #[inline]
+    fn settle_change(&mut self) {
+        if self.dirty {
+            self.save_changed();
+        }
+    }
+
+    #[cold]
+    fn save_changed(&mut self) {
+        self.dirty = false;
+        let saved = self.saved();
+        let bytes = self.saved_bytes();
+        let (i, cycles) = (self.tracked.index, self.target.cycles());
+        if let Some(h) = &mut self.history {
+            h.record_pinned(i, cycles, saved, bytes);
+        }
+    }
+
+    /// The program (an empty one if the target has none).
+    pub fn program(&self) -> &Program {
+        self.target.program().unwrap_or(&self.empty)
+    }
+
+    /// Steps since the session started (the position in history).
+    pub fn index(&self) -> u64 {
+        self.tracked.index
+    }
+
+    /// The registers now.
+    pub fn registers(&self) -> Registers {
+        self.target.cpu().regs
+    }
+
+    // ---- configuration -------------------------------------------------
+
+    /// Turns provenance tracking on (history starts now, from an empty
+    /// slate) or off. It costs speed; see `benches/debug.rs`.
+    pub fn set_provenance(&mut self, on: bool) {
+        if on && self.tracked.tracker.is_none() {
+            self.tracked.tracker = Some(Box::new(self.new_tracker()));
+        } else if !on {
+            self.tracked.tracker = None;
+        }
+    }
+
+    /// True while provenance is tracked.
+    pub fn provenance(&self) -> bool {
+        self.tracked.tracker.is_some()
+    }
+
+    fn new_tracker(&self) -> Tracker {
+        let mut t = Tracker::new();
+        for &(s, e) in &self.devices {
+            t.mark_device_range(s, e);
+        }
+        t
+    }
+
+    /// Sets the snapshot memory budget for reverse execution (`None` = off).
+    /// Changing it restarts the history at the present state.
+    pub fn set_history_budget(&mut self, budget: Option<usize>) {
+        self.history = budget.map(|b| {
+            // Provenance makes snapshots bigger: start sparser.
+            let interval = if self.tracked.tracker.is_some() {
+                200_000
+            } else {
+                20_000
+            };
+            History::with_interval(b, interval)
+        });
+        let i = self.tracked.index;
+        let cycles = self.target.cycles();
+        if self.history.is_some() {
+            let saved = self.saved();
+            let bytes = self.saved_bytes();
+            if let Some(h) = &mut self.history {
+                h.record(i, cycles, saved, bytes);
+            }
+        }
+    }
+
+    /// Snapshot statistics: (snapshots, bytes used, current interval in cycles).
+    pub fn history_stats(&self) -> Option<(usize, usize, u64)> {
+        self.history
+            .as_ref()
+            .map(|h| (h.len(), h.used(), h.interval()))
+    }
+
+    /// Adds a breakpoint from a spec (`readInput`, `$C123`, `Board.inc:40`,
+    /// `getLineLength:2 if [coordy] == 5`).
+    pub fn add_breakpoint(&mut self, spec: &str) -> Result<u32, BreakError> {
+        let program = self.target.program().unwrap_or(&self.empty);
+        self.breakpoints.add_spec(spec, program)
+    }
+
+    /// Adds a watchpoint from a spec (`board+136:8`, `change coordy`).
+    pub fn add_watchpoint(&mut self, spec: &str) -> Result<u32, WatchError> {
+        self.watchpoints.add_spec(spec, self.target.program())
+    }
+
+    /// Replaces the machine (after a re-assembly): breakpoints and
+    /// watchpoints are re-resolved by name, history and trackers restart.
+    pub fn replace_target(&mut self, target: T) {
+        self.target = target;
+        self.spdr = self.target.spdr();
+        self.devices = self.target.device_ranges();
+        let program = self.target.program().unwrap_or(&self.empty);
+        self.breakpoints.rebind(program);
+        self.watchpoints.rebind(self.target.program());
+        self.restart_tracking();
+    }
+
+    /// Resets the machine and restarts the session's history.
+    pub fn reset(&mut self) {
+        self.target.reset();
+        self.breakpoints.reset_hits();
+        self.restart_tracking();
+    }
+
+    fn restart_tracking(&mut self) {
+        let prov = self.tracked.tracker.is_some();
+        self.tracked = Tracked {
+            callstack: CallStack::new(),
+            profile: Profile::new(self.target.cycles()),
+            tracker: prov.then(|| Box::new(self.new_tracker())),
+            index: 0,
+        };
+        self.check_first = false;
+        let budget = self.history.as_ref().map(|h| h.budget());
+        self.set_history_budget(budget);
+    }
+
+    // ---- views -----------------------------------------------------------
+
+    /// The call stack, innermost frame first, with labels.
+    pub fn call_stack(&self) -> Vec<FrameReport> {
+        frames_report(self.tracked.callstack.frames(), self.target.program())
+    }
+
+    /// The raw tracker (frames outermost first).
+    pub fn frames(&self) -> &[super::callstack::Frame] {
+        self.tracked.callstack.frames()
+    }
+
+    /// The per-subroutine cycle profile since the session (or reset) began.
+    pub fn profile(&self) -> ProfileReport {
+        self.tracked.profile.report(
+            self.tracked.callstack.frames(),
+            self.target.cycles(),
+            self.target.program(),
+        )
+    }
+
+    // ---- the step --------------------------------------------------------
+
+    fn saved(&self) -> Saved<T> {
+        Saved {
+            target: self.target.clone(),
+            tracked: self.tracked.clone(),
+        }
+    }
+
+    fn saved_bytes(&self) -> usize {
+        self.target.heap_bytes()
+            + self.tracked.tracker.as_ref().map_or(0, |t| t.live_bytes())
+            + self.tracked.callstack.depth() * std::mem::size_of::<super::callstack::Frame>()
+            + 4096
+    }
+
+    fn is_device(&self, addr: u16) -> bool {
+        self.devices.iter().any(|&(s, e)| (s..=e).contains(&addr))
+    }
+
+    /// One step with all bookkeeping. `count` increments watch hit counters.
+    fn step_once(&mut self, count: bool) -> StepInfo {
+        self.settle_change();
+        let before = self.target.cpu().regs;
+        let was_waiting = self.target.cpu().state == RunState::Waiting;
+        let pc = before.pc;
+        let target = &self.target;
+        let tracking = self.tracked.tracker.is_some();
+        let watching = self.watchpoints.active();
+        // The call stack needs only the opcode; provenance and watchpoints
+        // need the whole instruction.
+        let ins = if tracking || watching {
+            Instruction::decode(pc, |a| target.peek(a)).ok()
+        } else {
+            None
+        };
+        let op = match &ins {
+            Some(i) => Some(i.info.op),
+            None => flow_op(target.peek(pc), || target.peek(pc.wrapping_add(1))),
+        };
+        let cycles_before = self.target.cycles();
+        let probe_before = if tracking {
+            self.target.lcd_probe()
+        } else {
+            None
+        };
+        let watching = self.watchpoints.active();
+        let ts = if watching {
+            self.log.clear();
+            self.target.step_observed(&mut self.log)
+        } else {
+            self.target.step()
+        };
+        let after = self.target.cpu().regs;
+        let cycles_after = self.target.cycles();
+        let flow = match ts.step.event {
+            StepEvent::None => match op {
+                Some(Op::Jsr | Op::Bsr) => Flow::Call {
+                    site: pc,
+                    target: after.pc,
+                },
+                Some(Op::Rts) => Flow::Return {
+                    sp_before: before.sp,
+                    rti: false,
+                },
+                Some(Op::Rti) => Flow::Return {
+                    sp_before: before.sp,
+                    rti: true,
+                },
+                _ => Flow::Plain,
+            },
+            StepEvent::Swi => Flow::Interrupt {
+                site: pc,
+                vector: 0xFFF6,
+                target: after.pc,
+            },
+            StepEvent::Illegal(_) => Flow::Interrupt {
+                site: pc,
+                vector: 0xFFF8,
+                target: after.pc,
+            },
+            StepEvent::Interrupt { vector } => Flow::Interrupt {
+                site: ts.step.pc,
+                vector,
+                target: after.pc,
+            },
+            StepEvent::Waiting | StepEvent::Stopped => Flow::Plain,
+        };
+        let target = &self.target;
+        let peek = |a: u16| target.peek(a);
+        self.tracked
+            .callstack
+            .apply(flow, after.sp, after.pc, cycles_before, cycles_after, &peek);
+        if !self.tracked.callstack.ended.is_empty() {
+            self.tracked.profile.on_ended(
+                &self.tracked.callstack.ended,
+                self.tracked.callstack.frames(),
+                cycles_after,
+            );
+        }
+        if let Some(t) = self.tracked.tracker.as_deref_mut() {
+            match ts.step.event {
+                StepEvent::None | StepEvent::Swi => {
+                    if let Some(ins) = &ins {
+                        t.instruction(ins, &before, &after, &peek);
+                    }
+                }
+                StepEvent::Interrupt { .. } => t.interrupt(&before, was_waiting),
+                StepEvent::Illegal(_) => t.interrupt(&before, false),
+                StepEvent::Waiting | StepEvent::Stopped => {}
+            }
+            if let (Some(p0), Some(p1)) = (probe_before, target.lcd_probe()) {
+                // The byte landing now is the one whose transfer started
+                // earlier (in flight); a transfer started by this step's
+                // SPDR write becomes the new one in flight.
+                if p1.data_count > p0.data_count {
+                    t.lcd_written(p0.page as usize, p0.column as usize);
+                }
+                if p1.transfer_end != p0.transfer_end {
+                    if let Some(spdr) = self.spdr {
+                        t.in_flight = t.mem_node(spdr);
+                    }
+                }
+            }
+        }
+        self.hits.clear();
+        if watching {
+            let len = ins.map_or(1, |i| i.len());
+            self.watchpoints
+                .check(&self.log.accesses, pc, len, count, &mut self.hits);
+        }
+        self.tracked.index += 1;
+        if !self.replaying {
+            let due = self.history.as_ref().is_some_and(|h| h.due(cycles_after));
+            if due {
+                if let Some(t) = self.tracked.tracker.as_deref_mut() {
+                    t.compact();
+                }
+                let saved = self.saved();
+                let bytes = self.saved_bytes();
+                let i = self.tracked.index;
+                if let Some(h) = &mut self.history {
+                    h.record(i, cycles_after, saved, bytes);
+                }
+            }
+        }
+        StepInfo { ts, pc }
+    }
+
+    fn stop(&mut self, reason: Reason) -> Stop {
+        self.check_first = matches!(reason, Reason::Budget { .. });
+        let regs = self.target.cpu().regs;
+        let message = self.describe(&reason);
+        Stop {
+            reason,
+            message,
+            pc: regs.pc,
+            cycles: self.target.cycles(),
+            index: self.tracked.index,
+        }
+    }
+
+    fn label(&self, addr: u16) -> String {
+        label_of(self.target.program(), addr)
+    }
+
+    /// A sentence for a stop reason.
+    fn describe(&self, reason: &Reason) -> String {
+        let pc = self.target.cpu().regs.pc;
+        let here = self.label(pc);
+        match reason {
+            Reason::Step => format!("stepped; next instruction at {here} (${pc:04X})"),
+            Reason::Breakpoint { id, spec, hits } => {
+                format!("breakpoint #{id} `{spec}` hit (hit {hits}) at {here} (${pc:04X})")
+            }
+            Reason::Watchpoint { hits } => {
+                let parts: Vec<String> = hits
+                    .iter()
+                    .map(|h| {
+                        let what = match h.kind {
+                            super::observe::AccessKind::Read => format!("read ${:02X} from", h.new),
+                            super::observe::AccessKind::Write => {
+                                format!("wrote ${:02X} (was ${:02X}) to", h.new, h.old)
+                            }
+                        };
+                        format!(
+                            "watchpoint #{}: the instruction at {} (${:04X}) {what} {}",
+                            h.id,
+                            self.label(h.pc),
+                            h.pc,
+                            data_label(self.target.program(), h.addr, self.is_device(h.addr))
+                        )
+                    })
+                    .collect();
+                parts.join("; ")
+            }
+            Reason::Returned {
+                from,
+                to,
+                expected,
+                by_return,
+            } => {
+                let from = self.label(*from);
+                if !by_return {
+                    format!("the frame of {from} was abandoned (stack moved by hand); now at {here}")
+                } else if to == expected {
+                    format!("returned from {from} to {}", self.label(*to))
+                } else {
+                    format!(
+                        "returned from {from} to {} instead of {} (the stack was changed by hand)",
+                        self.label(*to),
+                        self.label(*expected)
+                    )
+                }
+            }
+            Reason::Reached { addr } => format!("reached {} (${addr:04X})", self.label(*addr)),
+            Reason::IllegalOpcode { addr, bytes } => {
+                let b: Vec<String> = bytes.iter().map(|b| format!("${b:02X}")).collect();
+                format!(
+                    "illegal opcode {} at {} (${addr:04X}); the CPU trapped through $FFF8",
+                    b.join(" "),
+                    self.label(*addr)
+                )
+            }
+            Reason::BadWrite {
+                area,
+                addr,
+                value,
+                pc,
+            } => format!(
+                "the instruction at {} (${pc:04X}) wrote ${value:02X} to {} ${addr:04X}; the write was refused",
+                self.label(*pc),
+                if area == "rom" { "program memory" } else { "unmapped" }
+            ),
+            Reason::ScriptDone { settled: true } => "key script done, program settled".into(),
+            Reason::ScriptDone { settled: false } => "key script done (program still busy)".into(),
+            Reason::CpuStopped => "STOP executed and nothing wakes the CPU".into(),
+            Reason::Budget { cycles } => format!("ran {cycles} E-cycles without stopping; paused at {here}"),
+            Reason::StartOfHistory => "reached the oldest state kept (start of history)".into(),
+            Reason::NoFrame => "no subroutine to step out of (at top level)".into(),
+        }
+    }
+
+    /// A stop caused by the step itself (trap, fault, watchpoint, script end).
+    fn step_stop(&mut self, info: &StepInfo) -> Option<Reason> {
+        if let StepEvent::Illegal(ill) = info.ts.step.event {
+            return Some(Reason::IllegalOpcode {
+                addr: ill.addr,
+                bytes: ill.bytes[..ill.len as usize].to_vec(),
+            });
+        }
+        if let Some(f) = info.ts.fault {
+            let (area, addr, value) = match f {
+                Fault::RomWrite { addr, value } => ("rom", addr, value),
+                Fault::UnmappedWrite { addr, value } => ("unmapped", addr, value),
+            };
+            return Some(Reason::BadWrite {
+                area: area.into(),
+                addr,
+                value,
+                pc: info.pc,
+            });
+        }
+        if !self.hits.is_empty() {
+            return Some(Reason::Watchpoint {
+                hits: self.hits.clone(),
+            });
+        }
+        if let Some(settled) = info.ts.script_finished {
+            return Some(Reason::ScriptDone { settled });
+        }
+        if info.ts.step.event == StepEvent::Stopped && self.target.cpu().state == RunState::Stopped
+        {
+            return Some(Reason::CpuStopped);
+        }
+        None
+    }
+
+    fn run_cmd(&mut self, cmd: Cmd) -> Stop {
+        let start = self.target.cycles();
+        let mut first = true;
+        loop {
+            let pc = self.target.cpu().regs.pc;
+            if !first || self.check_first {
+                if let Cmd::RunTo(addrs) = &cmd {
+                    if addrs.contains(&pc) {
+                        return self.stop(Reason::Reached { addr: pc });
+                    }
+                }
+                if self.breakpoints.maybe_at(pc) {
+                    if let Some(id) = self.breakpoints.check(pc, &Ctx(&self.target)) {
+                        let (spec, hits) = self
+                            .breakpoints
+                            .get(id)
+                            .map(|b| (b.spec.text.clone(), b.hits))
+                            .unwrap_or_default();
+                        return self.stop(Reason::Breakpoint { id, spec, hits });
+                    }
+                }
+            }
+            first = false;
+            let ran = self.target.cycles().saturating_sub(start);
+            if ran >= self.max_cycles {
+                return self.stop(Reason::Budget { cycles: ran });
+            }
+            let info = self.step_once(true);
+            if let Some(r) = self.step_stop(&info) {
+                return self.stop(r);
+            }
+            match cmd {
+                Cmd::Into => return self.stop(Reason::Step),
+                Cmd::Over { depth, .. } | Cmd::Out { depth } => {
+                    let regs = self.target.cpu().regs;
+                    let done = match cmd {
+                        // Back at the return address with the stack where it
+                        // was also counts: a callee that dropped its return
+                        // address and jumped back leaves no RTS to see.
+                        Cmd::Over { ret, sp, .. } => {
+                            self.tracked.callstack.depth() <= depth
+                                || (regs.pc == ret && regs.sp >= sp)
+                        }
+                        _ => self.tracked.callstack.depth() < depth,
+                    };
+                    if done {
+                        let ended: Option<Ended> = self.tracked.callstack.ended.last().copied();
+                        let reason = match ended {
+                            Some(e) => Reason::Returned {
+                                from: e.frame.target,
+                                to: self.target.cpu().regs.pc,
+                                expected: e.frame.return_addr,
+                                by_return: e.returned,
+                            },
+                            None => Reason::Step,
+                        };
+                        return self.stop(reason);
+                    }
+                }
+                Cmd::Continue | Cmd::RunTo(_) => {}
+            }
+        }
+    }
+
+    // ---- commands --------------------------------------------------------
+
+    /// Runs one instruction (or takes one interrupt), following calls.
+    pub fn step_into(&mut self) -> Stop {
+        self.run_cmd(Cmd::Into)
+    }
+
+    /// Runs one instruction; a JSR/BSR runs until its subroutine returns
+    /// (recognised by its call stack frame, so a callee that moves the
+    /// stack or recurses does not confuse it).
+    pub fn step_over(&mut self) -> Stop {
+        let pc = self.target.cpu().regs.pc;
+        let target = &self.target;
+        let call = Instruction::decode(pc, |a| target.peek(a))
+            .ok()
+            .filter(|i| matches!(i.info.op, Op::Jsr | Op::Bsr));
+        if let (Some(ins), RunState::Running) = (call, &self.target.cpu().state) {
+            let depth = self.tracked.callstack.depth();
+            let ret = ins.next_addr();
+            let sp = self.target.cpu().regs.sp;
+            self.run_cmd(Cmd::Over { depth, ret, sp })
+        } else {
+            self.run_cmd(Cmd::Into)
+        }
+    }
+
+    /// Runs until the current subroutine (or interrupt handler) returns.
+    pub fn step_out(&mut self) -> Stop {
+        let depth = self.tracked.callstack.depth();
+        if depth == 0 {
+            return self.stop(Reason::NoFrame);
+        }
+        self.run_cmd(Cmd::Out { depth })
+    }
+
+    /// Runs until a breakpoint, watchpoint, trap, the end of the key script
+    /// or the cycle budget.
+    pub fn run(&mut self) -> Stop {
+        self.run_cmd(Cmd::Continue)
+    }
+
+    /// Runs for at most `cycles` E-cycles (the GUI's time slice).
+    pub fn run_for(&mut self, cycles: u64) -> Stop {
+        let saved = self.max_cycles;
+        self.max_cycles = cycles;
+        let s = self.run_cmd(Cmd::Continue);
+        self.max_cycles = saved;
+        s
+    }
+
+    /// Runs until the PC reaches `addr` (or another stop comes first).
+    pub fn run_to_address(&mut self, addr: u16) -> Stop {
+        self.run_cmd(Cmd::RunTo(vec![addr]))
+    }
+
+    /// Runs until the first instruction of a source line (`file:line`, or
+    /// any breakpoint location spec) is reached.
+    pub fn run_to(&mut self, location: &str) -> Result<Stop, BreakError> {
+        let spec = BreakSpec::parse(location)?;
+        let program = self.target.program().unwrap_or(&self.empty);
+        let r = spec.resolve(program)?;
+        Ok(self.run_cmd(Cmd::RunTo(r.addrs)))
+    }
+
+    /// Runs to a line of a file given by id.
+    pub fn run_to_line(&mut self, file: &str, line: u32) -> Result<Stop, BreakError> {
+        let program = self.target.program().unwrap_or(&self.empty);
+        let name = find_file(program, file)
+            .and_then(|f| program.files.get(f))
+            .map(|f| f.path.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file.to_string());
+        let addrs = BreakSpec::parse(&format!("{name}:{line}"))?
+            .resolve(program)?
+            .addrs;
+        Ok(self.run_cmd(Cmd::RunTo(addrs)))
+    }
+
+    // ---- reverse -----------------------------------------------------------
+
+    /// Restores the state after `index` steps: the nearest snapshot at or
+    /// before it, then deterministic replay. Returns false if history is off
+    /// or `index` lies before the oldest snapshot.
+    pub fn goto(&mut self, index: u64) -> bool {
+        self.settle_change();
+        let Some(snap) = self.history.as_ref().and_then(|h| h.at_or_before(index)) else {
+            return false;
+        };
+        let saved = snap.state.clone();
+        self.restore(saved);
+        self.replay_to(index);
+        self.check_first = false;
+        true
+    }
+
+    fn restore(&mut self, saved: Saved<T>) {
+        let prov = self.tracked.tracker.is_some();
+        self.target = saved.target;
+        self.tracked = saved.tracked;
+        if prov && self.tracked.tracker.is_none() {
+            // The snapshot predates tracking: track from here on.
+            self.tracked.tracker = Some(Box::new(self.new_tracker()));
+        } else if !prov {
+            self.tracked.tracker = None;
+        }
+    }
+
+    fn replay_to(&mut self, index: u64) {
+        self.replaying = true;
+        while self.tracked.index < index {
+            self.step_once(false);
+        }
+        self.replaying = false;
+    }
+
+    /// Goes back one step, exactly.
+    pub fn step_back(&mut self) -> Stop {
+        let i = self.tracked.index;
+        if i == 0 || !self.goto(i - 1) {
+            return self.stop(Reason::StartOfHistory);
+        }
+        self.stop(Reason::Step)
+    }
+
+    /// Goes back `n` steps (stops at the start of history).
+    pub fn step_back_n(&mut self, n: u64) -> Stop {
+        self.settle_change();
+        let i = self.tracked.index;
+        let to = i.saturating_sub(n);
+        let oldest = self
+            .history
+            .as_ref()
+            .and_then(|h| h.snapshots().first().map(|s| s.index));
+        match oldest {
+            Some(o) if to >= o => {
+                self.goto(to);
+                if to == 0 {
+                    self.stop(Reason::StartOfHistory)
+                } else {
+                    self.stop(Reason::Step)
+                }
+            }
+            Some(o) => {
+                self.goto(o);
+                self.stop(Reason::StartOfHistory)
+            }
+            None => self.stop(Reason::StartOfHistory),
+        }
+    }
+
+    /// Runs backwards to the latest earlier point where a breakpoint's
+    /// condition held (hit counts are ignored going back) or a watchpoint
+    /// triggered; the start of history if there is none.
+    pub fn run_back(&mut self) -> Stop {
+        self.settle_change();
+        let cur = self.tracked.index;
+        let mut end = cur;
+        loop {
+            let snap = self.history.as_ref().and_then(|h| h.before(end)).cloned();
+            let Some(snap) = snap else {
+                let oldest = self
+                    .history
+                    .as_ref()
+                    .and_then(|h| h.snapshots().first().map(|s| s.index));
+                if let Some(o) = oldest {
+                    self.goto(o);
+                }
+                return self.stop(Reason::StartOfHistory);
+            };
+            let seg_start = snap.index;
+            self.restore(snap.state);
+            // (position, reason) of the latest hit in this segment.
+            let mut best: Option<(u64, Reason)> = None;
+            self.replaying = true;
+            while self.tracked.index < end {
+                let pc = self.target.cpu().regs.pc;
+                if self.breakpoints.maybe_at(pc) {
+                    if let Some(id) = self.breakpoints.check_pure(pc, &Ctx(&self.target)) {
+                        let (spec, hits) = self
+                            .breakpoints
+                            .get(id)
+                            .map(|b| (b.spec.text.clone(), b.hits))
+                            .unwrap_or_default();
+                        best = Some((self.tracked.index, Reason::Breakpoint { id, spec, hits }));
+                    }
+                }
+                self.step_once(false);
+                if !self.hits.is_empty() && self.tracked.index < cur {
+                    best = Some((
+                        self.tracked.index,
+                        Reason::Watchpoint {
+                            hits: self.hits.clone(),
+                        },
+                    ));
+                }
+            }
+            self.replaying = false;
+            if let Some((at, reason)) = best {
+                self.goto(at);
+                return self.stop(reason);
+            }
+            if seg_start == 0 {
+                self.goto(0);
+                return self.stop(Reason::StartOfHistory);
+            }
+            end = seg_start;
+        }
+    }
+
+    // ---- provenance --------------------------------------------------------
+
+    fn tracker(&self) -> Result<&Tracker, ExplainError> {
+        self.tracked
+            .tracker
+            .as_deref()
+            .ok_or(ExplainError::TrackingOff)
+    }
+
+    /// Where the byte at `addr` came from: the instruction that last wrote
+    /// it, where that value was loaded from, who wrote that, ...
+    pub fn explain_address(&self, addr: u16) -> Result<Explanation, ExplainError> {
+        let t = self.tracker()?;
+        let program = self.target.program();
+        let value = self.target.peek(addr);
+        let node = t.mem_node(addr);
+        let target = &self.target;
+        let peek = |a: u16| target.peek(a);
+        let devices = |a: u16| self.is_device(a);
+        let chain = if node == NONE {
+            vec![initial_link(program, addr, value)]
+        } else {
+            annotate(&t.chain(node, MAX_CHAIN), program, &peek, &devices)
+        };
+        Ok(Explanation {
+            subject: format!(
+                "${addr:04X} ({})",
+                data_label(program, addr, self.is_device(addr))
+            ),
+            pixel: None,
+            address: Some(addr),
+            value,
+            chain,
+        })
+    }
+
+    /// Where the value in a register byte came from.
+    pub fn explain_register(&self, reg: RegByte) -> Result<Explanation, ExplainError> {
+        let t = self.tracker()?;
+        let target = &self.target;
+        let peek = |a: u16| target.peek(a);
+        let devices = |a: u16| self.is_device(a);
+        let r = self.target.cpu().regs;
+        let value = match reg {
+            RegByte::A => r.a,
+            RegByte::B => r.b,
+            RegByte::Xh => (r.x >> 8) as u8,
+            RegByte::Xl => r.x as u8,
+            RegByte::Yh => (r.y >> 8) as u8,
+            RegByte::Yl => r.y as u8,
+        };
+        Ok(Explanation {
+            subject: format!("register {reg:?}"),
+            pixel: None,
+            address: None,
+            value,
+            chain: annotate(
+                &t.chain(t.reg_node(reg), MAX_CHAIN),
+                self.target.program(),
+                &peek,
+                &devices,
+            ),
+        })
+    }
+
+    /// Where LCD pixel (x, y) (row 0 on top) came from: the display RAM
+    /// byte, the SPDR write that sent it, where that value was loaded from
+    /// (e.g. `lda 0,y` in drawCell reading board+136) and who wrote that
+    /// (e.g. `staa 3,x` in stone1ToBuffer).
+    pub fn explain_pixel(&self, x: usize, y: usize) -> Result<Explanation, ExplainError> {
+        let t = self.tracker()?;
+        self.target.lcd_probe().ok_or(ExplainError::NoLcd)?;
+        let (page, column, bit) = self
+            .target
+            .pixel_location(x, y)
+            .ok_or(ExplainError::OutsidePicture(x, y))?;
+        let value = self.target.lcd_ram(page, column);
+        let on = self.target.pixel(x, y);
+        let target = &self.target;
+        let peek = |a: u16| target.peek(a);
+        let devices = |a: u16| self.is_device(a);
+        let node = t.lcd_node(page, column);
+        let mut chain = vec![super::report::LinkReport {
+            kind: "display".into(),
+            text: format!(
+                "pixel ({x},{y}) is bit {bit} of display RAM page {page}, column {column}: ${value:02X} (pixel {})",
+                if on { "on" } else { "off" }
+            ),
+            address: 0,
+            label: None,
+            file: None,
+            line: None,
+            source: None,
+            instruction: None,
+            data_address: None,
+            data_label: None,
+            value,
+        }];
+        if node == NONE {
+            chain.push(super::report::LinkReport {
+                kind: "unknown".into(),
+                text: "no data byte reached this display RAM byte since tracking began".into(),
+                address: 0,
+                label: None,
+                file: None,
+                line: None,
+                source: None,
+                instruction: None,
+                data_address: None,
+                data_label: None,
+                value,
+            });
+        } else {
+            chain.extend(annotate(
+                &t.chain(node, MAX_CHAIN),
+                self.target.program(),
+                &peek,
+                &devices,
+            ));
+        }
+        Ok(Explanation {
+            subject: format!("pixel ({x},{y})"),
+            pixel: Some(PixelInfo {
+                x,
+                y,
+                page,
+                column,
+                bit,
+                on,
+            }),
+            address: None,
+            value,
+            chain,
+        })
+    }
+}

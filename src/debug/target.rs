@@ -1,0 +1,286 @@
+//! What the debugger drives: a machine it can step (observed or not), peek,
+//! clone for snapshots and reset. `Machine` (the trainer11 board) is the real
+//! target; [`Bare`] is a core on a flat RAM (M68HC11 RM section 3 memory,
+//! no devices) for tests and benchmarks.
+
+use super::observe::{AccessObserver, NoObserver, ObservingBus};
+use crate::cpu::{Bus, Cpu, RamBus, Registers, Step};
+use crate::image::Program;
+use std::sync::Arc;
+
+/// A write the board refused during a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A write into program memory (not stored).
+    RomWrite {
+        /// Address written.
+        addr: u16,
+        /// Value.
+        value: u8,
+    },
+    /// A write where nothing is mapped.
+    UnmappedWrite {
+        /// Address written.
+        addr: u16,
+        /// Value.
+        value: u8,
+    },
+}
+
+/// What one target step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetStep {
+    /// The CPU's report.
+    pub step: Step,
+    /// A refused write, if any.
+    pub fault: Option<Fault>,
+    /// `Some(settled)` when the key script finished right after this step.
+    pub script_finished: Option<bool>,
+}
+
+/// The LCD data path as the provenance tracker mirrors it: when the SPI's
+/// current (or last) transfer ends, data bytes the LCD took, and where the
+/// next one will land.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LcdProbe {
+    /// The E-cycle at which the SPI transfer in progress (or the last one)
+    /// ends: it changes exactly when an SPDR write starts a transfer (a write
+    /// lost to a collision or an uncleared SPIF leaves it as it is).
+    pub transfer_end: u64,
+    /// Display data bytes the LCD received since reset.
+    pub data_count: u64,
+    /// The display RAM page the next data byte goes to.
+    pub page: u8,
+    /// The column the next data byte goes to.
+    pub column: u8,
+}
+
+/// A steppable, clonable machine.
+pub trait Target: Clone {
+    /// The CPU (registers, run state).
+    fn cpu(&self) -> &Cpu;
+    /// E-cycles since reset.
+    fn cycles(&self) -> u64;
+    /// Memory as a read would see it, without side effects.
+    fn peek(&self, addr: u16) -> u8;
+    /// One step (instruction, interrupt entry or wait slice) with every bus
+    /// access reported to `obs`; devices and the key script advance with it.
+    fn step_observed<O: AccessObserver>(&mut self, obs: &mut O) -> TargetStep;
+    /// One step without observation (the fast path).
+    fn step(&mut self) -> TargetStep {
+        self.step_observed(&mut NoObserver)
+    }
+    /// Back to the state after loading: memory reloaded, CPU reset.
+    fn reset(&mut self);
+    /// The loaded program (symbols, lines), if any.
+    fn program(&self) -> Option<&Program>;
+    /// Address ranges whose reads come from devices, not from the last write.
+    fn device_ranges(&self) -> Vec<(u16, u16)> {
+        Vec::new()
+    }
+    /// The SPI data register's address, if the target has an LCD on SPI.
+    fn spdr(&self) -> Option<u16> {
+        None
+    }
+    /// The LCD data path counters, if the target has one.
+    fn lcd_probe(&self) -> Option<LcdProbe> {
+        None
+    }
+    /// Display RAM (page, column, bit) behind picture pixel (x, y).
+    fn pixel_location(&self, _x: usize, _y: usize) -> Option<(usize, usize, u8)> {
+        None
+    }
+    /// Whether picture pixel (x, y) is dark.
+    fn pixel(&self, _x: usize, _y: usize) -> bool {
+        false
+    }
+    /// Display RAM byte.
+    fn lcd_ram(&self, _page: usize, _column: usize) -> u8 {
+        0
+    }
+    /// Approximate heap bytes of a clone (for the snapshot budget).
+    fn heap_bytes(&self) -> usize;
+}
+
+/// A CPU on 64 KiB of RAM, optionally with a program's symbols and lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bare {
+    /// The core.
+    pub cpu: Cpu,
+    /// The memory.
+    pub bus: RamBus,
+    /// What was loaded, for labels and lines.
+    pub program: Option<Arc<Program>>,
+    image: Vec<(u16, Vec<u8>)>,
+}
+
+impl Bare {
+    /// Loads `program`'s segments into RAM and resets the CPU (PC from $FFFE,
+    /// or the program's entry if it has no reset vector).
+    pub fn new(program: Program) -> Bare {
+        let mut b = Bare {
+            cpu: Cpu::new(),
+            bus: RamBus::new(),
+            image: program
+                .segments
+                .iter()
+                .map(|s| (s.start, s.bytes.clone()))
+                .collect(),
+            program: Some(Arc::new(program)),
+        };
+        b.reset();
+        b
+    }
+
+    /// Raw bytes at `addr`, reset vector pointing there, no symbols.
+    pub fn from_bytes(addr: u16, bytes: &[u8]) -> Bare {
+        let mut b = Bare {
+            cpu: Cpu::new(),
+            bus: RamBus::new(),
+            program: None,
+            image: vec![
+                (addr, bytes.to_vec()),
+                (0xFFFE, addr.to_be_bytes().to_vec()),
+            ],
+        };
+        b.reset();
+        b
+    }
+
+    /// The registers.
+    pub fn regs(&self) -> Registers {
+        self.cpu.regs
+    }
+}
+
+impl Target for Bare {
+    fn cpu(&self) -> &Cpu {
+        &self.cpu
+    }
+    fn cycles(&self) -> u64 {
+        self.cpu.cycles
+    }
+    fn peek(&self, addr: u16) -> u8 {
+        self.bus.peek(addr)
+    }
+    fn step_observed<O: AccessObserver>(&mut self, obs: &mut O) -> TargetStep {
+        let step = self.cpu.step(&mut ObservingBus::new(&mut self.bus, obs));
+        TargetStep {
+            step,
+            fault: None,
+            script_finished: None,
+        }
+    }
+    fn step(&mut self) -> TargetStep {
+        TargetStep {
+            step: self.cpu.step(&mut self.bus),
+            fault: None,
+            script_finished: None,
+        }
+    }
+    fn reset(&mut self) {
+        self.bus = RamBus::new();
+        for (addr, bytes) in &self.image {
+            self.bus.load(*addr, bytes);
+        }
+        self.cpu = Cpu::new();
+        self.cpu.reset(&mut self.bus);
+        let has_vector = self
+            .image
+            .iter()
+            .any(|(a, b)| (*a as usize) <= 0xFFFE && (*a as usize + b.len()) >= 0x10000);
+        if let (false, Some(entry)) = (has_vector, self.program.as_ref().and_then(|p| p.entry)) {
+            self.cpu.regs.pc = entry;
+        }
+    }
+    fn program(&self) -> Option<&Program> {
+        self.program.as_deref()
+    }
+    fn heap_bytes(&self) -> usize {
+        0x10000 + std::mem::size_of::<Self>()
+    }
+}
+
+/// SPDR on the trainer11 (registers at $0000, `MAP_PAGE equ $00`).
+const TRAINER11_SPDR: u16 = 0x002A;
+
+impl Target for crate::machine::Machine {
+    fn cpu(&self) -> &Cpu {
+        crate::machine::Machine::cpu(self)
+    }
+    fn cycles(&self) -> u64 {
+        crate::machine::Machine::cycles(self)
+    }
+    fn peek(&self, addr: u16) -> u8 {
+        crate::machine::Machine::peek(self, addr)
+    }
+    fn step_observed<O: AccessObserver>(&mut self, obs: &mut O) -> TargetStep {
+        // Script actions come first, as in `run_until`; a script that just
+        // finished is reported after this step, so the step count of every
+        // state stays the same on replay.
+        let script = self.script_tick();
+        let out = crate::machine::Machine::step_observed(self, obs);
+        machine_step(out, script)
+    }
+    fn step(&mut self) -> TargetStep {
+        let script = self.script_tick();
+        let out = crate::machine::Machine::step(self);
+        machine_step(out, script)
+    }
+    fn reset(&mut self) {
+        crate::machine::Machine::reset(self)
+    }
+    fn program(&self) -> Option<&Program> {
+        Some(crate::machine::Machine::program(self).as_ref())
+    }
+    fn device_ranges(&self) -> Vec<(u16, u16)> {
+        // On-chip registers and the PIO (DESIGN.md memory map).
+        vec![(0x0000, 0x003F), (0x8000, 0x8003)]
+    }
+    fn spdr(&self) -> Option<u16> {
+        Some(TRAINER11_SPDR)
+    }
+    fn lcd_probe(&self) -> Option<LcdProbe> {
+        let lcd = self.lcd();
+        Some(LcdProbe {
+            transfer_end: self.board().spi().busy_until(),
+            data_count: lcd.data_count(),
+            page: lcd.page(),
+            column: lcd.column(),
+        })
+    }
+    fn pixel_location(&self, x: usize, y: usize) -> Option<(usize, usize, u8)> {
+        self.lcd().ram_location(x, y)
+    }
+    fn pixel(&self, x: usize, y: usize) -> bool {
+        self.lcd().pixel(x, y)
+    }
+    fn lcd_ram(&self, page: usize, column: usize) -> u8 {
+        self.lcd().ram(page, column)
+    }
+    fn heap_bytes(&self) -> usize {
+        // Memory, display RAM and device state; the program is shared (Arc).
+        0x10000 + 0x2000 + self.serial_text().len()
+    }
+}
+
+fn machine_step(
+    out: crate::machine::StepOutcome,
+    script: Option<crate::machine::StopReason>,
+) -> TargetStep {
+    use crate::board::BusFault;
+    use crate::machine::StopReason;
+    let fault = out.fault.map(|f| match f {
+        BusFault::RomWrite { addr, value, .. } => Fault::RomWrite { addr, value },
+        BusFault::UnmappedWrite { addr, value, .. } => Fault::UnmappedWrite { addr, value },
+    });
+    TargetStep {
+        step: out.step,
+        fault,
+        script_finished: match script {
+            Some(StopReason::Settled) => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        },
+    }
+}

@@ -1,0 +1,333 @@
+//! The library side of `hc11lab run` (DESIGN, "Command line"): running a
+//! program headless with a key script, memory dumps (`--dump`), and the
+//! report `--json` prints, whatever the stop.
+
+use crate::debug::cli::{parse_address, run_debug, CliError, DebugRun, RunRequest};
+use crate::machine::{Machine, StopConditions, StopReason};
+use crate::script::Script;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// Budget when the command line gives none: 100 s of the real board, far
+/// more than the firmware needs to start and settle after a key script.
+pub const DEFAULT_MAX_CYCLES: u64 = 200_000_000;
+
+/// A `--dump` item: where and how many bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpSpec {
+    /// The item as given (`player`, `board:336`, `$0190:2`): the key in `symbols`.
+    pub text: String,
+    /// The address expression part (`board+136`).
+    pub address: String,
+    /// Number of bytes, if given after `:`.
+    pub len: Option<usize>,
+}
+
+/// Why a `run` request is unusable (bad usage: exit status 2).
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// A `--dump` item is malformed or names an unknown symbol.
+    #[error("--dump `{item}`: {why}")]
+    BadDump {
+        /// The item as given.
+        item: String,
+        /// What is wrong, and the form expected.
+        why: String,
+    },
+    /// A debugger option (`--break`, `--explain`, ...) is wrong.
+    #[error(transparent)]
+    Debug(#[from] CliError),
+}
+
+/// Splits a `--dump` list (`player,board:336,$0190:2`) into items.
+pub fn parse_dumps(list: &str) -> Result<Vec<DumpSpec>, RunError> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let (address, len) = match item.rsplit_once(':') {
+                Some((a, n)) => {
+                    let len = parse_len(n).ok_or_else(|| RunError::BadDump {
+                        item: item.to_string(),
+                        why: format!(
+                            "`{n}` is not a byte count; write NAME, NAME:LEN or $ADDR:LEN with LEN in 1..=65536"
+                        ),
+                    })?;
+                    (a.to_string(), Some(len))
+                }
+                None => (item.to_string(), None),
+            };
+            Ok(DumpSpec {
+                text: item.to_string(),
+                address,
+                len,
+            })
+        })
+        .collect()
+}
+
+fn parse_len(text: &str) -> Option<usize> {
+    let t = text.trim();
+    let n = if let Some(hex) = t.strip_prefix('$') {
+        usize::from_str_radix(hex, 16).ok()?
+    } else {
+        t.parse().ok()?
+    };
+    (1..=0x10000).contains(&n).then_some(n)
+}
+
+/// One dumped memory range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Dump {
+    /// First address.
+    pub address: u16,
+    /// The bytes, peeked (no side effects on devices).
+    pub bytes: Vec<u8>,
+}
+
+/// The CPU registers as `--json` shows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RegistersReport {
+    /// Accumulator A.
+    pub a: u8,
+    /// Accumulator B.
+    pub b: u8,
+    /// Index register X.
+    pub x: u16,
+    /// Index register Y.
+    pub y: u16,
+    /// Stack pointer.
+    pub sp: u16,
+    /// Program counter.
+    pub pc: u16,
+    /// Condition codes (S X H I N Z V C, bit 7 first).
+    pub ccr: u8,
+}
+
+/// Everything `run --json` prints: one object, whatever the stop.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// Stable name of the stop (`settled`, `breakpoint`, `illegal_opcode`,
+    /// `cycle_budget`, `rom_write`, ...).
+    pub stop_reason: String,
+    /// The stop in one sentence.
+    pub message: String,
+    /// True when the program or input failed (exit status 1).
+    pub failed: bool,
+    /// E-cycles since reset.
+    pub cycles: u64,
+    /// Instructions executed since reset.
+    pub instructions: u64,
+    /// Registers at the stop.
+    pub registers: RegistersReport,
+    /// Everything the program sent over the SCI.
+    pub serial: String,
+    /// The LCD: 64 strings of 128 `#`/`.`, row 0 on top.
+    pub lcd: Vec<String>,
+    /// One entry per `--dump` item, keyed as given.
+    pub symbols: BTreeMap<String, Dump>,
+    /// The debugger's part (stop details, provenance, profile, call stack) when used.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub debug: Option<DebugRun>,
+}
+
+/// Runs `machine` with an optional key script as a `run` command asks.
+/// Returns the final machine (for `--lcd-png`) and the report.
+pub fn run(
+    machine: Machine,
+    script: Option<&Script>,
+    request: &RunRequest,
+    dumps: &[DumpSpec],
+) -> Result<(Machine, RunReport), RunError> {
+    // Resolve dumps before running, so a typo fails at once (exit 2).
+    for d in dumps {
+        resolve_dump(&machine, d)?;
+    }
+    let (machine, stop_reason, message, failed, debug) = if request.wants_debugger() {
+        let (machine, report) = run_debug(machine, script, request)?;
+        (
+            machine,
+            report.stop_reason.to_string(),
+            report.stop.message.clone(),
+            report.failed(),
+            Some(report),
+        )
+    } else {
+        let mut machine = machine;
+        let script = script.cloned().unwrap_or_else(Script::empty);
+        machine.start_script(&script);
+        let stop = machine.run_until(&StopConditions::budget(request.max_cycles));
+        let failed = is_failure(&stop);
+        let message = describe(&machine, &stop);
+        (machine, stop.name().to_string(), message, failed, None)
+    };
+    let mut symbols = BTreeMap::new();
+    for d in dumps {
+        let (address, len) = resolve_dump(&machine, d)?;
+        symbols.insert(
+            d.text.clone(),
+            Dump {
+                address,
+                bytes: machine.peek_range(address, len),
+            },
+        );
+    }
+    let r = machine.registers();
+    let report = RunReport {
+        stop_reason,
+        message,
+        failed,
+        cycles: machine.cycles(),
+        instructions: machine.instructions(),
+        registers: RegistersReport {
+            a: r.a,
+            b: r.b,
+            x: r.x,
+            y: r.y,
+            sp: r.sp,
+            pc: r.pc,
+            ccr: r.ccr,
+        },
+        serial: machine.serial_text(),
+        lcd: machine.lcd_text(),
+        symbols,
+        debug,
+    };
+    Ok((machine, report))
+}
+
+/// True for the stops that mean the program or its input failed.
+pub fn is_failure(stop: &StopReason) -> bool {
+    matches!(
+        stop,
+        StopReason::CycleBudget
+            | StopReason::IllegalOpcode(_)
+            | StopReason::RomWrite { .. }
+            | StopReason::UnmappedWrite { .. }
+    )
+}
+
+/// The stop in one sentence, with the label of the address where it happened.
+fn describe(machine: &Machine, stop: &StopReason) -> String {
+    let pc = machine.registers().pc;
+    let at = match machine.program().label_for(pc) {
+        Some((sym, 0)) => format!(" in {}", sym.name),
+        Some((sym, off)) => format!(" in {}+{off}", sym.name),
+        None => String::new(),
+    };
+    let place = machine
+        .program()
+        .line_at(pc)
+        .and_then(|l| {
+            let file = machine.program().files.get(l.file)?;
+            Some(format!(
+                " ({}:{})",
+                file.path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                l.line
+            ))
+        })
+        .unwrap_or_default();
+    format!("{stop}; PC ${pc:04X}{at}{place}")
+}
+
+fn resolve_dump(machine: &Machine, d: &DumpSpec) -> Result<(u16, usize), RunError> {
+    let bad = |why: String| RunError::BadDump {
+        item: d.text.clone(),
+        why,
+    };
+    let address = parse_address(&d.address, machine.program(), machine).map_err(|e| {
+        bad(format!(
+            "{e}; write a symbol (`player`), an expression (`board+136`) or an address (`$0190`)"
+        ))
+    })?;
+    let len = d.len.unwrap_or_else(|| {
+        machine
+            .program()
+            .symbol(d.address.trim())
+            .and_then(|s| s.size)
+            .map_or(1, |s| s as usize)
+    });
+    if address as usize + len > 0x10000 {
+        return Err(bad(format!(
+            "{len} bytes from ${address:04X} run past $FFFF"
+        )));
+    }
+    Ok((address, len))
+}
+
+impl RunReport {
+    /// Readable text for the terminal: the stop, registers, serial output and
+    /// dumps (the LCD is printed separately with `--lcd-text`).
+    pub fn to_text(&self) -> String {
+        let r = &self.registers;
+        let mut out = match &self.debug {
+            Some(d) => d.to_text(),
+            None => format!("stopped: {}\n", self.message),
+        };
+        out.push_str(&format!(
+            "cycles {} ({:.3} ms of the 2 MHz board), instructions {}\n",
+            self.cycles,
+            self.cycles as f64 / 2000.0,
+            self.instructions
+        ));
+        out.push_str(&format!(
+            "A=${:02X} B=${:02X} X=${:04X} Y=${:04X} SP=${:04X} PC=${:04X} CCR=${:02X} ({})\n",
+            r.a,
+            r.b,
+            r.x,
+            r.y,
+            r.sp,
+            r.pc,
+            r.ccr,
+            ccr_letters(r.ccr)
+        ));
+        if !self.serial.is_empty() {
+            out.push_str(&format!("serial: {:?}\n", self.serial));
+        }
+        for (name, d) in &self.symbols {
+            let bytes: Vec<String> = d.bytes.iter().map(|b| format!("{b:02X}")).collect();
+            out.push_str(&format!(
+                "{name} @ ${:04X}: {}\n",
+                d.address,
+                bytes.join(" ")
+            ));
+        }
+        out
+    }
+}
+
+/// `SXHINZVC` with a `-` for each clear flag.
+fn ccr_letters(ccr: u8) -> String {
+    "SXHINZVC"
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if ccr & (0x80 >> i) != 0 { c } else { '-' })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dump_lists_split_into_items_with_lengths() {
+        let d = parse_dumps("player, board:336,$0190:2,board+136:$8").expect("valid");
+        assert_eq!(d.len(), 4);
+        assert_eq!((d[0].address.as_str(), d[0].len), ("player", None));
+        assert_eq!((d[1].address.as_str(), d[1].len), ("board", Some(336)));
+        assert_eq!((d[2].address.as_str(), d[2].len), ("$0190", Some(2)));
+        assert_eq!((d[3].address.as_str(), d[3].len), ("board+136", Some(8)));
+        assert!(parse_dumps("board:0").is_err());
+        assert!(parse_dumps("board:x").is_err());
+    }
+
+    #[test]
+    fn ccr_is_spelled_out() {
+        assert_eq!(ccr_letters(0xD0), "SX-I----");
+        assert_eq!(ccr_letters(0x05), "-----Z-C");
+    }
+}

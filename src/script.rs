@@ -1,0 +1,565 @@
+//! Key scripts: what `run --keys`, `run --script`, lessons and the grader use
+//! to press the trainer11's buttons (DESIGN.md, "Command line").
+//!
+//! `--keys` is a comma list run in order: `0`..`7` tap that key, `drop`,
+//! `left`, `right`, `reset` (= keys 0, 1, 3, 4), `wait:N` (N E-cycles),
+//! `wait:Nms` (2000 E-cycles per ms). A script file has one action per line,
+//! `#` starts a comment, and besides those actions knows `press N`,
+//! `release N` (no waiting) and `settle` (wait until the program is idle).
+//!
+//! # Timing of a tap, from the firmware
+//!
+//! A tap presses the key for [`HOLD_CYCLES`], releases it and then waits
+//! until the program has settled: [`QUIET_CYCLES`] E-cycles without output
+//! activity (an SPI or SCI byte, or a write that changes a port, PIO or
+//! control register: [`Board::last_activity`]), counted from the release or
+//! from the last activity, whichever is later. The numbers come from
+//! `readInput` (firmware/Input.inc), which `mainLoop` calls once per pass;
+//! cycle counts are the Reference Manual's, and each was measured on the
+//! emulator with a breakpoint on `mainLoop`:
+//!
+//! - With `buttonFlag` clear, a pass reads PIO_B and compares it with the
+//!   four key codes: 70 E-cycles (`jsr` 6, `psha`/`pshb` 3+3, `ldaa PIO_B` 4,
+//!   `ldab buttonFlag` 4, `cmpb`/`beq` 2+3, `cmpa`/`bne` 2+3,
+//!   `tst playerWonFlag`/`bne` 6+3, three more `cmpa`/`bne` 15,
+//!   `pulb`/`pula`/`rts` 4+4+5, `bra mainLoop` 3). A press is seen within
+//!   one pass.
+//! - After a key was taken `buttonFlag` is set, and each pass runs `incTimer`
+//!   instead: 78 E-cycles. Only when `timer` reaches 250 does the program
+//!   look at PIO_B again; if the key is up it clears `buttonFlag`, otherwise
+//!   it counts another 250 passes. So the next key is taken at most 250 x 78
+//!   = 19,500 E-cycles (measured: 19,478; about 10 ms) after both the action
+//!   is done and the key is up; meanwhile the program writes no register.
+//! - The actions send to the LCD all the time (every SPI byte is activity).
+//!   Measured: moving the cursor takes 9,378 E-cycles, a drop 264,705 (the
+//!   whole board is redrawn), reset (`initGame`) 538,173; the longest
+//!   stretch without activity inside an action is 4,990 E-cycles
+//!   (`createGrid` in `initGame`, between clearing and drawing the LCD).
+//!
+//! Hence [`QUIET_CYCLES`] = 60,000 (30 ms): three debounce windows, twelve
+//! times the longest silent stretch of an action. [`HOLD_CYCLES`] = 20,000
+//! (10 ms): about 285 idle passes, so the press cannot be missed, and shorter
+//! than the shortest action plus one debounce window (9,378 + 19,500), so the
+//! key is already up at the first debounce check; the reset key, whose
+//! `initGame` clears `buttonFlag` itself (flaw F2 in RECONSTRUCTION.md), is
+//! up long before `initGame` returns and would take it again. A tap thus
+//! costs about 20,000 + action + 60,000 E-cycles. If a program never becomes
+//! quiet (it keeps drawing or printing), the runner stops waiting after
+//! [`SETTLE_CAP_CYCLES`] and goes on; the run then ends with `ScriptDone`
+//! instead of `Settled`.
+
+use crate::board::{Board, E_CLOCK_HZ};
+use std::fmt;
+
+/// E-cycles a tap holds its key down (see the module doc).
+pub const HOLD_CYCLES: u64 = 20_000;
+/// E-cycles without output activity after which the program counts as settled.
+pub const QUIET_CYCLES: u64 = 60_000;
+/// E-cycles the runner waits at most for the program to settle (5 s).
+pub const SETTLE_CAP_CYCLES: u64 = 10_000_000;
+/// E-cycles per millisecond at the trainer11's 2 MHz E clock.
+pub const CYCLES_PER_MS: u64 = E_CLOCK_HZ / 1000;
+
+/// One step of a key script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Press key n, hold it, release it, let the program settle.
+    Tap(u8),
+    /// Press key n and go on at once.
+    Press(u8),
+    /// Release key n and go on at once.
+    Release(u8),
+    /// Let this many E-cycles pass.
+    Wait(u64),
+    /// Wait until the program has settled.
+    Settle,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Tap(0) => write!(f, "drop"),
+            Action::Tap(1) => write!(f, "left"),
+            Action::Tap(3) => write!(f, "right"),
+            Action::Tap(4) => write!(f, "reset"),
+            Action::Tap(n) => write!(f, "{n}"),
+            Action::Press(n) => write!(f, "press {n}"),
+            Action::Release(n) => write!(f, "release {n}"),
+            Action::Wait(n) => write!(f, "wait:{n}"),
+            Action::Settle => write!(f, "settle"),
+        }
+    }
+}
+
+/// Where a bad item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// The n-th item (1-based) of a `--keys` list.
+    Item(usize),
+    /// Line n (1-based) of a script file.
+    Line(usize),
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Position::Item(n) => write!(f, "item {n}"),
+            Position::Line(n) => write!(f, "line {n}"),
+        }
+    }
+}
+
+/// The actions both formats accept, for error messages.
+pub const VALID_KEYS_ACTIONS: &str = "0..7, drop, left, right, reset, wait:N, wait:Nms";
+/// The extra actions of script files.
+pub const VALID_FILE_ACTIONS: &str = "press N, release N, settle";
+
+/// A key script that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScriptError {
+    /// The item is no action.
+    #[error("{at}: unknown action `{item}`; valid actions: {valid}")]
+    UnknownAction {
+        /// The item as written.
+        item: String,
+        /// Where it is.
+        at: Position,
+        /// The actions that format accepts.
+        valid: String,
+    },
+    /// An empty item between two commas.
+    #[error("{at}: empty action (two commas in a row?); valid actions: {VALID_KEYS_ACTIONS}")]
+    Empty {
+        /// Where it is.
+        at: Position,
+    },
+    /// A number that is not one, or out of range.
+    #[error("{at}: `{item}`: {problem}")]
+    BadNumber {
+        /// The item as written.
+        item: String,
+        /// Where it is.
+        at: Position,
+        /// What is wrong with the number.
+        problem: String,
+    },
+}
+
+/// A parsed key script.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Script {
+    /// The actions, in order.
+    pub actions: Vec<Action>,
+}
+
+impl Script {
+    /// A script with no actions: the run only waits for the program to settle.
+    pub fn empty() -> Self {
+        Script::default()
+    }
+
+    /// Parses a `--keys` list (`reset,left,drop,wait:5ms`). An empty or
+    /// all-blank string is the empty script.
+    pub fn parse_keys(text: &str) -> Result<Script, ScriptError> {
+        if text.trim().is_empty() {
+            return Ok(Script::empty());
+        }
+        let actions = text
+            .split(',')
+            .enumerate()
+            .map(|(i, item)| {
+                let at = Position::Item(i + 1);
+                let item = item.trim();
+                if item.is_empty() {
+                    return Err(ScriptError::Empty { at });
+                }
+                parse_common(item, at)?.ok_or_else(|| ScriptError::UnknownAction {
+                    item: item.to_string(),
+                    at,
+                    valid: VALID_KEYS_ACTIONS.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Script { actions })
+    }
+
+    /// Parses a script file: one action per line, `#` comments.
+    pub fn parse_file(text: &str) -> Result<Script, ScriptError> {
+        let mut actions = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let at = Position::Line(i + 1);
+            let item = line.split('#').next().unwrap_or("").trim();
+            if item.is_empty() {
+                continue;
+            }
+            if let Some(a) = parse_common(item, at)? {
+                actions.push(a);
+                continue;
+            }
+            let mut words = item.split_whitespace();
+            let word = words.next().unwrap_or("").to_ascii_lowercase();
+            let arg = words.next();
+            let extra = words.next();
+            let action = match (word.as_str(), arg, extra) {
+                ("settle", None, _) => Action::Settle,
+                ("press", Some(n), None) => Action::Press(parse_key(n, item, at)?),
+                ("release", Some(n), None) => Action::Release(parse_key(n, item, at)?),
+                _ => {
+                    return Err(ScriptError::UnknownAction {
+                        item: item.to_string(),
+                        at,
+                        valid: format!("{VALID_KEYS_ACTIONS}, {VALID_FILE_ACTIONS}"),
+                    })
+                }
+            };
+            actions.push(action);
+        }
+        Ok(Script { actions })
+    }
+}
+
+impl fmt::Display for Script {
+    /// The `--keys` form (press/release/settle in file words).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, a) in self.actions.iter().enumerate() {
+            if i > 0 {
+                write!(f, ",")?;
+            }
+            write!(f, "{a}")?;
+        }
+        Ok(())
+    }
+}
+
+fn parse_key(n: &str, item: &str, at: Position) -> Result<u8, ScriptError> {
+    match n.parse::<u8>() {
+        Ok(k) if k < 8 => Ok(k),
+        _ => Err(ScriptError::BadNumber {
+            item: item.to_string(),
+            at,
+            problem: "the keys are numbered 0 to 7".to_string(),
+        }),
+    }
+}
+
+/// The actions both formats share; `Ok(None)` if `item` is none of them.
+fn parse_common(item: &str, at: Position) -> Result<Option<Action>, ScriptError> {
+    let lower = item.to_ascii_lowercase();
+    let action = match lower.as_str() {
+        "drop" => Action::Tap(0),
+        "left" => Action::Tap(1),
+        "right" => Action::Tap(3),
+        "reset" => Action::Tap(4),
+        k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() => {
+            Action::Tap(parse_key(k, item, at)?)
+        }
+        w => {
+            let Some(arg) = w.strip_prefix("wait:") else {
+                return Ok(None);
+            };
+            let (digits, scale) = match arg.strip_suffix("ms") {
+                Some(d) => (d, CYCLES_PER_MS),
+                None => (arg, 1),
+            };
+            let bad = |problem: &str| ScriptError::BadNumber {
+                item: item.to_string(),
+                at,
+                problem: problem.to_string(),
+            };
+            let n: u64 = digits
+                .trim()
+                .parse()
+                .map_err(|_| bad("expected wait:N (E-cycles) or wait:Nms"))?;
+            Action::Wait(n.checked_mul(scale).ok_or_else(|| bad("too long"))?)
+        }
+    };
+    Ok(Some(action))
+}
+
+/// How long taps hold and what counts as settled (defaults: module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// E-cycles a tap holds its key.
+    pub hold: u64,
+    /// E-cycles without output activity that count as settled.
+    pub quiet: u64,
+    /// E-cycles to wait for quiet at most before going on anyway.
+    pub settle_cap: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            hold: HOLD_CYCLES,
+            quiet: QUIET_CYCLES,
+            settle_cap: SETTLE_CAP_CYCLES,
+        }
+    }
+}
+
+/// What the runner is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Start the next action.
+    Next,
+    /// Waiting for quiet since `since`, giving up at `cap_at`.
+    Settling { since: u64, cap_at: u64 },
+    /// Holding `key` until `until`.
+    Holding { key: u8, until: u64 },
+    /// Waiting until `until`.
+    Waiting { until: u64 },
+}
+
+/// What [`ScriptRunner::advance`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Call again at this board cycle (or later).
+    Continue(u64),
+    /// All actions done and the final settle over: `settled` is false if
+    /// the program did not become quiet within the cap.
+    Finished {
+        /// True if the program was quiet at the end.
+        settled: bool,
+    },
+}
+
+/// Runs a [`Script`] against a board as time passes: the machine calls
+/// [`advance`](Self::advance) whenever the board's cycle reaches the
+/// deadline it returned last. Starts by letting the program settle (boot).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptRunner {
+    actions: Vec<Action>,
+    next: usize,
+    phase: Phase,
+    timing: Timing,
+    /// True while the phase before `Next` was a settle (so the run's end
+    /// needs no second one).
+    just_settled: bool,
+    last_settled: bool,
+    unsettled: u32,
+}
+
+impl ScriptRunner {
+    /// A runner for `script` starting at board cycle `now`.
+    pub fn new(script: &Script, timing: Timing, now: u64) -> Self {
+        ScriptRunner {
+            actions: script.actions.clone(),
+            next: 0,
+            phase: Phase::Settling {
+                since: now,
+                cap_at: now.saturating_add(timing.settle_cap),
+            },
+            timing,
+            just_settled: false,
+            last_settled: true,
+            unsettled: 0,
+        }
+    }
+
+    /// The index of the action in progress (or next) and the number of actions.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.actions.len())
+    }
+
+    /// How many settles gave up at the cap.
+    pub fn unsettled_count(&self) -> u32 {
+        self.unsettled
+    }
+
+    fn settle(&mut self, now: u64) {
+        self.phase = Phase::Settling {
+            since: now,
+            cap_at: now.saturating_add(self.timing.settle_cap),
+        };
+    }
+
+    /// Does what is due at the board's current cycle and says when to call again.
+    pub fn advance(&mut self, board: &mut Board) -> Progress {
+        let now = board.now();
+        loop {
+            match self.phase {
+                Phase::Settling { since, cap_at } => {
+                    let quiet_end = board
+                        .last_activity()
+                        .max(since)
+                        .saturating_add(self.timing.quiet);
+                    if now >= quiet_end {
+                        self.last_settled = true;
+                    } else if now >= cap_at {
+                        self.last_settled = false;
+                        self.unsettled += 1;
+                    } else {
+                        return Progress::Continue(quiet_end.min(cap_at));
+                    }
+                    self.phase = Phase::Next;
+                    self.just_settled = true;
+                }
+                Phase::Holding { key, until } => {
+                    if now < until {
+                        return Progress::Continue(until);
+                    }
+                    board.set_key(key, false);
+                    self.settle(now);
+                }
+                Phase::Waiting { until } => {
+                    if now < until {
+                        return Progress::Continue(until);
+                    }
+                    self.phase = Phase::Next;
+                    self.just_settled = false;
+                }
+                Phase::Next => {
+                    let Some(&action) = self.actions.get(self.next) else {
+                        if self.just_settled {
+                            return Progress::Finished {
+                                settled: self.last_settled,
+                            };
+                        }
+                        self.settle(now);
+                        continue;
+                    };
+                    self.next += 1;
+                    self.just_settled = false;
+                    match action {
+                        Action::Tap(k) => {
+                            board.set_key(k, true);
+                            self.phase = Phase::Holding {
+                                key: k,
+                                until: now.saturating_add(self.timing.hold),
+                            };
+                        }
+                        Action::Press(k) => board.set_key(k, true),
+                        Action::Release(k) => board.set_key(k, false),
+                        Action::Wait(n) => {
+                            self.phase = Phase::Waiting {
+                                until: now.saturating_add(n),
+                            }
+                        }
+                        Action::Settle => self.settle(now),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_list_parses_all_actions() {
+        let s = Script::parse_keys("reset, left,right,drop,7,wait:100,wait:3ms,WAIT:2MS").unwrap();
+        assert_eq!(
+            s.actions,
+            vec![
+                Action::Tap(4),
+                Action::Tap(1),
+                Action::Tap(3),
+                Action::Tap(0),
+                Action::Tap(7),
+                Action::Wait(100),
+                Action::Wait(6000),
+                Action::Wait(4000),
+            ]
+        );
+        assert_eq!(
+            s.to_string(),
+            "reset,left,right,drop,7,wait:100,wait:6000,wait:4000"
+        );
+        assert_eq!(Script::parse_keys("  ").unwrap(), Script::empty());
+    }
+
+    #[test]
+    fn keys_errors_name_item_and_position() {
+        let e = Script::parse_keys("left,jump,drop").unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("item 2"), "{msg}");
+        assert!(msg.contains("`jump`"), "{msg}");
+        assert!(msg.contains("wait:Nms"), "{msg}");
+        let e = Script::parse_keys("8").unwrap_err();
+        assert!(e.to_string().contains("0 to 7"), "{e}");
+        let e = Script::parse_keys("left,,drop").unwrap_err();
+        assert_eq!(
+            e,
+            ScriptError::Empty {
+                at: Position::Item(2)
+            }
+        );
+        let e = Script::parse_keys("wait:x").unwrap_err();
+        assert!(matches!(e, ScriptError::BadNumber { .. }));
+        let e = Script::parse_keys("wait:99999999999999999ms").unwrap_err();
+        assert!(e.to_string().contains("too long"), "{e}");
+        assert!(Script::parse_keys("press 1").is_err(), "file-only action");
+    }
+
+    #[test]
+    fn file_format() {
+        let text =
+            "# a game\nreset\n  press 3 # hold right\nwait:10ms\nrelease 3\nsettle\n\ndrop\n";
+        let s = Script::parse_file(text).unwrap();
+        assert_eq!(
+            s.actions,
+            vec![
+                Action::Tap(4),
+                Action::Press(3),
+                Action::Wait(20_000),
+                Action::Release(3),
+                Action::Settle,
+                Action::Tap(0)
+            ]
+        );
+        let e = Script::parse_file("drop\npress 9\n").unwrap_err();
+        assert!(e.to_string().starts_with("line 2"), "{e}");
+        let e = Script::parse_file("drop\nfly away\n").unwrap_err();
+        assert!(e.to_string().contains("press N"), "{e}");
+    }
+
+    /// A board that writes a register at `busy_until`-spaced times is
+    /// simulated by ticking and writing PORTA by hand.
+    #[test]
+    fn runner_taps_and_settles_on_quiet() {
+        use crate::cpu::Bus;
+        let mut board = Board::new();
+        let script = Script::parse_keys("drop").unwrap();
+        let timing = Timing {
+            hold: 100,
+            quiet: 1000,
+            settle_cap: 1_000_000,
+        };
+        let mut r = ScriptRunner::new(&script, timing, 0);
+        // Boot settle: quiet since 0.
+        assert_eq!(r.advance(&mut board), Progress::Continue(1000));
+        board.tick(1000);
+        assert_eq!(r.advance(&mut board), Progress::Continue(1100));
+        assert_eq!(board.keys(), 1, "key 0 down");
+        board.tick(100);
+        // Released at 1100; the program then draws until 1500.
+        assert!(matches!(r.advance(&mut board), Progress::Continue(2100)));
+        assert_eq!(board.keys(), 0);
+        board.tick(400);
+        board.write(0x0000, 0x40); // PA6: backlight off, a visible change
+        board.tick(600);
+        assert_eq!(r.advance(&mut board), Progress::Continue(2500));
+        board.tick(400);
+        assert_eq!(r.advance(&mut board), Progress::Finished { settled: true });
+    }
+
+    #[test]
+    fn runner_gives_up_at_cap() {
+        use crate::cpu::Bus;
+        let mut board = Board::new();
+        let timing = Timing {
+            hold: 10,
+            quiet: 1000,
+            settle_cap: 5000,
+        };
+        let mut r = ScriptRunner::new(&Script::empty(), timing, 0);
+        for i in 0..10 {
+            board.tick(600);
+            board.write(0x0000, if i % 2 == 0 { 0x40 } else { 0 });
+        }
+        assert_eq!(r.advance(&mut board), Progress::Finished { settled: false });
+        assert_eq!(r.unsettled_count(), 1);
+    }
+}

@@ -1,0 +1,215 @@
+//! `hc11lab run` as a user and a grader run it: the JSON contract of DESIGN
+//! ("Command line"), exit statuses, PNG output, dumps and explanations.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn hc11lab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(args)
+        .output()
+        .expect("run hc11lab")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hc11lab-cli-run-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes a tiny program (code at $C000, reset vector) and returns its path.
+fn program(dir: &std::path::Path, body: &str) -> String {
+    let path = dir.join("p.asm");
+    let text = format!("\torg $C000\nStart\tlds #$3FFF\n{body}\n\torg $FFFE\n\tdc.w Start\n");
+    std::fs::write(&path, text).expect("write source");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn json_has_every_field_of_the_contract() {
+    let out = hc11lab(&[
+        "run",
+        "--keys",
+        "right,drop",
+        "--json",
+        "--dump",
+        "player,board:336,$0190:2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "settled");
+    assert!(v["cycles"].as_u64().unwrap_or(0) > 0);
+    assert!(v["instructions"].as_u64().unwrap_or(0) > 0);
+    for r in ["a", "b", "x", "y", "sp", "pc", "ccr"] {
+        assert!(v["registers"][r].is_u64(), "register {r}");
+    }
+    assert_eq!(
+        v["serial"], "\u{c}",
+        "initGame clears the terminal with a form feed"
+    );
+    let lcd = v["lcd"].as_array().expect("lcd rows");
+    assert_eq!(lcd.len(), 64);
+    assert!(lcd.iter().all(|r| r.as_str().map(str::len) == Some(128)));
+    // Player 1 dropped in column 4: player 2 is next.
+    assert_eq!(v["symbols"]["player"]["address"], 0x0197);
+    assert_eq!(v["symbols"]["player"]["bytes"], serde_json::json!([2]));
+    assert_eq!(
+        v["symbols"]["board:336"]["bytes"].as_array().map(Vec::len),
+        Some(336)
+    );
+    assert_eq!(v["symbols"]["$0190:2"]["address"], 0x0190);
+    // Bottom row (5), column 4: cell offset 4*8 + 5*56 = 312; byte 3 has the filled stone.
+    assert_eq!(v["symbols"]["board:336"]["bytes"][312 + 3], 0xBD);
+}
+
+#[test]
+fn illegal_opcode_stops_with_status_1_and_json() {
+    let dir = scratch("illegal");
+    let src = program(&dir, "\tldaa #1\n\tfcb $41");
+    let out = hc11lab(&["run", &src, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "illegal_opcode");
+    assert_eq!(v["registers"]["a"], 1);
+    assert!(v["message"].as_str().unwrap_or("").contains("$41"), "{v}");
+}
+
+#[test]
+fn test_opcode_is_illegal_outside_test_mode() {
+    let dir = scratch("test-op");
+    let src = program(&dir, "\ttest");
+    let out = hc11lab(&["run", &src, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["stop_reason"], "illegal_opcode");
+}
+
+#[test]
+fn an_endless_loop_uses_up_the_budget_exactly() {
+    let dir = scratch("loop");
+    // A loop that keeps sending on the SCI never settles.
+    let src = program(&dir, "loop\tinc $2F\n\tbra loop");
+    let out = hc11lab(&["run", &src, "--max-cycles", "100000", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "cycle_budget");
+    let cycles = v["cycles"].as_u64().expect("cycles");
+    assert!((100_000..100_010).contains(&cycles), "{cycles}");
+}
+
+#[test]
+fn rom_write_is_reported() {
+    let dir = scratch("rom");
+    let src = program(&dir, "\tldaa #7\n\tstaa $C000\nhere\tbra here");
+    let out = hc11lab(&["run", &src, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&out)["stop_reason"], "rom_write");
+}
+
+#[test]
+fn lcd_png_is_written_and_text_matches() {
+    let dir = scratch("png");
+    let png = dir.join("lcd.png");
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(["run", "--lcd-text", "--lcd-png"])
+        .arg(&png)
+        .output()
+        .expect("run hc11lab");
+    assert!(out.status.success());
+    let bytes = std::fs::read(&png).expect("png written");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().take(64).filter(|l| l.len() == 128).count(), 64);
+}
+
+#[test]
+fn explain_pixel_in_json_follows_the_stone_back_to_stone1_to_buffer() {
+    let out = hc11lab(&[
+        "run",
+        "--keys",
+        "drop",
+        "--explain-pixel",
+        "63,43",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let chain = v["provenance"][0]["chain"].as_array().expect("chain");
+    let labels: Vec<String> = chain
+        .iter()
+        .map(|l| l["label"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(
+        labels.iter().any(|l| l.starts_with("drawCell")),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|l| l.starts_with("stone1ToBuffer")),
+        "{labels:?}"
+    );
+    assert!(chain
+        .iter()
+        .all(|l| l["line"].is_u64() || l["line"].is_null()));
+}
+
+#[test]
+fn break_on_a_label_after_the_first_drop() {
+    let out = hc11lab(&[
+        "run",
+        "--keys",
+        "drop",
+        "--break",
+        "getLineLength",
+        "--json",
+        "--dump",
+        "coordx,coordy",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "breakpoint");
+    assert_eq!(v["symbols"]["coordx"]["bytes"], serde_json::json!([3]));
+    assert_eq!(v["symbols"]["coordy"]["bytes"], serde_json::json!([5]));
+}
+
+#[test]
+fn bad_options_exit_2_with_the_fix() {
+    let out = hc11lab(&["run", "--keys", "drop,jump"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("valid actions"));
+    let out = hc11lab(&["run", "--dump", "nosuchsymbol"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = hc11lab(&["run", "--break", "nosuchlabel"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_source_with_errors_exits_1_with_file_line() {
+    let dir = scratch("asm-error");
+    let src = program(&dir, "\tldx nowhere");
+    let out = hc11lab(&["run", &src]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("p.asm:3:"));
+}
