@@ -215,6 +215,7 @@ fn a_student_walks_through_every_check_kind() {
     let far = Event::Explained(Explained {
         subject: Subject::Pixel { x: 10, y: 10 },
         labels: vec!["stone1ToBuffer".into()],
+        traced: true,
     });
     assert!(!run.note(&far, &m));
     assert_eq!(run.tries(5), 1);
@@ -222,12 +223,14 @@ fn a_student_walks_through_every_check_kind() {
     let shallow = Event::Explained(Explained {
         subject: Subject::Pixel { x: 61, y: 41 },
         labels: vec!["drawCell".into()],
+        traced: true,
     });
     assert!(!run.note(&shallow, &m));
     assert_eq!(run.tries(5), 2);
     let good = Event::Explained(Explained {
         subject: Subject::Pixel { x: 61, y: 41 },
         labels: vec!["drawCell".into(), "STONE1TOBUFFER".into()],
+        traced: true,
     });
     assert!(!run.note(&good, &m), "pixel still off");
     m.lcd[41 * 128 + 61] = true;
@@ -334,4 +337,23 @@ fn manifest_and_texts_must_fit() {
     let e = Lesson::from_sources("t", &wrong_choice, &[(Lang::De, &de)]).unwrap_err();
     assert!(e.to_string().contains("no choice `c`"), "{e}");
     assert!(Lesson::from_sources("t", MANIFEST, &[]).is_err());
+}
+
+#[test]
+fn an_untraced_explanation_is_judged_by_its_subject_only() {
+    let mut m = Fake::new();
+    let p = hc11lab::lesson::LessonProgress {
+        done: ["bp", "stop", "addr", "pick", "keys"].map(String::from).to_vec(),
+        ..Default::default()
+    };
+    let mut run = LessonRun::resume(lesson(), Lang::En, &p);
+    assert_eq!(run.current(), 5);
+    m.lcd[41 * 128 + 61] = true;
+    let layout_only = Event::Explained(Explained {
+        subject: Subject::Pixel { x: 61, y: 41 },
+        labels: vec!["board".into()],
+        traced: false,
+    });
+    assert!(run.note(&layout_only, &m));
+    assert_eq!(run.tries(5), 0);
 }

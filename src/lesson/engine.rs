@@ -56,6 +56,10 @@ pub struct Explained {
     /// Labels (without `+offset`) in the answer's chain: of the instructions
     /// (`stone1ToBuffer`) and of the data they read or wrote (`playerText`).
     pub labels: Vec<String>,
+    /// True if the labels come from recorded provenance (what the program
+    /// did). Without it (a view that only knows the buffer layout) a
+    /// check's `via` cannot be judged and is not required.
+    pub traced: bool,
 }
 
 /// Something the student did that a check may wait for.
@@ -837,7 +841,7 @@ fn explained_matches(
             format!("That is not the one: the step asks about {want}")
         });
     }
-    if let Some(via) = &e.via {
+    if let Some(via) = e.via.as_ref().filter(|_| x.traced) {
         if !x.labels.iter().any(|r| r.eq_ignore_ascii_case(via)) {
             return Verdict::no(if de {
                 format!("Die Erklärung führt nicht durch `{via}` (erst dorthin laufen lassen)")

@@ -84,7 +84,11 @@ pub fn explained(subject: Subject, e: &Explanation) -> Explained {
             }
         }
     }
-    Explained { subject, labels }
+    Explained {
+        subject,
+        labels,
+        traced: true,
+    }
 }
 
 /// What one action did, for logs and test messages.

@@ -123,36 +123,43 @@ impl LessonsPanel {
 
     /// Turns what happened since the last frame into engine events;
     /// `labels` are the link labels of a new selection.
-    fn observe(&mut self, probe: &SessionProbe<'_>, labels: Vec<String>) -> bool {
+    fn observe(&mut self, probe: &SessionProbe<'_>, labels: (Vec<String>, bool)) -> bool {
         let session = probe.session;
-        let Some(run) = self.run.as_mut() else {
-            self.last_selection = session.selection;
-            return false;
-        };
-        let mut changed = false;
+        // Track the session also while no lesson is open, so that opening
+        // one does not report old presses as new.
         let cycles = session.cycles();
-        if cycles < self.last_cycles {
-            changed |= run.note(&Event::Reset, probe);
-        }
+        let reset = cycles < self.last_cycles;
         self.last_cycles = cycles;
         let keys = session.keys_down();
         let pressed = keys & !self.last_keys;
         self.last_keys = keys;
+        let selected = (session.selection != self.last_selection).then_some(session.selection);
+        self.last_selection = session.selection;
+        let Some(run) = self.run.as_mut() else {
+            return false;
+        };
+        let mut changed = false;
+        if reset {
+            changed |= run.note(&Event::Reset, probe);
+        }
         for k in 0..8u8 {
             if pressed >> k & 1 == 1 {
                 changed |= run.note(&Event::Key(k), probe);
             }
         }
-        if session.selection != self.last_selection {
-            self.last_selection = session.selection;
-            let subject = match session.selection {
-                Some(Selection::Pixel { x, y }) => Some(Subject::Pixel { x, y }),
-                Some(Selection::BufferByte(a)) => Some(Subject::Address(a)),
-                _ => None,
-            };
-            if let Some(subject) = subject {
-                changed |= run.note(&Event::Explained(Explained { subject, labels }), probe);
-            }
+        let subject = match selected.flatten() {
+            Some(Selection::Pixel { x, y }) => Some(Subject::Pixel { x, y }),
+            Some(Selection::BufferByte(a)) => Some(Subject::Address(a)),
+            _ => None,
+        };
+        if let Some(subject) = subject {
+            let (labels, traced) = labels;
+            let ev = Event::Explained(Explained {
+                subject,
+                labels,
+                traced,
+            });
+            changed |= run.note(&ev, probe);
         }
         changed | run.update(probe)
     }
@@ -164,7 +171,7 @@ impl LessonsPanel {
         let labels = if session.selection != self.last_selection {
             link_labels(session)
         } else {
-            Vec::new()
+            (Vec::new(), false)
         };
         let session: &Session = session;
         let probe = SessionProbe {
@@ -348,11 +355,12 @@ impl LessonsPanel {
     }
 }
 
-/// Labels along the links the GUI shows for the selection: the routines of
-/// the linked listing lines and the data labels of the linked bytes.
-fn link_labels(session: &mut Session) -> Vec<String> {
+/// Labels along the links the GUI shows for the selection (the routines of
+/// the linked listing lines and the data labels of the linked bytes), and
+/// whether they come from recorded provenance.
+fn link_labels(session: &mut Session) -> (Vec<String>, bool) {
     let Some(program) = session.program().cloned() else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let links = session.links().clone();
     let mut labels: Vec<String> = Vec::new();
@@ -373,7 +381,7 @@ fn link_labels(session: &mut Session) -> Vec<String> {
             add(&s.name);
         }
     }
-    labels
+    (labels, links.provenance)
 }
 
 /// Minimal Markdown for lesson texts: paragraphs, `- ` lists, `code`,
