@@ -95,6 +95,19 @@ impl LessonsPanel {
         }
     }
 
+    /// Switches the language of the panel and the open lesson.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+        if let Some(run) = self.run.as_mut() {
+            run.set_lang(lang);
+        }
+    }
+
+    /// The language shown.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
     /// The open lesson's run, if any (for tests and the status bar).
     pub fn run(&self) -> Option<&LessonRun> {
         self.run.as_ref()
@@ -191,10 +204,7 @@ impl LessonsPanel {
                     .on_hover_text(other.name())
                     .clicked()
                 {
-                    self.lang = other;
-                    if let Some(run) = self.run.as_mut() {
-                        run.set_lang(other);
-                    }
+                    self.set_lang(other);
                     self.save();
                 }
             });

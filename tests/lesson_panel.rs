@@ -1,0 +1,62 @@
+//! The lessons panel clicked through with egui_kittest on the bundled
+//! Viergewinnt (no window opens): open the tour, answer the first question
+//! wrong (a hint appears) and right (the next step appears), switch the
+//! language, and find the progress saved.
+#![cfg(feature = "gui")]
+
+use egui::Vec2;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use hc11lab::lesson::{Lang, Progress};
+use hc11lab::ui::lessons_panel::LessonsPanel;
+use hc11lab::ui::session::{Session, Settings};
+use hc11lab::ui::AppInput;
+
+struct State {
+    panel: LessonsPanel,
+    session: Session,
+}
+
+#[test]
+fn answer_wrong_then_right_switch_language_and_save() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-lesson-panel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut session = Session::new(Settings::default());
+    session.open(AppInput::Bundled);
+    let mut panel = LessonsPanel::new(Some(dir.clone()));
+    panel.set_lang(Lang::En);
+    panel.open("01-tour");
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(420.0, 800.0))
+        .build_ui_state(
+            |ui, s: &mut State| s.panel.ui(ui, &mut s.session),
+            State { panel, session },
+        );
+    h.run();
+    h.get_by_label("Step 1 of 5: Reset");
+
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text("$C000");
+    h.run();
+    h.get_by_label("Answer").click();
+    h.run();
+    assert_eq!(h.state().panel.run().unwrap().tries(0), 1);
+    h.get_by_label("Hint:");
+
+    let start = hc11lab::firmware::program().unwrap().symbol("Start").unwrap().value;
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text(&format!("{start}"));
+    h.run();
+    h.get_by_label("Answer").click();
+    h.run();
+    assert_eq!(h.state().panel.run().unwrap().current(), 1);
+    h.get_by_label("Step 2 of 5: Up to the main loop");
+
+    h.get_by_label("DE").click();
+    h.run();
+    h.get_by_label("Schritt 2 von 5: Bis zur Hauptschleife");
+
+    let saved = Progress::load(&dir).unwrap();
+    assert_eq!(saved.language, Some(Lang::De));
+    assert_eq!(saved.lesson("01-tour").done, vec!["reset".to_string()]);
+    assert_eq!(saved.lesson("01-tour").tries.get("reset"), Some(&1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
