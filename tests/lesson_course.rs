@@ -99,3 +99,55 @@ fn the_bundled_course_is_the_lessons_folder() {
         assert_eq!(a.texts, b.texts);
     }
 }
+
+#[test]
+fn exercises_are_listed_beside_lessons() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-course-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tour = dir.join("01-tour");
+    std::fs::create_dir_all(&tour).unwrap();
+    for f in ["lesson.toml", "de.md", "en.md"] {
+        std::fs::copy(root().join("lessons/01-tour").join(f), tour.join(f)).unwrap();
+    }
+    let ex = dir.join("e1-cells");
+    std::fs::create_dir_all(&ex).unwrap();
+    std::fs::write(
+        ex.join("assignment.toml"),
+        "[assignment]\nid = \"e1\"\ntitle = \"E1: Zellen\"\nentry = \"Viergewinnt.asm\"\n\n[[check]]\nname = \"assembles\"\nkind = \"assembles\"\npoints = 1\n",
+    )
+    .unwrap();
+    std::fs::write(ex.join("de.md"), "# E1\n").unwrap();
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+
+    let cat = Catalog::load(&dir).unwrap();
+    let list = cat.list(Lang::En);
+    let summary: Vec<(String, Kind, String, Vec<Lang>)> = list
+        .into_iter()
+        .map(|e| (e.id, e.kind, e.title, e.languages))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "01-tour".into(),
+                Kind::Lesson,
+                "Tour: Connect Four on the 68HC11".into(),
+                vec![Lang::De, Lang::En]
+            ),
+            (
+                "e1-cells".into(),
+                Kind::Exercise,
+                "E1: Zellen".into(),
+                vec![Lang::De]
+            ),
+        ]
+    );
+    let shown = hc11lab::lesson::cli::show_text(&cat, "e1-cells", Lang::De).unwrap();
+    assert!(shown.starts_with("# E1: Zellen"), "{shown}");
+
+    // A broken lesson is reported with its file, not skipped.
+    std::fs::write(tour.join("en.md"), "no title here\n").unwrap();
+    let e = Catalog::load(&dir).unwrap_err().to_string();
+    assert!(e.contains("en.md") && e.contains("line 1"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

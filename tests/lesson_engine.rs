@@ -343,7 +343,9 @@ fn manifest_and_texts_must_fit() {
 fn an_untraced_explanation_is_judged_by_its_subject_only() {
     let mut m = Fake::new();
     let p = hc11lab::lesson::LessonProgress {
-        done: ["bp", "stop", "addr", "pick", "keys"].map(String::from).to_vec(),
+        done: ["bp", "stop", "addr", "pick", "keys"]
+            .map(String::from)
+            .to_vec(),
         ..Default::default()
     };
     let mut run = LessonRun::resume(lesson(), Lang::En, &p);
