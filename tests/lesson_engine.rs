@@ -359,3 +359,14 @@ fn an_untraced_explanation_is_judged_by_its_subject_only() {
     assert!(run.note(&layout_only, &m));
     assert_eq!(run.tries(5), 0);
 }
+
+#[test]
+fn old_feedback_does_not_linger_after_a_step_is_done() {
+    let mut m = Fake::new();
+    let mut run = LessonRun::new(lesson(), Lang::En);
+    assert!(!run.check_now(&m).passed);
+    assert!(run.feedback().is_some_and(|f| !f.ok));
+    m.bps.push(0xC17A);
+    assert!(run.update(&m));
+    assert!(run.feedback().is_some_and(|f| f.ok && f.message == "Done"));
+}

@@ -540,6 +540,9 @@ impl LessonRun {
         if let Some(st) = self.states.get_mut(self.current) {
             st.done = true;
         }
+        // Feedback about the finished step (an earlier "not yet") must not
+        // linger under the next one.
+        self.feedback = Some(Verdict::ok(ui(self.lang, Ui::Done)));
         // Move to the next step that is not done (resumed runs may have
         // later steps done already).
         let n = self.states.len();
