@@ -338,6 +338,7 @@ impl LessonsPanel {
                 check = true;
             }
         });
+        let tries = view.tries;
         let mut changed = false;
         if let Some(text) = submit {
             let o = run.answer(&text, probe);
@@ -355,8 +356,8 @@ impl LessonsPanel {
                 let color = if f.ok { Color32::LIGHT_GREEN } else { Color32::from_rgb(255, 190, 90) };
                 ui.label(RichText::new(&f.message).color(color));
             }
-            if view.tries > 0 {
-                ui.label(RichText::new(format!("{}: {}", tr(lang, Ui::Tries), view.tries)).weak());
+            if tries > 0 {
+                ui.label(RichText::new(format!("{}: {}", tr(lang, Ui::Tries), tries)).weak());
             }
         }
         if changed {
