@@ -4,6 +4,7 @@
 
 pub mod bundled;
 pub mod catalog;
+pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod eval;

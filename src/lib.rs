@@ -8,6 +8,7 @@ pub mod board;
 pub mod cpu;
 pub mod debug;
 pub mod firmware;
+pub mod grade;
 pub mod image;
 pub mod lesson;
 pub mod machine;

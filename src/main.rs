@@ -6,7 +6,7 @@ use hc11lab::debug::cli::RunRequest;
 use hc11lab::image::s19;
 use hc11lab::machine::Machine;
 use hc11lab::script::Script;
-use hc11lab::{asm, board, open, run};
+use hc11lab::{asm, board, grade, open, run};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -36,9 +36,11 @@ enum Command {
     },
     /// Run a program headless on the trainer11 board and report what it did.
     Run(RunArgs),
-    /// Guided lessons and exercises: list them, show one.
+    /// Guided lessons and exercises: list them, show one, check a submission.
     #[command(subcommand)]
     Lesson(LessonCommand),
+    /// Grade student submissions (folders or .zip files) against an assignment.
+    Grade(GradeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -60,6 +62,40 @@ enum LessonCommand {
         #[arg(long)]
         lang: Option<String>,
     },
+    /// Grade a submission (folder or .zip) against an exercise.
+    Check {
+        /// The exercise's id (its folder name, e.g. viergewinnt).
+        id: String,
+        /// The submission: a folder or a .zip file.
+        path: PathBuf,
+        /// Print {"score", "max_score", "checks": [{"name", "score", "max_score", "feedback"}]}.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Args, Debug)]
+struct GradeArgs {
+    /// The assignment folder (with assignment.toml), e.g. lessons/viergewinnt.
+    #[arg(long, value_name = "DIR")]
+    assignment: PathBuf,
+    /// Submissions: folders or .zip files, or folders of those (a batch).
+    /// With --gradescope: [SUBMISSION_DIR [RESULTS_JSON]].
+    #[arg(value_name = "SUBMISSION")]
+    submissions: Vec<PathBuf>,
+    /// Where the reports go (grades.csv, report.json, report.html, junit.xml, similarity).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Submissions graded in parallel (default: all cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Grade one submission as Gradescope's autograder does
+    /// (default /autograder/submission -> /autograder/results/results.json).
+    #[arg(long)]
+    gradescope: bool,
+    /// Grade identical programs again instead of reusing the first result.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 #[derive(Args, Debug)]
@@ -140,6 +176,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Disasm { file }) => cmd_disasm(&file),
         Some(Command::Lesson(cmd)) => cmd_lesson(&cmd),
         Some(Command::Run(args)) => cmd_run(&args),
+        Some(Command::Grade(args)) => cmd_grade(args),
         None | Some(Command::Gui { .. }) => anyhow::bail!("not wired yet"),
     }
 }
@@ -217,6 +254,27 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
         }
         LessonCommand::Show { id, lang } => {
             print!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
+        }
+        LessonCommand::Check { id, path, json } => {
+            use hc11lab::lesson::check::{check, report_text, CheckError, CheckReport};
+            let result = match check(&cat, id, path) {
+                Ok(r) => r,
+                Err(e @ CheckError::NotAnExercise(_)) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(USAGE));
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let report = CheckReport::from(&result);
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report_text(&report));
+            }
+            // Like `run`: 1 when the submission is not (fully) right.
+            if report.score < report.max_score {
+                return Ok(ExitCode::from(1));
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -312,4 +370,25 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
+    let request = grade::cli::GradeRequest {
+        assignment: args.assignment,
+        paths: args.submissions,
+        out: args.out,
+        jobs: args.jobs,
+        gradescope: args.gradescope,
+        no_cache: args.no_cache,
+    };
+    match grade::cli::run(&request) {
+        Ok(outcome) => {
+            print!("{}", outcome.text);
+            Ok(ExitCode::from(outcome.exit_code))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
 }

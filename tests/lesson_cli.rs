@@ -68,3 +68,39 @@ fn bad_ids_and_languages_fail() {
     let (code, _, _) = hc11lab(&["lesson", "frobnicate"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn check_grades_a_submission_through_the_grader() {
+    let firmware = concat!(env!("CARGO_MANIFEST_DIR"), "/firmware");
+    let (code, out, err) = hc11lab(&["lesson", "check", "viergewinnt", firmware, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["checks", "max_score", "score"]);
+    assert!(v["max_score"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        v["score"], v["max_score"],
+        "the reference firmware gets full marks"
+    );
+    for c in v["checks"].as_array().unwrap() {
+        let mut k: Vec<&str> = c.as_object().unwrap().keys().map(String::as_str).collect();
+        k.sort();
+        assert_eq!(k, ["feedback", "max_score", "name", "score"]);
+    }
+
+    // A submission that does not assemble: some points lost, exit status 1.
+    let dir = std::env::temp_dir().join(format!("hc11lab-lesson-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Viergewinnt.asm"), "        ldaa  #nothing\n").unwrap();
+    let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL") && out.contains("assembles"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A guided lesson is not graded.
+    let (code, _, err) = hc11lab(&["lesson", "check", "01-tour", firmware]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not an exercise"), "{err}");
+}

@@ -116,7 +116,7 @@ fn exercises_are_listed_beside_lessons() {
         "[assignment]\nid = \"e1\"\ntitle = \"E1: Zellen\"\nentry = \"Viergewinnt.asm\"\n\n[[check]]\nname = \"assembles\"\nkind = \"assembles\"\npoints = 1\n",
     )
     .unwrap();
-    std::fs::write(ex.join("de.md"), "# E1\n").unwrap();
+    std::fs::write(ex.join("task.de.md"), "# E1: Zellen zeichnen\n\nText.\n").unwrap();
     std::fs::create_dir_all(dir.join("assets")).unwrap();
 
     let cat = Catalog::load(&dir).unwrap();
@@ -142,8 +142,13 @@ fn exercises_are_listed_beside_lessons() {
             ),
         ]
     );
+    assert_eq!(cat.list(Lang::De)[1].title, "E1: Zellen zeichnen");
     let shown = hc11lab::lesson::cli::show_text(&cat, "e1-cells", Lang::De).unwrap();
-    assert!(shown.starts_with("# E1: Zellen"), "{shown}");
+    assert!(
+        shown.ends_with("# E1: Zellen zeichnen\n\nText.\n"),
+        "{shown}"
+    );
+    assert!(shown.starts_with("Übung: "), "{shown}");
 
     // A broken lesson is reported with its file, not skipped.
     std::fs::write(tour.join("en.md"), "no title here\n").unwrap();

@@ -272,8 +272,25 @@ pub struct Exercise {
     pub dir: PathBuf,
     /// `[assignment] title`.
     pub title: String,
-    /// Languages of the `de.md` / `en.md` beside it.
+    /// Languages with a task text (`task.de.md` or `de.md`, ...).
     pub languages: Vec<Lang>,
+    /// The task texts by language.
+    pub texts: BTreeMap<Lang, String>,
+}
+
+impl Exercise {
+    /// The title in `lang`: the first `# ` heading of its task text, else
+    /// the assignment's title.
+    pub fn title(&self, lang: Lang) -> String {
+        self.texts
+            .get(&lang)
+            .and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.strip_prefix("# "))
+                    .map(|h| h.trim().to_string())
+            })
+            .unwrap_or_else(|| self.title.clone())
+    }
 }
 
 #[derive(Deserialize)]
@@ -308,15 +325,21 @@ impl Exercise {
             .title
             .or(head.assignment.id)
             .unwrap_or_else(|| id.clone());
-        let languages = Lang::ALL
-            .into_iter()
-            .filter(|l| dir.join(format!("{}.md", l.code())).is_file())
-            .collect();
+        let mut texts = BTreeMap::new();
+        for l in Lang::ALL {
+            for name in [format!("task.{}.md", l.code()), format!("{}.md", l.code())] {
+                if let Ok(t) = std::fs::read_to_string(dir.join(&name)) {
+                    texts.insert(l, t);
+                    break;
+                }
+            }
+        }
         Ok(Exercise {
             id,
             dir: dir.to_path_buf(),
             title,
-            languages,
+            languages: texts.keys().copied().collect(),
+            texts,
         })
     }
 }
@@ -396,7 +419,7 @@ impl Catalog {
         let exercises = self.exercises.iter().map(|e| ListEntry {
             id: e.id.clone(),
             kind: Kind::Exercise,
-            title: e.title.clone(),
+            title: e.title(lang),
             languages: e.languages.clone(),
         });
         lessons.chain(exercises).collect()

@@ -4,7 +4,9 @@
 //! "max_score", "feedback"}]}`.
 
 use super::catalog::{Catalog, LessonError};
-use crate::grade::{grade_one, Assignment, GradeError, Submission, SubmissionError, SubmissionResult};
+use crate::grade::{
+    grade_one, Assignment, GradeError, Submission, SubmissionError, SubmissionResult,
+};
 use serde::Serialize;
 use std::path::Path;
 use thiserror::Error;
@@ -13,7 +15,9 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum CheckError {
     /// No exercise has this id (a guided lesson is not graded).
-    #[error("`{0}` is not an exercise (see `hc11lab lesson list`); guided lessons are done in the GUI")]
+    #[error(
+        "`{0}` is not an exercise (see `hc11lab lesson list`); guided lessons are done in the GUI"
+    )]
     NotAnExercise(String),
     /// The course could not be loaded.
     #[error("{0}")]
@@ -83,8 +87,15 @@ pub fn check(cat: &Catalog, id: &str, path: &Path) -> Result<SubmissionResult, C
 pub fn report_text(r: &CheckReport) -> String {
     let mut out = String::new();
     for c in &r.checks {
-        let mark = if c.score >= c.max_score { "ok  " } else { "FAIL" };
-        out.push_str(&format!("{mark} {:>5.2}/{:<5.2} {}\n", c.score, c.max_score, c.name));
+        let mark = if c.score >= c.max_score {
+            "ok  "
+        } else {
+            "FAIL"
+        };
+        out.push_str(&format!(
+            "{mark} {:>5.2}/{:<5.2} {}\n",
+            c.score, c.max_score, c.name
+        ));
         if c.score < c.max_score && !c.feedback.trim().is_empty() {
             for line in c.feedback.trim().lines() {
                 out.push_str(&format!("           {line}\n"));

@@ -113,18 +113,14 @@ fn bounds(
 /// hints (for lecturers and for reading without the GUI).
 pub fn show_text(cat: &Catalog, id: &str, lang: Lang) -> Result<String, LessonError> {
     if let Some(ex) = cat.exercise(id) {
-        let mut out = format!("# {}\n\n", ex.title);
-        out.push_str(&format!(
-            "{}: {}\n",
-            ui(lang, Ui::Exercise),
-            ex.dir.display()
-        ));
-        let md = ex.dir.join(format!("{}.md", lang.code()));
-        if let Ok(text) = std::fs::read_to_string(&md) {
-            out.push('\n');
-            out.push_str(&text);
-        }
-        return Ok(out);
+        let place = format!("{}: {}\n", ui(lang, Ui::Exercise), ex.dir.display());
+        // The task text has its own title.
+        return Ok(
+            match ex.texts.get(&lang).or_else(|| ex.texts.values().next()) {
+                Some(text) => format!("{place}\n{text}"),
+                None => format!("# {}\n\n{place}", ex.title),
+            },
+        );
     }
     let lesson = cat
         .lesson(id)

@@ -1,0 +1,32 @@
+//! Batch grading of student submissions (issue 8): assignments with weighted
+//! checks, a parallel runner over folders and zips, reports for teaching
+//! assistants (CSV, JSON, HTML, JUnit, Gradescope) and a similarity report.
+//!
+//! The grader drives the same library calls as the debugger: the assembler,
+//! [`crate::machine::Machine`] and [`crate::script`] key scripts. It only
+//! peeks at machine state, so looking never changes what a program does.
+//!
+//! Entry points: [`cli::run`] (`hc11lab grade`), [`grade_batch`] and
+//! [`write_reports`] for a course, [`Grader`] / [`grade_one`] for one
+//! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
+
+pub mod assignment;
+pub mod batch;
+pub mod cli;
+pub mod engine;
+pub mod error;
+pub mod frame;
+pub mod png;
+pub mod report;
+pub mod result;
+pub mod similarity;
+pub mod submission;
+pub mod text;
+
+pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
+pub use batch::{grade_batch, grade_one, run_gradescope, terminal_progress, GradeOptions};
+pub use engine::Grader;
+pub use error::{GradeError, SubmissionError};
+pub use report::{summary_line, write_reports};
+pub use result::{BatchReport, CheckResult, SubmissionResult, SubmissionStatus};
+pub use submission::{discover, Submission};

@@ -1,0 +1,1114 @@
+//! An assignment: `assignment.toml` in a lesson folder, parsed and checked
+//! into typed checks (what to run, what to expect, how many points).
+//!
+//! The schema, in short (see `lessons/viergewinnt/assignment.toml`):
+//!
+//! ```toml
+//! [assignment]
+//! id = "viergewinnt"                # short name used in reports
+//! title = "Vier Gewinnt"
+//! entry = "Viergewinnt.asm"         # the file students submit (plus its includes)
+//! reference = "bundled"             # or a folder with the reference solution
+//! provided = ["trainer11Register.inc"]  # course files a submission may omit
+//! required_symbols = ["player"]     # names the checks rely on
+//!
+//! [limits]
+//! max_cycles = 20000000             # per scenario and per move of a differential game
+//! max_file_bytes = 1000000          # one source file
+//!
+//! [[check]]
+//! name = "player 1 wins vertically"
+//! kind = "scenario"                 # or "assembles", "differential"
+//! points = 2
+//! visibility = "visible"            # or "hidden", "after_due_date", "after_published"
+//! feedback = "What to look at when this fails."
+//! keys = "drop,right,drop,left,drop,right,drop,left,drop"
+//! expect = [
+//!   { symbol = "playerWonFlag", equals = 1 },
+//!   { symbol = "board+280:8", bytes = [255, 129, 189, 189, 189, 189, 129, 255] },
+//!   { lcd = "reference" },                       # or region = [x, y, w, h]
+//!   { serial_contains = "won" },
+//! ]
+//! ```
+
+use super::error::GradeError;
+use super::frame::{Frame, Rect};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Who sees a check's result and feedback (Gradescope's four settings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Students see it at once.
+    #[default]
+    Visible,
+    /// Only staff see it.
+    Hidden,
+    /// Students see it after the due date.
+    AfterDueDate,
+    /// Students see it once grades are published.
+    AfterPublished,
+}
+
+impl Visibility {
+    /// The name as written in `assignment.toml` and Gradescope's `results.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+        }
+    }
+}
+
+/// Resource limits for each submission.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// E-cycles one scenario, or one move of a differential game, may take
+    /// before the run is stopped (an endless loop ends here).
+    pub max_cycles: u64,
+    /// Largest single file, in bytes.
+    pub max_file_bytes: u64,
+    /// Largest submission, all files together, in bytes.
+    pub max_total_bytes: u64,
+    /// Most files in one submission (zip entries included).
+    pub max_files: usize,
+    /// Symbol whose address is the lowest the stack may reach (the end of
+    /// the variables); default: the end of the highest RAM label.
+    pub stack_guard: Option<String>,
+    /// E-cycles a key tap holds its key down.
+    pub hold_cycles: u64,
+    /// E-cycles without device writes after which a scenario's program counts as idle.
+    pub quiet_cycles: u64,
+    /// The same for the moves of differential games (shorter: the games are
+    /// many; it must stay above the program's debounce time).
+    pub game_quiet_cycles: u64,
+    /// E-cycles to wait at most for a program to become idle after a key.
+    pub settle_cap_cycles: u64,
+    /// A scenario fails if the program never becomes idle after its keys.
+    pub require_idle: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_cycles: 20_000_000,
+            max_file_bytes: 1_000_000,
+            max_total_bytes: 4_000_000,
+            max_files: 200,
+            stack_guard: None,
+            hold_cycles: 20_000,
+            quiet_cycles: 60_000,
+            game_quiet_cycles: 25_000,
+            settle_cap_cycles: 4_000_000,
+            require_idle: true,
+        }
+    }
+}
+
+impl Limits {
+    /// Refuses values that make no sense or would overflow the board's clock.
+    fn validate(&self) -> Result<(), String> {
+        // About 139 hours of board time: far beyond any sensible budget.
+        const MAX: u64 = 1_000_000_000_000;
+        let cycles = [
+            ("max_cycles", self.max_cycles),
+            ("hold_cycles", self.hold_cycles),
+            ("quiet_cycles", self.quiet_cycles),
+            ("game_quiet_cycles", self.game_quiet_cycles),
+            ("settle_cap_cycles", self.settle_cap_cycles),
+        ];
+        for (name, v) in cycles {
+            if v == 0 || v > MAX {
+                return Err(format!("[limits] {name} must be 1..{MAX}"));
+            }
+        }
+        if self.max_files == 0 || self.max_file_bytes == 0 || self.max_total_bytes == 0 {
+            return Err(
+                "[limits] max_files, max_file_bytes and max_total_bytes must be above 0".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Where a memory assertion looks: a symbol or an address, an offset and a length.
+///
+/// Written like `run --dump`: `player`, `board:336`, `board+136:8`, `$0190:2`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct MemSpec {
+    /// A symbol name, or `None` for a plain address.
+    pub symbol: Option<String>,
+    /// The address (for a symbol: the offset added to its value).
+    pub offset: u16,
+    /// Number of bytes (at least 1).
+    pub len: u16,
+}
+
+impl MemSpec {
+    /// Parses `NAME[+OFF][:LEN]` or `ADDR[:LEN]` (ADDR as `$hex`, `0xhex` or decimal).
+    pub fn parse(spec: &str) -> Result<MemSpec, String> {
+        let spec = spec.trim();
+        let (head, len) = match spec.split_once(':') {
+            Some((h, l)) => (h.trim(), parse_number(l.trim())?),
+            None => (spec, 1),
+        };
+        if len == 0 || len > 0x1_0000 {
+            return Err(format!("`{spec}`: the length must be 1..65536"));
+        }
+        let len = u16::try_from(len).unwrap_or(u16::MAX);
+        let starts_like_number = head
+            .chars()
+            .next()
+            .is_some_and(|c| c == '$' || c == '%' || c.is_ascii_digit());
+        if starts_like_number {
+            let addr = parse_number(head)?;
+            let addr = u16::try_from(addr).map_err(|_| format!("`{spec}`: address above $FFFF"))?;
+            return Ok(MemSpec {
+                symbol: None,
+                offset: addr,
+                len,
+            });
+        }
+        let (name, offset) = match head.split_once('+') {
+            Some((n, o)) => (n.trim(), parse_number(o.trim())?),
+            None => (head, 0),
+        };
+        let valid_name = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        if !valid_name {
+            return Err(format!(
+                "`{spec}` is neither a symbol name nor an address like $0190"
+            ));
+        }
+        let offset = u16::try_from(offset).map_err(|_| format!("`{spec}`: offset too large"))?;
+        Ok(MemSpec {
+            symbol: Some(name.to_string()),
+            offset,
+            len,
+        })
+    }
+}
+
+impl fmt::Display for MemSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.symbol {
+            Some(name) if self.offset == 0 => write!(f, "{name}")?,
+            Some(name) => write!(f, "{name}+{}", self.offset)?,
+            None => write!(f, "${:04X}", self.offset)?,
+        }
+        if self.len != 1 {
+            write!(f, ":{}", self.len)?;
+        }
+        Ok(())
+    }
+}
+
+impl TryFrom<String> for MemSpec {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        MemSpec::parse(&s)
+    }
+}
+
+impl From<MemSpec> for String {
+    fn from(m: MemSpec) -> String {
+        m.to_string()
+    }
+}
+
+/// Parses `$hex`, `0xhex`, `%binary` or decimal.
+fn parse_number(s: &str) -> Result<u32, String> {
+    let (digits, radix) = if let Some(h) = s.strip_prefix('$') {
+        (h, 16)
+    } else if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        (h, 16)
+    } else if let Some(b) = s.strip_prefix('%') {
+        (b, 2)
+    } else {
+        (s, 10)
+    };
+    u32::from_str_radix(&digits.replace('_', ""), radix)
+        .map_err(|_| format!("`{s}` is not a number"))
+}
+
+/// A CPU register an assertion can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reg {
+    /// Accumulator A.
+    A,
+    /// Accumulator B.
+    B,
+    /// D = A:B.
+    D,
+    /// Index register X.
+    X,
+    /// Index register Y.
+    Y,
+    /// Stack pointer.
+    Sp,
+    /// Program counter.
+    Pc,
+    /// Condition code register.
+    Ccr,
+}
+
+impl Reg {
+    fn parse(s: &str) -> Option<Reg> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "a" => Reg::A,
+            "b" => Reg::B,
+            "d" => Reg::D,
+            "x" => Reg::X,
+            "y" => Reg::Y,
+            "sp" | "s" => Reg::Sp,
+            "pc" => Reg::Pc,
+            "ccr" | "cc" => Reg::Ccr,
+            _ => return None,
+        })
+    }
+
+    /// The register's name in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reg::A => "a",
+            Reg::B => "b",
+            Reg::D => "d",
+            Reg::X => "x",
+            Reg::Y => "y",
+            Reg::Sp => "sp",
+            Reg::Pc => "pc",
+            Reg::Ccr => "ccr",
+        }
+    }
+}
+
+/// What a memory or register assertion expects.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expected {
+    /// A number: a byte, or a big-endian word/long for longer specs.
+    Value(u64),
+    /// Exact bytes.
+    Bytes(Vec<u8>),
+    /// Whatever the reference solution has after the same keys.
+    Reference,
+}
+
+/// What the LCD is compared with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LcdExpected {
+    /// The reference solution's LCD after the same keys.
+    Reference,
+    /// A fixed frame from the assignment.
+    Frame(Box<Frame>),
+}
+
+/// What the serial output is compared with.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SerialExpected {
+    /// Exactly this text.
+    Equals(String),
+    /// Contains this text.
+    Contains(String),
+    /// Matches this regular expression somewhere.
+    Regex(#[serde(with = "regex_serde")] regex::Regex),
+    /// The same text as the reference solution after the same keys.
+    Reference,
+}
+
+impl PartialEq for SerialExpected {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Equals(a), Self::Equals(b)) | (Self::Contains(a), Self::Contains(b)) => a == b,
+            (Self::Regex(a), Self::Regex(b)) => a.as_str() == b.as_str(),
+            (Self::Reference, Self::Reference) => true,
+            _ => false,
+        }
+    }
+}
+
+mod regex_serde {
+    pub fn serialize<S: serde::Serializer>(r: &regex::Regex, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(r.as_str())
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<regex::Regex, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(d)?;
+        regex::Regex::new(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// One thing a scenario checks after its keys have run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Assertion {
+    /// Bytes at a symbol or address.
+    Memory {
+        /// Where.
+        spec: MemSpec,
+        /// What.
+        expected: Expected,
+    },
+    /// A CPU register.
+    Register {
+        /// Which.
+        reg: Reg,
+        /// What (`Bytes` is not used for registers).
+        expected: Expected,
+    },
+    /// The LCD picture, whole or a region.
+    Lcd {
+        /// Compared with what.
+        expected: LcdExpected,
+        /// Which pixels count.
+        region: Rect,
+    },
+    /// Everything the program sent on the SCI.
+    Serial(SerialExpected),
+    /// The scenario ran in at most this many E-cycles.
+    CyclesAtMost(u64),
+}
+
+/// A key script and what must hold when it is done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// The key script (`drop,left,wait:20ms`, as `run --keys` takes it).
+    pub keys: String,
+    /// Cycle budget for this scenario, overriding [`Limits::max_cycles`].
+    pub max_cycles: Option<u64>,
+    /// The assertions, all of which must hold.
+    pub expect: Vec<Assertion>,
+}
+
+/// How a differential check makes up its random games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Generator {
+    /// Connect-4 style: each move walks the cursor (left/right, wrapping) to a
+    /// random column that is not full and drops a stone.
+    Connect4 {
+        /// Number of columns.
+        columns: u8,
+        /// Stones per column.
+        rows: u8,
+        /// Column under the cursor at the start and after reset.
+        start_column: u8,
+    },
+    /// Each move is one key drawn at random from an alphabet.
+    Keys {
+        /// The actions to draw from (`left`, `drop`, `5`, ...).
+        alphabet: Vec<String>,
+    },
+}
+
+/// N random games played on the submission and on the reference, compared
+/// after every move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Differential {
+    /// Number of games.
+    pub games: u32,
+    /// Seed of the games (same seed, same games).
+    pub seed: u64,
+    /// How moves are made.
+    pub generator: Generator,
+    /// Most moves in one game.
+    pub max_moves: u32,
+    /// The game ends when this (in the reference) is not zero, e.g. `playerWonFlag`.
+    pub until: Option<MemSpec>,
+    /// Moves still made after the end (to see that input is locked).
+    pub after_end: u32,
+    /// Compare the whole LCD after each move.
+    pub compare_lcd: bool,
+    /// Memory compared after each move.
+    pub compare: Vec<MemSpec>,
+}
+
+/// What a check does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    /// The submission assembles without errors.
+    Assembles,
+    /// Run a key script and test assertions.
+    Scenario(Scenario),
+    /// Random games against the reference solution.
+    Differential(Differential),
+}
+
+/// One weighted check.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Name shown in every report (unique within the assignment).
+    pub name: String,
+    /// Points for passing it (a differential check gives a share per game).
+    pub points: f64,
+    /// Who sees the result.
+    pub visibility: Visibility,
+    /// Advice shown when the check fails.
+    pub feedback: String,
+    /// What it does.
+    pub kind: CheckKind,
+}
+
+/// Where the reference solution comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReferenceSource {
+    /// The firmware bundled into hc11lab.
+    Bundled,
+    /// A folder (absolute, or resolved against the assignment folder).
+    Folder(PathBuf),
+}
+
+/// A parsed, validated assignment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Assignment {
+    /// The folder holding `assignment.toml` (relative paths resolve here).
+    pub dir: PathBuf,
+    /// Short identifier.
+    pub id: String,
+    /// Title for reports.
+    pub title: String,
+    /// The file students submit, e.g. `Viergewinnt.asm`.
+    pub entry: String,
+    /// The reference solution.
+    pub reference: Option<ReferenceSource>,
+    /// Course files (from the reference) used when a submission lacks them.
+    pub provided: Vec<String>,
+    /// Symbols the checks rely on; a submission without one is told so.
+    pub required_symbols: Vec<String>,
+    /// Limits per submission.
+    pub limits: Limits,
+    /// The checks, in report order.
+    pub checks: Vec<Check>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    assignment: RawHeader,
+    #[serde(default)]
+    limits: Limits,
+    #[serde(default)]
+    check: Vec<RawCheck>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    id: String,
+    title: String,
+    entry: String,
+    reference: Option<String>,
+    #[serde(default)]
+    provided: Vec<String>,
+    #[serde(default)]
+    required_symbols: Vec<String>,
+    /// Informational; Gradescope applies `after_due_date` itself.
+    #[serde(default)]
+    #[allow(dead_code)]
+    due: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+enum RawKind {
+    Assembles,
+    Scenario,
+    Differential,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    name: String,
+    kind: RawKind,
+    points: f64,
+    #[serde(default)]
+    visibility: Visibility,
+    #[serde(default)]
+    feedback: String,
+    // scenario
+    keys: Option<String>,
+    max_cycles: Option<u64>,
+    #[serde(default)]
+    expect: Vec<RawExpect>,
+    // differential
+    games: Option<u32>,
+    seed: Option<u64>,
+    generator: Option<String>,
+    columns: Option<u8>,
+    rows: Option<u8>,
+    start_column: Option<u8>,
+    alphabet: Option<Vec<String>>,
+    max_moves: Option<u32>,
+    until: Option<String>,
+    after_end: Option<u32>,
+    compare_lcd: Option<bool>,
+    compare: Option<Vec<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    #[serde(alias = "memory")]
+    symbol: Option<String>,
+    register: Option<String>,
+    lcd: Option<String>,
+    serial: Option<String>,
+    serial_contains: Option<String>,
+    serial_regex: Option<String>,
+    serial_reference: Option<bool>,
+    cycles_at_most: Option<u64>,
+    equals: Option<u64>,
+    bytes: Option<Vec<u8>>,
+    same_as_reference: Option<bool>,
+    frame: Option<String>,
+    frame_file: Option<String>,
+    region: Option<[u32; 4]>,
+}
+
+impl Assignment {
+    /// Loads `assignment.toml` from a folder (or the file itself).
+    pub fn load(path: &Path) -> Result<Assignment, GradeError> {
+        let file = if path.is_dir() {
+            path.join("assignment.toml")
+        } else {
+            path.to_path_buf()
+        };
+        let text = std::fs::read_to_string(&file).map_err(|source| GradeError::Io {
+            path: file.clone(),
+            source,
+        })?;
+        let dir = file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Assignment::from_toml(&text, &dir).map_err(|message| GradeError::Assignment {
+            path: file,
+            message,
+        })
+    }
+
+    /// Parses the text of an `assignment.toml`; `dir` resolves relative paths.
+    pub fn from_toml(text: &str, dir: &Path) -> Result<Assignment, String> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        let h = raw.assignment;
+        if h.entry.trim().is_empty() || h.entry.contains(['/', '\\']) {
+            return Err("`entry` must be a plain file name like `Viergewinnt.asm`".into());
+        }
+        let reference = h.reference.map(|r| match r.as_str() {
+            "bundled" => ReferenceSource::Bundled,
+            folder => ReferenceSource::Folder(dir.join(folder)),
+        });
+        let mut names = BTreeSet::new();
+        let mut checks = Vec::new();
+        for (i, rc) in raw.check.into_iter().enumerate() {
+            let label = format!("check {} (`{}`)", i + 1, rc.name);
+            if rc.name.trim().is_empty() {
+                return Err(format!("check {}: `name` must not be empty", i + 1));
+            }
+            if !names.insert(rc.name.clone()) {
+                return Err(format!("{label}: another check has the same name"));
+            }
+            if !(rc.points.is_finite() && rc.points >= 0.0) {
+                return Err(format!("{label}: `points` must be a number >= 0"));
+            }
+            let kind =
+                convert_kind(&rc, dir, reference.is_some()).map_err(|e| format!("{label}: {e}"))?;
+            checks.push(Check {
+                name: rc.name,
+                points: rc.points,
+                visibility: rc.visibility,
+                feedback: rc.feedback,
+                kind,
+            });
+        }
+        if checks.is_empty() {
+            return Err("the assignment has no `[[check]]`".into());
+        }
+        raw.limits.validate()?;
+        Ok(Assignment {
+            dir: dir.to_path_buf(),
+            id: h.id,
+            title: h.title,
+            entry: h.entry,
+            reference,
+            provided: h.provided,
+            required_symbols: h.required_symbols,
+            limits: raw.limits,
+            checks,
+        })
+    }
+
+    /// The most points a submission can get.
+    pub fn max_score(&self) -> f64 {
+        self.checks.iter().map(|c| c.points).sum()
+    }
+
+    /// True if some check compares with the reference solution.
+    pub fn needs_reference(&self) -> bool {
+        self.checks.iter().any(|c| match &c.kind {
+            CheckKind::Assembles => false,
+            CheckKind::Differential(_) => true,
+            CheckKind::Scenario(s) => s.expect.iter().any(Assertion::uses_reference),
+        })
+    }
+}
+
+impl Assertion {
+    /// True if checking it needs the reference solution's run.
+    pub fn uses_reference(&self) -> bool {
+        match self {
+            Assertion::Memory { expected, .. } | Assertion::Register { expected, .. } => {
+                *expected == Expected::Reference
+            }
+            Assertion::Lcd { expected, .. } => *expected == LcdExpected::Reference,
+            Assertion::Serial(s) => *s == SerialExpected::Reference,
+            Assertion::CyclesAtMost(_) => false,
+        }
+    }
+}
+
+/// Names the fields that a kind does not take, so a typo is not silently ignored.
+fn reject_fields(rc: &RawCheck, kind: &str, fields: &[(&str, bool)]) -> Result<(), String> {
+    let _ = rc;
+    match fields.iter().find(|(_, present)| *present) {
+        Some((name, _)) => Err(format!("`{name}` does not apply to kind = \"{kind}\"")),
+        None => Ok(()),
+    }
+}
+
+fn convert_kind(rc: &RawCheck, dir: &Path, has_reference: bool) -> Result<CheckKind, String> {
+    let scenario_fields = [
+        ("keys", rc.keys.is_some()),
+        ("max_cycles", rc.max_cycles.is_some()),
+        ("expect", !rc.expect.is_empty()),
+    ];
+    let differential_fields = [
+        ("games", rc.games.is_some()),
+        ("seed", rc.seed.is_some()),
+        ("generator", rc.generator.is_some()),
+        ("columns", rc.columns.is_some()),
+        ("rows", rc.rows.is_some()),
+        ("start_column", rc.start_column.is_some()),
+        ("alphabet", rc.alphabet.is_some()),
+        ("max_moves", rc.max_moves.is_some()),
+        ("until", rc.until.is_some()),
+        ("after_end", rc.after_end.is_some()),
+        ("compare_lcd", rc.compare_lcd.is_some()),
+        ("compare", rc.compare.is_some()),
+    ];
+    match rc.kind {
+        RawKind::Assembles => {
+            reject_fields(rc, "assembles", &scenario_fields)?;
+            reject_fields(rc, "assembles", &differential_fields)?;
+            Ok(CheckKind::Assembles)
+        }
+        RawKind::Scenario => {
+            reject_fields(rc, "scenario", &differential_fields)?;
+            let keys = rc.keys.clone().unwrap_or_default();
+            let expect = rc
+                .expect
+                .iter()
+                .enumerate()
+                .map(|(i, e)| convert_expect(e, dir).map_err(|m| format!("expect {}: {m}", i + 1)))
+                .collect::<Result<Vec<_>, _>>()?;
+            if expect.is_empty() {
+                return Err("a scenario needs at least one `expect`".into());
+            }
+            if !has_reference && expect.iter().any(Assertion::uses_reference) {
+                return Err(
+                    "compares with the reference, but `[assignment]` names no `reference`".into(),
+                );
+            }
+            Ok(CheckKind::Scenario(Scenario {
+                keys,
+                max_cycles: rc.max_cycles,
+                expect,
+            }))
+        }
+        RawKind::Differential => {
+            reject_fields(rc, "differential", &scenario_fields)?;
+            if !has_reference {
+                return Err("a differential check needs `reference` in `[assignment]`".into());
+            }
+            let games = rc.games.unwrap_or(20);
+            if games == 0 || games > 10_000 {
+                return Err("`games` must be 1..10000".into());
+            }
+            let generator = match rc.generator.as_deref().unwrap_or("connect4") {
+                "connect4" => {
+                    if rc.alphabet.is_some() {
+                        return Err("`alphabet` belongs to generator = \"keys\"".into());
+                    }
+                    let columns = rc.columns.unwrap_or(7);
+                    let rows = rc.rows.unwrap_or(6);
+                    let start_column = rc.start_column.unwrap_or(columns / 2);
+                    if columns == 0 || rows == 0 || start_column >= columns {
+                        return Err(
+                            "`columns`, `rows` must be > 0 and `start_column` < `columns`".into(),
+                        );
+                    }
+                    Generator::Connect4 {
+                        columns,
+                        rows,
+                        start_column,
+                    }
+                }
+                "keys" => {
+                    if rc.columns.is_some() || rc.rows.is_some() || rc.start_column.is_some() {
+                        return Err(
+                            "`columns`, `rows`, `start_column` belong to generator = \"connect4\""
+                                .into(),
+                        );
+                    }
+                    let alphabet = rc.alphabet.clone().unwrap_or_default();
+                    if alphabet.is_empty() {
+                        return Err("generator = \"keys\" needs a non-empty `alphabet`".into());
+                    }
+                    Generator::Keys { alphabet }
+                }
+                other => {
+                    return Err(format!(
+                        "unknown generator `{other}`: use \"connect4\" or \"keys\""
+                    ))
+                }
+            };
+            let until = rc.until.as_deref().map(MemSpec::parse).transpose()?;
+            let compare = rc
+                .compare
+                .clone()
+                .unwrap_or_default()
+                .iter()
+                .map(|s| MemSpec::parse(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let compare_lcd = rc.compare_lcd.unwrap_or(true);
+            if !compare_lcd && compare.is_empty() {
+                return Err(
+                    "compares nothing: set `compare_lcd = true` or list `compare` symbols".into(),
+                );
+            }
+            Ok(CheckKind::Differential(Differential {
+                games,
+                seed: rc.seed.unwrap_or(1),
+                generator,
+                max_moves: rc.max_moves.unwrap_or(60).max(1),
+                until,
+                after_end: rc.after_end.unwrap_or(0),
+                compare_lcd,
+                compare,
+            }))
+        }
+    }
+}
+
+fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, String> {
+    let subjects = [
+        ("symbol", e.symbol.is_some()),
+        ("register", e.register.is_some()),
+        ("lcd", e.lcd.is_some()),
+        ("serial", e.serial.is_some()),
+        ("serial_contains", e.serial_contains.is_some()),
+        ("serial_regex", e.serial_regex.is_some()),
+        ("serial_reference", e.serial_reference.is_some()),
+        ("cycles_at_most", e.cycles_at_most.is_some()),
+    ];
+    let given: Vec<&str> = subjects.iter().filter(|s| s.1).map(|s| s.0).collect();
+    let [subject] = given.as_slice() else {
+        return Err(format!(
+            "name exactly one of symbol, register, lcd, serial, serial_contains, serial_regex, serial_reference, cycles_at_most (found {})",
+            if given.is_empty() { "none".to_string() } else { given.join(", ") }
+        ));
+    };
+    let value_fields = [
+        ("equals", e.equals.is_some()),
+        ("bytes", e.bytes.is_some()),
+        ("same_as_reference", e.same_as_reference.is_some()),
+    ];
+    let lcd_fields = [
+        ("frame", e.frame.is_some()),
+        ("frame_file", e.frame_file.is_some()),
+        ("region", e.region.is_some()),
+    ];
+    let only = |allowed: &[&str]| -> Result<(), String> {
+        let extra = value_fields
+            .iter()
+            .chain(lcd_fields.iter())
+            .find(|(n, present)| *present && !allowed.contains(n));
+        match extra {
+            Some((n, _)) => Err(format!("`{n}` does not go with `{subject}`")),
+            None => Ok(()),
+        }
+    };
+    let expected = || -> Result<Expected, String> {
+        let chosen = value_fields.iter().filter(|f| f.1).count();
+        if chosen != 1 {
+            return Err(format!(
+                "`{subject}` needs exactly one of `equals`, `bytes`, `same_as_reference = true`"
+            ));
+        }
+        if let Some(v) = e.equals {
+            return Ok(Expected::Value(v));
+        }
+        if let Some(b) = &e.bytes {
+            return Ok(Expected::Bytes(b.clone()));
+        }
+        match e.same_as_reference {
+            Some(true) => Ok(Expected::Reference),
+            _ => Err("`same_as_reference = false` checks nothing; remove it".into()),
+        }
+    };
+    match *subject {
+        "symbol" => {
+            only(&["equals", "bytes", "same_as_reference"])?;
+            let spec = MemSpec::parse(e.symbol.as_deref().unwrap_or_default())?;
+            let expected = expected()?;
+            match &expected {
+                Expected::Bytes(b) if b.len() != spec.len as usize => {
+                    return Err(format!(
+                        "`{spec}` is {} byte(s) but `bytes` lists {}",
+                        spec.len,
+                        b.len()
+                    ))
+                }
+                Expected::Value(v) if spec.len < 8 && *v >> (8 * spec.len) != 0 => {
+                    return Err(format!(
+                        "{v} does not fit in the {} byte(s) of `{spec}`",
+                        spec.len
+                    ))
+                }
+                Expected::Value(_) if spec.len > 8 => {
+                    return Err(format!(
+                        "`equals` needs at most 8 bytes; use `bytes` for `{spec}`"
+                    ))
+                }
+                _ => {}
+            }
+            Ok(Assertion::Memory { spec, expected })
+        }
+        "register" => {
+            only(&["equals", "same_as_reference"])?;
+            let name = e.register.as_deref().unwrap_or_default();
+            let reg = Reg::parse(name).ok_or_else(|| {
+                format!("unknown register `{name}`: use a, b, d, x, y, sp, pc or ccr")
+            })?;
+            Ok(Assertion::Register {
+                reg,
+                expected: expected()?,
+            })
+        }
+        "lcd" => {
+            only(&["frame", "frame_file", "region"])?;
+            let region = match e.region {
+                Some([x, y, w, h]) => Rect::new(x, y, w, h).ok_or_else(|| {
+                    format!("region [{x}, {y}, {w}, {h}] is empty or leaves the 128x64 LCD")
+                })?,
+                None => Rect::FULL,
+            };
+            let expected = match e.lcd.as_deref().unwrap_or_default() {
+                "reference" => {
+                    if e.frame.is_some() || e.frame_file.is_some() {
+                        return Err("lcd = \"reference\" takes no `frame`".into());
+                    }
+                    LcdExpected::Reference
+                }
+                "frame" => {
+                    let text = match (&e.frame, &e.frame_file) {
+                        (Some(t), None) => t.clone(),
+                        (None, Some(f)) => std::fs::read_to_string(dir.join(f))
+                            .map_err(|err| format!("frame_file `{f}`: {err}"))?,
+                        _ => {
+                            return Err(
+                                "lcd = \"frame\" needs one of `frame` or `frame_file`".into()
+                            )
+                        }
+                    };
+                    LcdExpected::Frame(Box::new(Frame::parse(&text)?))
+                }
+                other => return Err(format!("lcd = \"{other}\": use \"reference\" or \"frame\"")),
+            };
+            Ok(Assertion::Lcd { expected, region })
+        }
+        "serial" => {
+            only(&[])?;
+            Ok(Assertion::Serial(SerialExpected::Equals(
+                e.serial.clone().unwrap_or_default(),
+            )))
+        }
+        "serial_contains" => {
+            only(&[])?;
+            Ok(Assertion::Serial(SerialExpected::Contains(
+                e.serial_contains.clone().unwrap_or_default(),
+            )))
+        }
+        "serial_regex" => {
+            only(&[])?;
+            let re = e.serial_regex.as_deref().unwrap_or_default();
+            let re = regex::Regex::new(re).map_err(|err| format!("serial_regex: {err}"))?;
+            Ok(Assertion::Serial(SerialExpected::Regex(re)))
+        }
+        "serial_reference" => {
+            only(&[])?;
+            if e.serial_reference != Some(true) {
+                return Err("`serial_reference = false` checks nothing; remove it".into());
+            }
+            Ok(Assertion::Serial(SerialExpected::Reference))
+        }
+        _ => {
+            only(&[])?;
+            Ok(Assertion::CyclesAtMost(
+                e.cycles_at_most.unwrap_or_default(),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str =
+        "[assignment]\nid = \"t\"\ntitle = \"T\"\nentry = \"Main.asm\"\nreference = \"ref\"\n";
+
+    fn parse(checks: &str) -> Result<Assignment, String> {
+        Assignment::from_toml(&format!("{HEAD}{checks}"), Path::new("/tmp/a"))
+    }
+
+    #[test]
+    fn memspec_forms() {
+        let m = MemSpec::parse("board+136:8").unwrap();
+        assert_eq!(
+            m,
+            MemSpec {
+                symbol: Some("board".into()),
+                offset: 136,
+                len: 8
+            }
+        );
+        assert_eq!(m.to_string(), "board+136:8");
+        let a = MemSpec::parse("$0190:2").unwrap();
+        assert_eq!((a.symbol, a.offset, a.len), (None, 0x190, 2));
+        assert_eq!(MemSpec::parse("player").unwrap().len, 1);
+        assert!(MemSpec::parse("x y").is_err());
+        assert!(MemSpec::parse("$10000").is_err());
+        assert!(MemSpec::parse("board:0").is_err());
+    }
+
+    #[test]
+    fn full_scenario_parses() {
+        let a = parse(
+            r#"
+[[check]]
+name = "assembles"
+kind = "assembles"
+points = 1
+[[check]]
+name = "win"
+kind = "scenario"
+points = 2.5
+visibility = "after_due_date"
+feedback = "look at checkWin"
+keys = "drop,drop"
+expect = [
+  { symbol = "playerWonFlag", equals = 1 },
+  { symbol = "board+280:2", bytes = [255, 129] },
+  { register = "sp", same_as_reference = true },
+  { lcd = "reference", region = [36, 0, 56, 48] },
+  { serial_regex = "Player [12]" },
+  { cycles_at_most = 1000 },
+]
+"#,
+        )
+        .unwrap();
+        assert_eq!(a.checks.len(), 2);
+        assert_eq!(a.max_score(), 3.5);
+        assert!(a.needs_reference());
+        let CheckKind::Scenario(s) = &a.checks[1].kind else {
+            panic!("not a scenario")
+        };
+        assert_eq!(s.expect.len(), 6);
+        assert_eq!(a.checks[1].visibility, Visibility::AfterDueDate);
+        assert_eq!(
+            a.reference,
+            Some(ReferenceSource::Folder("/tmp/a/ref".into()))
+        );
+    }
+
+    #[test]
+    fn differential_defaults() {
+        let a = parse(
+            "[[check]]\nname = \"games\"\nkind = \"differential\"\npoints = 10\nuntil = \"playerWonFlag\"\ncompare = [\"player\"]\n",
+        )
+        .unwrap();
+        let CheckKind::Differential(d) = &a.checks[0].kind else {
+            panic!("not differential")
+        };
+        assert_eq!(d.games, 20);
+        assert_eq!(
+            d.generator,
+            Generator::Connect4 {
+                columns: 7,
+                rows: 6,
+                start_column: 3
+            }
+        );
+        assert!(d.compare_lcd);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let e =
+            parse("[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\nkeys = \"drop\"\n")
+                .unwrap_err();
+        assert!(e.contains("`keys` does not apply"), "{e}");
+        let e = parse("[[check]]\nname = \"a\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ symbol = \"p\" }]\n")
+            .unwrap_err();
+        assert!(e.contains("exactly one of `equals`"), "{e}");
+        let e = parse("[[check]]\nname = \"a\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ symbol = \"p\", equals = 300 }]\n")
+            .unwrap_err();
+        assert!(e.contains("does not fit"), "{e}");
+        let e = parse("[[check]]\nname = \"a\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ lcd = \"reference\", region = [120, 0, 20, 8] }]\n")
+            .unwrap_err();
+        assert!(e.contains("leaves the 128x64"), "{e}");
+        let e = parse("[[check]]\nname = \"a\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ symbol = \"p\", register = \"a\", equals = 1 }]\n")
+            .unwrap_err();
+        assert!(e.contains("exactly one of symbol"), "{e}");
+        let e = parse("[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\n[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\n")
+            .unwrap_err();
+        assert!(e.contains("same name"), "{e}");
+        let e = parse("[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\ncolour = 3\n")
+            .unwrap_err();
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn limits_are_checked() {
+        let e = parse(
+            "[limits]\nmax_cycles = 0\n[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("max_cycles must be"), "{e}");
+    }
+
+    #[test]
+    fn reference_required_for_comparisons() {
+        let text = "[assignment]\nid = \"t\"\ntitle = \"T\"\nentry = \"M.asm\"\n[[check]]\nname = \"a\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ lcd = \"reference\" }]\n";
+        let e = Assignment::from_toml(text, Path::new(".")).unwrap_err();
+        assert!(e.contains("names no `reference`"), "{e}");
+    }
+}

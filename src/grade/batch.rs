@@ -1,0 +1,227 @@
+//! The batch runner: every submission of a course graded in parallel
+//! (rayon), each behind `catch_unwind` so one bad submission can never stop
+//! the batch, then the similarity report over all of them; and the
+//! Gradescope autograder entry that grades one submission in place.
+
+use super::assignment::Assignment;
+use super::engine::Grader;
+use super::error::GradeError;
+use super::result::{BatchReport, SubmissionResult};
+use super::similarity::{compare, SimSource, SimilarityOptions};
+use super::submission::{discover, unique_names, Submission};
+use rayon::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What `hc11lab grade` was asked to do.
+#[derive(Clone, Debug)]
+pub struct GradeOptions {
+    /// The assignment folder (or its `assignment.toml`).
+    pub assignment: PathBuf,
+    /// Submissions: folders, zips, or folders of those.
+    pub submissions: Vec<PathBuf>,
+    /// Worker threads; `None` = one per core.
+    pub jobs: Option<usize>,
+    /// Similarity report settings.
+    pub similarity: SimilarityOptions,
+    /// Grade identical programs once (results are deterministic).
+    pub cache: bool,
+}
+
+impl GradeOptions {
+    /// Options with the defaults: all cores, default similarity, cache on.
+    pub fn new(assignment: impl Into<PathBuf>, submissions: Vec<PathBuf>) -> GradeOptions {
+        GradeOptions {
+            assignment: assignment.into(),
+            submissions,
+            jobs: None,
+            similarity: SimilarityOptions::default(),
+            cache: true,
+        }
+    }
+}
+
+/// The text of a panic payload.
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Runs `f`, turning a panic into its message (the batch's last line of defence).
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(panic_message)
+}
+
+/// Reads and grades one submission path; its sources come back for the similarity report.
+fn grade_path(grader: &Grader, path: &Path, name: &str) -> (SubmissionResult, Option<SimSource>) {
+    match Submission::load(path, &grader.assignment().limits) {
+        Err(e) => (grader.rejected(name, &e.to_string()), None),
+        Ok(mut sub) => {
+            sub.name = name.to_string();
+            let result = grader.grade(&sub);
+            let sim = SimSource {
+                name: name.to_string(),
+                files: sub
+                    .files
+                    .iter()
+                    .map(|(p, t)| (p.clone(), t.text.clone()))
+                    .collect(),
+            };
+            (result, Some(sim))
+        }
+    }
+}
+
+/// Grades a prepared assignment over submission paths (see [`discover`]).
+/// `progress(done, total)` is called after each submission, from any thread.
+pub fn grade_paths(
+    grader: &Grader,
+    paths: &[PathBuf],
+    jobs: Option<usize>,
+    similarity: &SimilarityOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<BatchReport, GradeError> {
+    let subs = discover(paths, &grader.assignment().entry)?;
+    let names = unique_names(&subs);
+    let total = subs.len();
+    let done = AtomicUsize::new(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| GradeError::Report {
+            what: "worker threads".into(),
+            message: e.to_string(),
+        })?;
+    let outputs: Vec<(SubmissionResult, Option<SimSource>)> = pool.install(|| {
+        subs.par_iter()
+            .zip(names.par_iter())
+            .map(|(path, name)| {
+                let out = guarded(|| grade_path(grader, path, name))
+                    .unwrap_or_else(|p| (grader.internal_error(name, &p), None));
+                progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
+                out
+            })
+            .collect()
+    });
+    let (mut results, sims): (Vec<SubmissionResult>, Vec<Option<SimSource>>) =
+        outputs.into_iter().unzip();
+    results.sort_by(|a, b| a.submission.cmp(&b.submission));
+    let sims: Vec<SimSource> = sims.into_iter().flatten().collect();
+    let starter = SimSource {
+        name: "starter".into(),
+        files: grader.reference_files().to_vec(),
+    };
+    let a = grader.assignment();
+    Ok(BatchReport {
+        assignment: a.id.clone(),
+        title: a.title.clone(),
+        check_names: a.checks.iter().map(|c| c.name.clone()).collect(),
+        max_score: super::result::round2(a.max_score()),
+        submissions: results,
+        similarity: compare(&sims, &starter, similarity),
+    })
+}
+
+/// `hc11lab grade`: loads the assignment, prepares the reference, grades
+/// every submission and compares them. Write the reports with
+/// [`super::report::write_reports`].
+pub fn grade_batch(
+    opts: &GradeOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<BatchReport, GradeError> {
+    let assignment = Assignment::load(&opts.assignment)?;
+    let mut grader = Grader::new(assignment)?;
+    grader.set_cache(opts.cache);
+    grade_paths(
+        &grader,
+        &opts.submissions,
+        opts.jobs,
+        &opts.similarity,
+        progress,
+    )
+}
+
+/// Grades one submission already in memory (`hc11lab lesson check`). The
+/// reference is prepared on each call; to grade many, use [`Grader`].
+pub fn grade_one(assignment: &Assignment, submission: &Submission) -> SubmissionResult {
+    match Grader::new(assignment.clone()) {
+        Ok(g) => guarded(|| g.grade(submission))
+            .unwrap_or_else(|p| g.internal_error(&submission.name, &p)),
+        Err(e) => Grader::unprepared_result(assignment, &submission.name, &e.to_string()),
+    }
+}
+
+/// Gradescope's default paths.
+pub const GRADESCOPE_SUBMISSION: &str = "/autograder/submission";
+/// Where Gradescope reads the results.
+pub const GRADESCOPE_RESULTS: &str = "/autograder/results/results.json";
+
+/// `hc11lab grade --gradescope`: grades the submission folder as
+/// Gradescope's autograder does and writes its `results.json`. A submission
+/// that cannot be read still gets a results file (0 points, the reason).
+pub fn run_gradescope(
+    assignment_dir: &Path,
+    submission: &Path,
+    results: &Path,
+) -> Result<SubmissionResult, GradeError> {
+    let assignment = Assignment::load(assignment_dir)?;
+    let grader = Grader::new(assignment)?;
+    let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission"))
+        .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));
+    result.submission = "submission".into();
+    if let Some(dir) = results.parent() {
+        std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    std::fs::write(results, super::report::gradescope_json(&result)).map_err(|source| {
+        GradeError::Io {
+            path: results.to_path_buf(),
+            source,
+        }
+    })?;
+    Ok(result)
+}
+
+/// A progress reporter for the terminal: an indicatif bar on stderr when
+/// stderr is a terminal, nothing otherwise (CI logs stay clean).
+pub fn terminal_progress() -> Box<dyn Fn(usize, usize) + Sync> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return Box::new(|_, _| {});
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} grading [{bar:40}] {pos}/{len} submissions ({elapsed}, ~{eta} left)",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Box::new(move |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        if done >= total {
+            bar.finish_and_clear();
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_messages() {
+        assert_eq!(guarded(|| 3), Ok(3));
+        let e = guarded(|| -> u8 { panic!("bad {}", 7) });
+        let f = guarded(|| -> u8 { std::panic::panic_any(5u32) });
+        assert_eq!(e, Err("bad 7".to_string()));
+        assert_eq!(f, Err("unknown panic".to_string()));
+    }
+}

@@ -1,0 +1,138 @@
+//! `hc11lab grade` as a library call: the command line only maps its
+//! arguments onto a [`GradeRequest`] and prints what [`run`] returns.
+
+use super::batch::{grade_batch, run_gradescope, terminal_progress, GradeOptions};
+use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
+use super::error::GradeError;
+use super::report::{summary_line, write_reports};
+use super::result::{fmt_points, SubmissionStatus};
+use std::path::PathBuf;
+
+/// Default output folder of a batch.
+pub const DEFAULT_OUT: &str = "grade-report";
+
+/// What `hc11lab grade` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct GradeRequest {
+    /// `--assignment DIR` (or the `assignment.toml` itself).
+    pub assignment: PathBuf,
+    /// Submissions (folders, zips, folders of those); with `gradescope`,
+    /// `[SUBMISSION_DIR [RESULTS_JSON]]`.
+    pub paths: Vec<PathBuf>,
+    /// `--out DIR` (default [`DEFAULT_OUT`]).
+    pub out: Option<PathBuf>,
+    /// `--jobs N` (default: all cores).
+    pub jobs: Option<usize>,
+    /// `--gradescope`: grade one submission as Gradescope's autograder does.
+    pub gradescope: bool,
+    /// `--no-cache`: grade identical programs again (for timing the grader).
+    pub no_cache: bool,
+}
+
+/// What [`run`] did: the text for stdout and the exit status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GradeOutcome {
+    /// Lines for stdout.
+    pub text: String,
+    /// 0 graded (whatever the scores), 1 the assignment or input was unusable, 2 bad usage.
+    pub exit_code: u8,
+}
+
+/// Runs `hc11lab grade`. A progress bar goes to stderr when it is a terminal;
+/// errors come back as `Err` (exit status 1 for the caller).
+pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
+    if req.gradescope {
+        if req.paths.len() > 2 {
+            return Ok(GradeOutcome {
+                text: "usage: hc11lab grade --gradescope --assignment DIR [SUBMISSION_DIR [RESULTS_JSON]]\n"
+                    .into(),
+                exit_code: 2,
+            });
+        }
+        let submission = req
+            .paths
+            .first()
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(GRADESCOPE_SUBMISSION));
+        let results = req
+            .paths
+            .get(1)
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(GRADESCOPE_RESULTS));
+        let r = run_gradescope(&req.assignment, &submission, &results)?;
+        let status = match &r.status {
+            SubmissionStatus::Graded => String::new(),
+            SubmissionStatus::Rejected(m) => format!(" (not graded: {m})"),
+            SubmissionStatus::InternalError(m) => format!(" (internal error: {m})"),
+        };
+        return Ok(GradeOutcome {
+            text: format!(
+                "{} of {} points{status}; results in {}\n",
+                fmt_points(r.score),
+                fmt_points(r.max_score),
+                results.display()
+            ),
+            exit_code: 0,
+        });
+    }
+    if req.paths.is_empty() {
+        return Ok(GradeOutcome {
+            text: "usage: hc11lab grade --assignment DIR SUBMISSION... [--out DIR] [--jobs N]\n"
+                .into(),
+            exit_code: 2,
+        });
+    }
+    let opts = GradeOptions {
+        jobs: req.jobs,
+        cache: !req.no_cache,
+        ..GradeOptions::new(req.assignment.clone(), req.paths.clone())
+    };
+    let progress = terminal_progress();
+    let report = grade_batch(&opts, &*progress)?;
+    let out = req
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    write_reports(&report, &out)?;
+    Ok(GradeOutcome {
+        text: format!(
+            "{}\nreports in {}: grades.csv, report.html, report.json, junit.xml, similarity.html, similarity.csv, <submission>/results.json\n",
+            summary_line(&report),
+            out.display()
+        ),
+        exit_code: 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_errors_exit_2() {
+        let r = run(&GradeRequest {
+            assignment: "x".into(),
+            ..GradeRequest::default()
+        })
+        .unwrap();
+        assert_eq!(r.exit_code, 2);
+        let r = run(&GradeRequest {
+            gradescope: true,
+            paths: vec!["a".into(), "b".into(), "c".into()],
+            ..GradeRequest::default()
+        })
+        .unwrap();
+        assert_eq!(r.exit_code, 2);
+    }
+
+    #[test]
+    fn missing_assignment_is_an_error() {
+        let e = run(&GradeRequest {
+            assignment: "/nonexistent/assignment".into(),
+            paths: vec!["s".into()],
+            ..GradeRequest::default()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/assignment"), "{e}");
+    }
+}

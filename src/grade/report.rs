@@ -1,0 +1,513 @@
+//! Report writers over a [`BatchReport`]: `grades.csv`, `report.json`,
+//! `report.html`, `junit.xml`, Gradescope's `results.json` per submission,
+//! and `similarity.html` + `similarity.csv`. All output is deterministic
+//! (no timestamps, submissions in name order).
+
+pub mod html;
+
+use super::error::GradeError;
+use super::result::{fmt_points, BatchReport, SubmissionResult, SubmissionStatus};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Quotes a CSV field when needed (RFC 4180).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The one-line summary `hc11lab grade` prints when done.
+pub fn summary_line(report: &BatchReport) -> String {
+    let n = report.submissions.len();
+    let mean = if n == 0 {
+        0.0
+    } else {
+        report.submissions.iter().map(|s| s.score).sum::<f64>() / n as f64
+    };
+    let full = report
+        .submissions
+        .iter()
+        .filter(|s| s.score >= s.max_score)
+        .count();
+    let count = |f: fn(&SubmissionStatus) -> bool| {
+        report.submissions.iter().filter(|s| f(&s.status)).count()
+    };
+    let rejected = count(|s| matches!(s, SubmissionStatus::Rejected(_)));
+    let internal = count(|s| matches!(s, SubmissionStatus::InternalError(_)));
+    format!(
+        "graded {n} submission(s) for {}: mean {} of {}, {full} with full marks, {rejected} rejected, {internal} internal error(s); {} suspicious pair(s)",
+        report.assignment,
+        fmt_points(mean),
+        fmt_points(report.max_score),
+        report.similarity.pairs.len()
+    )
+}
+
+/// `grades.csv`: `submission,score,max_score`, then one column per check.
+pub fn grades_csv(report: &BatchReport) -> String {
+    let mut out = String::from("submission,score,max_score");
+    for name in &report.check_names {
+        out.push(',');
+        out.push_str(&csv_field(name));
+    }
+    out.push_str(",status\r\n");
+    for s in &report.submissions {
+        out.push_str(&csv_field(&s.submission));
+        let _ = write!(out, ",{},{}", fmt_points(s.score), fmt_points(s.max_score));
+        for name in &report.check_names {
+            let score = s
+                .checks
+                .iter()
+                .find(|c| &c.name == name)
+                .map_or_else(String::new, |c| fmt_points(c.score));
+            out.push(',');
+            out.push_str(&score);
+        }
+        let status = match &s.status {
+            SubmissionStatus::Graded => "graded",
+            SubmissionStatus::Rejected(_) => "rejected",
+            SubmissionStatus::InternalError(_) => "internal_error",
+        };
+        let _ = write!(out, ",{status}\r\n");
+    }
+    out
+}
+
+/// One test in Gradescope's `results.json`.
+#[derive(Serialize)]
+struct GsTest<'a> {
+    name: &'a str,
+    score: f64,
+    max_score: f64,
+    output: &'a str,
+    visibility: &'a str,
+    status: &'a str,
+}
+
+/// Gradescope's `results.json` (autograder specification).
+#[derive(Serialize)]
+struct GsResults<'a> {
+    score: f64,
+    output: String,
+    visibility: &'a str,
+    stdout_visibility: &'a str,
+    tests: Vec<GsTest<'a>>,
+}
+
+/// Gradescope's `results.json` for one submission.
+pub fn gradescope_json(result: &SubmissionResult) -> String {
+    let mut output = String::new();
+    match &result.status {
+        SubmissionStatus::Graded => {}
+        SubmissionStatus::Rejected(m) => {
+            let _ = writeln!(output, "Your submission could not be graded: {m}");
+        }
+        SubmissionStatus::InternalError(m) => {
+            let _ = writeln!(
+                output,
+                "The grader failed on your submission (not your fault; staff have been told): {m}"
+            );
+        }
+    }
+    for n in &result.notes {
+        let _ = writeln!(output, "Note: {n}");
+    }
+    let tests = result
+        .checks
+        .iter()
+        .map(|c| GsTest {
+            name: &c.name,
+            score: c.score,
+            max_score: c.max_score,
+            output: &c.output,
+            visibility: c.visibility.as_str(),
+            status: if c.passed { "passed" } else { "failed" },
+        })
+        .collect();
+    let doc = GsResults {
+        score: result.score,
+        output,
+        visibility: "visible",
+        stdout_visibility: "hidden",
+        tests,
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+/// Escapes text for XML attributes and content; drops characters XML 1.0 forbids.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JUnit XML: a test suite per submission, a test case per check.
+pub fn junit_xml(report: &BatchReport) -> String {
+    let tests: usize = report.submissions.iter().map(|s| s.checks.len()).sum();
+    let failures: usize = report
+        .submissions
+        .iter()
+        .flat_map(|s| &s.checks)
+        .filter(|c| !c.passed)
+        .count();
+    let errors = report
+        .submissions
+        .iter()
+        .filter(|s| matches!(s.status, SubmissionStatus::InternalError(_)))
+        .count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">",
+        xml_escape(&report.assignment)
+    );
+    for s in &report.submissions {
+        let f = s.checks.iter().filter(|c| !c.passed).count();
+        let e = usize::from(matches!(s.status, SubmissionStatus::InternalError(_)));
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\">",
+            xml_escape(&s.submission),
+            s.checks.len()
+        );
+        let _ = writeln!(
+            out,
+            "    <properties><property name=\"score\" value=\"{}\"/><property name=\"max_score\" value=\"{}\"/></properties>",
+            fmt_points(s.score),
+            fmt_points(s.max_score)
+        );
+        for c in &s.checks {
+            let _ = write!(
+                out,
+                "    <testcase classname=\"{}\" name=\"{}\"",
+                xml_escape(&s.submission),
+                xml_escape(&c.name)
+            );
+            if c.passed {
+                out.push_str("/>\n");
+            } else {
+                let first = c.output.lines().next().unwrap_or("failed");
+                let _ = writeln!(
+                    out,
+                    ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
+                    xml_escape(first),
+                    xml_escape(&format!(
+                        "{} of {} points\n{}",
+                        fmt_points(c.score),
+                        fmt_points(c.max_score),
+                        c.output
+                    ))
+                );
+            }
+        }
+        if !s.notes.is_empty() {
+            let _ = writeln!(
+                out,
+                "    <system-out>{}</system-out>",
+                xml_escape(&s.notes.join("\n"))
+            );
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// `similarity.csv`: one row per suspicious pair.
+pub fn similarity_csv(report: &BatchReport) -> String {
+    let mut out =
+        String::from("a,b,score,shared,a_fingerprints,b_fingerprints,a_lines,b_lines\r\n");
+    for p in &report.similarity.pairs {
+        let ranges = |side: &dyn Fn(&super::similarity::MatchRange) -> String| {
+            p.matches.iter().map(side).collect::<Vec<_>>().join("; ")
+        };
+        let a = ranges(&|m| format!("{}:{}-{}", m.a.file, m.a.first, m.a.last));
+        let b = ranges(&|m| format!("{}:{}-{}", m.b.file, m.b.first, m.b.last));
+        let _ = write!(
+            out,
+            "{},{},{},{},{},{},{},{}\r\n",
+            csv_field(&p.a),
+            csv_field(&p.b),
+            fmt_points(p.score),
+            p.shared,
+            p.a_fingerprints,
+            p.b_fingerprints,
+            csv_field(&a),
+            csv_field(&b)
+        );
+    }
+    out
+}
+
+/// A file name for a submission's folder under `--out`: its name with
+/// anything but letters, digits, `-`, `_`, `.` replaced by `_`.
+pub fn safe_dir_name(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match s.trim_matches('.') {
+        "" => "_".to_string(),
+        t => t.to_string(),
+    }
+}
+
+fn write(path: PathBuf, text: &str, written: &mut Vec<PathBuf>) -> Result<(), GradeError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    std::fs::write(&path, text).map_err(|source| GradeError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    written.push(path);
+    Ok(())
+}
+
+/// Writes every report into `out`; returns the files written.
+pub fn write_reports(report: &BatchReport, out: &Path) -> Result<Vec<PathBuf>, GradeError> {
+    let mut written = Vec::new();
+    write(out.join("grades.csv"), &grades_csv(report), &mut written)?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| GradeError::Report {
+        what: "report.json".into(),
+        message: e.to_string(),
+    })?;
+    write(out.join("report.json"), &(json + "\n"), &mut written)?;
+    write(
+        out.join("report.html"),
+        &html::report_html(report),
+        &mut written,
+    )?;
+    write(out.join("junit.xml"), &junit_xml(report), &mut written)?;
+    write(
+        out.join("similarity.csv"),
+        &similarity_csv(report),
+        &mut written,
+    )?;
+    write(
+        out.join("similarity.html"),
+        &html::similarity_html(report),
+        &mut written,
+    )?;
+    for s in &report.submissions {
+        let dir = out.join(safe_dir_name(&s.submission));
+        write(dir.join("results.json"), &gradescope_json(s), &mut written)?;
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::grade::assignment::Visibility;
+    use crate::grade::frame::{Frame, Rect};
+    use crate::grade::result::{CheckResult, LcdEvidence};
+    use crate::grade::similarity::{LineRange, MatchRange, SimilarPair, SimilarityReport};
+
+    /// A small synthetic batch used by the writer tests.
+    pub(crate) fn sample() -> BatchReport {
+        let check = |name: &str, score: f64, max: f64, vis, out: &str| CheckResult {
+            name: name.into(),
+            score,
+            max_score: max,
+            passed: score == max,
+            visibility: vis,
+            output: out.into(),
+            lcd: None,
+        };
+        let mut failed_lcd = check(
+            "start screen",
+            0.0,
+            2.0,
+            Visibility::Visible,
+            "LCD differs at 3 pixels, first at x=40, y=2 <here>",
+        );
+        failed_lcd.lcd = Some(LcdEvidence {
+            actual: Frame::from_fn(|x, _| x == 40),
+            expected: Frame::default(),
+            region: Rect::FULL,
+        });
+        BatchReport {
+            assignment: "viergewinnt".into(),
+            title: "Vier Gewinnt".into(),
+            check_names: vec![
+                "assembles".into(),
+                "start screen".into(),
+                "games, hidden".into(),
+            ],
+            max_score: 5.0,
+            submissions: vec![
+                SubmissionResult {
+                    submission: "alice".into(),
+                    score: 5.0,
+                    max_score: 5.0,
+                    status: SubmissionStatus::Graded,
+                    notes: vec![],
+                    checks: vec![
+                        check("assembles", 1.0, 1.0, Visibility::Visible, "assembles"),
+                        check("start screen", 2.0, 2.0, Visibility::Visible, "ok"),
+                        check(
+                            "games, hidden",
+                            2.0,
+                            2.0,
+                            Visibility::Hidden,
+                            "20 of 20 games",
+                        ),
+                    ],
+                },
+                SubmissionResult {
+                    submission: "bob \"b\"".into(),
+                    score: 1.5,
+                    max_score: 5.0,
+                    status: SubmissionStatus::Graded,
+                    notes: vec!["Viergewinnt.asm is not UTF-8".into()],
+                    checks: vec![
+                        check("assembles", 1.0, 1.0, Visibility::Visible, "assembles"),
+                        failed_lcd,
+                        check(
+                            "games, hidden",
+                            0.5,
+                            2.0,
+                            Visibility::Hidden,
+                            "5 of 20 games & more",
+                        ),
+                    ],
+                },
+            ],
+            similarity: SimilarityReport {
+                options: None,
+                pairs: vec![SimilarPair {
+                    a: "alice".into(),
+                    b: "bob \"b\"".into(),
+                    score: 0.9,
+                    shared: 30,
+                    a_fingerprints: 33,
+                    b_fingerprints: 31,
+                    matches: vec![MatchRange {
+                        a: LineRange {
+                            file: "Logic.inc".into(),
+                            first: 10,
+                            last: 12,
+                            text: "ldaa #1\nstaa <x>\nrts".into(),
+                        },
+                        b: LineRange {
+                            file: "Logic.inc".into(),
+                            first: 20,
+                            last: 22,
+                            text: "lda #1\nsta y\nrts".into(),
+                        },
+                        instructions: 3,
+                    }],
+                }],
+            },
+        }
+    }
+
+    #[test]
+    fn csv_layout() {
+        let csv = grades_csv(&sample());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "submission,score,max_score,assembles,start screen,\"games, hidden\",status"
+        );
+        assert_eq!(lines[1], "alice,5,5,1,2,2,graded");
+        assert_eq!(lines[2], "\"bob \"\"b\"\"\",1.5,5,1,0,0.5,graded");
+    }
+
+    #[test]
+    fn gradescope_shape() {
+        let r = sample();
+        let v: serde_json::Value =
+            serde_json::from_str(&gradescope_json(&r.submissions[1])).unwrap();
+        assert_eq!(v["score"], 1.5);
+        assert_eq!(v["tests"].as_array().unwrap().len(), 3);
+        assert_eq!(v["tests"][2]["visibility"], "hidden");
+        assert_eq!(v["tests"][1]["max_score"], 2.0);
+        assert_eq!(v["tests"][1]["status"], "failed");
+        assert!(v["output"].as_str().unwrap().contains("UTF-8"));
+    }
+
+    #[test]
+    fn junit_counts_and_escapes() {
+        let x = junit_xml(&sample());
+        assert!(x.contains("tests=\"6\" failures=\"2\" errors=\"0\""), "{x}");
+        assert!(x.contains("name=\"bob &quot;b&quot;\""));
+        assert!(x.contains("&lt;here&gt;"));
+        assert!(!x.contains("<here>"));
+    }
+
+    #[test]
+    fn similarity_csv_ranges() {
+        let c = similarity_csv(&sample());
+        assert!(c.contains("Logic.inc:10-12"), "{c}");
+        assert!(c
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("alice,\"bob \"\"b\"\"\",0.9,30,33,31"));
+    }
+
+    #[test]
+    fn summary() {
+        assert_eq!(
+            summary_line(&sample()),
+            "graded 2 submission(s) for viergewinnt: mean 3.25 of 5, 1 with full marks, 0 rejected, 0 internal error(s); 1 suspicious pair(s)"
+        );
+    }
+
+    #[test]
+    fn safe_names() {
+        assert_eq!(safe_dir_name("../x y"), "_x_y");
+        assert_eq!(safe_dir_name(".."), "_");
+        assert_eq!(safe_dir_name("anna-lena_2"), "anna-lena_2");
+    }
+
+    #[test]
+    fn writes_all_files() {
+        let dir = std::env::temp_dir().join(format!("hc11lab-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let files = write_reports(&sample(), &dir).unwrap();
+        for f in [
+            "grades.csv",
+            "report.json",
+            "report.html",
+            "junit.xml",
+            "similarity.csv",
+            "similarity.html",
+            "alice/results.json",
+            "bob__b_/results.json",
+        ] {
+            assert!(files.contains(&dir.join(f)), "{f} missing: {files:?}");
+        }
+        let back: BatchReport =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap())
+                .unwrap();
+        assert_eq!(back, sample());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

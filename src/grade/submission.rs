@@ -1,0 +1,700 @@
+//! Reading submissions safely: a folder or a `.zip` per student, a folder of
+//! those for a batch. Files are read into memory within the assignment's
+//! limits; nothing is extracted to disk, symlinks are not followed, and zip
+//! entries with absolute paths or `..` are refused.
+
+use super::assignment::Limits;
+use super::error::{GradeError, SubmissionError};
+use super::text::{decode_source, Encoding};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// File extensions read as assembler sources; other files are listed in a note and skipped.
+pub const SOURCE_EXTENSIONS: &[&str] = &["asm", "inc", "s", "a11", "asm11", "mac", "def", "h"];
+
+/// Deepest folder nesting read inside a submission.
+const MAX_DEPTH: usize = 8;
+
+/// A decoded source file of a submission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceText {
+    /// The text.
+    pub text: String,
+    /// How the bytes were decoded.
+    pub encoding: Encoding,
+}
+
+/// One student's submission, read into memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Submission {
+    /// Name used in reports: the folder name, or the zip name without `.zip`.
+    pub name: String,
+    /// Where it was read from.
+    pub origin: PathBuf,
+    /// Source files by relative path (`/`-separated, as found).
+    pub files: BTreeMap<String, SourceText>,
+    /// Remarks for the student (decoding, skipped files).
+    pub notes: Vec<String>,
+}
+
+/// Why an include could not be resolved inside a submission.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IncludeError {
+    /// The path is absolute or climbs above the submission with `..`.
+    #[error("`{0}` leaves the submission: only files inside it can be included")]
+    Outside(String),
+    /// No such file in the submission (nor among the course's provided files).
+    #[error("`{0}` is not in the submission")]
+    NotFound(String),
+}
+
+/// True for names the operating systems add to archives and folders.
+fn is_junk(path: &str) -> bool {
+    path.split('/').any(|c| {
+        c == "__MACOSX" || c == ".DS_Store" || c == "Thumbs.db" || c == ".git" || c == "desktop.ini"
+    })
+}
+
+fn is_source(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, ext)| {
+        SOURCE_EXTENSIONS
+            .iter()
+            .any(|e| ext.eq_ignore_ascii_case(e))
+    })
+}
+
+/// Splits a path (either slash) into components, resolving `.` and `..`;
+/// `None` if it is absolute or climbs above its start.
+pub fn normalize(path: &str) -> Option<Vec<String>> {
+    let p = path.replace('\\', "/");
+    let drive = p.as_bytes().get(1) == Some(&b':');
+    if p.starts_with('/') || drive {
+        return None;
+    }
+    let mut out: Vec<String> = Vec::new();
+    for c in p.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            c => out.push(c.to_string()),
+        }
+    }
+    Some(out)
+}
+
+impl Submission {
+    /// Reads a submission from a folder or a `.zip`.
+    pub fn load(path: &Path, limits: &Limits) -> Result<Submission, SubmissionError> {
+        let name = submission_name(path);
+        let is_zip = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+        let mut notes = Vec::new();
+        let raw = if is_zip {
+            read_zip(path, limits, &mut notes)?
+        } else {
+            read_folder(path, limits, &mut notes)?
+        };
+        Submission::from_files(name, path.to_path_buf(), raw, notes)
+    }
+
+    /// Builds a submission from in-memory files (path -> bytes), decoding sources.
+    pub fn from_files(
+        name: String,
+        origin: PathBuf,
+        raw: BTreeMap<String, Vec<u8>>,
+        mut notes: Vec<String>,
+    ) -> Result<Submission, SubmissionError> {
+        let mut files = BTreeMap::new();
+        let mut windows = Vec::new();
+        for (path, bytes) in raw {
+            let (text, encoding) = decode_source(&bytes).map_err(|e| SubmissionError::NotText {
+                file: path.clone(),
+                offset: e.offset,
+                byte: e.byte,
+            })?;
+            if encoding == Encoding::Windows1252 {
+                windows.push(path.clone());
+            }
+            files.insert(path, SourceText { text, encoding });
+        }
+        match windows.as_slice() {
+            [] => {}
+            [one] => notes.push(format!(
+                "{one} is not UTF-8; it was read as Windows-1252 (Latin-1), so umlauts in comments are fine"
+            )),
+            many => notes.push(format!(
+                "{} files are not UTF-8 ({}); they were read as Windows-1252 (Latin-1), so umlauts in comments are fine",
+                many.len(),
+                many.join(", ")
+            )),
+        }
+        Ok(Submission {
+            name,
+            origin,
+            files,
+            notes,
+        })
+    }
+
+    /// The path of the entry file (matched case-insensitively, in any folder;
+    /// the shallowest wins, two at the same depth are ambiguous).
+    pub fn find_entry(&self, entry: &str) -> Result<String, SubmissionError> {
+        let mut hits: Vec<&String> = self
+            .files
+            .keys()
+            .filter(|p| {
+                p.rsplit('/')
+                    .next()
+                    .is_some_and(|f| f.eq_ignore_ascii_case(entry))
+            })
+            .collect();
+        hits.sort_by_key(|p| (p.matches('/').count(), p.to_string()));
+        match hits.as_slice() {
+            [] => {
+                let asm: Vec<&str> = self
+                    .files
+                    .keys()
+                    .filter(|p| p.to_ascii_lowercase().ends_with(".asm"))
+                    .map(String::as_str)
+                    .collect();
+                let found = if asm.is_empty() {
+                    " (no .asm file was found)".to_string()
+                } else {
+                    format!(
+                        " (found {}; rename your main file to {entry})",
+                        asm.join(", ")
+                    )
+                };
+                Err(SubmissionError::EntryMissing {
+                    entry: entry.to_string(),
+                    found,
+                })
+            }
+            [one] => Ok(one.to_string()),
+            [a, b, ..] if a.matches('/').count() < b.matches('/').count() => Ok(a.to_string()),
+            many => Err(SubmissionError::EntryAmbiguous {
+                entry: entry.to_string(),
+                paths: many
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+
+    /// Resolves an `include` written in file `from`: relative to that file's
+    /// folder, case-insensitively, never outside the submission.
+    pub fn resolve_include(&self, from: &str, name: &str) -> Result<String, IncludeError> {
+        let name = name.trim().trim_matches('"').trim_matches('\'');
+        if normalize(name).is_none() && !name.contains("..") {
+            return Err(IncludeError::Outside(name.to_string()));
+        }
+        let base = from.replace('\\', "/");
+        let dir = base.rsplit_once('/').map_or("", |(d, _)| d);
+        let joined = if dir.is_empty() {
+            name.to_string()
+        } else {
+            format!("{dir}/{name}")
+        };
+        let Some(parts) = normalize(&joined) else {
+            return Err(IncludeError::Outside(name.to_string()));
+        };
+        let wanted = parts.join("/");
+        if self.files.contains_key(&wanted) {
+            return Ok(wanted);
+        }
+        self.files
+            .keys()
+            .find(|k| k.eq_ignore_ascii_case(&wanted))
+            .cloned()
+            .ok_or_else(|| IncludeError::NotFound(name.to_string()))
+    }
+}
+
+/// The report name of a submission path: folder name or zip name without `.zip`.
+pub fn submission_name(path: &Path) -> String {
+    let is_zip = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+    let name = if is_zip {
+        path.file_stem()
+    } else {
+        path.file_name()
+    };
+    name.map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty() && n != "." && n != "..")
+        .unwrap_or_else(|| "submission".to_string())
+}
+
+/// Keeps the running totals against the limits.
+struct Budget<'a> {
+    limits: &'a Limits,
+    files: usize,
+    bytes: u64,
+}
+
+impl Budget<'_> {
+    fn admit(&mut self, file: &str, size: u64) -> Result<(), SubmissionError> {
+        if size > self.limits.max_file_bytes {
+            return Err(SubmissionError::FileTooLarge {
+                file: file.to_string(),
+                size,
+                limit: self.limits.max_file_bytes,
+            });
+        }
+        self.files += 1;
+        if self.files > self.limits.max_files {
+            return Err(SubmissionError::TooManyFiles {
+                limit: self.limits.max_files,
+            });
+        }
+        self.bytes += size;
+        if self.bytes > self.limits.max_total_bytes {
+            return Err(SubmissionError::TooLarge {
+                limit: self.limits.max_total_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Budget<'_> {
+    fn grow(&mut self, extra: u64) -> Result<(), SubmissionError> {
+        self.bytes += extra;
+        if self.bytes > self.limits.max_total_bytes {
+            return Err(SubmissionError::TooLarge {
+                limit: self.limits.max_total_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Reads at most `limit` bytes; an error if there is more (a zip header may lie).
+fn read_bounded(r: impl Read, file: &str, limit: u64) -> Result<Vec<u8>, SubmissionError> {
+    let mut buf = Vec::new();
+    r.take(limit.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(|e| SubmissionError::Unreadable {
+            path: file.to_string(),
+            message: e.to_string(),
+        })?;
+    if buf.len() as u64 > limit {
+        return Err(SubmissionError::FileTooLarge {
+            file: file.to_string(),
+            size: buf.len() as u64,
+            limit,
+        });
+    }
+    Ok(buf)
+}
+
+fn skipped_note(skipped: &[String]) -> Option<String> {
+    const SHOW: usize = 5;
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut list = skipped
+        .iter()
+        .take(SHOW)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if skipped.len() > SHOW {
+        list.push_str(&format!(" and {} more", skipped.len() - SHOW));
+    }
+    Some(format!(
+        "skipped {} file(s) that are not assembler sources: {list}",
+        skipped.len()
+    ))
+}
+
+fn read_zip(
+    path: &Path,
+    limits: &Limits,
+    notes: &mut Vec<String>,
+) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
+    let zip_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = std::fs::File::open(path).map_err(|e| SubmissionError::Unreadable {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let mut archive = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| {
+        SubmissionError::BadZip {
+            name: zip_name.clone(),
+            message: e.to_string(),
+        }
+    })?;
+    // A zip can claim millions of entries; refuse before walking them.
+    if archive.len() > limits.max_files.saturating_mul(4).max(64) {
+        return Err(SubmissionError::TooManyFiles {
+            limit: limits.max_files,
+        });
+    }
+    let mut budget = Budget {
+        limits,
+        files: 0,
+        bytes: 0,
+    };
+    let mut out = BTreeMap::new();
+    let mut skipped = Vec::new();
+    for i in 0..archive.len() {
+        let listed_name = archive
+            .name_for_index(i)
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("#{i}"));
+        let mut entry = match archive.by_index(i) {
+            Ok(e) => e,
+            Err(e) => {
+                let entry = listed_name;
+                return Err(SubmissionError::ZipEntryUnsupported {
+                    entry,
+                    message: e.to_string(),
+                });
+            }
+        };
+        let raw_name = entry.name().to_string();
+        let Some(parts) = normalize(&raw_name) else {
+            return Err(SubmissionError::ZipPathOutside { entry: raw_name });
+        };
+        let rel = parts.join("/");
+        if entry.is_dir() || rel.is_empty() || is_junk(&rel) {
+            continue;
+        }
+        if entry.is_symlink() {
+            notes.push(format!("skipped symbolic link {rel} in the zip"));
+            continue;
+        }
+        if !is_source(&rel) {
+            skipped.push(rel);
+            continue;
+        }
+        if entry.encrypted() {
+            return Err(SubmissionError::ZipEntryUnsupported {
+                entry: raw_name,
+                message: "it is encrypted".into(),
+            });
+        }
+        let declared = entry.size();
+        budget.admit(&rel, declared)?;
+        let bytes = read_bounded(&mut entry, &rel, limits.max_file_bytes)?;
+        // A header may understate the size: count what was really read.
+        budget.grow((bytes.len() as u64).saturating_sub(declared))?;
+        if out.insert(rel.clone(), bytes).is_some() {
+            notes.push(format!("the zip holds {rel} twice; the last copy was used"));
+        }
+    }
+    notes.extend(skipped_note(&skipped));
+    Ok(out)
+}
+
+fn read_folder(
+    root: &Path,
+    limits: &Limits,
+    notes: &mut Vec<String>,
+) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
+    let mut budget = Budget {
+        limits,
+        files: 0,
+        bytes: 0,
+    };
+    let mut out = BTreeMap::new();
+    let mut skipped = Vec::new();
+    let mut stack: Vec<(PathBuf, String, usize)> = vec![(root.to_path_buf(), String::new(), 0)];
+    while let Some((dir, prefix, depth)) = stack.pop() {
+        let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        };
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .map_err(unreadable)?
+            .filter_map(Result::ok)
+            .collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let fname = e.file_name().to_string_lossy().into_owned();
+            let rel = if prefix.is_empty() {
+                fname.clone()
+            } else {
+                format!("{prefix}/{fname}")
+            };
+            if is_junk(&rel) {
+                continue;
+            }
+            let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            if meta.file_type().is_symlink() {
+                notes.push(format!(
+                    "skipped symbolic link {rel} (links are not followed)"
+                ));
+            } else if meta.is_dir() {
+                if depth + 1 < MAX_DEPTH {
+                    stack.push((e.path(), rel, depth + 1));
+                } else {
+                    notes.push(format!("skipped {rel}: folders nest too deep"));
+                }
+            } else if meta.is_file() {
+                if !is_source(&rel) {
+                    skipped.push(rel);
+                    continue;
+                }
+                budget.admit(&rel, meta.len())?;
+                let f =
+                    std::fs::File::open(e.path()).map_err(|err| SubmissionError::Unreadable {
+                        path: rel.clone(),
+                        message: err.to_string(),
+                    })?;
+                let bytes = read_bounded(f, &rel, limits.max_file_bytes)?;
+                out.insert(rel, bytes);
+            }
+        }
+    }
+    skipped.sort();
+    notes.extend(skipped_note(&skipped));
+    Ok(out)
+}
+
+/// True if a folder holds a submission itself (an entry file or any `.asm`
+/// at its top), rather than one submission per sub-folder or zip.
+fn is_submission_folder(dir: &Path, entry: &str) -> Result<bool, GradeError> {
+    let rd = std::fs::read_dir(dir).map_err(|source| GradeError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    Ok(rd.filter_map(Result::ok).any(|e| {
+        let n = e.file_name().to_string_lossy().into_owned();
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        is_file && (n.eq_ignore_ascii_case(entry) || n.to_ascii_lowercase().ends_with(".asm"))
+    }))
+}
+
+/// Expands the command line's paths into submission paths, sorted by name:
+/// a `.zip` is one submission; a folder with sources at its top is one; any
+/// other folder is a batch whose sub-folders and zips are submissions.
+pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeError> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|source| GradeError::Io {
+            path: p.clone(),
+            source,
+        })?;
+        if meta.is_file() || is_submission_folder(p, entry)? {
+            out.push(p.clone());
+        } else {
+            let rd = std::fs::read_dir(p).map_err(|source| GradeError::Io {
+                path: p.clone(),
+                source,
+            })?;
+            let mut children: Vec<PathBuf> = rd
+                .filter_map(Result::ok)
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    let junk = n.starts_with('.') || is_junk(&n);
+                    let dir = e.file_type().is_ok_and(|t| t.is_dir());
+                    let zip = n.to_ascii_lowercase().ends_with(".zip");
+                    !junk && (dir || zip)
+                })
+                .map(|e| e.path())
+                .collect();
+            if children.is_empty() {
+                // An empty-looking folder is still graded, so the student hears why.
+                children.push(p.clone());
+            }
+            out.extend(children);
+        }
+    }
+    out.sort_by_key(|p| (submission_name(p), p.clone()));
+    out.dedup();
+    if out.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(GradeError::NoSubmissions(shown.join(", ")));
+    }
+    Ok(out)
+}
+
+/// Unique report names for submission paths, in the same order: a second
+/// `alice` (say `alice/` and `alice.zip`) becomes `alice-2`.
+pub fn unique_names(paths: &[PathBuf]) -> Vec<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    paths
+        .iter()
+        .map(|p| {
+            let base = submission_name(p);
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                base
+            } else {
+                format!("{base}-{n}")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn tmpdir(tag: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("hc11lab-grade-sub-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn write_zip(path: &Path, entries: &[(&str, &[u8])]) {
+        let f = std::fs::File::create(path).unwrap();
+        let mut z = zip::ZipWriter::new(f);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, data) in entries {
+            z.start_file(*name, opts).unwrap();
+            z.write_all(data).unwrap();
+        }
+        z.finish().unwrap();
+    }
+
+    #[test]
+    fn normalize_refuses_escapes() {
+        assert_eq!(normalize("a/./b/../c.inc").unwrap(), ["a", "c.inc"]);
+        assert_eq!(normalize("a\\b.inc").unwrap(), ["a", "b.inc"]);
+        assert!(normalize("../x").is_none());
+        assert!(normalize("a/../../x").is_none());
+        assert!(normalize("/etc/passwd").is_none());
+        assert!(normalize("C:\\x.inc").is_none());
+    }
+
+    #[test]
+    fn folder_with_nested_entry_and_includes() {
+        let d = tmpdir("folder");
+        std::fs::create_dir_all(d.join("alice/src")).unwrap();
+        std::fs::write(d.join("alice/src/Viergewinnt.asm"), "include utils.inc\n").unwrap();
+        std::fs::write(d.join("alice/src/Utils.inc"), "rts\n").unwrap();
+        std::fs::write(d.join("alice/notes.pdf"), b"%PDF\x00").unwrap();
+        let s = Submission::load(&d.join("alice"), &Limits::default()).unwrap();
+        assert_eq!(s.name, "alice");
+        let entry = s.find_entry("viergewinnt.asm").unwrap();
+        assert_eq!(entry, "src/Viergewinnt.asm");
+        assert_eq!(
+            s.resolve_include(&entry, "utils.inc").unwrap(),
+            "src/Utils.inc"
+        );
+        assert_eq!(
+            s.resolve_include(&entry, "../../secret.inc"),
+            Err(IncludeError::Outside("../../secret.inc".into()))
+        );
+        assert_eq!(
+            s.resolve_include(&entry, "/etc/passwd"),
+            Err(IncludeError::Outside("/etc/passwd".into()))
+        );
+        assert!(matches!(
+            s.resolve_include(&entry, "missing.inc"),
+            Err(IncludeError::NotFound(_))
+        ));
+        assert!(
+            s.notes.iter().any(|n| n.contains("notes.pdf")),
+            "{:?}",
+            s.notes
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn zip_with_parent_paths_is_refused() {
+        let d = tmpdir("zipslip");
+        let z = d.join("mallory.zip");
+        write_zip(
+            &z,
+            &[("Viergewinnt.asm", b"rts\n"), ("../../evil.inc", b"rts\n")],
+        );
+        let err = Submission::load(&z, &Limits::default()).unwrap_err();
+        assert_eq!(
+            err,
+            SubmissionError::ZipPathOutside {
+                entry: "../../evil.inc".into()
+            }
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn zip_sizes_are_bounded() {
+        let d = tmpdir("zipsize");
+        let z = d.join("big.zip");
+        let big = vec![b';'; 5000];
+        write_zip(&z, &[("Viergewinnt.asm", &big)]);
+        let limits = Limits {
+            max_file_bytes: 4096,
+            ..Limits::default()
+        };
+        let err = Submission::load(&z, &limits).unwrap_err();
+        assert!(
+            matches!(err, SubmissionError::FileTooLarge { size: 5000, .. }),
+            "{err:?}"
+        );
+        let ok = d.join("ok.zip");
+        write_zip(
+            &ok,
+            &[("top/Viergewinnt.asm", b"rts\n"), ("__MACOSX/._x", b"junk")],
+        );
+        let s = Submission::load(&ok, &limits).unwrap();
+        assert_eq!(s.name, "ok");
+        assert_eq!(s.files.keys().collect::<Vec<_>>(), ["top/Viergewinnt.asm"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn garbage_zip_and_binary_source() {
+        let d = tmpdir("garbage");
+        std::fs::write(d.join("x.zip"), b"PK\x03\x04 not really").unwrap();
+        let err = Submission::load(&d.join("x.zip"), &Limits::default()).unwrap_err();
+        assert!(matches!(err, SubmissionError::BadZip { .. }), "{err:?}");
+        std::fs::create_dir_all(d.join("bin")).unwrap();
+        std::fs::write(d.join("bin/Viergewinnt.asm"), b"\x7fELF\x02\x01\x01\x00").unwrap();
+        let err = Submission::load(&d.join("bin"), &Limits::default()).unwrap_err();
+        assert!(
+            matches!(err, SubmissionError::NotText { offset: 7, .. }),
+            "{err:?}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn entry_missing_names_candidates() {
+        let mut raw = BTreeMap::new();
+        raw.insert("game.asm".to_string(), b"rts\n".to_vec());
+        let s = Submission::from_files("s".into(), PathBuf::new(), raw, vec![]).unwrap();
+        let e = s.find_entry("Viergewinnt.asm").unwrap_err().to_string();
+        assert!(e.contains("found game.asm"), "{e}");
+    }
+
+    #[test]
+    fn discovery_of_batches() {
+        let d = tmpdir("discover");
+        std::fs::create_dir_all(d.join("batch/bob")).unwrap();
+        std::fs::create_dir_all(d.join("batch/alice")).unwrap();
+        std::fs::write(d.join("batch/bob/Viergewinnt.asm"), "rts\n").unwrap();
+        std::fs::write(d.join("batch/alice/Viergewinnt.asm"), "rts\n").unwrap();
+        write_zip(&d.join("batch/carol.zip"), &[("Viergewinnt.asm", b"rts\n")]);
+        std::fs::write(d.join("batch/readme.txt"), "x").unwrap();
+        let found = discover(&[d.join("batch")], "Viergewinnt.asm").unwrap();
+        let names: Vec<String> = found.iter().map(|p| submission_name(p)).collect();
+        assert_eq!(names, ["alice", "bob", "carol"]);
+        let single = discover(&[d.join("batch/bob")], "Viergewinnt.asm").unwrap();
+        assert_eq!(single, [d.join("batch/bob")]);
+        let names = unique_names(&[d.join("a/x"), d.join("b/x.zip")]);
+        assert_eq!(names, ["x", "x-2"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
