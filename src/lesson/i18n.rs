@@ -97,8 +97,10 @@ impl fmt::Display for Lang {
 /// Interface strings of the lesson engine and panel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ui {
-    /// Heading of the panel.
+    /// Label of the lesson picker.
     Lessons,
+    /// Heading of the panel.
+    Course,
     /// "Step 3 of 7".
     Step,
     /// Word between step number and count.
@@ -145,6 +147,8 @@ pub fn ui(lang: Lang, key: Ui) -> &'static str {
     match (lang, key) {
         (Lang::De, Lessons) => "Lektionen",
         (Lang::En, Lessons) => "Lessons",
+        (Lang::De, Course) => "Kurs",
+        (Lang::En, Course) => "Course",
         (Lang::De, Step) => "Schritt",
         (Lang::En, Step) => "Step",
         (Lang::De, Of) => "von",

@@ -17,6 +17,14 @@ struct State {
     session: Session,
 }
 
+/// Focuses the answer field and types into it.
+fn type_answer(h: &mut Harness<'_, State>, text: &str) {
+    h.get_by_role(egui::accesskit::Role::TextInput).focus();
+    h.run();
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text(text);
+    h.run();
+}
+
 #[test]
 fn answer_wrong_then_right_switch_language_and_save() {
     let dir = std::env::temp_dir().join(format!("hc11lab-lesson-panel-{}", std::process::id()));
@@ -35,16 +43,16 @@ fn answer_wrong_then_right_switch_language_and_save() {
     h.run();
     h.get_by_label("Step 1 of 5: Reset");
 
-    h.get_by_role(egui::accesskit::Role::TextInput).type_text("$C000");
-    h.run();
+    type_answer(&mut h, "$C000");
     h.get_by_label("Answer").click();
     h.run();
-    assert_eq!(h.state().panel.run().unwrap().tries(0), 1);
+    let run = h.state().panel.run().unwrap();
+    assert_eq!(run.tries(0), 1);
+    assert!(run.feedback().unwrap().message.starts_with("Not right: 49152"));
     h.get_by_label("Hint:");
 
     let start = hc11lab::firmware::program().unwrap().symbol("Start").unwrap().value;
-    h.get_by_role(egui::accesskit::Role::TextInput).type_text(&format!("{start}"));
-    h.run();
+    type_answer(&mut h, &format!("{start}"));
     h.get_by_label("Answer").click();
     h.run();
     assert_eq!(h.state().panel.run().unwrap().current(), 1);
