@@ -15,3 +15,5 @@ pub mod machine;
 pub mod open;
 pub mod run;
 pub mod script;
+#[cfg(feature = "gui")]
+pub mod ui;

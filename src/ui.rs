@@ -1,0 +1,51 @@
+//! The hc11lab desktop app (eframe + egui): one file per panel, all reading
+//! and commanding one [`session::Session`]. The window shows how a listing
+//! line turns bytes of the cell buffer into LCD pixels; every action is a
+//! library call (`Program`, the machine), no emulator logic lives here.
+
+pub mod app;
+pub mod autorun;
+pub mod cells;
+pub mod keys;
+pub mod lcd;
+pub mod links;
+pub mod listing;
+pub mod load;
+pub mod memory;
+pub mod panels;
+pub mod registers;
+pub mod session;
+pub mod syntax;
+
+use std::path::PathBuf;
+
+/// What the app opens on start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum AppInput {
+    /// The Viergewinnt firmware bundled into the binary.
+    #[default]
+    Bundled,
+    /// A `.asm` file, a folder (its main `.asm`), an `.s19` or an ELF file.
+    Path(PathBuf),
+}
+
+/// Opens the hc11lab window on `initial` and runs until it is closed.
+///
+/// The window title starts with `hc11lab`. With `HC11LAB_AUTORUN` set, a key
+/// script runs at start (see [`autorun`]).
+pub fn run_app(initial: AppInput) -> eframe::Result<()> {
+    let autorun = autorun::Autorun::from_env();
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("hc11lab")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([960.0, 600.0]),
+        persist_window: autorun.is_none(),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "hc11lab",
+        options,
+        Box::new(move |cc| Ok(Box::new(app::App::new(cc, initial, autorun)))),
+    )
+}

@@ -1,0 +1,264 @@
+//! Scripted start for CI screenshots and frame-time measurements: the
+//! hidden environment variable `HC11LAB_AUTORUN` makes the real binary play
+//! a key script when it starts, select something, report when it is done
+//! and close itself.
+//!
+//! `HC11LAB_AUTORUN` is a `;`-separated list of `name=value` items, all
+//! optional:
+//! - `keys=LIST` — a key script in `run --keys` syntax (`drop,right,drop`,
+//!   `wait:5ms`, ...), played at full speed from power-on (the script runner
+//!   lets the program boot and settle first; an empty list only boots);
+//! - `select=pixel:X,Y` or `select=byte:ADDR` (`$00C8`, `board+136`, a
+//!   symbol) — what to select once the script is done, to show the links
+//!   (the listing then shows the line that loaded it);
+//! - `run=realtime|x10|max` — keep running at that speed after the script
+//!   (for frame-time measurement while the emulator runs);
+//! - `frames=N` — frames to draw after the script before `done` (default
+//!   10); frame times are counted over these frames only;
+//! - `done=PATH` — written once the script finished and those frames were
+//!   drawn: stop reason, cycles, instructions and frame times (`key value`
+//!   lines: `frame_ms_*` is the app's own time per frame, UI and emulation;
+//!   `total_ms_*` is eframe's whole frame, with tessellation, painting and
+//!   buffer swap);
+//! - `quit_after_ms=N` — close the window N ms after `done`.
+//!
+//! Settings from earlier sessions are ignored and not saved in such a run.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::links::{LineRole, Selection};
+use super::session::{Session, Speed};
+use crate::script::Script;
+
+/// The parsed `HC11LAB_AUTORUN` value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Autorun {
+    /// The key script (`run --keys` syntax).
+    pub keys: String,
+    /// What to select when done.
+    pub select: Option<String>,
+    /// Keep running at this speed after the script.
+    pub run: Option<Speed>,
+    /// File to write when done.
+    pub done: Option<PathBuf>,
+    /// Close this long after done.
+    pub quit_after: Option<Duration>,
+    /// Frames to draw after the script before done.
+    pub frames: u32,
+    /// Set when the frame statistics should start over (the script ended).
+    pub reset_stats: bool,
+    state: State,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+enum State {
+    #[default]
+    Start,
+    Playing,
+    Settling(u32),
+    Done(Instant),
+    Closed,
+}
+
+/// Frames drawn after the script before `done` is written (so the final
+/// picture is on screen), unless `frames=` says otherwise.
+const SETTLE_FRAMES: u32 = 10;
+
+/// Why an `HC11LAB_AUTORUN` value is not understood.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AutorunError {
+    /// An item without `=`.
+    #[error("HC11LAB_AUTORUN: `{0}` is not name=value")]
+    NotPair(String),
+    /// A name this version does not know.
+    #[error(
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, done, quit_after_ms)"
+    )]
+    Unknown(String),
+    /// A value that does not parse.
+    #[error("HC11LAB_AUTORUN: bad value for `{0}`: `{1}`")]
+    BadValue(String, String),
+}
+
+impl Autorun {
+    /// Reads `HC11LAB_AUTORUN`; `None` if unset. A bad value is reported on
+    /// stderr and ignored (the app starts normally).
+    pub fn from_env() -> Option<Autorun> {
+        let v = std::env::var("HC11LAB_AUTORUN").ok()?;
+        match Self::parse(&v) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                eprintln!("{e}");
+                None
+            }
+        }
+    }
+
+    /// Parses the variable's value.
+    pub fn parse(text: &str) -> Result<Autorun, AutorunError> {
+        let mut a = Autorun {
+            frames: SETTLE_FRAMES,
+            ..Autorun::default()
+        };
+        for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| AutorunError::NotPair(item.into()))?;
+            let (k, v) = (k.trim(), v.trim());
+            let bad = || AutorunError::BadValue(k.into(), v.into());
+            match k {
+                "keys" => {
+                    Script::parse_keys(v).map_err(|_| bad())?;
+                    a.keys = v.into();
+                }
+                "select" => a.select = Some(v.into()),
+                "run" => {
+                    a.run = Some(match v {
+                        "realtime" => Speed::RealTime,
+                        "x10" => Speed::Times10,
+                        "max" => Speed::Max,
+                        _ => return Err(bad()),
+                    })
+                }
+                "done" => a.done = Some(PathBuf::from(v)),
+                "frames" => a.frames = v.parse().map_err(|_| bad())?,
+                "quit_after_ms" => {
+                    a.quit_after = Some(Duration::from_millis(v.parse().map_err(|_| bad())?))
+                }
+                _ => return Err(AutorunError::Unknown(k.into())),
+            }
+        }
+        Ok(a)
+    }
+
+    /// Parses a `select=` value against the session's program.
+    pub fn selection(&self, session: &Session) -> Option<Selection> {
+        let s = self.select.as_deref()?;
+        if let Some(p) = s.strip_prefix("pixel:") {
+            let (x, y) = p.split_once(',')?;
+            return Some(Selection::Pixel {
+                x: x.trim().parse().ok()?,
+                y: y.trim().parse().ok()?,
+            });
+        }
+        let b = s.strip_prefix("byte:")?;
+        let (base, off) = match b.split_once('+') {
+            Some((base, off)) => (base, off.trim().parse::<u16>().ok()?),
+            None => (b, 0),
+        };
+        Some(Selection::BufferByte(
+            session.resolve(base)?.wrapping_add(off),
+        ))
+    }
+
+    /// True once the script is done (and the settle frames drawn).
+    pub fn is_done(&self) -> bool {
+        matches!(self.state, State::Done(_) | State::Closed)
+    }
+
+    /// Advances the script by one frame.
+    pub fn drive(&mut self, session: &mut Session, ctx: &egui::Context, frames: &str) {
+        match self.state {
+            State::Start => {
+                if !session.has_machine() {
+                    eprintln!("hc11lab autorun: nothing loaded, nothing to run");
+                    self.finish(session, frames);
+                    return;
+                }
+                match Script::parse_keys(&self.keys) {
+                    Ok(script) => {
+                        session.start_script(&script);
+                        self.state = State::Playing;
+                    }
+                    Err(e) => {
+                        eprintln!("hc11lab autorun: {e}");
+                        self.state = State::Closed;
+                    }
+                }
+            }
+            State::Playing => {
+                if !session.script_active() {
+                    if let Some(sel) = self.selection(session) {
+                        session.select(sel);
+                        // Show the line that loaded the selected thing (the
+                        // heart of the picture), else any linked line.
+                        let lines = session.links().lines.clone();
+                        let line = lines
+                            .iter()
+                            .find(|(_, _, r)| *r == LineRole::Read)
+                            .or_else(|| lines.iter().find(|(_, _, r)| *r != LineRole::Selected));
+                        if let Some((f, l, _)) = line {
+                            session.reveal_line(*f, *l);
+                        }
+                    }
+                    if let Some(speed) = self.run {
+                        session.settings.speed = speed;
+                        session.run();
+                    }
+                    self.state = State::Settling(0);
+                    self.reset_stats = true;
+                }
+            }
+            State::Settling(n) if n >= self.frames => self.finish(session, frames),
+            State::Settling(n) => self.state = State::Settling(n + 1),
+            State::Done(at) => {
+                if let Some(q) = self.quit_after {
+                    if at.elapsed() >= q {
+                        self.state = State::Closed;
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                }
+            }
+            State::Closed => {}
+        }
+        // Keep frames coming until done, so the script advances.
+        if !matches!(self.state, State::Closed) {
+            ctx.request_repaint();
+        }
+    }
+
+    fn finish(&mut self, session: &Session, frames: &str) {
+        let report = format!(
+            "stop {}\ncycles {}\ninstructions {}\n{frames}\n",
+            session.stop_reason().unwrap_or("none"),
+            session.cycles(),
+            session.instructions()
+        );
+        eprintln!("hc11lab autorun: done\n{report}");
+        if let Some(p) = &self.done {
+            if let Err(e) = std::fs::write(p, &report) {
+                eprintln!("hc11lab autorun: cannot write {}: {e}", p.display());
+            }
+        }
+        self.state = State::Done(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_items_and_rejects_unknown_ones() {
+        let a = Autorun::parse(
+            "keys=drop,right,drop; select=pixel:63,43; run=realtime; done=/tmp/d; quit_after_ms=1500",
+        )
+        .unwrap();
+        assert_eq!(a.keys, "drop,right,drop");
+        assert_eq!(a.select.as_deref(), Some("pixel:63,43"));
+        assert_eq!(a.run, Some(Speed::RealTime));
+        assert_eq!(a.done, Some(PathBuf::from("/tmp/d")));
+        assert_eq!(a.quit_after, Some(Duration::from_millis(1500)));
+        assert_eq!(
+            Autorun::parse("colour=red"),
+            Err(AutorunError::Unknown("colour".into()))
+        );
+        assert!(matches!(
+            Autorun::parse("keys=jump"),
+            Err(AutorunError::BadValue(..))
+        ));
+        assert_eq!(Autorun::parse("").map(|a| a.frames), Ok(SETTLE_FRAMES));
+        assert_eq!(Autorun::parse("frames=300").map(|a| a.frames), Ok(300));
+    }
+}

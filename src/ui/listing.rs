@@ -1,0 +1,662 @@
+//! The source/listing panel: the program's files as tabs, highlighted with
+//! the course-dialect syntax, each line with the address and bytes it
+//! assembled to (from `Program::lines`), the current line marked, a
+//! breakpoint gutter, clickable labels (go to definition, break here) and
+//! symbol values on hover.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use egui::{Color32, RichText, Sense, Stroke, Vec2};
+
+use super::links::{LineRole, Selection};
+use super::session::Session;
+use super::syntax::{Highlighter, Span};
+use crate::asm::{disassemble_lines, DisasmLine};
+use crate::image::{FileId, Program, SymbolKind};
+
+const PC_BG: Color32 = Color32::from_rgba_premultiplied(0x50, 0x48, 0x00, 0x60);
+const SEL: Color32 = Color32::from_rgb(0xFF, 0x80, 0x00);
+const WROTE: Color32 = Color32::from_rgba_premultiplied(0x70, 0x10, 0x38, 0x70);
+const READ: Color32 = Color32::from_rgba_premultiplied(0x10, 0x38, 0x70, 0x70);
+const BREAK: Color32 = Color32::from_rgb(0xE0, 0x30, 0x30);
+
+/// What a line assembled to.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineCode {
+    /// First address.
+    pub addr: u16,
+    /// The bytes (all of them; the view shows the first few).
+    pub bytes: Vec<u8>,
+}
+
+/// One file prepared for display: line ranges, colours, code per line.
+#[derive(Debug, Default)]
+pub struct PreparedFile {
+    /// Byte range of each line in the file's text (without line breaks).
+    pub lines: Vec<Range<usize>>,
+    /// Colour spans per line.
+    pub spans: Vec<Vec<Span>>,
+    /// Address and bytes per line (index = line - 1).
+    pub code: Vec<Option<LineCode>>,
+}
+
+/// Splits, colours and annotates every file of `program`.
+pub fn prepare(program: &Program, hl: Option<&Highlighter>, dark: bool) -> Vec<PreparedFile> {
+    let mut out: Vec<PreparedFile> = program
+        .files
+        .iter()
+        .map(|f| {
+            let mut lines = Vec::new();
+            let mut start = 0;
+            for l in f.text.split_inclusive('\n') {
+                let body = l.trim_end_matches('\n').trim_end_matches('\r');
+                lines.push(start..start + body.len());
+                start += l.len();
+            }
+            PreparedFile {
+                code: vec![None; lines.len()],
+                spans: hl.map(|h| h.highlight(&f.text, dark)).unwrap_or_default(),
+                lines,
+            }
+        })
+        .collect();
+    for e in &program.lines {
+        let Some(pf) = out.get_mut(e.file) else {
+            continue;
+        };
+        let Some(slot) = pf.code.get_mut((e.line as usize).wrapping_sub(1)) else {
+            continue;
+        };
+        let bytes: Vec<u8> = (0..e.len)
+            .filter_map(|i| program.byte_at(e.addr.wrapping_add(i)))
+            .collect();
+        match slot {
+            // A line that produced bytes in two places (rare): keep the first
+            // address, append the bytes.
+            Some(code) => code.bytes.extend(bytes),
+            None => {
+                *slot = Some(LineCode {
+                    addr: e.addr,
+                    bytes,
+                })
+            }
+        }
+    }
+    out
+}
+
+/// Where a `;` comment starts in a line (or the whole line for a `*` in
+/// column 0); quotes are skipped.
+fn comment_start(line: &str) -> usize {
+    if line.starts_with('*') {
+        return 0;
+    }
+    let mut quote: Option<char> = None;
+    for (i, ch) in line.char_indices() {
+        match (quote, ch) {
+            (None, ';') => return i,
+            (None, '"') | (None, '\'') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+    }
+    line.len()
+}
+
+/// A piece of a line: text, colour, and the symbol it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its colour.
+    pub color: Color32,
+    /// Index into `Program::symbols` if the text is a symbol's name.
+    pub symbol: Option<usize>,
+}
+
+/// Cuts a line into coloured pieces, separating symbol names (outside
+/// comments) so they can be clicked.
+pub fn pieces<'a>(
+    line: &'a str,
+    spans: &[Span],
+    symbols: &HashMap<String, usize>,
+    default: Color32,
+) -> Vec<Piece<'a>> {
+    let comment = comment_start(line);
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for (r, color) in spans {
+        if r.start > pos {
+            push_split(&mut out, line, pos..r.start, default, symbols, comment);
+        }
+        push_split(&mut out, line, r.clone(), *color, symbols, comment);
+        pos = r.end;
+    }
+    if pos < line.len() {
+        push_split(&mut out, line, pos..line.len(), default, symbols, comment);
+    }
+    out
+}
+
+/// Pushes one coloured run, cut into identifier and other pieces before the
+/// comment (numbers such as `$0C` become `$` + `0C`, and a word starting
+/// with a digit names no symbol), as one piece from the comment on.
+fn push_split<'a>(
+    out: &mut Vec<Piece<'a>>,
+    line: &'a str,
+    r: Range<usize>,
+    color: Color32,
+    symbols: &HashMap<String, usize>,
+    comment: usize,
+) {
+    if r.start < comment && comment < r.end {
+        push_split(out, line, r.start..comment, color, symbols, comment);
+        push_split(out, line, comment..r.end, color, symbols, comment);
+        return;
+    }
+    let Some(text) = line.get(r.clone()) else {
+        return;
+    };
+    if r.start >= comment {
+        out.push(Piece {
+            text,
+            color,
+            symbol: None,
+        });
+        return;
+    }
+    let mut flush = |a: usize, b: usize, word: bool| {
+        let Some(t) = line.get(a..b).filter(|t| !t.is_empty()) else {
+            return;
+        };
+        let symbol = if word {
+            symbols.get(&t.to_ascii_lowercase()).copied()
+        } else {
+            None
+        };
+        out.push(Piece {
+            text: t,
+            color,
+            symbol,
+        });
+    };
+    let mut run_start = r.start;
+    let mut in_word = false;
+    for (i, ch) in text.char_indices() {
+        let at = r.start + i;
+        let is_word = ch.is_ascii_alphanumeric() || ch == '_' || ch == '.';
+        if is_word != in_word {
+            flush(run_start, at, in_word);
+            run_start = at;
+            in_word = is_word;
+        }
+    }
+    flush(run_start, r.end, in_word);
+}
+
+/// The listing panel.
+#[derive(Default)]
+pub struct ListingPanel {
+    prepared: Vec<PreparedFile>,
+    prepared_for: Option<(usize, bool)>,
+    symbols: HashMap<String, usize>,
+    /// The file shown.
+    pub tab: FileId,
+    scroll_to: Option<(FileId, u32)>,
+    disasm: Vec<DisasmLine>,
+    disasm_for: Option<usize>,
+}
+
+impl ListingPanel {
+    fn refresh(&mut self, session: &Session, dark: bool) {
+        let key = (session.program_generation(), dark);
+        if self.prepared_for == Some(key) {
+            return;
+        }
+        self.prepared_for = Some(key);
+        match session.program() {
+            Some(p) => {
+                self.prepared = prepare(p, session.highlighter(), dark);
+                self.symbols = p
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.name.to_ascii_lowercase(), i))
+                    .collect();
+                if self.tab >= p.files.len() {
+                    self.tab = 0;
+                }
+            }
+            None => {
+                self.prepared.clear();
+                self.symbols.clear();
+            }
+        }
+    }
+
+    /// A program without sources (S19, ELF without line info): its
+    /// disassembly, with the breakpoint gutter and the current instruction.
+    fn disassembly(&mut self, ui: &mut egui::Ui, session: &mut Session, program: &Program) {
+        if self.disasm_for != Some(session.program_generation()) {
+            self.disasm = disassemble_lines(program);
+            self.disasm_for = Some(session.program_generation());
+        }
+        ui.weak("No source files: the program's disassembly.");
+        let pc = session.pc();
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let row_h = ui.fonts_mut(|f| f.row_height(&font)).max(14.0);
+        let mut toggle = None;
+        egui::ScrollArea::both()
+            .id_salt("disassembly")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_h, self.disasm.len(), |ui, range| {
+                for row in self.disasm.get(range).unwrap_or(&[]) {
+                    let r = ui.horizontal(|ui| {
+                        ui.spacing_mut().item_spacing.x = 0.0;
+                        let (r, resp) =
+                            ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
+                        resp.widget_info(|| {
+                            egui::WidgetInfo::labeled(
+                                egui::Role::Button,
+                                true,
+                                format!("breakpoint ${:04X}", row.addr),
+                            )
+                        });
+                        if session.has_breakpoint(row.addr) {
+                            ui.painter().circle_filled(r.center(), row_h * 0.3, BREAK);
+                        }
+                        if resp.clicked() {
+                            toggle = Some(row.addr);
+                        }
+                        let marker = if pc == Some(row.addr) { ">" } else { " " };
+                        let hex: Vec<String> =
+                            row.bytes.iter().map(|b| format!("{b:02X}")).collect();
+                        let label = row.labels.join(", ");
+                        ui.label(
+                            RichText::new(format!(
+                                "{marker} {:04X} {:<12} {:<16} {}",
+                                row.addr,
+                                hex.join(" "),
+                                label,
+                                row.text
+                            ))
+                            .monospace(),
+                        );
+                    });
+                    if pc == Some(row.addr) {
+                        let rect = r.response.rect.with_max_x(ui.max_rect().max.x);
+                        ui.painter().rect_filled(rect, 0.0, PC_BG);
+                    }
+                }
+            });
+        if let Some(a) = toggle {
+            session.toggle_breakpoint(a);
+        }
+    }
+
+    /// Scrolls to a line (and shows its file) on the next frame.
+    pub fn reveal(&mut self, file: FileId, line: u32) {
+        self.tab = file;
+        self.scroll_to = Some((file, line));
+    }
+
+    /// Shows the panel.
+    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        let dark = ui.visuals().dark_mode;
+        self.refresh(session, dark);
+        if let Some((f, l)) = session.take_reveal_line() {
+            self.reveal(f, l);
+        }
+        let Some(program) = session.program().cloned() else {
+            ui.weak("No program loaded: File > Open, or see the Problems panel.");
+            return;
+        };
+        if program.files.is_empty() {
+            self.disassembly(ui, session, &program);
+            return;
+        }
+        // Tabs.
+        ui.horizontal_wrapped(|ui| {
+            for (i, f) in program.files.iter().enumerate() {
+                let name = f
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| f.path.display().to_string());
+                if ui
+                    .selectable_label(self.tab == i, name)
+                    .on_hover_text(f.path.display().to_string())
+                    .clicked()
+                {
+                    self.tab = i;
+                }
+            }
+        });
+        ui.separator();
+        let file = self.tab.min(program.files.len() - 1);
+        let Some(pf) = self.prepared.get(file) else {
+            return;
+        };
+        let Some(src) = program.files.get(file) else {
+            return;
+        };
+        let pc_line = session
+            .pc()
+            .and_then(|pc| program.line_at(pc))
+            .filter(|e| e.file == file)
+            .map(|e| e.line);
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let row_h = ui.fonts_mut(|f| f.row_height(&font)).max(14.0);
+        let spacing = ui.spacing().item_spacing.y;
+        let mut area = egui::ScrollArea::both()
+            .id_salt(("listing", file))
+            .auto_shrink([false, false]);
+        if let Some((f, line)) = self.scroll_to.take() {
+            if f == file {
+                // A third of the view above the line, and never past the
+                // end (an overscroll would spring back for many frames).
+                let view = ui.available_height();
+                let target = (line.saturating_sub(1) as f32) * (row_h + spacing);
+                let end = (pf.lines.len() as f32 * (row_h + spacing) - view).max(0.0);
+                area = area.vertical_scroll_offset((target - view / 3.0).clamp(0.0, end));
+            }
+        }
+        let default = ui.visuals().text_color();
+        let mut actions: Vec<Action> = Vec::new();
+        let links = session.links().clone();
+        let selection = session.selection;
+        area.show_rows(ui, row_h, pf.lines.len(), |ui, range| {
+            for idx in range {
+                let line_no = idx as u32 + 1;
+                let text = pf
+                    .lines
+                    .get(idx)
+                    .and_then(|r| src.text.get(r.clone()))
+                    .unwrap_or("");
+                let code = pf.code.get(idx).and_then(|c| c.as_ref());
+                let spans: &[Span] = pf.spans.get(idx).map(|v| v.as_slice()).unwrap_or(&[]);
+                let row = ui.horizontal(|ui| {
+                    ui.set_min_height(row_h);
+                    ui.spacing_mut().item_spacing.x = 0.0;
+                    // Breakpoint gutter.
+                    let has_bp = code.is_some_and(|c| session.has_breakpoint(c.addr));
+                    let (r, resp) = ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
+                    resp.widget_info(|| {
+                        egui::WidgetInfo::labeled(
+                            egui::Role::Button,
+                            code.is_some(),
+                            format!("breakpoint {line_no}"),
+                        )
+                    });
+                    if has_bp {
+                        ui.painter().circle_filled(r.center(), row_h * 0.3, BREAK);
+                    } else if resp.hovered() && code.is_some() {
+                        ui.painter().circle_stroke(
+                            r.center(),
+                            row_h * 0.3,
+                            Stroke::new(1.0, BREAK),
+                        );
+                    }
+                    if resp.clicked() {
+                        actions.push(Action::ToggleLine(file, line_no));
+                    }
+                    let marker = if pc_line == Some(line_no) { ">" } else { " " };
+                    let mut left = format!("{marker}{line_no:>5} ");
+                    match code {
+                        Some(c) => {
+                            let mut hex: String = c
+                                .bytes
+                                .iter()
+                                .take(4)
+                                .map(|b| format!("{b:02X}"))
+                                .collect::<Vec<_>>()
+                                .join(" ");
+                            if c.bytes.len() > 4 {
+                                hex.push('+');
+                            }
+                            left.push_str(&format!("{:04X} {hex:<12} ", c.addr));
+                        }
+                        None => left.push_str(&" ".repeat(18)),
+                    }
+                    let r = ui.add(
+                        egui::Label::new(RichText::new(left).monospace().weak())
+                            .sense(Sense::click())
+                            .selectable(false),
+                    );
+                    if r.clicked() {
+                        actions.push(Action::Select(file, line_no));
+                    }
+                    for piece in pieces(text, spans, &self.symbols, default) {
+                        let rt = RichText::new(piece.text).monospace().color(piece.color);
+                        match piece
+                            .symbol
+                            .and_then(|i| program.symbols.get(i).map(|s| (i, s)))
+                        {
+                            Some((i, sym)) => {
+                                let r = ui
+                                    .add(
+                                        egui::Label::new(rt.underline())
+                                            .sense(Sense::click())
+                                            .selectable(false),
+                                    )
+                                    .on_hover_text(symbol_tip(&program, i));
+                                if r.clicked() {
+                                    actions.push(Action::GoToSymbol(i));
+                                }
+                                r.context_menu(|ui| {
+                                    if ui.button(format!("Go to {}", sym.name)).clicked() {
+                                        actions.push(Action::GoToSymbol(i));
+                                        ui.close();
+                                    }
+                                    if sym.kind == SymbolKind::Label {
+                                        if ui
+                                            .button(format!("Toggle breakpoint at {}", sym.name))
+                                            .clicked()
+                                        {
+                                            actions.push(Action::ToggleAddr(sym.value));
+                                            ui.close();
+                                        }
+                                        if ui.button(format!("Run to {}", sym.name)).clicked() {
+                                            actions.push(Action::RunTo(sym.value));
+                                            ui.close();
+                                        }
+                                    }
+                                    if ui.button("Show in memory").clicked() {
+                                        actions.push(Action::ShowMemory(sym.value));
+                                        ui.close();
+                                    }
+                                });
+                            }
+                            None => {
+                                if ui
+                                    .add(
+                                        egui::Label::new(rt)
+                                            .sense(Sense::click())
+                                            .selectable(false),
+                                    )
+                                    .clicked()
+                                {
+                                    actions.push(Action::Select(file, line_no));
+                                }
+                            }
+                        }
+                    }
+                });
+                let rect = row.response.rect.with_max_x(ui.max_rect().max.x);
+                let painter = ui.painter();
+                if pc_line == Some(line_no) {
+                    painter.rect_filled(rect, 0.0, PC_BG);
+                }
+                match links.line(file, line_no) {
+                    Some(LineRole::Wrote) => {
+                        painter.rect_filled(rect, 0.0, WROTE);
+                    }
+                    Some(LineRole::Read) => {
+                        painter.rect_filled(rect, 0.0, READ);
+                    }
+                    _ => {}
+                }
+                if selection
+                    == Some(Selection::Line {
+                        file,
+                        line: line_no,
+                    })
+                {
+                    painter.rect_stroke(rect, 0.0, Stroke::new(1.5, SEL), egui::StrokeKind::Inside);
+                }
+            }
+        });
+        for a in actions {
+            match a {
+                Action::ToggleLine(f, l) => session.toggle_breakpoint_line(f, l),
+                Action::ToggleAddr(addr) => session.toggle_breakpoint(addr),
+                Action::Select(f, l) => session.select(Selection::Line { file: f, line: l }),
+                Action::GoToSymbol(i) => {
+                    if let Some((f, l)) = program.symbols.get(i).and_then(|s| s.defined_at) {
+                        self.reveal(f, l);
+                        session.select(Selection::Line { file: f, line: l });
+                    }
+                }
+                Action::RunTo(addr) => session.run_to(addr),
+                Action::ShowMemory(addr) => session.reveal_memory(addr),
+            }
+        }
+    }
+}
+
+enum Action {
+    ToggleLine(FileId, u32),
+    ToggleAddr(u16),
+    Select(FileId, u32),
+    GoToSymbol(usize),
+    RunTo(u16),
+    ShowMemory(u16),
+}
+
+/// The hover text of a symbol: value, kind, size and where it is defined.
+pub fn symbol_tip(program: &Program, index: usize) -> String {
+    let Some(s) = program.symbols.get(index) else {
+        return String::new();
+    };
+    let kind = match s.kind {
+        SymbolKind::Label => "label",
+        SymbolKind::Constant => "constant",
+    };
+    let mut t = format!("{} = ${:04X} ({}), {kind}", s.name, s.value, s.value);
+    if let Some(size) = s.size {
+        t.push_str(&format!(", {size} bytes"));
+    }
+    if let Some((f, l)) = s.defined_at {
+        let name = program
+            .files
+            .get(f)
+            .and_then(|f| f.path.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        t.push_str(&format!("\ndefined at {name}:{l}"));
+    }
+    if s.kind == SymbolKind::Label {
+        t.push_str("\nclick: go to definition · right-click: break / run to");
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_without_sources_shows_its_disassembly_with_a_breakpoint_gutter() {
+        use super::super::session::{Origin, Settings};
+        use crate::image::Segment;
+        use egui_kittest::kittest::Queryable;
+        let seg = |start, bytes: Vec<u8>| Segment {
+            start,
+            bytes,
+            name: None,
+        };
+        let program = Program {
+            segments: vec![
+                seg(0xC000, vec![0x86, 0x41, 0x20, 0xFE]),
+                seg(0xFFFE, vec![0xC0, 0x00]),
+            ],
+            ..Program::default()
+        };
+        let mut session = Session::new(Settings::default());
+        session.set_program(program, Origin::Bundled);
+        let mut harness = egui_kittest::Harness::builder()
+            .with_size(Vec2::new(600.0, 300.0))
+            .build_ui_state(
+                |ui, (panel, session): &mut (ListingPanel, Session)| panel.ui(ui, session),
+                (ListingPanel::default(), session),
+            );
+        harness.run();
+        assert!(harness.query_by_label_contains("ldaa #$41").is_some());
+        harness.get_by_label("breakpoint $C000").click();
+        harness.run();
+        assert!(harness.state().1.has_breakpoint(0xC000));
+    }
+
+    #[test]
+    fn pieces_split_symbols_outside_comments() {
+        let mut symbols = HashMap::new();
+        symbols.insert("initlcd".to_string(), 3usize);
+        let line = "        jsr     initLCD ; initLCD again";
+        let p = pieces(line, &[], &symbols, Color32::WHITE);
+        let syms: Vec<_> = p.iter().filter(|p| p.symbol.is_some()).collect();
+        assert_eq!(syms.len(), 1);
+        assert_eq!(syms[0].text, "initLCD");
+        assert_eq!(syms[0].symbol, Some(3));
+        let joined: String = p.iter().map(|p| p.text).collect();
+        assert_eq!(joined, line);
+    }
+
+    #[test]
+    fn comment_start_skips_quotes_and_stars() {
+        assert_eq!(comment_start("* all comment"), 0);
+        assert_eq!(comment_start(" fcc \";\" ; c"), 9);
+        assert_eq!(comment_start("  rts"), 5);
+    }
+
+    #[test]
+    fn prepare_puts_address_and_bytes_on_lines() {
+        use crate::image::{LineEntry, Segment, SourceFile};
+        let mut p = Program::default();
+        p.files.push(SourceFile {
+            path: "a.asm".into(),
+            text: "Start\r\n  ldaa #$0C\r\n  rts\r\n".into(),
+        });
+        p.segments.push(Segment {
+            start: 0xC000,
+            bytes: vec![0x86, 0x0C, 0x39],
+            name: None,
+        });
+        p.lines = vec![
+            LineEntry {
+                addr: 0xC000,
+                len: 2,
+                file: 0,
+                line: 2,
+            },
+            LineEntry {
+                addr: 0xC002,
+                len: 1,
+                file: 0,
+                line: 3,
+            },
+        ];
+        let pf = prepare(&p, None, true);
+        assert_eq!(pf[0].lines.len(), 3);
+        assert_eq!(&p.files[0].text[pf[0].lines[1].clone()], "  ldaa #$0C");
+        assert_eq!(pf[0].code[0], None);
+        assert_eq!(
+            pf[0].code[1],
+            Some(LineCode {
+                addr: 0xC000,
+                bytes: vec![0x86, 0x0C]
+            })
+        );
+        assert_eq!(pf[0].code[2].as_ref().map(|c| c.addr), Some(0xC002));
+    }
+}

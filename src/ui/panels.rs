@@ -1,0 +1,386 @@
+//! The smaller panels: the link bar under the LCD, the serial terminal (the
+//! SCI's output, M68HC11 RM section 9), the Problems list with
+//! click-to-line, and the side column with registers, stack, breakpoints
+//! and watches.
+
+use egui::{Color32, RichText};
+
+use super::links::{LineRole, Selection};
+use super::registers::registers_widget;
+use super::session::Session;
+
+/// The link bar: what is selected and what it lights up, in words, with the
+/// linked lines as buttons.
+pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
+    let Some(sel) = session.selection else {
+        ui.weak(
+            "Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing \
+             line: its partners light up in the other views.",
+        );
+        return;
+    };
+    let links = session.links().clone();
+    ui.horizontal_wrapped(|ui| {
+        let what = match sel {
+            Selection::Pixel { x, y } => format!("Pixel ({x},{y})"),
+            Selection::BufferByte(a) => format!("Byte ${a:04X}{}", session.describe(a)),
+            Selection::Line { file, line } => {
+                let name = session
+                    .program()
+                    .and_then(|p| p.files.get(file))
+                    .and_then(|f| f.path.file_name())
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                format!("Line {name}:{line}")
+            }
+        };
+        ui.label(
+            RichText::new(what)
+                .strong()
+                .color(Color32::from_rgb(0xFF, 0x80, 0x00)),
+        );
+        for (a, bit) in &links.bytes {
+            if Some(Selection::BufferByte(*a)) == session.selection {
+                continue;
+            }
+            let t = match bit {
+                Some(b) => format!("-> ${a:04X} bit {b}"),
+                None => format!("-> ${a:04X}"),
+            };
+            if ui.link(t).on_hover_text("select this byte").clicked() {
+                session.select(Selection::BufferByte(*a));
+            }
+        }
+        if !links.pixels.is_empty() && !matches!(sel, Selection::Pixel { .. }) {
+            ui.label(format!("-> {} pixel(s)", links.pixels.len()));
+        }
+        for (f, l, role) in &links.lines {
+            if *role == LineRole::Selected {
+                continue;
+            }
+            let verb = match role {
+                LineRole::Wrote => "stored by",
+                LineRole::Read => "loaded by",
+                LineRole::Computed => "computed by",
+                LineRole::Selected => "",
+            };
+            let name = session
+                .program()
+                .and_then(|p| p.files.get(*f))
+                .and_then(|f| f.path.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if ui
+                .link(format!("{verb} {name}:{l}"))
+                .on_hover_text("go to this line")
+                .clicked()
+            {
+                session.reveal_line(*f, *l);
+                session.select(Selection::Line { file: *f, line: *l });
+            }
+        }
+    });
+    if !links.notes.is_empty() {
+        ui.label(RichText::new(links.notes.join("  ·  ")).small());
+    }
+    if !links.chain.is_empty() {
+        // The first links inline (one line), the whole chain on hover.
+        let shown: Vec<&str> = links.chain.iter().take(3).map(String::as_str).collect();
+        let more = links.chain.len().saturating_sub(shown.len());
+        let tail = if more > 0 {
+            format!("  <- (+{more})")
+        } else {
+            String::new()
+        };
+        let r = ui.add(
+            egui::Label::new(
+                RichText::new(format!("recorded: {}{tail}", shown.join("  <-  ")))
+                    .small()
+                    .weak(),
+            )
+            .truncate(),
+        );
+        r.on_hover_text(links.chain.join("\n  <- "));
+    }
+}
+
+/// The serial terminal: what the program sent through the SCI.
+#[derive(Default)]
+pub struct SerialPanel;
+
+impl SerialPanel {
+    /// Shows the panel.
+    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        let text = session.serial_text();
+        if text.is_empty() {
+            ui.weak("Nothing sent on the serial line yet.");
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("serial")
+            .stick_to_bottom(true)
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                // Control characters (the firmware clears the terminal with
+                // $0C) are shown as ^L and the like.
+                let shown: String = text
+                    .chars()
+                    .flat_map(|c| match c {
+                        '\n' | '\t' => vec![c],
+                        '\r' => vec![],
+                        c if (c as u32) < 0x20 => vec!['^', char::from(b'@' + c as u8)],
+                        c => vec![c],
+                    })
+                    .collect();
+                ui.label(RichText::new(shown).monospace());
+            });
+    }
+}
+
+/// The Problems list: assembly errors and load problems, click to go to
+/// the line.
+#[derive(Default)]
+pub struct ProblemsPanel;
+
+impl ProblemsPanel {
+    /// Shows the panel.
+    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        if session.problems.is_empty() {
+            ui.weak("No problems.");
+            return;
+        }
+        let mut goto = None;
+        egui::ScrollArea::vertical()
+            .id_salt("problems")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for p in &session.problems {
+                    let color = if p.severity == "error" {
+                        Color32::from_rgb(0xF0, 0x50, 0x50)
+                    } else {
+                        Color32::from_rgb(0xE0, 0xB0, 0x30)
+                    };
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(RichText::new(&p.severity).color(color).strong());
+                        if let Some((file, line, col)) = &p.at {
+                            let name = file
+                                .file_name()
+                                .map(|n| n.to_string_lossy().into_owned())
+                                .unwrap_or_default();
+                            if ui.link(format!("{name}:{line}:{col}")).clicked() {
+                                goto = Some((file.clone(), *line));
+                            }
+                        }
+                        ui.label(RichText::new(&p.message).monospace());
+                    });
+                }
+            });
+        if let Some((file, line)) = goto {
+            let idx = session
+                .program()
+                .and_then(|p| p.files.iter().position(|f| f.path == file));
+            match idx {
+                Some(i) => {
+                    session.reveal_line(i, line);
+                    session.select(Selection::Line { file: i, line });
+                }
+                None => {
+                    session.status = format!(
+                        "{} is not part of a loaded program (it did not assemble); open it \
+                         in your editor at line {line}.",
+                        file.display()
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// The side column: registers and CCR, stop reason, stack, breakpoints,
+/// watches. The lessons panel goes below these when it exists.
+#[derive(Default)]
+pub struct SidePanel {
+    new_watch: String,
+}
+
+impl SidePanel {
+    /// Shows the panel.
+    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        ui.label(RichText::new("Registers").strong());
+        match session.registers() {
+            Some((now, before)) => {
+                // PC: the code label it is in. X, Y, SP: a label only if the
+                // value points into a data label's bytes (`board+136`).
+                let code = |a: u16| -> Option<String> {
+                    let p = session.program()?;
+                    let (s, off) = p.label_for(a)?;
+                    Some(if off == 0 {
+                        s.name.clone()
+                    } else {
+                        format!("{}+{off}", s.name)
+                    })
+                };
+                let data = |a: u16| -> Option<String> {
+                    let p = session.program()?;
+                    let (s, off) = p.label_for(a)?;
+                    let inside = off == 0 || s.size.is_some_and(|n| (off as u32) < n);
+                    inside.then(|| {
+                        if off == 0 {
+                            s.name.clone()
+                        } else {
+                            format!("{}+{off}", s.name)
+                        }
+                    })
+                };
+                let name = |reg: &str, a: u16| if reg == "PC" { code(a) } else { data(a) };
+                registers_widget(ui, &now, &before, &name);
+                ui.label(
+                    RichText::new(format!(
+                        "cycles {}  ·  instructions {}",
+                        session.cycles(),
+                        session.instructions()
+                    ))
+                    .monospace(),
+                );
+                if let Some(r) = session.stop_reason() {
+                    ui.label(format!("Stop: {r}"));
+                }
+            }
+            None => {
+                ui.weak("No machine (nothing loaded).");
+            }
+        }
+        ui.separator();
+        egui::CollapsingHeader::new("Call stack")
+            .default_open(true)
+            .show(ui, |ui| {
+                if let Some(pc) = session.pc() {
+                    ui.label(
+                        RichText::new(format!("${pc:04X}{}", session.describe(pc))).monospace(),
+                    );
+                }
+                let frames = session.call_stack();
+                if frames.is_empty() {
+                    ui.weak("(top level)");
+                }
+                for f in frames {
+                    let site = match (&f.call_site.file, f.call_site.line) {
+                        (Some(file), Some(line)) => {
+                            let name = std::path::Path::new(file)
+                                .file_name()
+                                .map(|n| n.to_string_lossy().into_owned())
+                                .unwrap_or_else(|| file.clone());
+                            format!(" from {name}:{line}")
+                        }
+                        _ => String::new(),
+                    };
+                    let text = format!("{} (${:04X}){site}", f.label, f.target);
+                    let r = ui.link(RichText::new(text).monospace());
+                    let r = match &f.doubt {
+                        Some(d) => r.on_hover_text(format!("not trusted: {d:?}")),
+                        None => r.on_hover_text(format!(
+                            "{} frame; returns to {} (${:04X})",
+                            f.kind, f.return_label, f.return_addr
+                        )),
+                    };
+                    if r.clicked() {
+                        if let Some(e) = session
+                            .program()
+                            .and_then(|p| p.line_at(f.call_site.address))
+                            .copied()
+                        {
+                            session.reveal_line(e.file, e.line);
+                            session.select(Selection::Line {
+                                file: e.file,
+                                line: e.line,
+                            });
+                        }
+                    }
+                }
+            });
+        egui::CollapsingHeader::new("Breakpoints")
+            .default_open(true)
+            .show(ui, |ui| {
+                let bps = session.breakpoints();
+                if bps.is_empty() {
+                    ui.weak("Click the gutter left of a line, or F9.");
+                }
+                for a in bps {
+                    ui.horizontal(|ui| {
+                        if ui.small_button("x").on_hover_text("remove").clicked() {
+                            session.toggle_breakpoint(a);
+                        }
+                        let text = format!("${a:04X}{}", session.describe(a));
+                        if ui.link(RichText::new(text).monospace()).clicked() {
+                            if let Some(e) = session.program().and_then(|p| p.line_at(a)).copied() {
+                                session.reveal_line(e.file, e.line);
+                            }
+                        }
+                    });
+                }
+            });
+        egui::CollapsingHeader::new("Watch")
+            .default_open(true)
+            .show(ui, |ui| self.watch(ui, session));
+    }
+
+    fn watch(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        let mut remove = None;
+        egui::Grid::new("watch").num_columns(3).show(ui, |ui| {
+            for (i, w) in session.settings.watches.iter().enumerate() {
+                let (name, len) = match w.rsplit_once(':') {
+                    Some((n, l)) => (n, l.parse::<u16>().unwrap_or(1).clamp(1, 16)),
+                    None => (w.as_str(), 1),
+                };
+                ui.label(RichText::new(w).monospace());
+                match session.resolve(name) {
+                    Some(a) => {
+                        let bytes: Vec<u8> =
+                            (0..len).map(|k| session.peek(a.wrapping_add(k))).collect();
+                        let changed = (0..len).any(|k| session.changed(a.wrapping_add(k)));
+                        let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
+                        let value = if len == 2 {
+                            format!("${hex} = {}", u16::from_be_bytes([bytes[0], bytes[1]]))
+                        } else if len == 1 {
+                            format!("${hex} = {}", bytes[0])
+                        } else {
+                            format!("${hex}")
+                        };
+                        let t = RichText::new(value).monospace();
+                        let t = if changed {
+                            t.background_color(Color32::from_rgb(0xFF, 0xB0, 0x00))
+                                .color(Color32::BLACK)
+                        } else {
+                            t
+                        };
+                        ui.label(t).on_hover_text(format!("at ${a:04X}"));
+                    }
+                    None => {
+                        ui.weak("unknown");
+                    }
+                }
+                if ui.small_button("x").on_hover_text("remove watch").clicked() {
+                    remove = Some(i);
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(i) = remove {
+            session.settings.watches.remove(i);
+        }
+        ui.horizontal(|ui| {
+            let r = ui.add(
+                egui::TextEdit::singleline(&mut self.new_watch)
+                    .desired_width(130.0)
+                    .hint_text("symbol or $addr[:len]"),
+            );
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Add").clicked() || enter) && !self.new_watch.trim().is_empty() {
+                session
+                    .settings
+                    .watches
+                    .push(self.new_watch.trim().to_string());
+                self.new_watch.clear();
+            }
+        });
+    }
+}

@@ -1,0 +1,143 @@
+//! The registers panel: the MC68HC11 programmer's model (M68HC11 RM section
+//! 3.1: A, B, D, X, Y, SP, PC and the condition code register with each of
+//! S X H I N Z V C named), values that changed in the last step marked, the
+//! cycle counter and why the machine stopped.
+
+use egui::{Color32, RichText};
+
+use crate::cpu::Registers;
+
+const CHANGED: Color32 = Color32::from_rgb(0xFF, 0xB0, 0x00);
+
+/// The CCR bits from bit 7 down, with their names as the manual gives them.
+pub const FLAGS: [(char, u8, &str); 8] = [
+    ('S', 0x80, "Stop disable"),
+    ('X', 0x40, "XIRQ mask"),
+    ('H', 0x20, "Half carry (from bit 3)"),
+    ('I', 0x10, "IRQ mask"),
+    ('N', 0x08, "Negative"),
+    ('Z', 0x04, "Zero"),
+    ('V', 0x02, "Overflow (two's complement)"),
+    ('C', 0x01, "Carry / borrow"),
+];
+
+/// Shows the registers; values that differ from `before` are highlighted.
+/// `name(register, value)` gives a `label+offset` to show beside X, Y, SP, PC.
+pub fn registers_widget(
+    ui: &mut egui::Ui,
+    regs: &Registers,
+    before: &Registers,
+    name: &dyn Fn(&str, u16) -> Option<String>,
+) {
+    egui::Grid::new("regs")
+        .num_columns(3)
+        .spacing([10.0, 2.0])
+        .show(ui, |ui| {
+            let row = |ui: &mut egui::Ui, reg: &str, text: String, changed: bool, extra: String| {
+                ui.label(RichText::new(reg).monospace().strong());
+                let t = RichText::new(text).monospace();
+                let t = if changed {
+                    t.background_color(CHANGED).color(Color32::BLACK)
+                } else {
+                    t
+                };
+                ui.label(t).on_hover_text(if changed {
+                    "changed by the last step"
+                } else {
+                    ""
+                });
+                ui.label(RichText::new(extra).weak());
+                ui.end_row();
+            };
+            row(
+                ui,
+                "A",
+                format!("${:02X}", regs.a),
+                regs.a != before.a,
+                format!("{} %{:08b}", regs.a, regs.a),
+            );
+            row(
+                ui,
+                "B",
+                format!("${:02X}", regs.b),
+                regs.b != before.b,
+                format!("{} %{:08b}", regs.b, regs.b),
+            );
+            row(
+                ui,
+                "D",
+                format!("${:04X}", regs.d()),
+                regs.d() != before.d(),
+                format!("{}", regs.d()),
+            );
+            for (reg, v, b) in [
+                ("X", regs.x, before.x),
+                ("Y", regs.y, before.y),
+                ("SP", regs.sp, before.sp),
+                ("PC", regs.pc, before.pc),
+            ] {
+                row(
+                    ui,
+                    reg,
+                    format!("${v:04X}"),
+                    v != b,
+                    name(reg, v).unwrap_or_default(),
+                );
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 2.0;
+        ui.label(RichText::new("CCR").monospace().strong());
+        for (ch, mask, what) in FLAGS {
+            let on = regs.ccr & mask != 0;
+            let changed = (regs.ccr ^ before.ccr) & mask != 0;
+            let mut t = RichText::new(format!("{ch}={}", on as u8)).monospace();
+            t = if on { t.strong() } else { t.weak() };
+            if changed {
+                t = t.background_color(CHANGED).color(Color32::BLACK);
+            }
+            ui.label(t).on_hover_text(format!(
+                "{ch}: {what} = {}{}",
+                on as u8,
+                if changed { " (changed)" } else { "" }
+            ));
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::kittest::Queryable;
+    use egui_kittest::Harness;
+
+    #[test]
+    fn flags_are_named_and_values_shown() {
+        let before = Registers {
+            a: 1,
+            ccr: 0xD0,
+            ..Registers::default()
+        };
+        let regs = Registers {
+            a: 0x41,
+            b: 0x02,
+            pc: 0xC000,
+            ccr: 0xD4,
+            ..Registers::default()
+        };
+        let mut harness = Harness::builder()
+            .with_size(egui::Vec2::new(400.0, 300.0))
+            .build_ui(|ui| {
+                registers_widget(ui, &regs, &before, &|_, a| {
+                    (a == 0xC000).then(|| "Start".to_string())
+                })
+            });
+        harness.run();
+        assert!(harness.query_by_label("$41").is_some());
+        assert!(harness.query_by_label("$4102").is_some());
+        assert!(harness.query_by_label("Start").is_some());
+        for f in ["S=1", "X=1", "H=0", "I=1", "N=0", "Z=1", "V=0", "C=0"] {
+            assert!(harness.query_by_label(f).is_some(), "{f}");
+        }
+    }
+}

@@ -1,0 +1,1228 @@
+//! The GUI's session: the loaded program, the machine running it, the
+//! breakpoints, the selection and the run state every panel reads and
+//! commands. What survives a restart is [`Settings`], kept apart from the
+//! runtime state. The session only calls the library (`Program`, the
+//! machine); it decodes nothing and touches no device internals.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use super::lcd::{LcdFrame, LcdSettings, HEIGHT, WIDTH};
+use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
+use super::links::{ChainLink, ProvenanceSource};
+use super::syntax::Highlighter;
+use super::AppInput;
+use crate::cpu::{Instruction, Op, Registers};
+use crate::debug::report::FrameReport;
+use crate::debug::{Debugger, Reason, Stop};
+use crate::image::{FileId, Program, SymbolKind};
+use crate::machine::Machine;
+use crate::script::{Script, HOLD_CYCLES};
+
+/// E-clock of the trainer11 in Hz.
+const E_HZ: f64 = 2_000_000.0;
+/// E-cycles one blocking command (step over a call) may run before it
+/// pauses, so a call that never returns cannot freeze the window for long.
+const COMMAND_CYCLES: u64 = 4_000_000;
+/// How often the links of the selection are recomputed while running.
+const LINKS_EVERY: Duration = Duration::from_millis(500);
+/// Wall-clock time the emulator may take per frame (all speeds: when it
+/// cannot keep up, it runs slower rather than stall the window).
+const FRAME_BUDGET: Duration = Duration::from_millis(8);
+/// E-cycles per `run_until` call inside a frame at full speed, so the
+/// wall-clock check runs often enough.
+const SLICE_CYCLES: u64 = 20_000;
+/// How often the source files are checked for changes on disk.
+const POLL_EVERY: Duration = Duration::from_millis(750);
+
+/// How fast the machine runs while running.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Speed {
+    /// The board's 2 MHz E clock.
+    #[default]
+    RealTime,
+    /// Ten times the E clock.
+    Times10,
+    /// As many cycles as fit in a frame.
+    Max,
+}
+
+impl Speed {
+    /// Label for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::RealTime => "Real time (2 MHz)",
+            Speed::Times10 => "x10",
+            Speed::Max => "As fast as possible",
+        }
+    }
+}
+
+/// A breakpoint as it is persisted: by source line when the program has
+/// sources, else by address.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SavedBreakpoint {
+    /// A source line (file path as opened, 1-based line).
+    Line {
+        /// The file's path.
+        file: PathBuf,
+        /// The line.
+        line: u32,
+    },
+    /// An address.
+    Addr(u16),
+}
+
+/// What is persisted between runs (eframe storage).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// LCD zoom and grid.
+    pub lcd: LcdSettings,
+    /// Most recent first.
+    pub recent: Vec<PathBuf>,
+    /// Breakpoints by program path (the bundled program is the empty path).
+    pub breakpoints: Vec<(PathBuf, Vec<SavedBreakpoint>)>,
+    /// Run speed.
+    pub speed: Speed,
+    /// Bottom panel tab.
+    pub bottom_tab: BottomTab,
+    /// Watch expressions (symbol names or `$addr`, optional `:len`).
+    pub watches: Vec<String>,
+    /// Show the frame-time overlay.
+    pub frame_overlay: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            lcd: LcdSettings::default(),
+            recent: Vec::new(),
+            breakpoints: Vec::new(),
+            speed: Speed::RealTime,
+            bottom_tab: BottomTab::Memory,
+            watches: vec![
+                "player".into(),
+                "cursorColumn".into(),
+                "cellAddress:2".into(),
+            ],
+            frame_overlay: false,
+        }
+    }
+}
+
+/// Tabs of the bottom panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BottomTab {
+    /// The hex view.
+    #[default]
+    Memory,
+    /// The SCI terminal.
+    Serial,
+    /// Assembly errors and load problems.
+    Problems,
+}
+
+/// A problem to show in the Problems panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// `error`, `warning`, ...
+    pub severity: String,
+    /// The message as the library renders it.
+    pub message: String,
+    /// Where, if known: (file path, 1-based line, 1-based column).
+    pub at: Option<(PathBuf, u32, u32)>,
+}
+
+/// Where the program came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The firmware bundled into the binary.
+    Bundled,
+    /// A path the user opened.
+    Path(PathBuf),
+}
+
+/// A display RAM bit (page, column, bit) and the pixel (x, y) showing it.
+type RamPixel = ((u8, u8, u8), (u8, u8));
+
+/// What the machine is doing between frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Nothing runs.
+    Paused,
+    /// Running at the chosen speed until a stop.
+    Running,
+    /// Running until the instruction at this address is next (run to);
+    /// other stops still apply.
+    RunTo(u16),
+    /// Running until the call stack is shallower than this depth (step
+    /// out; step over a call is a step into it, then this).
+    StepOut(usize),
+}
+
+/// The session every panel works on.
+pub struct Session {
+    /// Persisted settings.
+    pub settings: Settings,
+    /// The selection.
+    pub selection: Option<Selection>,
+    /// Problems of the last load.
+    pub problems: Vec<Problem>,
+    /// Where the program came from.
+    pub origin: Option<Origin>,
+    /// Status text for the status bar.
+    pub status: String,
+    /// Wall-clock time the emulation may take per frame.
+    pub frame_budget: Duration,
+    program: Option<Arc<Program>>,
+    dbg: Option<Debugger<Machine>>,
+    generation: usize,
+    highlighter: Option<Highlighter>,
+    links: Links,
+    links_dirty: bool,
+    /// (address, the debugger's breakpoint id), in the order set.
+    breakpoints: Vec<(u16, u32)>,
+    reveal_line: Option<(FileId, u32)>,
+    reveal_mem: Option<Selection>,
+    jump: Option<(FileId, u32)>,
+    mode: Mode,
+    stop: Option<String>,
+    regs_before: Registers,
+    mem_before: Vec<u8>,
+    links_at: Option<Instant>,
+    held: u8,
+    key_down_since: [Option<u64>; 8],
+    script_active: bool,
+    /// Modification times of the source files, to reload on change.
+    mtimes: Vec<(PathBuf, Option<SystemTime>)>,
+    last_poll: Option<Instant>,
+}
+
+impl Session {
+    /// An empty session with these settings.
+    pub fn new(settings: Settings) -> Self {
+        let (highlighter, problems) = match Highlighter::new() {
+            Ok(h) => (Some(h), Vec::new()),
+            Err(e) => (
+                None,
+                vec![Problem {
+                    severity: "error".into(),
+                    message: e.to_string(),
+                    at: None,
+                }],
+            ),
+        };
+        Session {
+            settings,
+            selection: None,
+            problems,
+            origin: None,
+            status: String::new(),
+            frame_budget: FRAME_BUDGET,
+            program: None,
+            dbg: None,
+            generation: 0,
+            highlighter,
+            links: Links::default(),
+            links_dirty: true,
+            breakpoints: Vec::new(),
+            reveal_line: None,
+            reveal_mem: None,
+            jump: None,
+            mode: Mode::Paused,
+            stop: None,
+            regs_before: Registers::default(),
+            mem_before: Vec::new(),
+            links_at: None,
+            held: 0,
+            key_down_since: [None; 8],
+            script_active: false,
+            mtimes: Vec::new(),
+            last_poll: None,
+        }
+    }
+
+    /// Loads what `input` names; problems go to the Problems panel.
+    pub fn open(&mut self, input: AppInput) {
+        let loaded = super::load::load(&input);
+        self.problems = loaded.problems;
+        if let AppInput::Path(p) = &input {
+            self.settings.recent.retain(|r| r != p);
+            self.settings.recent.insert(0, p.clone());
+            self.settings.recent.truncate(10);
+        }
+        let origin = match input {
+            AppInput::Bundled => Origin::Bundled,
+            AppInput::Path(p) => Origin::Path(p),
+        };
+        match loaded.program {
+            Some(p) if loaded.runnable => self.set_program(p, origin),
+            Some(p) => {
+                self.set_sources(p, origin);
+                self.settings.bottom_tab = BottomTab::Problems;
+                self.status = "Assembly failed: see Problems (click one to go to its line).".into();
+            }
+            None => {
+                self.origin = Some(origin);
+                self.settings.bottom_tab = BottomTab::Problems;
+                self.status = "Not loaded: see Problems.".into();
+            }
+        }
+        self.mtimes = loaded
+            .watch
+            .into_iter()
+            .map(|p| {
+                let t = mtime(&p);
+                (p, t)
+            })
+            .collect();
+    }
+
+    /// Loads the same input again (after an edit on disk).
+    pub fn reload(&mut self) {
+        let input = match &self.origin {
+            Some(Origin::Path(p)) => AppInput::Path(p.clone()),
+            Some(Origin::Bundled) | None => AppInput::Bundled,
+        };
+        self.open(input);
+    }
+
+    /// Checks (at most every 750 ms) whether a source file changed on disk,
+    /// and reloads if so.
+    pub fn poll_source_change(&mut self) {
+        let now = Instant::now();
+        if self
+            .last_poll
+            .is_some_and(|t| now.duration_since(t) < POLL_EVERY)
+        {
+            return;
+        }
+        self.last_poll = Some(now);
+        let changed = self.mtimes.iter().any(|(p, t)| mtime(p) != *t);
+        if changed {
+            self.reload();
+            self.status = "Reloaded: a source file changed on disk.".into();
+        }
+    }
+
+    /// Opens a file (or folder) chosen in a dialog.
+    pub fn open_dialog(&mut self, folder: bool) {
+        let dialog = rfd::FileDialog::new();
+        let picked = if folder {
+            dialog.pick_folder()
+        } else {
+            dialog
+                .add_filter(
+                    "68HC11 programs",
+                    &["asm", "s", "a11", "s19", "s28", "elf", "out"],
+                )
+                .add_filter("All files", &["*"])
+                .pick_file()
+        };
+        match picked {
+            Some(p) => self.open(AppInput::Path(p)),
+            None => {
+                self.status = "No file chosen (or no file dialog available: pass the path on \
+                               the command line, `hc11lab gui PATH`)."
+                    .into()
+            }
+        }
+    }
+
+    /// Installs a program (replacing the previous one) and loads it onto a
+    /// fresh machine.
+    pub fn set_program(&mut self, program: Program, origin: Origin) {
+        let program = Arc::new(program);
+        self.program = Some(program.clone());
+        self.origin = Some(origin);
+        self.generation += 1;
+        self.selection = None;
+        self.links_dirty = true;
+        self.mode = Mode::Paused;
+        self.stop = None;
+        self.script_active = false;
+        self.key_down_since = [None; 8];
+        self.dbg = match Machine::new(program) {
+            Ok(m) => {
+                let mut d = Debugger::new(m);
+                // Provenance is what the links are made of: always on.
+                d.set_provenance(true);
+                d.max_cycles = COMMAND_CYCLES;
+                Some(d)
+            }
+            Err(e) => {
+                self.problems.push(Problem {
+                    severity: "error".into(),
+                    message: e.to_string(),
+                    at: None,
+                });
+                self.settings.bottom_tab = BottomTab::Problems;
+                None
+            }
+        };
+        self.mark_before();
+        self.restore_breakpoints();
+        self.status = format!("Loaded {}.", self.title());
+    }
+
+    /// Shows the sources of a program that did not assemble, with no machine.
+    pub fn set_sources(&mut self, sources: Program, origin: Origin) {
+        self.program = Some(Arc::new(sources));
+        self.origin = Some(origin);
+        self.generation += 1;
+        self.selection = None;
+        self.links_dirty = true;
+        self.mode = Mode::Paused;
+        self.stop = None;
+        self.script_active = false;
+        self.dbg = None;
+        self.mark_before();
+        self.breakpoints.clear();
+    }
+
+    /// A short name of what is loaded (for the title bar).
+    pub fn title(&self) -> String {
+        match &self.origin {
+            Some(Origin::Bundled) => "Viergewinnt (bundled)".into(),
+            Some(Origin::Path(p)) => p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string()),
+            None => "nothing loaded".into(),
+        }
+    }
+
+    /// The loaded program.
+    pub fn program(&self) -> Option<&Arc<Program>> {
+        self.program.as_ref()
+    }
+
+    /// The machine, if the program loaded onto one.
+    pub fn machine(&self) -> Option<&Machine> {
+        self.dbg.as_ref().map(|d| d.target())
+    }
+
+    /// The debugger driving the machine.
+    pub fn debugger(&self) -> Option<&Debugger<Machine>> {
+        self.dbg.as_ref()
+    }
+
+    /// True when a machine exists to run.
+    pub fn has_machine(&self) -> bool {
+        self.dbg.is_some()
+    }
+
+    /// Changes whenever a new program is loaded (for caches).
+    pub fn program_generation(&self) -> usize {
+        self.generation
+    }
+
+    /// The syntax highlighter, if its definition loaded.
+    pub fn highlighter(&self) -> Option<&Highlighter> {
+        self.highlighter.as_ref()
+    }
+
+    /// The program's cell buffer layout.
+    pub fn layout(&self) -> Option<CellLayout> {
+        self.program.as_deref().and_then(CellLayout::from_program)
+    }
+
+    /// Memory as the CPU would read it, without side effects (the program
+    /// image when no machine could be made).
+    pub fn peek(&self, addr: u16) -> u8 {
+        match self.machine() {
+            Some(m) => m.peek(addr),
+            None => self
+                .program
+                .as_deref()
+                .and_then(|p| p.byte_at(addr))
+                .unwrap_or(0),
+        }
+    }
+
+    /// True if `addr` changed in the last step or run slice.
+    pub fn changed(&self, addr: u16) -> bool {
+        self.mem_before
+            .get(addr as usize)
+            .is_some_and(|b| *b != self.peek(addr))
+    }
+
+    /// Registers now, and before the last step or run slice.
+    pub fn registers(&self) -> Option<(Registers, Registers)> {
+        self.machine().map(|m| (m.registers(), self.regs_before))
+    }
+
+    /// The program counter, when a machine runs.
+    pub fn pc(&self) -> Option<u16> {
+        self.machine().map(|m| m.registers().pc)
+    }
+
+    /// E-cycles since reset.
+    pub fn cycles(&self) -> u64 {
+        self.machine().map_or(0, |m| m.cycles())
+    }
+
+    /// Instructions since reset.
+    pub fn instructions(&self) -> u64 {
+        self.machine().map_or(0, |m| m.instructions())
+    }
+
+    /// Everything the program sent on the serial line.
+    pub fn serial_text(&self) -> String {
+        self.machine().map(|m| m.serial_text()).unwrap_or_default()
+    }
+
+    /// The keys the board sees pressed (bit n = key n).
+    pub fn keys_down(&self) -> u8 {
+        self.machine().map_or(0, |m| m.keys())
+    }
+
+    /// Why the machine last stopped, in words.
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.stop.as_deref()
+    }
+
+    /// The call stack as the debugger recorded it, innermost first.
+    pub fn call_stack(&self) -> Vec<FrameReport> {
+        self.dbg
+            .as_ref()
+            .map(|d| d.call_stack())
+            .unwrap_or_default()
+    }
+
+    /// The run state for the toolbar.
+    pub fn run_state_text(&self) -> String {
+        match self.mode {
+            Mode::Running => "running".into(),
+            Mode::RunTo(a) => format!("running to ${a:04X}"),
+            Mode::StepOut(_) => "stepping out".into(),
+            Mode::Paused => match &self.stop {
+                Some(s) => format!("paused: {s}"),
+                None => "paused".into(),
+            },
+        }
+    }
+
+    /// True while the machine runs between frames.
+    pub fn is_running(&self) -> bool {
+        self.mode != Mode::Paused
+    }
+
+    /// True when the machine is not running (memory may be edited).
+    pub fn is_paused(&self) -> bool {
+        self.mode == Mode::Paused
+    }
+
+    /// Stores a byte (memory edit in a paused machine).
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        if !self.is_paused() {
+            return;
+        }
+        let Some(d) = self.dbg.as_mut() else {
+            return;
+        };
+        match d.target_mut().poke(addr, &[value]) {
+            Ok(()) => {
+                self.status = format!("${addr:04X} := ${value:02X}");
+                self.links_dirty = true;
+            }
+            Err(a) => self.status = format!("${a:04X} is not RAM or program memory: not changed."),
+        }
+    }
+
+    /// The LCD picture now.
+    pub fn lcd_frame(&self) -> LcdFrame {
+        match self.machine() {
+            Some(m) => {
+                let lcd = m.lcd();
+                LcdFrame::from_fn(lcd.is_visible(), lcd.backlight(), |x, y| lcd.pixel(x, y))
+            }
+            None => LcdFrame::default(),
+        }
+    }
+
+    /// Presses and releases board keys as the user holds them (bit n = key
+    /// n). A key stays down at least the firmware's debounce hold
+    /// (`script::HOLD_CYCLES`) of machine time, so a quick click counts.
+    pub fn set_held_keys(&mut self, held: u8) {
+        self.held = held;
+        let Some(d) = self.dbg.as_mut() else {
+            return;
+        };
+        let now = d.target().cycles();
+        for n in 0..8u8 {
+            let want = held >> n & 1 == 1;
+            let slot = &mut self.key_down_since[n as usize];
+            match (want, *slot) {
+                (true, None) => {
+                    *slot = Some(now);
+                    d.target_mut().set_key(n, true);
+                }
+                (false, Some(t)) if now >= t.saturating_add(HOLD_CYCLES) => {
+                    *slot = None;
+                    d.target_mut().set_key(n, false);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn mark_before(&mut self) {
+        let now = self
+            .machine()
+            .map(|m| (m.registers(), m.peek_range(0, 0x10000)));
+        match now {
+            Some((regs, mem)) => {
+                self.regs_before = regs;
+                self.mem_before = mem;
+            }
+            None => self.mem_before.clear(),
+        }
+    }
+
+    /// True if there is a step to undo.
+    pub fn can_step_back(&self) -> bool {
+        self.dbg.as_ref().is_some_and(|d| d.index() > 0)
+    }
+
+    /// Starts running.
+    pub fn run(&mut self) {
+        if self.dbg.is_some() && self.mode == Mode::Paused {
+            self.mode = Mode::Running;
+            self.stop = None;
+        }
+    }
+
+    /// Stops running.
+    pub fn pause(&mut self) {
+        if self.mode != Mode::Paused {
+            self.mode = Mode::Paused;
+            self.stop = Some("paused by you".into());
+            self.after_stop();
+        }
+    }
+
+    /// Runs until the program reaches `addr` (or another stop).
+    pub fn run_to(&mut self, addr: u16) {
+        if self.dbg.is_some() {
+            self.stop = None;
+            self.mode = Mode::RunTo(addr);
+        }
+    }
+
+    fn finish(&mut self, stop: Stop) {
+        self.mode = Mode::Paused;
+        if matches!(stop.reason, Reason::ScriptDone { .. }) {
+            self.script_active = false;
+        }
+        self.stop = Some(stop.message);
+        self.after_stop();
+    }
+
+    /// Executes one instruction (or takes one interrupt).
+    pub fn step_into(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        self.mark_before();
+        if let Some(d) = self.dbg.as_mut() {
+            let stop = d.step_into();
+            self.finish(stop);
+        }
+    }
+
+    /// Steps over a subroutine call (JSR/BSR): into it, then out of it in
+    /// frame-sized slices; any other instruction is a plain step.
+    pub fn step_over(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        let Some(d) = self.dbg.as_ref() else {
+            return;
+        };
+        let m = d.target();
+        let pc = m.registers().pc;
+        let is_call = Instruction::decode(pc, |a| m.peek(a))
+            .is_ok_and(|i| matches!(i.info.op, Op::Jsr | Op::Bsr));
+        let depth = d.frames().len();
+        self.step_into();
+        let entered = self.dbg.as_ref().is_some_and(|d| d.frames().len() > depth);
+        if is_call && entered {
+            // The step stopped with a message; the run goes on.
+            self.stop = None;
+            self.mode = Mode::StepOut(depth + 1);
+        }
+    }
+
+    /// Runs until the current subroutine (or interrupt handler) returns.
+    pub fn step_out(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        let Some(depth) = self.dbg.as_ref().map(|d| d.frames().len()) else {
+            return;
+        };
+        if depth == 0 {
+            self.stop = Some("no subroutine to step out of (at top level)".into());
+            return;
+        }
+        self.mark_before();
+        self.stop = None;
+        self.mode = Mode::StepOut(depth);
+    }
+
+    /// Goes back one instruction, exactly (the debugger's reverse execution).
+    pub fn step_back(&mut self) {
+        if self.mode != Mode::Paused {
+            return;
+        }
+        self.mark_before();
+        if let Some(d) = self.dbg.as_mut() {
+            let stop = d.step_back();
+            self.finish(stop);
+        }
+    }
+
+    /// Resets the board (program reloaded, CPU reset).
+    pub fn reset(&mut self) {
+        if let Some(d) = self.dbg.as_mut() {
+            d.reset();
+            self.mode = Mode::Paused;
+            self.stop = Some("reset".into());
+            self.key_down_since = [None; 8];
+            self.script_active = false;
+            self.mark_before();
+            self.after_stop();
+        }
+    }
+
+    /// Starts a key script (`run --keys` syntax) and runs it at full speed.
+    pub fn start_script(&mut self, script: &Script) {
+        if let Some(d) = self.dbg.as_mut() {
+            d.target_mut().start_script(script);
+            self.script_active = true;
+            self.stop = None;
+            self.mode = Mode::Running;
+        }
+    }
+
+    /// True while a key script runs.
+    pub fn script_active(&self) -> bool {
+        self.script_active
+    }
+
+    fn after_stop(&mut self) {
+        self.links_dirty = true;
+        if let (Some(pc), Some(p)) = (self.pc(), self.program.as_deref()) {
+            if let Some(e) = p.line_at(pc) {
+                self.jump = Some((e.file, e.line));
+            }
+        }
+    }
+
+    /// The line the listing should show after a stop, once.
+    pub fn take_jump(&mut self) -> Option<(FileId, u32)> {
+        self.jump.take()
+    }
+
+    /// Advances the machine by one frame's worth of time (`dt` of wall
+    /// clock) at the chosen speed, in bounded slices.
+    pub fn advance(&mut self, dt: Duration) {
+        if self.mode == Mode::Paused || self.dbg.is_none() {
+            return;
+        }
+        if self.mode == Mode::Running {
+            // While running, "changed" means changed during this frame.
+            self.mark_before();
+        }
+        let speed = if self.script_active || self.mode != Mode::Running {
+            Speed::Max
+        } else {
+            self.settings.speed
+        };
+        let started = Instant::now();
+        let mut budget = match speed {
+            Speed::RealTime => (dt.as_secs_f64() * E_HZ) as u64,
+            Speed::Times10 => (dt.as_secs_f64() * E_HZ * 10.0) as u64,
+            Speed::Max => u64::MAX,
+        };
+        while budget > 0 {
+            let slice = budget.min(SLICE_CYCLES);
+            budget -= slice;
+            if self.run_slice(slice) || started.elapsed() >= self.frame_budget {
+                break;
+            }
+        }
+        // Keys released by the user come up once their minimum hold passed.
+        let held = self.held;
+        self.set_held_keys(held);
+        if self.links_at.is_none_or(|t| t.elapsed() >= LINKS_EVERY) {
+            self.links_dirty = true;
+        }
+    }
+
+    /// One slice of the current mode; true if the machine stopped.
+    fn run_slice(&mut self, cycles: u64) -> bool {
+        let mode = self.mode;
+        let Some(d) = self.dbg.as_mut() else {
+            return true;
+        };
+        d.max_cycles = cycles;
+        let stop = match mode {
+            Mode::Paused => return true,
+            Mode::Running => d.run(),
+            Mode::RunTo(a) => d.run_to_address(a),
+            Mode::StepOut(depth) => {
+                if d.frames().len() < depth {
+                    Stop {
+                        reason: Reason::Step,
+                        message: "returned".into(),
+                        pc: d.registers().pc,
+                        cycles: d.target().cycles(),
+                        index: d.index(),
+                    }
+                } else {
+                    d.step_out()
+                }
+            }
+        };
+        d.max_cycles = COMMAND_CYCLES;
+        match (&stop.reason, mode) {
+            (Reason::Budget { .. }, _) => false,
+            // Step out goes one frame up per `step_out`; keep going until
+            // the frame the command started in is left.
+            (Reason::Returned { .. }, Mode::StepOut(depth)) if d.frames().len() >= depth => false,
+            _ => {
+                self.finish(stop);
+                true
+            }
+        }
+    }
+
+    /// Clears the selection.
+    pub fn clear_selection(&mut self) {
+        self.selection = None;
+        self.links_dirty = true;
+    }
+
+    /// Selects something; the links follow.
+    pub fn select(&mut self, sel: Selection) {
+        self.selection = Some(sel);
+        self.links_dirty = true;
+        if let Selection::BufferByte(_) = sel {
+            self.reveal_mem = Some(sel);
+        }
+    }
+
+    /// The links of the current selection.
+    pub fn links(&mut self) -> &Links {
+        if self.links_dirty {
+            self.links_dirty = false;
+            self.links_at = Some(Instant::now());
+            self.links = match self.selection {
+                None => Links::default(),
+                Some(sel) => self.compute_links(sel),
+            };
+        }
+        &self.links
+    }
+
+    fn compute_links(&self, sel: Selection) -> Links {
+        let lcd = self.machine().map(|m| m.lcd());
+        // Pixel -> display RAM through the controller's own mapping (start
+        // line, ADC, COM direction), and its inverse by walking all pixels.
+        let pixel_to_ram = |x: u8, y: u8| -> Option<(LcdRamCell, u8)> {
+            let (page, column, bit) = lcd?.ram_location(x as usize, y as usize)?;
+            Some((
+                LcdRamCell {
+                    page: u8::try_from(page).ok()?,
+                    column: u8::try_from(column).ok()?,
+                },
+                bit,
+            ))
+        };
+        // ((page, column, bit), (x, y)), sorted for binary search.
+        let mut inverse: Vec<RamPixel> = Vec::new();
+        if lcd.is_some() {
+            for y in 0..HEIGHT as u8 {
+                for x in 0..WIDTH as u8 {
+                    if let Some((c, b)) = pixel_to_ram(x, y) {
+                        inverse.push(((c.page, c.column, b), (x, y)));
+                    }
+                }
+            }
+            inverse.sort_unstable();
+        }
+        let ram_to_pixel = |c: LcdRamCell, bit: u8| -> Option<(u8, u8)> {
+            let key = (c.page, c.column, bit);
+            inverse
+                .binary_search_by(|(k, _)| k.cmp(&key))
+                .ok()
+                .and_then(|i| inverse.get(i))
+                .map(|(_, p)| *p)
+        };
+        let peek = |a: u16| self.peek(a);
+        let pixel_on = |x: u8, y: u8| lcd.is_some_and(|l| l.pixel(x as usize, y as usize));
+        let prov = self
+            .dbg
+            .as_ref()
+            .filter(|d| d.provenance())
+            .map(DebuggerProvenance);
+        let inp = LinkInputs {
+            program: self.program.as_deref(),
+            layout: self.layout(),
+            pixel_to_ram: &pixel_to_ram,
+            ram_to_pixel: &ram_to_pixel,
+            pixel_on: &pixel_on,
+            peek: &peek,
+            provenance: prov.as_ref().map(|p| p as &dyn ProvenanceSource),
+        };
+        links::compute(sel, &inp)
+    }
+
+    /// True if a breakpoint is set at `addr`.
+    pub fn has_breakpoint(&self, addr: u16) -> bool {
+        self.breakpoints.iter().any(|(a, _)| *a == addr)
+    }
+
+    /// All breakpoint addresses, in the order they were set.
+    pub fn breakpoints(&self) -> Vec<u16> {
+        self.breakpoints.iter().map(|(a, _)| *a).collect()
+    }
+
+    fn add_breakpoint(&mut self, addr: u16) -> bool {
+        if self.has_breakpoint(addr) {
+            return false;
+        }
+        let id = match self.dbg.as_mut() {
+            Some(d) => match d.add_breakpoint(&format!("${addr:04X}")) {
+                Ok(id) => id,
+                Err(e) => {
+                    self.status = e.to_string();
+                    return false;
+                }
+            },
+            None => return false,
+        };
+        self.breakpoints.push((addr, id));
+        true
+    }
+
+    /// Sets or clears a breakpoint at an address.
+    pub fn toggle_breakpoint(&mut self, addr: u16) {
+        if let Some(i) = self.breakpoints.iter().position(|(a, _)| *a == addr) {
+            let (_, id) = self.breakpoints.remove(i);
+            if let Some(d) = self.dbg.as_mut() {
+                // The id came from this debugger; a stale one is harmless.
+                let _ = d.breakpoints.remove(id);
+            }
+            self.status = format!("Breakpoint at ${addr:04X} removed.");
+        } else if self.add_breakpoint(addr) {
+            self.status = format!("Breakpoint at ${addr:04X}{}.", self.describe(addr));
+        }
+        self.save_breakpoints();
+    }
+
+    /// ` (label+off, file:line)` for messages.
+    pub fn describe(&self, addr: u16) -> String {
+        let Some(p) = self.program.as_deref() else {
+            return String::new();
+        };
+        let label = p.label_for(addr).map(|(s, off)| {
+            if off == 0 {
+                s.name.clone()
+            } else {
+                format!("{}+{off}", s.name)
+            }
+        });
+        let line = p.line_at(addr).and_then(|e| {
+            let f = p.files.get(e.file)?.path.file_name()?.to_string_lossy();
+            Some(format!("{f}:{}", e.line))
+        });
+        match (label, line) {
+            (Some(l), Some(f)) => format!(" ({l}, {f})"),
+            (Some(l), None) => format!(" ({l})"),
+            (None, Some(f)) => format!(" ({f})"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// Sets or clears a breakpoint on a source line (at its first address);
+    /// a line with only a label breaks at the label's address (the next
+    /// instruction); another line without code gets none.
+    pub fn toggle_breakpoint_line(&mut self, file: FileId, line: u32) {
+        let addr = self.program.as_deref().and_then(|p| {
+            p.addrs_of_line(file, line)
+                .next()
+                .map(|e| e.addr)
+                .or_else(|| {
+                    p.symbols
+                        .iter()
+                        .find(|s| s.kind == SymbolKind::Label && s.defined_at == Some((file, line)))
+                        .map(|s| s.value)
+                })
+        });
+        match addr {
+            Some(a) => self.toggle_breakpoint(a),
+            None => self.status = format!("Line {line} has no code: no breakpoint there."),
+        }
+    }
+
+    /// F9: toggles a breakpoint on the selected line, else at the PC.
+    pub fn toggle_breakpoint_at_selection(&mut self) {
+        match self.selection {
+            Some(Selection::Line { file, line }) => self.toggle_breakpoint_line(file, line),
+            _ => {
+                if let Some(pc) = self.pc() {
+                    self.toggle_breakpoint(pc);
+                }
+            }
+        }
+    }
+
+    fn program_key(&self) -> PathBuf {
+        match &self.origin {
+            Some(Origin::Path(p)) => p.clone(),
+            _ => PathBuf::new(),
+        }
+    }
+
+    fn save_breakpoints(&mut self) {
+        let Some(p) = self.program.clone() else {
+            return;
+        };
+        let saved: Vec<SavedBreakpoint> = self
+            .breakpoints
+            .iter()
+            .map(|&(a, _)| {
+                let by_line = p
+                    .line_at(a)
+                    .filter(|e| e.addr == a)
+                    .and_then(|e| Some((p.files.get(e.file)?.path.clone(), e.line)));
+                match by_line {
+                    Some((file, line)) => SavedBreakpoint::Line { file, line },
+                    None => SavedBreakpoint::Addr(a),
+                }
+            })
+            .collect();
+        let key = self.program_key();
+        self.settings.breakpoints.retain(|(k, _)| *k != key);
+        if !saved.is_empty() {
+            self.settings.breakpoints.push((key, saved));
+        }
+    }
+
+    fn restore_breakpoints(&mut self) {
+        self.breakpoints.clear();
+        let Some(p) = self.program.clone() else {
+            return;
+        };
+        let key = self.program_key();
+        let saved = self
+            .settings
+            .breakpoints
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        for b in saved {
+            let addr = match b {
+                SavedBreakpoint::Addr(a) => Some(a),
+                SavedBreakpoint::Line { file, line } => p
+                    .files
+                    .iter()
+                    .position(|f| f.path == file)
+                    .and_then(|fi| p.addrs_of_line(fi, line).next())
+                    .map(|e| e.addr),
+            };
+            if let Some(a) = addr {
+                self.add_breakpoint(a);
+            }
+        }
+    }
+
+    /// Asks the memory panel to show `addr`.
+    pub fn reveal_memory(&mut self, addr: u16) {
+        self.reveal_mem = Some(Selection::BufferByte(addr));
+        self.settings.bottom_tab = BottomTab::Memory;
+    }
+
+    /// Asks the listing to show a line.
+    pub fn reveal_line(&mut self, file: FileId, line: u32) {
+        self.reveal_line = Some((file, line));
+    }
+
+    /// The line the listing should scroll to, once.
+    pub fn take_reveal_line(&mut self) -> Option<(FileId, u32)> {
+        self.reveal_line.take()
+    }
+
+    /// The memory the hex view should scroll to, once.
+    pub fn take_reveal(&mut self) -> Option<Selection> {
+        self.reveal_mem.take()
+    }
+
+    /// Labels by address (RAM variables and code), sorted, for the hex view.
+    pub fn ram_names(&self) -> Vec<(u16, String)> {
+        let mut v: Vec<(u16, String)> = self
+            .program
+            .as_deref()
+            .map(|p| {
+                p.symbols
+                    .iter()
+                    .filter(|s| s.kind == SymbolKind::Label)
+                    .map(|s| (s.value, s.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v.dedup_by_key(|(a, _)| *a);
+        v
+    }
+
+    /// An address from `$hex`, `0xhex`, decimal or a symbol name.
+    pub fn resolve(&self, text: &str) -> Option<u16> {
+        let t = text.trim();
+        if let Some(h) = t.strip_prefix('$').or_else(|| t.strip_prefix("0x")) {
+            return u16::from_str_radix(h, 16).ok();
+        }
+        if let Ok(d) = t.parse::<u16>() {
+            return Some(d);
+        }
+        self.program.as_deref()?.symbol(t).map(|s| s.value)
+    }
+}
+
+/// The debugger's provenance, as the link view-model asks for it.
+struct DebuggerProvenance<'a>(&'a Debugger<Machine>);
+
+fn chain_links(chain: Vec<crate::debug::report::LinkReport>) -> Vec<ChainLink> {
+    chain
+        .into_iter()
+        .map(|l| {
+            // `display`, `initial`, `unknown` and `trimmed` links are not
+            // instructions: their address is no code address.
+            let instruction = !matches!(
+                l.kind.as_str(),
+                "display" | "initial" | "unknown" | "trimmed"
+            );
+            ChainLink {
+                pc: instruction.then_some(l.address),
+                data_address: l.data_address,
+                kind: l.kind,
+                text: l.text,
+            }
+        })
+        .collect()
+}
+
+impl ProvenanceSource for DebuggerProvenance<'_> {
+    fn explain_byte(&self, addr: u16) -> Option<Vec<ChainLink>> {
+        self.0
+            .explain_address(addr)
+            .ok()
+            .map(|e| chain_links(e.chain))
+    }
+
+    fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>> {
+        self.0
+            .explain_pixel(x as usize, y as usize)
+            .ok()
+            .map(|e| chain_links(e.chain))
+    }
+}
+
+fn mtime(p: &std::path::Path) -> Option<SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundled() -> Session {
+        let mut s = Session::new(Settings::default());
+        s.open(AppInput::Bundled);
+        s
+    }
+
+    #[test]
+    fn breakpoints_persist_by_line_and_come_back_after_a_reload() {
+        let mut s = bundled();
+        let p = s.program().unwrap().clone();
+        let draw = p.symbol("drawBoard").unwrap();
+        let (file, line) = draw.defined_at.unwrap();
+        // The label's own line has no code: the breakpoint goes to its address.
+        s.toggle_breakpoint_line(file, line);
+        assert!(s.has_breakpoint(draw.value));
+        let json = serde_json::to_string(&s.settings).unwrap();
+        let restored: Settings = serde_json::from_str(&json).unwrap();
+        assert_eq!(restored, s.settings);
+        let mut again = Session::new(restored);
+        again.open(AppInput::Bundled);
+        assert_eq!(again.breakpoints(), &[draw.value]);
+        again.toggle_breakpoint(draw.value);
+        assert!(again.breakpoints().is_empty());
+        assert!(again.settings.breakpoints.is_empty());
+    }
+
+    #[test]
+    fn step_back_undoes_a_step_and_step_over_runs_the_call() {
+        let mut s = bundled();
+        let start = s.pc().unwrap();
+        s.step_into(); // lds #$3FFF
+        let at_jsr = s.pc().unwrap();
+        assert_ne!(at_jsr, start);
+        s.step_back();
+        assert_eq!(s.pc(), Some(start));
+        s.step_into();
+        // jsr initGame: step over runs the whole initialisation.
+        s.step_over();
+        for _ in 0..1000 {
+            if s.is_paused() {
+                break;
+            }
+            s.advance(Duration::from_millis(16));
+        }
+        assert!(s.is_paused());
+        let main_loop = s.program().unwrap().symbol("mainLoop").unwrap().value;
+        assert_eq!(s.pc(), Some(main_loop));
+        assert!(s.lcd_frame().visible);
+        assert!(
+            s.stop_reason().unwrap().contains("returned from initGame"),
+            "{:?}",
+            s.stop_reason()
+        );
+    }
+
+    #[test]
+    fn real_time_runs_about_two_million_cycles_per_second() {
+        let mut s = bundled();
+        s.settings.speed = Speed::RealTime;
+        // No wall-clock cut: the count must not depend on how fast this
+        // machine is.
+        s.frame_budget = Duration::from_secs(3600);
+        let c0 = s.cycles();
+        s.run();
+        s.advance(Duration::from_millis(50));
+        let c = s.cycles() - c0;
+        // 50 ms at 2 MHz = 100,000 E-cycles, plus at most one instruction.
+        assert!((100_000..100_042).contains(&c), "{c}");
+        s.pause();
+        assert!(s.is_paused());
+        assert_eq!(s.stop_reason(), Some("paused by you"));
+    }
+
+    #[test]
+    fn a_memory_edit_needs_a_paused_machine() {
+        let mut s = bundled();
+        s.poke(0x0040, 0xA5);
+        assert_eq!(s.peek(0x0040), 0xA5);
+        assert!(s.changed(0x0040));
+        s.run();
+        s.poke(0x0041, 0x5A);
+        assert_ne!(s.peek(0x0041), 0x5A);
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Screenshot of the real hc11lab window under Xvfb, for CI and the docs.
+#
+#   tests/gui_xvfb.sh BINARY OUT.png [AUTORUN]
+#
+# BINARY is the hc11lab binary (or target/release/examples/gui); AUTORUN is
+# an HC11LAB_AUTORUN value (default: two drops and a pixel selected). The
+# script starts Xvfb (1280x800), runs the app with the key script, waits
+# for its done file, takes the screenshot with ImageMagick's `import`,
+# prints the done file (stop reason, cycles, frame times) and lets the app
+# close itself. Needs: apt-get install -y --no-install-recommends xvfb
+# imagemagick x11-apps xdotool
+set -euo pipefail
+bin=${1:?binary}
+out=${2:?output png}
+work=$(mktemp -d)
+done_file="$work/done"
+autorun=${3:-"keys=right,drop,drop;select=pixel:71,43"}
+autorun="$autorun;done=$done_file;quit_after_ms=3000"
+
+display=:$((90 + RANDOM % 9))
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb=$!
+trap 'kill "$xvfb" 2>/dev/null || true; rm -rf "$work"' EXIT
+sleep 1
+
+args=()
+[ "$(basename "$bin")" = "hc11lab" ] && args=(gui)
+env -u WAYLAND_DISPLAY DISPLAY="$display" XDG_RUNTIME_DIR="$work" \
+  HC11LAB_AUTORUN="$autorun" "$bin" "${args[@]}" >"$work/app.log" 2>&1 &
+app=$!
+
+for _ in $(seq 120); do
+  [ -f "$done_file" ] && break
+  kill -0 "$app" 2>/dev/null || { cat "$work/app.log"; echo "app exited early" >&2; exit 1; }
+  sleep 0.5
+done
+[ -f "$done_file" ] || { cat "$work/app.log"; echo "no done file after 60 s" >&2; exit 1; }
+# Pointer out of the way (no tooltip in the picture).
+DISPLAY="$display" xdotool mousemove 1279 799 || true
+sleep 0.5
+DISPLAY="$display" import -window root "$out"
+cat "$done_file"
+wait "$app" || true
