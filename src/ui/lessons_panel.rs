@@ -14,6 +14,7 @@ use super::session::Session;
 use crate::cpu::Registers;
 use crate::image::Program;
 use crate::lesson::i18n::{ui as tr, Ui};
+use crate::lesson::live::explained;
 use crate::lesson::{
     Catalog, Event, Explained, Kind, Lang, LessonRun, Probe, Progress, Question, Subject,
 };
@@ -38,7 +39,7 @@ impl Probe for SessionProbe<'_> {
         self.session.is_paused()
     }
     fn breakpoints(&self) -> Vec<u16> {
-        self.session.breakpoints().to_vec()
+        self.session.breakpoints()
     }
     fn pixel(&self, x: usize, y: usize) -> Option<bool> {
         (x < super::lcd::WIDTH && y < super::lcd::HEIGHT).then(|| self.frame.get(x, y))
@@ -115,7 +116,12 @@ impl LessonsPanel {
 
     /// Opens lesson `id` where the student left it.
     pub fn open(&mut self, id: &str) {
-        let Some(lesson) = self.catalog.as_ref().and_then(|c| c.lesson(id)).map(Arc::clone) else {
+        let Some(lesson) = self
+            .catalog
+            .as_ref()
+            .and_then(|c| c.lesson(id))
+            .map(Arc::clone)
+        else {
             return;
         };
         let saved = self.progress.lesson(id);
@@ -182,7 +188,7 @@ impl LessonsPanel {
         // Links need `&mut Session` (they are computed lazily): take them
         // before the read-only probe borrows the session.
         let labels = if session.selection != self.last_selection {
-            link_labels(session)
+            explanation_labels(session)
         } else {
             (Vec::new(), false)
         };
@@ -230,7 +236,10 @@ impl LessonsPanel {
         let title = current
             .as_deref()
             .and_then(|id| cat.lesson(id))
-            .map_or_else(|| tr(self.lang, Ui::PickLesson).to_string(), |l| l.title(self.lang).to_string());
+            .map_or_else(
+                || tr(self.lang, Ui::PickLesson).to_string(),
+                |l| l.title(self.lang).to_string(),
+            );
         let mut pick = None;
         // The label names the box for screen readers (and kittest).
         egui::ComboBox::from_label(tr(self.lang, Ui::Lessons))
@@ -241,10 +250,17 @@ impl LessonsPanel {
                     if e.kind == Kind::Exercise {
                         continue;
                     }
-                    let done = self.progress.lessons.get(&e.id).is_some_and(|p| p.completed);
+                    let done = self
+                        .progress
+                        .lessons
+                        .get(&e.id)
+                        .is_some_and(|p| p.completed);
                     let mark = if done { "✔ " } else { "" };
                     let text = format!("{mark}{}", e.title);
-                    if ui.selectable_label(current.as_deref() == Some(&e.id), text).clicked() {
+                    if ui
+                        .selectable_label(current.as_deref() == Some(&e.id), text)
+                        .clicked()
+                    {
                         pick = Some(e.id.clone());
                     }
                 }
@@ -304,7 +320,8 @@ impl LessonsPanel {
                                 .hint_text(tr(lang, Ui::YourAnswer))
                                 .desired_width(120.0),
                         );
-                        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        let enter =
+                            edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                         if ui.button(tr(lang, Ui::Answer)).clicked() || enter {
                             submit = Some(self.answer.clone());
                         }
@@ -320,22 +337,34 @@ impl LessonsPanel {
                 Question::None => {}
             }
             for (i, h) in view.hints.iter().enumerate() {
-                let n = if view.hints_total > 1 { format!(" {}", i + 1) } else { String::new() };
+                let n = if view.hints_total > 1 {
+                    format!(" {}", i + 1)
+                } else {
+                    String::new()
+                };
                 ui.label(RichText::new(format!("{}{n}:", tr(lang, Ui::Hint))).italics());
                 markdown(ui, h);
             }
         } else if view.done {
-            ui.label(RichText::new(format!("✔ {}", tr(lang, Ui::Done))).color(Color32::LIGHT_GREEN));
+            ui.label(
+                RichText::new(format!("✔ {}", tr(lang, Ui::Done))).color(Color32::LIGHT_GREEN),
+            );
         }
         let mut check = false;
         ui.horizontal(|ui| {
-            if ui.add_enabled(shown > 0, egui::Button::new(tr(lang, Ui::Previous))).clicked() {
+            if ui
+                .add_enabled(shown > 0, egui::Button::new(tr(lang, Ui::Previous)))
+                .clicked()
+            {
                 self.viewing = Some(shown - 1);
             }
             if shown < current && ui.button(tr(lang, Ui::Next)).clicked() {
                 self.viewing = (shown + 1 < current).then_some(shown + 1);
             }
-            if shown == current && view.question == Question::None && ui.button(tr(lang, Ui::Check)).clicked() {
+            if shown == current
+                && view.question == Question::None
+                && ui.button(tr(lang, Ui::Check)).clicked()
+            {
                 check = true;
             }
         });
@@ -353,7 +382,11 @@ impl LessonsPanel {
         }
         if shown == current {
             if let Some(f) = run.feedback() {
-                let color = if f.ok { Color32::LIGHT_GREEN } else { Color32::from_rgb(255, 190, 90) };
+                let color = if f.ok {
+                    Color32::LIGHT_GREEN
+                } else {
+                    Color32::from_rgb(255, 190, 90)
+                };
                 ui.label(RichText::new(&f.message).color(color));
             }
             if tries > 0 {
@@ -366,10 +399,27 @@ impl LessonsPanel {
     }
 }
 
-/// Labels along the links the GUI shows for the selection (the routines of
-/// the linked listing lines and the data labels of the linked bytes), and
-/// whether they come from recorded provenance.
-fn link_labels(session: &mut Session) -> (Vec<String>, bool) {
+/// Labels along the explanation of the new selection and whether they come
+/// from recorded provenance: the debugger's chain (pixel -> SPDR store ->
+/// buffer load -> buffer store) when it can answer, else the links the GUI
+/// shows (routines of the linked lines, labels of the linked bytes).
+fn explanation_labels(session: &mut Session) -> (Vec<String>, bool) {
+    if let Some(d) = session.debugger() {
+        let traced = match session.selection {
+            Some(Selection::Pixel { x, y }) => d
+                .explain_pixel(x as usize, y as usize)
+                .ok()
+                .map(|e| explained(Subject::Pixel { x, y }, &e)),
+            Some(Selection::BufferByte(a)) => d
+                .explain_address(a)
+                .ok()
+                .map(|e| explained(Subject::Address(a), &e)),
+            _ => None,
+        };
+        if let Some(e) = traced {
+            return (e.labels, e.traced);
+        }
+    }
     let Some(program) = session.program().cloned() else {
         return (Vec::new(), false);
     };
@@ -444,7 +494,12 @@ fn markdown(ui: &mut egui::Ui, text: &str) {
 fn inline(ui: &egui::Ui, text: &str) -> LayoutJob {
     let style = ui.style();
     let color = style.visuals.text_color();
-    let body = FontId::proportional(style.text_styles.get(&egui::TextStyle::Body).map_or(14.0, |f| f.size));
+    let body = FontId::proportional(
+        style
+            .text_styles
+            .get(&egui::TextStyle::Body)
+            .map_or(14.0, |f| f.size),
+    );
     let mono = FontId::monospace(body.size - 1.0);
     let mut job = LayoutJob::default();
     job.wrap.max_width = ui.available_width();
