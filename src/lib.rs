@@ -10,6 +10,7 @@ pub mod debug;
 pub mod firmware;
 pub mod grade;
 pub mod image;
+pub mod lesson;
 pub mod machine;
 pub mod open;
 pub mod run;

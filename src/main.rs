@@ -36,8 +36,42 @@ enum Command {
     },
     /// Run a program headless on the trainer11 board and report what it did.
     Run(RunArgs),
+    /// Guided lessons and exercises: list them, show one, check a submission.
+    #[command(subcommand)]
+    Lesson(LessonCommand),
     /// Grade student submissions (folders or .zip files) against an assignment.
     Grade(GradeArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum LessonCommand {
+    /// List the lessons and exercises.
+    List {
+        /// Print a JSON array of {"id", "kind", "title", "languages"}.
+        #[arg(long)]
+        json: bool,
+        /// Language of the titles: de or en (default: from LANG / LC_ALL).
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Print a lesson's text with its steps, hints and checks.
+    Show {
+        /// The lesson's id (its folder name, e.g. 02-cell).
+        id: String,
+        /// Language: de or en (default: from LANG / LC_ALL).
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Grade a submission (folder or .zip) against an exercise.
+    Check {
+        /// The exercise's id (its folder name, e.g. viergewinnt).
+        id: String,
+        /// The submission: a folder or a .zip file.
+        path: PathBuf,
+        /// Print {"score", "max_score", "checks": [{"name", "score", "max_score", "feedback"}]}.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -140,6 +174,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Asm(args)) => cmd_asm(&args),
         Some(Command::Disasm { file }) => cmd_disasm(&file),
+        Some(Command::Lesson(cmd)) => cmd_lesson(&cmd),
         Some(Command::Run(args)) => cmd_run(&args),
         Some(Command::Grade(args)) => cmd_grade(args),
         None => cmd_gui(None),
@@ -196,6 +231,54 @@ fn cmd_disasm(file: &Path) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+fn lesson_lang(lang: &Option<String>) -> anyhow::Result<hc11lab::lesson::Lang> {
+    match lang {
+        None => Ok(hc11lab::lesson::Lang::from_env()),
+        Some(l) => hc11lab::lesson::Lang::parse(l)
+            .ok_or_else(|| anyhow::anyhow!("unknown language `{l}`: use `de` or `en`")),
+    }
+}
+
+fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
+    use hc11lab::lesson::{cli, Catalog};
+    let cat = Catalog::load_default()?;
+    match cmd {
+        LessonCommand::List { json, lang } => {
+            let lang = lesson_lang(lang)?;
+            if *json {
+                println!("{}", cli::list_json(&cat, lang));
+            } else {
+                print!("{}", cli::list_text(&cat, lang));
+            }
+        }
+        LessonCommand::Show { id, lang } => {
+            print!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
+        }
+        LessonCommand::Check { id, path, json } => {
+            use hc11lab::lesson::check::{check, report_text, CheckError, CheckReport};
+            let result = match check(&cat, id, path) {
+                Ok(r) => r,
+                Err(e @ CheckError::NotAnExercise(_)) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(USAGE));
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let report = CheckReport::from(&result);
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report_text(&report));
+            }
+            // Like `run`: 1 when the submission is not (fully) right.
+            if report.score < report.max_score {
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Exit status for bad usage (a malformed option value).

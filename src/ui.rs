@@ -8,6 +8,7 @@ pub mod autorun;
 pub mod cells;
 pub mod keys;
 pub mod lcd;
+pub mod lessons_panel;
 pub mod links;
 pub mod listing;
 pub mod load;

@@ -15,6 +15,7 @@ use super::autorun::Autorun;
 use super::cells::CellBufferPanel;
 use super::keys::{keyboard_keys, keys_widget};
 use super::lcd::LcdPanel;
+use super::lessons_panel::LessonsPanel;
 use super::listing::ListingPanel;
 use super::memory::MemoryPanel;
 use super::panels::{self, ProblemsPanel, SerialPanel, SidePanel};
@@ -135,6 +136,7 @@ pub struct App {
     serial: SerialPanel,
     problems: ProblemsPanel,
     side: SidePanel,
+    lessons: LessonsPanel,
     mouse_keys: u8,
     /// Frame timing.
     pub stats: FrameStats,
@@ -159,7 +161,13 @@ impl App {
                 .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
                 .unwrap_or_default()
         };
-        Self::with_settings(settings, initial, autorun)
+        let mut app = Self::with_settings(settings, initial, autorun);
+        if app.autorun.is_none() {
+            // Lesson progress lives in the user's data folder (tests and
+            // scripted runs keep none).
+            app.lessons = LessonsPanel::new(crate::lesson::progress::default_dir());
+        }
+        app
     }
 
     /// The app on given settings (tests use this; no storage, no window).
@@ -175,6 +183,7 @@ impl App {
             serial: SerialPanel,
             problems: ProblemsPanel,
             side: SidePanel::default(),
+            lessons: LessonsPanel::new(None),
             mouse_keys: 0,
             stats: FrameStats::default(),
             autorun,
@@ -232,9 +241,11 @@ impl App {
             .default_size(270.0)
             .min_size(200.0)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("side")
-                    .show(ui, |ui| self.side.ui(ui, &mut self.session));
+                egui::ScrollArea::vertical().id_salt("side").show(ui, |ui| {
+                    self.side.ui(ui, &mut self.session);
+                    ui.separator();
+                    self.lessons.ui(ui, &mut self.session);
+                });
             });
         egui::CentralPanel::default().show(ui, |ui| self.center(ui));
 

@@ -1,0 +1,22 @@
+//! Guided lessons (issue 9): lesson folders under `lessons/` (a TOML manifest
+//! plus German and English Markdown) turned into steps whose checks are
+//! evaluated on the live machine, with hints, answers and saved progress.
+
+pub mod bundled;
+pub mod catalog;
+pub mod check;
+pub mod cli;
+pub mod engine;
+pub mod eval;
+pub mod i18n;
+pub mod live;
+pub mod manifest;
+pub mod progress;
+pub mod text;
+
+pub use catalog::{find_root, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry};
+pub use engine::{
+    Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict,
+};
+pub use i18n::Lang;
+pub use progress::{LessonProgress, Progress, ProgressError};

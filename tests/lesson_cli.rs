@@ -1,0 +1,106 @@
+//! `hc11lab lesson list|show` as a user runs them.
+
+use std::process::Command;
+
+fn hc11lab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(args)
+        .env(
+            "HC11LAB_LESSONS",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/lessons"),
+        )
+        .env("LANG", "de_DE.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANGUAGE")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn list_json_has_the_documented_shape() {
+    let (code, out, err) = hc11lab(&["lesson", "list", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let arr = v.as_array().unwrap();
+    assert!(arr.len() >= 12);
+    for e in arr {
+        let o = e.as_object().unwrap();
+        let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["id", "kind", "languages", "title"]);
+        assert!(["lesson", "exercise"].contains(&o["kind"].as_str().unwrap()));
+    }
+    let tour = arr.iter().find(|e| e["id"] == "01-tour").unwrap();
+    assert_eq!(tour["kind"], "lesson");
+    assert_eq!(tour["languages"], serde_json::json!(["de", "en"]));
+    // LANG=de_DE: German titles.
+    assert!(tour["title"].as_str().unwrap().starts_with("Rundgang"));
+    let (_, en, _) = hc11lab(&["lesson", "list", "--json", "--lang", "en"]);
+    assert!(en.contains("\"Tour: Connect Four on the 68HC11\""));
+}
+
+#[test]
+fn show_prints_steps_hints_and_checks() {
+    let (code, out, _) = hc11lab(&["lesson", "show", "04-drawcell", "--lang", "en"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("# drawCell: from the buffer to the LCD"));
+    assert!(out.contains("## Step 2 of 7: IDIV: row and column"));
+    assert!(out.contains("> Hint: Set a breakpoint on `Board.inc:38`"));
+    assert!(out.contains("[Check: stopped at Board.inc:38; register X = 2; register D = 24]"));
+    let (_, de, _) = hc11lab(&["lesson", "show", "04-drawcell"]);
+    assert!(de.contains("## Schritt 2 von 7: IDIV: Zeile und Spalte"));
+}
+
+#[test]
+fn bad_ids_and_languages_fail() {
+    let (code, _, err) = hc11lab(&["lesson", "show", "99-nothing"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no lesson or exercise `99-nothing`"), "{err}");
+    let (code, _, err) = hc11lab(&["lesson", "list", "--lang", "fr"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown language `fr`"), "{err}");
+    let (code, _, _) = hc11lab(&["lesson", "frobnicate"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn check_grades_a_submission_through_the_grader() {
+    let firmware = concat!(env!("CARGO_MANIFEST_DIR"), "/firmware");
+    let (code, out, err) = hc11lab(&["lesson", "check", "viergewinnt", firmware, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["checks", "max_score", "score"]);
+    assert!(v["max_score"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        v["score"], v["max_score"],
+        "the reference firmware gets full marks"
+    );
+    for c in v["checks"].as_array().unwrap() {
+        let mut k: Vec<&str> = c.as_object().unwrap().keys().map(String::as_str).collect();
+        k.sort();
+        assert_eq!(k, ["feedback", "max_score", "name", "score"]);
+    }
+
+    // A submission that does not assemble: some points lost, exit status 1.
+    let dir = std::env::temp_dir().join(format!("hc11lab-lesson-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Viergewinnt.asm"), "        ldaa  #nothing\n").unwrap();
+    let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL") && out.contains("assembles"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A guided lesson is not graded.
+    let (code, _, err) = hc11lab(&["lesson", "check", "01-tour", firmware]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not an exercise"), "{err}");
+}

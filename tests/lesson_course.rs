@@ -1,0 +1,158 @@
+//! The course under `lessons/`: every lesson loads, has both texts with the
+//! same steps, and every check names labels, lines and symbols the bundled
+//! firmware really has.
+
+use hc11lab::lesson::{Catalog, Kind, Lang};
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn firmware() -> hc11lab::image::Program {
+    let a = hc11lab::asm::assemble_file(
+        &root().join("firmware/Viergewinnt.asm"),
+        &Default::default(),
+    );
+    assert!(!a.has_errors(), "{}", a.render_diagnostics());
+    a.program.expect("the firmware assembles")
+}
+
+#[test]
+fn every_lesson_loads_in_both_languages() {
+    let cat = Catalog::load(&root().join("lessons")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(cat.lessons.len() >= 10, "{} lessons", cat.lessons.len());
+    for l in &cat.lessons {
+        assert_eq!(l.languages(), vec![Lang::De, Lang::En], "{}", l.id);
+        for lang in Lang::ALL {
+            let t = l.text(lang).unwrap();
+            assert!(
+                !t.title.trim().is_empty() && !t.intro.trim().is_empty(),
+                "{} {lang}",
+                l.id
+            );
+            for s in &l.manifest.step {
+                let st = t.step(&s.id).unwrap();
+                assert!(
+                    !st.heading.trim().is_empty() && !st.body.trim().is_empty(),
+                    "{} {}",
+                    l.id,
+                    s.id
+                );
+                assert!(
+                    !st.hints.is_empty(),
+                    "{} {lang}: step {} has no hint",
+                    l.id,
+                    s.id
+                );
+                assert!(st.hints.iter().all(|h| !h.trim().is_empty()));
+            }
+        }
+        // German texts are German: they use umlauts somewhere.
+        let de = l.text(Lang::De).unwrap();
+        let all: String = de.steps.iter().map(|s| s.body.clone()).collect();
+        assert!(
+            all.contains(['ä', 'ö', 'ü', 'Ä', 'Ö', 'Ü', 'ß']),
+            "{}: no umlauts in de.md",
+            l.id
+        );
+    }
+    let ids: Vec<&str> = cat.lessons.iter().map(|l| l.id.as_str()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(ids, sorted, "the order keys follow the folder names");
+    let list = cat.list(Lang::En);
+    assert!(list
+        .iter()
+        .all(|e| e.kind == Kind::Lesson || cat.exercise(&e.id).is_some()));
+}
+
+#[test]
+fn every_check_fits_the_firmware() {
+    let program = firmware();
+    let cat = Catalog::load(&root().join("lessons")).unwrap();
+    let mut problems = Vec::new();
+    for l in &cat.lessons {
+        for p in l.problems_with(&program) {
+            problems.push(format!("{}: {p}", l.id));
+        }
+        for s in &l.manifest.step {
+            assert!(
+                !s.solution.is_empty(),
+                "{}: step {} has no model solution",
+                l.id,
+                s.id
+            );
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_bundled_course_is_the_lessons_folder() {
+    let disk = Catalog::load(&root().join("lessons")).unwrap();
+    let bundled = hc11lab::lesson::bundled::catalog().unwrap();
+    let ids = |c: &Catalog| c.lessons.iter().map(|l| l.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&bundled), ids(&disk), "update src/lesson/bundled.rs");
+    for (a, b) in bundled.lessons.iter().zip(&disk.lessons) {
+        assert_eq!(a.manifest, b.manifest);
+        assert_eq!(a.texts, b.texts);
+    }
+}
+
+#[test]
+fn exercises_are_listed_beside_lessons() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-course-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tour = dir.join("01-tour");
+    std::fs::create_dir_all(&tour).unwrap();
+    for f in ["lesson.toml", "de.md", "en.md"] {
+        std::fs::copy(root().join("lessons/01-tour").join(f), tour.join(f)).unwrap();
+    }
+    let ex = dir.join("e1-cells");
+    std::fs::create_dir_all(&ex).unwrap();
+    std::fs::write(
+        ex.join("assignment.toml"),
+        "[assignment]\nid = \"e1\"\ntitle = \"E1: Zellen\"\nentry = \"Viergewinnt.asm\"\n\n[[check]]\nname = \"assembles\"\nkind = \"assembles\"\npoints = 1\n",
+    )
+    .unwrap();
+    std::fs::write(ex.join("task.de.md"), "# E1: Zellen zeichnen\n\nText.\n").unwrap();
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+
+    let cat = Catalog::load(&dir).unwrap();
+    let list = cat.list(Lang::En);
+    let summary: Vec<(String, Kind, String, Vec<Lang>)> = list
+        .into_iter()
+        .map(|e| (e.id, e.kind, e.title, e.languages))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "01-tour".into(),
+                Kind::Lesson,
+                "Tour: Connect Four on the 68HC11".into(),
+                vec![Lang::De, Lang::En]
+            ),
+            (
+                "e1-cells".into(),
+                Kind::Exercise,
+                "E1: Zellen".into(),
+                vec![Lang::De]
+            ),
+        ]
+    );
+    assert_eq!(cat.list(Lang::De)[1].title, "E1: Zellen zeichnen");
+    let shown = hc11lab::lesson::cli::show_text(&cat, "e1-cells", Lang::De).unwrap();
+    assert!(
+        shown.ends_with("# E1: Zellen zeichnen\n\nText.\n"),
+        "{shown}"
+    );
+    assert!(shown.starts_with("Übung: "), "{shown}");
+
+    // A broken lesson is reported with its file, not skipped.
+    std::fs::write(tour.join("en.md"), "no title here\n").unwrap();
+    let e = Catalog::load(&dir).unwrap_err().to_string();
+    assert!(e.contains("en.md") && e.contains("line 1"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
