@@ -283,6 +283,12 @@ impl Machine {
         self.ff.skipped
     }
 
+    /// Fast-forward statistics: (iterations measured, of them repeating,
+    /// iterations skipped).
+    pub fn fast_forward_stats(&self) -> (u64, u64, u64) {
+        (self.ff.probes, self.ff.hits, self.ff.skipped)
+    }
+
     fn loaded_board(program: &Program) -> Result<Board, LoadError> {
         let mut board = Board::new();
         for seg in &program.segments {

@@ -43,7 +43,9 @@ use crate::board::{Board, RAM_END, RAM_START};
 use crate::cpu::{Bus, RunState, StepEvent};
 
 /// Steps one measured iteration may take at most.
-const MAX_ITERATION_STEPS: u32 = 64;
+const MAX_ITERATION_STEPS: u32 = 48;
+/// Iterations measured in one try at most (inner loops, one retry).
+const MAX_ATTEMPTS: u32 = 4;
 /// Slots of the per-address backoff table.
 const SLOTS: usize = 64;
 /// Backoff after the first failed try, in E-cycles; doubles per failure.
@@ -62,6 +64,9 @@ pub(crate) struct FastForward {
     backoff: [(u16, u32, u64); SLOTS],
     /// Iterations skipped since the machine was made (a statistic).
     pub(crate) skipped: u64,
+    /// Measured iterations, and those that repeated (statistics).
+    pub(crate) probes: u64,
+    pub(crate) hits: u64,
 }
 
 impl Default for FastForward {
@@ -70,6 +75,8 @@ impl Default for FastForward {
             enabled: true,
             backoff: [(0, 0, 0); SLOTS],
             skipped: 0,
+            probes: 0,
+            hits: 0,
         }
     }
 }
@@ -157,22 +164,74 @@ impl Machine {
         limit: u64,
         check_bps: bool,
     ) -> Option<StopReason> {
-        let head = self.cpu.regs.pc;
-        let t0 = self.board.now();
-        if !self.ff.may_try(head, t0) {
-            return None;
+        let mut head = self.cpu.regs.pc;
+        let mut retried = false;
+        for _ in 0..MAX_ATTEMPTS {
+            if !self.ff.may_try(head, self.board.now()) {
+                return None;
+            }
+            match self.measure_iteration(head, stop, limit, check_bps) {
+                Iteration::Stopped(reason) => {
+                    self.ff.failed(head, self.board.now());
+                    return reason;
+                }
+                // Not the loop's fault: no backoff.
+                Iteration::AtLimit | Iteration::Event => return None,
+                Iteration::Inner(inner) => {
+                    // An inner loop (or a call back into lower code): the
+                    // innermost loop is the one that may poll.
+                    self.ff.failed(head, self.board.now());
+                    head = inner;
+                    retried = false;
+                }
+                Iteration::Differs if !retried => {
+                    // The first pass may still settle state (a push of a
+                    // new value, an arm flag): measure once more from here.
+                    retried = true;
+                }
+                Iteration::Differs | Iteration::TooLong => {
+                    self.ff.failed(head, self.board.now());
+                    return None;
+                }
+                Iteration::Repeats { period, count } => {
+                    self.ff.succeeded(head);
+                    self.ff.hits += 1;
+                    let now = self.board.now();
+                    // Stop one whole iteration short of the first deadline,
+                    // so the iterations that meet it run normally.
+                    let deadline = limit.min(self.board.next_event());
+                    let k = (deadline.saturating_sub(now) / period.max(1)).saturating_sub(1);
+                    if k > 0 && self.board.skip_idle(k * period) {
+                        self.cpu.cycles += k * period;
+                        self.instructions += k * count;
+                        self.ff.skipped += k;
+                    }
+                    return None;
+                }
+            }
         }
+        None
+    }
+
+    /// Runs one iteration from `head` (the current PC) and says how it went.
+    fn measure_iteration(
+        &mut self,
+        head: u16,
+        stop: &StopConditions,
+        limit: u64,
+        check_bps: bool,
+    ) -> Iteration {
+        self.ff.probes += 1;
+        let t0 = self.board.now();
         let event0 = self.board.next_event();
         let mut cpu0 = self.cpu.clone();
         cpu0.cycles = 0;
         let effects0 = self.board.read_effects();
         let i0 = self.instructions;
         let mut bus_clean = true;
-        let mut back = false;
         for _ in 0..MAX_ITERATION_STEPS {
             if self.board.now() >= limit {
-                // The caller handles the script and budget; try again later.
-                return None;
+                return Iteration::AtLimit;
             }
             let mut bus = ProbeBus {
                 board: &mut self.board,
@@ -188,39 +247,61 @@ impl Machine {
             if quiet {
                 self.instructions += 1;
             } else {
-                self.ff.failed(head, self.board.now());
-                return self.after_step(step, stop);
+                return Iteration::Stopped(self.after_step(step, stop));
             }
-            if self.cpu.regs.pc == head {
-                back = true;
-                break;
+            let pc = self.cpu.regs.pc;
+            if pc == head {
+                let now = self.board.now();
+                let mut cpu1 = self.cpu.clone();
+                cpu1.cycles = 0;
+                let repeats = bus_clean
+                    && now < event0
+                    && self.board.next_event() == event0
+                    && cpu1 == cpu0
+                    && self.board.read_effects() == effects0;
+                return if repeats {
+                    Iteration::Repeats {
+                        period: now - t0,
+                        count: self.instructions - i0,
+                    }
+                } else if now >= event0 || self.board.next_event() != event0 {
+                    Iteration::Event
+                } else {
+                    Iteration::Differs
+                };
+            }
+            if pc <= step.pc {
+                return if self.board.next_event() != event0 {
+                    Iteration::Event
+                } else {
+                    Iteration::Inner(pc)
+                };
             }
         }
-        let now = self.board.now();
-        let mut cpu1 = self.cpu.clone();
-        cpu1.cycles = 0;
-        let repeats = back
-            && bus_clean
-            && now < event0
-            && self.board.next_event() == event0
-            && cpu1 == cpu0
-            && self.board.read_effects() == effects0;
-        if !repeats {
-            self.ff.failed(head, now);
-            return None;
+        if self.board.next_event() != event0 {
+            Iteration::Event
+        } else {
+            Iteration::TooLong
         }
-        self.ff.succeeded(head);
-        let period = now - t0;
-        let count = self.instructions - i0;
-        // Stop one whole iteration short of the first deadline, so the
-        // iterations that meet it run normally.
-        let deadline = limit.min(event0);
-        let k = (deadline.saturating_sub(now) / period.max(1)).saturating_sub(1);
-        if k > 0 && self.board.skip_idle(k * period) {
-            self.cpu.cycles += k * period;
-            self.instructions += k * count;
-            self.ff.skipped += k;
-        }
-        None
     }
+}
+
+/// How a measured iteration went.
+enum Iteration {
+    /// A step stopped the run, or was an event (the reason, if the run stops).
+    Stopped(Option<StopReason>),
+    /// The run's budget or the script's next action came first.
+    AtLimit,
+    /// Control went back to another address first.
+    Inner(u16),
+    /// Back at the head in a different state (or after a write, a TCNT read
+    /// or a device event).
+    Differs,
+    /// A device event came during the iteration (a transfer ended): the
+    /// wait is over, which says nothing against the loop.
+    Event,
+    /// Not back within [`MAX_ITERATION_STEPS`].
+    TooLong,
+    /// Back at the head in the same state: `period` cycles, `count` instructions.
+    Repeats { period: u64, count: u64 },
 }
