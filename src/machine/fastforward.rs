@@ -229,6 +229,7 @@ impl Machine {
         let effects0 = self.board.read_effects();
         let i0 = self.instructions;
         let mut bus_clean = true;
+        let mut last_back = None;
         for _ in 0..MAX_ITERATION_STEPS {
             if self.board.now() >= limit {
                 return Iteration::AtLimit;
@@ -270,12 +271,18 @@ impl Machine {
                     Iteration::Differs
                 };
             }
+            // Control went back to another address: a call into lower code,
+            // a return, or an inner loop. The second time in a row to the
+            // same address it is an inner loop, which is where a program
+            // polls: measure that one instead.
             if pc <= step.pc {
-                return if self.board.next_event() != event0 {
-                    Iteration::Event
-                } else {
-                    Iteration::Inner(pc)
-                };
+                if self.board.next_event() != event0 {
+                    return Iteration::Event;
+                }
+                if last_back == Some(pc) {
+                    return Iteration::Inner(pc);
+                }
+                last_back = Some(pc);
             }
         }
         if self.board.next_event() != event0 {
@@ -292,7 +299,7 @@ enum Iteration {
     Stopped(Option<StopReason>),
     /// The run's budget or the script's next action came first.
     AtLimit,
-    /// Control went back to another address first.
+    /// Control went twice in a row back to this other address: an inner loop.
     Inner(u16),
     /// Back at the head in a different state (or after a write, a TCNT read
     /// or a device event).
