@@ -57,7 +57,11 @@ fn run_both(fast: &mut Machine, slow: &mut Machine, stop: &StopConditions) -> St
     let b = slow.run_until(stop);
     assert_eq!(a, b, "stop reasons differ");
     assert_eq!(fast.cycles(), slow.cycles(), "cycles differ ({a})");
-    assert_eq!(fast.instructions(), slow.instructions(), "instructions differ");
+    assert_eq!(
+        fast.instructions(),
+        slow.instructions(),
+        "instructions differ"
+    );
     assert_eq!(fast.registers(), slow.registers(), "registers differ");
     assert_eq!(fast.cpu(), slow.cpu(), "CPU differs");
     assert!(fast == slow, "machines differ after {a}");
@@ -128,8 +132,8 @@ fn loop_that_changes_memory_is_not_skipped() {
     // LDAA #$52 / STAA SPCR / LDAA #$AA / STAA SPDR
     // C008: INC $0100 ; C00B: BRCLR SPSR,#$80,C008 ; C00F: LDAA SPDR ; BRA C004
     let code = [
-        0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A, 0x7C, 0x01, 0x00, 0x13, 0x29, 0x80,
-        0xF9, 0x96, 0x2A, 0x20, 0xEF,
+        0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A, 0x7C, 0x01, 0x00, 0x13, 0x29, 0x80, 0xF9,
+        0x96, 0x2A, 0x20, 0xEF,
     ];
     let (mut fast, mut slow) = pair(program(&code, &[], 0xC000));
     chunks(&mut fast, &mut slow, 100_000);
@@ -179,8 +183,8 @@ fn sci_put_char_loop_matches() {
     // C000: LDX #$C020 ; C003: LDAA 0,X ; BEQ C010 ;
     // C007: BRCLR SCSR,#$80,* ; STAA SCDR ; INX ; BRA C003 ; C010: BRA *
     let code = [
-        0xCE, 0xC0, 0x20, 0xA6, 0x00, 0x27, 0x09, 0x13, 0x2E, 0x80, 0xFC, 0x97, 0x2F, 0x08,
-        0x20, 0xF3, 0x20, 0xFE,
+        0xCE, 0xC0, 0x20, 0xA6, 0x00, 0x27, 0x09, 0x13, 0x2E, 0x80, 0xFC, 0x97, 0x2F, 0x08, 0x20,
+        0xF3, 0x20, 0xFE,
     ];
     let text = b"Hello, fast world\0";
     let (mut fast, mut slow) = pair(program(&code, &[(0xC020, text)], 0xC000));
