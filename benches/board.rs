@@ -49,29 +49,36 @@ fn main() {
         StopReason::Settled
     );
 
-    let mut m = booted.clone();
-    measure("idle in mainLoop", || {
-        let c0 = m.cycles();
-        let r = m.run_until(&StopConditions::budget(400_000_000));
-        assert_eq!(r, StopReason::CycleBudget);
-        m.cycles() - c0
-    });
-
     let game = Script::parse_keys(
         "drop,right,drop,left,left,drop,right,drop,drop,right,right,drop,left,drop,\
          left,left,left,drop,right,drop,reset",
     )
     .expect("script");
-    measure("scripted game (x10)", || {
-        let mut cycles = 0;
-        for _ in 0..10 {
-            let mut m = booted.clone();
+    // Fast-forward over polling loops off (every instruction emulated) and
+    // on (the default); the results are equal, see tests/machine_fastforward.rs.
+    for ff in [false, true] {
+        let tag = if ff { "ff on" } else { "ff off" };
+        let mut m = booted.clone();
+        m.set_fast_forward(ff);
+        measure(&format!("idle in mainLoop, {tag}"), || {
             let c0 = m.cycles();
-            assert_eq!(m.run_script(&game, 1_000_000_000), StopReason::Settled);
-            cycles += m.cycles() - c0;
-        }
-        cycles
-    });
+            let r = m.run_until(&StopConditions::budget(400_000_000));
+            assert_eq!(r, StopReason::CycleBudget);
+            m.cycles() - c0
+        });
+
+        measure(&format!("scripted game (x10), {tag}"), || {
+            let mut cycles = 0;
+            for _ in 0..10 {
+                let mut m = booted.clone();
+                m.set_fast_forward(ff);
+                let c0 = m.cycles();
+                assert_eq!(m.run_script(&game, 1_000_000_000), StopReason::Settled);
+                cycles += m.cycles() - c0;
+            }
+            cycles
+        });
+    }
     // Keep the booted machine alive to the end (clones above).
     booted.reset();
 }

@@ -131,6 +131,15 @@ pub struct SpiTraffic {
     pub other: [u64; 3],
 }
 
+/// The device state a CPU read can change (see [`Board::read_effects`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadEffects {
+    spi: (u8, bool, u8),
+    sci: (u8, bool, bool),
+    tcnt_buffer: Option<u8>,
+    irq: Option<u16>,
+}
+
 /// The trainer11 board: memory and devices, plain data.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
@@ -257,6 +266,57 @@ impl Board {
     /// E-cycles since power-on.
     pub fn now(&self) -> u64 {
         self.now
+    }
+
+    /// The cycle of the next device event (SPI byte done, SCI frame done or
+    /// byte received, timer flag): until then no device changes on its own.
+    pub fn next_event(&self) -> u64 {
+        self.next_event
+    }
+
+    /// Advances time by `cycles` in one go if that ends before the next
+    /// device event, and says whether it did. Exactly the same as any
+    /// sequence of [`Board::tick`]s adding up to `cycles`: none of them
+    /// reaches `next_event`, so none services a device, and device state is
+    /// a function of the cycle count between events (the timer computes
+    /// TCNT from it). Used by the machine's fast-forward over polling loops.
+    pub fn skip_idle(&mut self, cycles: u64) -> bool {
+        match self.now.checked_add(cycles) {
+            Some(end) if end < self.next_event => {
+                self.now = end;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// True if a CPU read of `addr` can return a different value at two
+    /// cycles between the same two device events. Only TCNT ($0E, $0F)
+    /// does: it counts E-cycles. Every other register's read value is a
+    /// function of device state, which changes only at events, on writes
+    /// and on reads (see [`Board::read_effects`]): the PIO and port latches
+    /// and the keys, SPSR/SPDR and SCSR/SCDR after the device's `tick`
+    /// (a no-op before its event), TFLG1/TFLG2 (`flags_at` folds in only
+    /// flags whose event has come), the other timer latches.
+    pub fn read_is_time_dependent(addr: u16) -> bool {
+        matches!(addr, 0x0E | 0x0F)
+    }
+
+    /// All device state a CPU read can change, as a value to compare. Reads
+    /// change only these: SPSR arms the SPIF/WCOL clear, SPDR clears them
+    /// when armed; SCSR arms the TDRE/TC and RDRF/OR clears, SCDR clears
+    /// RDRF/OR when armed; a TCNT high-byte read fills the 16-bit read
+    /// buffer, a low-byte read empties it; the IRQ line follows the flags.
+    /// PIO and port reads have no side effect. So if this is equal before
+    /// and after a stretch of code that wrote no register and crossed no
+    /// device event, the devices are exactly as they were.
+    pub fn read_effects(&self) -> ReadEffects {
+        ReadEffects {
+            spi: self.spi.read_state(),
+            sci: self.sci.read_state(),
+            tcnt_buffer: self.timer.read_state(),
+            irq: self.irq,
+        }
     }
 
     /// The cycle of the last output activity: a byte sent on the SPI or

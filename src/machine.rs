@@ -14,6 +14,8 @@ use crate::image::Program;
 use crate::script::{Progress, Script, ScriptRunner, Timing};
 use std::sync::Arc;
 
+mod fastforward;
+
 /// A program that cannot be loaded onto the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
@@ -239,6 +241,9 @@ pub struct Machine {
     instructions: u64,
     script: Option<ScriptRunner>,
     script_deadline: u64,
+    /// The polling-loop fast-forward switch and cache (not compared: see
+    /// [`fastforward`]).
+    ff: fastforward::FastForward,
 }
 
 impl Machine {
@@ -254,9 +259,34 @@ impl Machine {
             instructions: 0,
             script: None,
             script_deadline: u64::MAX,
+            ff: fastforward::FastForward::default(),
         };
         m.reset_cpu();
         Ok(m)
+    }
+
+    /// Turns the fast-forward over polling loops in `run_until` on or off
+    /// (on by default). Results are the same either way, only the speed
+    /// differs; the switch exists to check exactly that.
+    pub fn set_fast_forward(&mut self, on: bool) {
+        self.ff.enabled = on;
+    }
+
+    /// True if `run_until` fast-forwards over polling loops.
+    pub fn fast_forward(&self) -> bool {
+        self.ff.enabled
+    }
+
+    /// Loop iterations `run_until` skipped (counted as executed in
+    /// [`Machine::instructions`]) since this machine was made.
+    pub fn fast_forward_skipped(&self) -> u64 {
+        self.ff.skipped
+    }
+
+    /// Fast-forward statistics: (iterations measured, of them repeating,
+    /// iterations skipped).
+    pub fn fast_forward_stats(&self) -> (u64, u64, u64) {
+        (self.ff.probes, self.ff.hits, self.ff.skipped)
     }
 
     fn loaded_board(program: &Program) -> Result<Board, LoadError> {
@@ -382,6 +412,7 @@ impl Machine {
     pub fn run_until(&mut self, stop: &StopConditions) -> StopReason {
         let budget_end = self.board.now().saturating_add(stop.max_cycles);
         let check_bps = !stop.breakpoints.is_empty();
+        let ff = self.ff.enabled;
         loop {
             // Script actions happen between instructions.
             if self.board.now() >= self.script_deadline {
@@ -404,6 +435,12 @@ impl Machine {
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;
+                    // Control went back: maybe a polling loop to skip.
+                    if ff && self.cpu.regs.pc <= step.pc {
+                        if let Some(reason) = self.try_fast_forward(stop, limit, check_bps) {
+                            return reason;
+                        }
+                    }
                 } else if let Some(reason) = self.after_step(step, stop) {
                     return reason;
                 }

@@ -111,6 +111,12 @@ impl Sci {
         s
     }
 
+    /// The fields a register read can change (SCSR and the two clear arms),
+    /// for the machine's fast-forward check.
+    pub fn read_state(&self) -> (u8, bool, bool) {
+        (self.scsr, self.armed_tx, self.armed_rx)
+    }
+
     /// E-cycles per bit at the current BAUD setting.
     pub fn bit_cycles(&self) -> u64 {
         let prescale = [1, 3, 4, 13][((self.baud >> 4) & 3) as usize];

@@ -102,6 +102,12 @@ impl Spi {
         }
     }
 
+    /// The fields a register read can change (SPSR, the clear arm, the
+    /// received byte), for the machine's fast-forward check.
+    pub fn read_state(&self) -> (u8, bool, u8) {
+        (self.spsr, self.armed, self.rx)
+    }
+
     /// Bytes sent since reset.
     pub fn transfers(&self) -> u64 {
         self.transfers

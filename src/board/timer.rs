@@ -130,6 +130,12 @@ impl Timer {
         8192 << (self.reg(PACTL) & 0x03)
     }
 
+    /// The field a register read can change (TCNT's 16-bit read buffer),
+    /// for the machine's fast-forward check.
+    pub fn read_state(&self) -> Option<u8> {
+        self.tcnt_buffer
+    }
+
     /// True when PACTL's DDRA7 makes PA7 an output.
     pub fn pa7_output(&self) -> bool {
         self.reg(PACTL) & 0x80 != 0

@@ -1,0 +1,314 @@
+//! Fast-forward over polling loops: `Machine::run_until` skips whole
+//! iterations of a loop that provably repeats itself until the next device
+//! event (a program waiting for SPIF, TDRE or a key), with every observable
+//! result (cycles, instructions, registers, memory, devices) exactly as if
+//! each iteration had run. Timing follows the board model of
+//! [`crate::board`] (M68HC11 RM sections 8-10 for the devices polled).
+//!
+//! The argument, step by step:
+//! 1. When control moves back to an address H (a taken branch, jump or
+//!    return to an address at or below the instruction), the machine state
+//!    S1 is noted: the CPU (all of it but its cycle counter), the device
+//!    state reads can change ([`Board::read_effects`]) and the time.
+//! 2. One iteration runs normally, through a bus wrapper that notes whether
+//!    it wrote a register or changed a RAM byte (a store of the value a
+//!    byte already holds changes nothing, so `psha`/`jsr` of the same
+//!    values are fine) and whether it read TCNT (the only register whose
+//!    value moves between events, [`Board::read_is_time_dependent`]).
+//! 3. Back at H, with no interrupt, fault, breakpoint or other event on the
+//!    way and before the board's next device event: if the CPU and the
+//!    read effects equal S1, nothing wrote memory or a register, and no TCNT
+//!    read happened, then the state at H is S1 again, only P cycles later.
+//!    Instruction semantics do not depend on time, and every value read
+//!    depends on time only through device events, so every further
+//!    iteration started before the next event does exactly the same: the
+//!    same N instructions, P cycles, reads and (no-op) writes.
+//! 4. So k iterations are skipped at once, ending at least one iteration
+//!    before the first of: the next device event (which also bounds every
+//!    interrupt, since a device raises its IRQ only at an event and the
+//!    pins do not change during a run), the key script's next action and
+//!    the run's budget. Time advances by k*P ([`Board::skip_idle`]: the
+//!    same as k*P cycles of small ticks), the CPU cycle counter by k*P and
+//!    the instruction count by k*N, so `instructions` stays exact. The last
+//!    iterations run normally and meet the event as they would have.
+//!
+//! A breakpoint inside the loop is hit during the measured iteration (the
+//! run stops there as always), so a loop with one is never skipped. A loop
+//! that fails the test is not tried again for a while (a growing backoff per
+//! address), so counted loops cost little. The debugger's single steps
+//! (`step`, `step_observed`) never fast-forward.
+
+use super::{Machine, StopConditions, StopReason};
+use crate::board::{Board, RAM_END, RAM_START};
+use crate::cpu::{Bus, RunState, StepEvent};
+
+/// Steps one measured iteration may take at most.
+const MAX_ITERATION_STEPS: u32 = 48;
+/// Iterations measured in one try at most (inner loops, one retry).
+const MAX_ATTEMPTS: u32 = 4;
+/// Slots of the per-address backoff table.
+const SLOTS: usize = 64;
+/// Backoff after the first failed try, in E-cycles; doubles per failure.
+const BACKOFF_BASE: u64 = 512;
+/// Highest doubling of the backoff (512 << 5 = 16,384 E-cycles).
+const BACKOFF_MAX_SHIFT: u32 = 5;
+
+/// The fast-forward switch and its bookkeeping. Not machine state: two
+/// machines that differ only here are equal (the cache only decides how
+/// fast the same result is reached).
+#[derive(Clone, Debug)]
+pub(crate) struct FastForward {
+    pub(crate) enabled: bool,
+    /// Per slot: the loop address, its failures in a row, and the cycle
+    /// before which it is not tried again.
+    backoff: [(u16, u32, u64); SLOTS],
+    /// Iterations skipped since the machine was made (a statistic).
+    pub(crate) skipped: u64,
+    /// Measured iterations, and those that repeated (statistics).
+    pub(crate) probes: u64,
+    pub(crate) hits: u64,
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        FastForward {
+            enabled: true,
+            backoff: [(0, 0, 0); SLOTS],
+            skipped: 0,
+            probes: 0,
+            hits: 0,
+        }
+    }
+}
+
+impl PartialEq for FastForward {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for FastForward {}
+
+impl FastForward {
+    fn slot(head: u16) -> usize {
+        (head as usize ^ (head as usize >> 6)) % SLOTS
+    }
+
+    fn may_try(&self, head: u16, now: u64) -> bool {
+        let (h, _, retry_at) = self.backoff[Self::slot(head)];
+        h != head || now >= retry_at
+    }
+
+    fn failed(&mut self, head: u16, now: u64) {
+        let e = &mut self.backoff[Self::slot(head)];
+        let fails = if e.0 == head { e.1 + 1 } else { 1 };
+        let shift = (fails - 1).min(BACKOFF_MAX_SHIFT);
+        *e = (head, fails, now.saturating_add(BACKOFF_BASE << shift));
+    }
+
+    fn succeeded(&mut self, head: u16) {
+        let e = &mut self.backoff[Self::slot(head)];
+        if e.0 == head {
+            *e = (head, 0, 0);
+        }
+    }
+}
+
+/// The board as the CPU sees it during a measured iteration, noting what
+/// would make the iteration unrepeatable.
+struct ProbeBus<'a> {
+    board: &'a mut Board,
+    clean: bool,
+}
+
+impl Bus for ProbeBus<'_> {
+    #[inline]
+    fn read(&mut self, addr: u16) -> u8 {
+        if Board::read_is_time_dependent(addr) {
+            self.clean = false;
+        }
+        self.board.read(addr)
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.board.peek(addr)
+    }
+
+    #[inline]
+    fn write(&mut self, addr: u16, value: u8) {
+        // Only a RAM store of the value already there changes nothing.
+        if !((RAM_START..=RAM_END).contains(&addr) && self.board.peek(addr) == value) {
+            self.clean = false;
+        }
+        self.board.write(addr, value);
+    }
+
+    fn irq_vector(&self) -> Option<u16> {
+        self.board.irq_vector()
+    }
+
+    fn xirq(&self) -> bool {
+        self.board.xirq()
+    }
+}
+
+impl Machine {
+    /// Called by `run_until` when control just moved back to the current
+    /// PC: measures one iteration from here and, if it repeats exactly,
+    /// skips as many more as fit before `limit` and the next device event.
+    /// Returns a stop reason if a step of the measured iteration stops the
+    /// run (it is handled exactly as `run_until` would).
+    pub(super) fn try_fast_forward(
+        &mut self,
+        stop: &StopConditions,
+        limit: u64,
+        check_bps: bool,
+    ) -> Option<StopReason> {
+        let mut head = self.cpu.regs.pc;
+        let mut retried = false;
+        for _ in 0..MAX_ATTEMPTS {
+            if !self.ff.may_try(head, self.board.now()) {
+                return None;
+            }
+            match self.measure_iteration(head, stop, limit, check_bps) {
+                Iteration::Stopped(reason) => {
+                    self.ff.failed(head, self.board.now());
+                    return reason;
+                }
+                // Not the loop's fault: no backoff.
+                Iteration::AtLimit | Iteration::Event => return None,
+                Iteration::Inner(inner) => {
+                    // An inner loop (or a call back into lower code): the
+                    // innermost loop is the one that may poll.
+                    self.ff.failed(head, self.board.now());
+                    head = inner;
+                    retried = false;
+                }
+                Iteration::Differs if !retried => {
+                    // The first pass may still settle state (a push of a
+                    // new value, an arm flag): measure once more from here.
+                    retried = true;
+                }
+                Iteration::Differs | Iteration::TooLong => {
+                    self.ff.failed(head, self.board.now());
+                    return None;
+                }
+                Iteration::Repeats { period, count } => {
+                    self.ff.succeeded(head);
+                    self.ff.hits += 1;
+                    let now = self.board.now();
+                    // Stop one whole iteration short of the first deadline,
+                    // so the iterations that meet it run normally.
+                    let deadline = limit.min(self.board.next_event());
+                    let k = (deadline.saturating_sub(now) / period.max(1)).saturating_sub(1);
+                    if k > 0 && self.board.skip_idle(k * period) {
+                        self.cpu.cycles += k * period;
+                        self.instructions += k * count;
+                        self.ff.skipped += k;
+                    }
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// Runs one iteration from `head` (the current PC) and says how it went.
+    fn measure_iteration(
+        &mut self,
+        head: u16,
+        stop: &StopConditions,
+        limit: u64,
+        check_bps: bool,
+    ) -> Iteration {
+        self.ff.probes += 1;
+        let t0 = self.board.now();
+        let event0 = self.board.next_event();
+        let mut cpu0 = self.cpu.clone();
+        cpu0.cycles = 0;
+        let effects0 = self.board.read_effects();
+        let i0 = self.instructions;
+        let mut bus_clean = true;
+        let mut last_back = None;
+        for _ in 0..MAX_ITERATION_STEPS {
+            if self.board.now() >= limit {
+                return Iteration::AtLimit;
+            }
+            let mut bus = ProbeBus {
+                board: &mut self.board,
+                clean: true,
+            };
+            let step = self.cpu.step(&mut bus);
+            bus_clean &= bus.clean;
+            self.board.tick(step.cycles);
+            let quiet = step.event == StepEvent::None
+                && !self.board.has_fault()
+                && self.cpu.state == RunState::Running
+                && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
+            if quiet {
+                self.instructions += 1;
+            } else {
+                return Iteration::Stopped(self.after_step(step, stop));
+            }
+            let pc = self.cpu.regs.pc;
+            if pc == head {
+                let now = self.board.now();
+                let mut cpu1 = self.cpu.clone();
+                cpu1.cycles = 0;
+                let repeats = bus_clean
+                    && now < event0
+                    && self.board.next_event() == event0
+                    && cpu1 == cpu0
+                    && self.board.read_effects() == effects0;
+                return if repeats {
+                    Iteration::Repeats {
+                        period: now - t0,
+                        count: self.instructions - i0,
+                    }
+                } else if now >= event0 || self.board.next_event() != event0 {
+                    Iteration::Event
+                } else {
+                    Iteration::Differs
+                };
+            }
+            // Control went back to another address: a call into lower code,
+            // a return, or an inner loop. The second time in a row to the
+            // same address it is an inner loop, which is where a program
+            // polls: measure that one instead.
+            if pc <= step.pc {
+                if self.board.next_event() != event0 {
+                    return Iteration::Event;
+                }
+                if last_back == Some(pc) {
+                    return Iteration::Inner(pc);
+                }
+                last_back = Some(pc);
+            }
+        }
+        if self.board.next_event() != event0 {
+            Iteration::Event
+        } else {
+            Iteration::TooLong
+        }
+    }
+}
+
+/// How a measured iteration went.
+enum Iteration {
+    /// A step stopped the run, or was an event (the reason, if the run stops).
+    Stopped(Option<StopReason>),
+    /// The run's budget or the script's next action came first.
+    AtLimit,
+    /// Control went twice in a row back to this other address: an inner loop.
+    Inner(u16),
+    /// Back at the head in a different state (or after a write, a TCNT read
+    /// or a device event).
+    Differs,
+    /// A device event came during the iteration (a transfer ended): the
+    /// wait is over, which says nothing against the loop.
+    Event,
+    /// Not back within [`MAX_ITERATION_STEPS`].
+    TooLong,
+    /// Back at the head in the same state: `period` cycles, `count` instructions.
+    Repeats { period: u64, count: u64 },
+}

@@ -1,0 +1,289 @@
+//! The fast-forward over polling loops in `Machine::run_until` changes
+//! nothing but speed: the same runs with it on and off must give equal
+//! machines (cycles, instructions, registers, memory, devices, LCD, serial)
+//! at every stop, with breakpoints, interrupts, TCNT reads and the bundled
+//! Viergewinnt firmware driven by key scripts.
+
+#[path = "machine_support/viergewinnt.rs"]
+mod viergewinnt;
+
+use hc11lab::board::Board;
+use hc11lab::cpu::Bus;
+use hc11lab::image::{Program, Segment};
+use hc11lab::machine::{Machine, StopConditions, StopReason};
+use hc11lab::script::Script;
+
+/// A program with `code` at $C000, the reset vector to $C000 and the RTI
+/// vector ($FFF0) to `rti_isr`.
+fn program(code: &[u8], data: &[(u16, &[u8])], rti_isr: u16) -> Program {
+    let mut vectors = vec![0u8; 16];
+    vectors[0..2].copy_from_slice(&rti_isr.to_be_bytes());
+    vectors[14..16].copy_from_slice(&[0xC0, 0x00]);
+    let mut segments = vec![Segment {
+        start: 0xC000,
+        bytes: code.to_vec(),
+        name: None,
+    }];
+    for (start, bytes) in data {
+        segments.push(Segment {
+            start: *start,
+            bytes: bytes.to_vec(),
+            name: None,
+        });
+    }
+    segments.push(Segment {
+        start: 0xFFF0,
+        bytes: vectors,
+        name: None,
+    });
+    Program {
+        segments,
+        ..Program::default()
+    }
+}
+
+/// Two machines on `p`, fast-forward on and off.
+fn pair(p: Program) -> (Machine, Machine) {
+    let fast = Machine::new(p).expect("loads");
+    let mut slow = fast.clone();
+    slow.set_fast_forward(false);
+    assert!(fast.fast_forward() && !slow.fast_forward());
+    (fast, slow)
+}
+
+/// Runs both with the same stop conditions and requires equal results.
+fn run_both(fast: &mut Machine, slow: &mut Machine, stop: &StopConditions) -> StopReason {
+    let a = fast.run_until(stop);
+    let b = slow.run_until(stop);
+    assert_eq!(a, b, "stop reasons differ");
+    assert_eq!(fast.cycles(), slow.cycles(), "cycles differ ({a})");
+    assert_eq!(
+        fast.instructions(),
+        slow.instructions(),
+        "instructions differ"
+    );
+    assert_eq!(fast.registers(), slow.registers(), "registers differ");
+    assert_eq!(fast.cpu(), slow.cpu(), "CPU differs");
+    assert!(fast == slow, "machines differ after {a}");
+    a
+}
+
+/// Runs both in uneven budget chunks up to `total` cycles.
+fn chunks(fast: &mut Machine, slow: &mut Machine, total: u64) {
+    let mut n = 0u64;
+    let mut size = 97;
+    while n < total {
+        let r = run_both(fast, slow, &StopConditions::budget(size));
+        assert_eq!(r, StopReason::CycleBudget);
+        n += size;
+        size = (size * 7 + 13) % 20_011 + 1;
+    }
+}
+
+/// LDAA #$52 / STAA SPCR, then forever: send $AA, wait for SPIF with
+/// `wait` (at $C008), read SPDR, INC $0100.
+fn spi_program(tst_loop: bool) -> Program {
+    let mut code = vec![0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A];
+    if tst_loop {
+        // C008: TST $0029 ; C00B: BPL C008 ; C00D: LDAA SPDR ; INC $0100 ; BRA C004
+        code.extend([0x7D, 0x00, 0x29, 0x2A, 0xFB, 0x96, 0x2A]);
+        code.extend([0x7C, 0x01, 0x00, 0x20, 0xF0]);
+    } else {
+        // C008: BRCLR SPSR,#$80,* ; C00C: LDAA SPDR ; INC $0100 ; BRA C004
+        code.extend([0x13, 0x29, 0x80, 0xFC, 0x96, 0x2A]);
+        code.extend([0x7C, 0x01, 0x00, 0x20, 0xF1]);
+    }
+    program(&code, &[], 0xC000)
+}
+
+#[test]
+fn spi_polling_loops_skip_and_match() {
+    for tst_loop in [false, true] {
+        let (mut fast, mut slow) = pair(spi_program(tst_loop));
+        chunks(&mut fast, &mut slow, 300_000);
+        assert!(fast.peek(0x0100) > 0, "bytes were sent");
+        assert!(
+            fast.fast_forward_skipped() > 0,
+            "the SPIF loop was never skipped"
+        );
+        assert_eq!(slow.fast_forward_skipped(), 0);
+    }
+}
+
+#[test]
+fn breakpoint_inside_polling_loop_still_hits() {
+    for (tst_loop, bp) in [(false, 0xC008), (true, 0xC008), (true, 0xC00B)] {
+        let (mut fast, mut slow) = pair(spi_program(tst_loop));
+        let mut stop = StopConditions::budget(1_000_000);
+        stop.breakpoints.insert(bp);
+        for _ in 0..200 {
+            assert_eq!(
+                run_both(&mut fast, &mut slow, &stop),
+                StopReason::Breakpoint(bp)
+            );
+        }
+        // Every pass of the loop stopped: nothing may have been skipped.
+        assert_eq!(fast.fast_forward_skipped(), 0);
+    }
+}
+
+#[test]
+fn loop_that_changes_memory_is_not_skipped() {
+    // LDAA #$52 / STAA SPCR / LDAA #$AA / STAA SPDR
+    // C008: INC $0100 ; C00B: BRCLR SPSR,#$80,C008 ; C00F: LDAA SPDR ; BRA C004
+    let code = [
+        0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A, 0x7C, 0x01, 0x00, 0x13, 0x29, 0x80, 0xF9,
+        0x96, 0x2A, 0x20, 0xEF,
+    ];
+    let (mut fast, mut slow) = pair(program(&code, &[], 0xC000));
+    chunks(&mut fast, &mut slow, 100_000);
+    assert_eq!(fast.fast_forward_skipped(), 0);
+    // A loop that stores a changing value to a register is not skipped either:
+    // C000: INCA ; STAA PORTB ($04) ; BRA C000
+    let (mut fast, mut slow) = pair(program(&[0x4C, 0x97, 0x04, 0x20, 0xFB], &[], 0xC000));
+    chunks(&mut fast, &mut slow, 50_000);
+    assert_eq!(fast.fast_forward_skipped(), 0);
+}
+
+#[test]
+fn idle_loop_with_rti_interrupts_matches() {
+    // C000: LDS #$3FFF ; LDAA #$40 ; STAA TMSK2 (RTII) ; CLI ; C008: BRA *
+    // C00A (RTI handler): INC $0100 ; LDAA #$40 ; STAA TFLG2 ; RTI
+    let code = [
+        0x8E, 0x3F, 0xFF, 0x86, 0x40, 0x97, 0x24, 0x0E, 0x20, 0xFE, 0x7C, 0x01, 0x00, 0x86, 0x40,
+        0x97, 0x25, 0x3B,
+    ];
+    let (mut fast, mut slow) = pair(program(&code, &[], 0xC00A));
+    chunks(&mut fast, &mut slow, 200_000);
+    assert!(
+        fast.peek(0x0100) >= 20,
+        "RTI ran {} times",
+        fast.peek(0x0100)
+    );
+    assert!(fast.fast_forward_skipped() > 1000);
+}
+
+#[test]
+fn tcnt_polling_is_not_skipped() {
+    // C000: LDD TCNT ; LDAB #0 ; CMPA #$50 ; BLO C000 ; INC $0100 ; BRA C000.
+    // A holds the same TCNT high byte for 256 cycles and the 16-bit read
+    // leaves the read buffer empty, so only the TCNT rule keeps this exact
+    // ($5000 is no multiple of the RTI period, an event the skip stops at).
+    let code = [
+        0xDC, 0x0E, 0xC6, 0x00, 0x81, 0x50, 0x25, 0xF8, 0x7C, 0x01, 0x00, 0x20, 0xF3,
+    ];
+    let (mut fast, mut slow) = pair(program(&code, &[], 0xC000));
+    chunks(&mut fast, &mut slow, 150_000);
+    assert!(fast.peek(0x0100) > 0);
+    assert_eq!(fast.fast_forward_skipped(), 0);
+}
+
+#[test]
+fn sci_put_char_loop_matches() {
+    // C000: LDX #$C020 ; C003: LDAA 0,X ; BEQ C010 ;
+    // C007: BRCLR SCSR,#$80,* ; STAA SCDR ; INX ; BRA C003 ; C010: BRA *
+    let code = [
+        0xCE, 0xC0, 0x20, 0xA6, 0x00, 0x27, 0x09, 0x13, 0x2E, 0x80, 0xFC, 0x97, 0x2F, 0x08, 0x20,
+        0xF3, 0x20, 0xFE,
+    ];
+    let text = b"Hello, fast world\0";
+    let (mut fast, mut slow) = pair(program(&code, &[(0xC020, text)], 0xC000));
+    chunks(&mut fast, &mut slow, 400_000);
+    assert_eq!(fast.serial_text(), "Hello, fast world");
+    assert!(fast.fast_forward_skipped() > 0);
+}
+
+#[test]
+fn one_big_skip_equals_many_small_ticks() {
+    let mut a = Board::new();
+    a.write(0x24, 0x02); // TMSK2: prescaler 8 (inside the protected window)
+    a.write(0x28, 0x53); // SPCR: SPE, MSTR, E/32
+    a.write(0x2A, 0x55); // a byte on the SPI
+    a.read(0x2E); // SCSR with TDRE set, then SCDR: a frame goes out
+    a.write(0x2F, b'x');
+    a.tick(3);
+    let mut b = a.clone();
+    let n = a.next_event() - a.now() - 1;
+    assert!(n > 100, "an event is pending ({n})");
+    for _ in 0..n {
+        a.tick(1);
+    }
+    assert!(b.skip_idle(n));
+    assert!(a == b, "one skip of {n} differs from {n} ticks");
+    assert_eq!((a.peek(0x0E), a.peek(0x0F)), (b.peek(0x0E), b.peek(0x0F)));
+    // A skip may not reach the event.
+    assert!(!b.skip_idle(1));
+    a.tick(1);
+    assert!(a != b);
+}
+
+/// A tiny deterministic generator for the random games.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn viergewinnt_games_match_at_every_stop() {
+    let (mut fast, mut slow) = pair((*viergewinnt::program()).clone());
+    let stop = StopConditions::budget(50_000_000);
+    // Boot to the start screen.
+    fast.start_script(&Script::empty());
+    slow.start_script(&Script::empty());
+    assert_eq!(run_both(&mut fast, &mut slow, &stop), StopReason::Settled);
+    let mut rng = Lcg(0x4711);
+    for round in 0..6 {
+        let keys: Vec<&str> = (0..8)
+            .map(|_| match rng.next(10) {
+                0..=3 => "drop",
+                4..=5 => "left",
+                6..=7 => "right",
+                8 => "wait:3000",
+                _ => {
+                    if round % 2 == 0 {
+                        "reset"
+                    } else {
+                        "drop"
+                    }
+                }
+            })
+            .collect();
+        let script = Script::parse_keys(&keys.join(",")).expect("keys");
+        fast.start_script(&script);
+        slow.start_script(&script);
+        // Stop in the middle of drawing too: uneven budgets first.
+        for budget in [12_345, 77_777, 150_001] {
+            assert_eq!(
+                run_both(&mut fast, &mut slow, &StopConditions::budget(budget)),
+                StopReason::CycleBudget
+            );
+        }
+        assert_eq!(run_both(&mut fast, &mut slow, &stop), StopReason::Settled);
+        assert_eq!(fast.lcd_text(), slow.lcd_text());
+    }
+    // The reset button and a breakpoint in SPItransfer's wait loop.
+    fast.reset_button();
+    slow.reset_button();
+    let p = viergewinnt::program();
+    let wait = p.symbol("SPIwait2").expect("SPIwait2").value;
+    let mut bp = StopConditions::budget(10_000_000);
+    bp.breakpoints.insert(wait);
+    for _ in 0..50 {
+        assert_eq!(
+            run_both(&mut fast, &mut slow, &bp),
+            StopReason::Breakpoint(wait)
+        );
+    }
+    assert!(
+        fast.fast_forward_skipped() > 10_000,
+        "skipped only {}",
+        fast.fast_forward_skipped()
+    );
+}
