@@ -2,6 +2,7 @@
 //! program headless with a key script, memory dumps (`--dump`), and the
 //! report `--json` prints, whatever the stop.
 
+use crate::cpu::Registers;
 use crate::debug::cli::{parse_address, run_debug, CliError, DebugRun, RunRequest};
 use crate::machine::{Machine, StopConditions, StopReason};
 use crate::script::Script;
@@ -86,25 +87,6 @@ pub struct Dump {
     pub bytes: Vec<u8>,
 }
 
-/// The CPU registers as `--json` shows them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct RegistersReport {
-    /// Accumulator A.
-    pub a: u8,
-    /// Accumulator B.
-    pub b: u8,
-    /// Index register X.
-    pub x: u16,
-    /// Index register Y.
-    pub y: u16,
-    /// Stack pointer.
-    pub sp: u16,
-    /// Program counter.
-    pub pc: u16,
-    /// Condition codes (S X H I N Z V C, bit 7 first).
-    pub ccr: u8,
-}
-
 /// Everything `run --json` prints: one object, whatever the stop.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
@@ -120,7 +102,7 @@ pub struct RunReport {
     /// Instructions executed since reset.
     pub instructions: u64,
     /// Registers at the stop.
-    pub registers: RegistersReport,
+    pub registers: Registers,
     /// Everything the program sent over the SCI.
     pub serial: String,
     /// The LCD: 64 strings of 128 `#`/`.`, row 0 on top.
@@ -173,22 +155,13 @@ pub fn run(
             },
         );
     }
-    let r = machine.registers();
     let report = RunReport {
         stop_reason,
         message,
         failed,
         cycles: machine.cycles(),
         instructions: machine.instructions(),
-        registers: RegistersReport {
-            a: r.a,
-            b: r.b,
-            x: r.x,
-            y: r.y,
-            sp: r.sp,
-            pc: r.pc,
-            ccr: r.ccr,
-        },
+        registers: machine.registers(),
         serial: machine.serial_text(),
         lcd: machine.lcd_text(),
         symbols,

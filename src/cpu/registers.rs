@@ -3,7 +3,8 @@
 //! Y, stack pointer, program counter and the condition code register.
 
 /// The CPU registers. D is not stored: it is A (high byte) and B (low byte).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Serializes as `{a, b, x, y, sp, pc, ccr}`, the shape `run --json` prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Registers {
     /// Accumulator A (high byte of D).
     pub a: u8,
