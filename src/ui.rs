@@ -42,6 +42,10 @@ pub fn run_app(initial: AppInput) -> eframe::Result<()> {
             .with_inner_size([1280.0, 800.0])
             .with_min_inner_size([960.0, 600.0]),
         persist_window: autorun.is_none(),
+        // Dithering costs a few operations per pixel in the fragment shader;
+        // the window has no gradients to dither, and under a software
+        // rasterizer every pixel's shader time counts.
+        dithering: false,
         ..Default::default()
     };
     eframe::run_native(

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use egui::{Key, KeyboardShortcut, Modifiers, RichText};
+use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText};
 
 use super::autorun::Autorun;
 use super::cells::CellBufferPanel;
@@ -154,7 +154,11 @@ impl App {
     ) -> Self {
         let settings: Settings = if autorun.is_some() {
             // A scripted run (CI screenshots) must not depend on what an
-            // earlier interactive session left behind.
+            // earlier interactive session left behind: neither our settings
+            // nor egui's memory (panel sizes, scroll offsets), which eframe
+            // loads from the same storage.
+            cc.egui_ctx
+                .memory_mut(|m| *m = egui::Memory::default());
             Settings::default()
         } else {
             cc.storage
@@ -178,7 +182,7 @@ impl App {
             session,
             listing: ListingPanel::default(),
             lcd: LcdPanel::default(),
-            cells: CellBufferPanel,
+            cells: CellBufferPanel::default(),
             memory: MemoryPanel::default(),
             serial: SerialPanel,
             problems: ProblemsPanel,
@@ -223,20 +227,35 @@ impl App {
         self.session.advance(dt);
         self.session.poll_source_change();
 
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
-        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        // The panels leave their background to the window's clear colour
+        // (see `clear_color`): filling every panel again would shade each
+        // of the window's million pixels once more per frame, which a
+        // software rasterizer (Mesa llvmpipe under Xvfb) pays for in full.
+        let side = egui::Frame::side_top_panel(ui.style()).fill(Color32::TRANSPARENT);
+        let central = egui::Frame::central_panel(ui.style()).fill(Color32::TRANSPARENT);
+        egui::Panel::top("menu")
+            .frame(side)
+            .show(ui, |ui| self.menu_bar(ui));
+        egui::Panel::top("toolbar")
+            .frame(side)
+            .show(ui, |ui| self.toolbar(ui));
+        egui::Panel::bottom("status")
+            .frame(side)
+            .show(ui, |ui| self.status_bar(ui));
         egui::Panel::bottom("bottom")
+            .frame(side)
             .resizable(true)
             .default_size(180.0)
             .min_size(120.0)
             .show(ui, |ui| self.bottom(ui));
         egui::Panel::left("listing")
+            .frame(side)
             .resizable(true)
             .default_size(540.0)
             .min_size(260.0)
             .show(ui, |ui| self.listing.ui(ui, &mut self.session));
         egui::Panel::right("side")
+            .frame(side)
             .resizable(true)
             .default_size(270.0)
             .min_size(200.0)
@@ -247,7 +266,9 @@ impl App {
                     self.lessons.ui(ui, &mut self.session);
                 });
             });
-        egui::CentralPanel::default().show(ui, |ui| self.center(ui));
+        egui::CentralPanel::default()
+            .frame(central)
+            .show(ui, |ui| self.center(ui));
 
         if self.session.settings.frame_overlay {
             self.overlay(&ctx);
@@ -539,6 +560,15 @@ impl eframe::App for App {
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        // The panels are transparent (see `show`): the clear is their fill.
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.autorun.is_none()
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

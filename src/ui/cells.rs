@@ -4,7 +4,10 @@
 //! the cell, bit b is pixel row b, bit 0 on top — so it looks like the LCD
 //! it becomes.
 
-use egui::{Color32, Rect, Sense, Stroke, Vec2};
+use egui::{
+    Color32, ColorImage, Mesh, Pos2, Rect, Sense, Shape, Stroke, TextureHandle, TextureOptions,
+    Vec2,
+};
 
 use super::links::{CellLayout, Links, Selection, CELL_BYTES};
 use super::session::Session;
@@ -18,7 +21,9 @@ const SELECTED: Color32 = Color32::from_rgb(0xFF, 0x80, 0x00);
 /// Draws the buffer and returns the byte the user clicked.
 ///
 /// `bytes` is the buffer's content (`layout.len()` bytes), `changed` tells
-/// which addresses changed in the last step or run slice.
+/// which addresses changed in the last step or run slice. `tex` keeps the
+/// bits' texture between frames (uploaded again only when a bit changed).
+#[allow(clippy::too_many_arguments)]
 pub fn cell_buffer_widget(
     ui: &mut egui::Ui,
     layout: &CellLayout,
@@ -26,6 +31,7 @@ pub fn cell_buffer_widget(
     changed: &dyn Fn(u16) -> bool,
     links: &Links,
     selected: Option<u16>,
+    tex: &mut Option<(TextureHandle, ColorImage)>,
 ) -> (egui::Response, Option<u16>) {
     let cols = layout.columns as f32;
     let rows = layout.rows as f32;
@@ -63,30 +69,87 @@ pub fn cell_buffer_widget(
         None
     };
 
+    // The bits themselves: one tiny texture (a texel per bit, 8 texels per
+    // cell across and down) drawn as one quad per cell, then the lines
+    // between the bits. Thousands of little rectangles per frame cost a
+    // software rasterizer (Mesa llvmpipe) more than the rest of the window.
+    let cols_n = layout.columns as usize;
+    let rows_n = layout.rows as usize;
+    let (tw, th) = (cols_n * 8, rows_n * 8);
+    let mut pixels = vec![OFF; tw * th];
+    for row in 0..layout.rows {
+        for col in 0..layout.columns {
+            for k in 0..CELL_BYTES as u8 {
+                let addr = layout.addr_of(col, row, k);
+                let idx = addr.wrapping_sub(layout.base) as usize;
+                let value = bytes.get(idx).copied().unwrap_or(0);
+                for b in 0..8usize {
+                    let x = col as usize * 8 + k as usize;
+                    let y = row as usize * 8 + b;
+                    if value >> b & 1 == 1 {
+                        if let Some(p) = pixels.get_mut(y * tw + x) {
+                            *p = ON;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let image = ColorImage::new([tw, th], pixels);
+    let stale = tex.as_ref().is_none_or(|(_, old)| *old != image);
+    if stale {
+        match tex {
+            Some((t, old)) => {
+                t.set(image.clone(), TextureOptions::NEAREST);
+                *old = image;
+            }
+            None => {
+                let t = ui
+                    .ctx()
+                    .load_texture("cell-buffer", image.clone(), TextureOptions::NEAREST);
+                *tex = Some((t, image));
+            }
+        }
+    }
+    if let Some((t, _)) = tex {
+        let mut mesh = Mesh::with_texture(t.id());
+        for row in 0..layout.rows {
+            for col in 0..layout.columns {
+                let uv = Rect::from_min_max(
+                    Pos2::new(col as f32 * 8.0 / tw as f32, row as f32 * 8.0 / th as f32),
+                    Pos2::new(
+                        (col as f32 + 1.0) * 8.0 / tw as f32,
+                        (row as f32 + 1.0) * 8.0 / th as f32,
+                    ),
+                );
+                mesh.add_rect_with_uv(cell_rect(col, row), uv, Color32::WHITE);
+            }
+        }
+        painter.add(Shape::mesh(mesh));
+    }
+    // The lines between bits line up across cells: 7 per cell column and
+    // per cell row, drawn over the whole widget.
+    let gap_stroke = Stroke::new(1.0, ui.visuals().panel_fill);
+    for col in 0..layout.columns {
+        let r = cell_rect(col, 0);
+        for k in 1..8 {
+            painter.vline(r.min.x + k as f32 * bit, rect.y_range(), gap_stroke);
+        }
+    }
+    for row in 0..layout.rows {
+        let r = cell_rect(0, row);
+        for b in 1..8 {
+            painter.hline(rect.x_range(), r.min.y + b as f32 * bit, gap_stroke);
+        }
+    }
+    // Overlays: changed bytes (one mesh, no anti-aliasing needed for
+    // axis-aligned ticks), links, selection, cell outlines.
+    let mut ticks = Mesh::default();
     for row in 0..layout.rows {
         for col in 0..layout.columns {
             let r = cell_rect(col, row);
             for k in 0..CELL_BYTES as u8 {
                 let addr = layout.addr_of(col, row, k);
-                let idx = addr.wrapping_sub(layout.base) as usize;
-                let value = bytes.get(idx).copied().unwrap_or(0);
-                let link = links.byte(addr);
-                for b in 0..8u8 {
-                    let br = Rect::from_min_size(
-                        r.min + Vec2::new(k as f32 * bit, b as f32 * bit),
-                        Vec2::splat(bit),
-                    );
-                    let on = value >> b & 1 == 1;
-                    painter.rect_filled(br.shrink(0.5), 0.0, if on { ON } else { OFF });
-                    if link == Some(Some(b)) {
-                        painter.rect_stroke(
-                            br,
-                            0.0,
-                            Stroke::new(2.0, LINK),
-                            egui::StrokeKind::Inside,
-                        );
-                    }
-                }
                 let col_rect = Rect::from_min_size(
                     r.min + Vec2::new(k as f32 * bit, 0.0),
                     Vec2::new(bit, cell),
@@ -94,19 +157,36 @@ pub fn cell_buffer_widget(
                 if changed(addr) {
                     // A tick above the byte's column: changed in the last
                     // step or run slice.
-                    let tick = Rect::from_min_size(
-                        col_rect.min - Vec2::new(0.0, 2.0),
-                        Vec2::new(bit, 2.0),
+                    ticks.add_colored_rect(
+                        Rect::from_min_size(
+                            col_rect.min - Vec2::new(0.0, 2.0),
+                            Vec2::new(bit, 2.0),
+                        ),
+                        CHANGED,
                     );
-                    painter.rect_filled(tick, 0.0, CHANGED);
                 }
-                if link == Some(None) {
-                    painter.rect_stroke(
-                        col_rect,
-                        0.0,
-                        Stroke::new(2.0, LINK),
-                        egui::StrokeKind::Inside,
-                    );
+                match links.byte(addr) {
+                    Some(Some(b)) => {
+                        let br = Rect::from_min_size(
+                            col_rect.min + Vec2::new(0.0, b as f32 * bit),
+                            Vec2::splat(bit),
+                        );
+                        painter.rect_stroke(
+                            br,
+                            0.0,
+                            Stroke::new(2.0, LINK),
+                            egui::StrokeKind::Inside,
+                        );
+                    }
+                    Some(None) => {
+                        painter.rect_stroke(
+                            col_rect,
+                            0.0,
+                            Stroke::new(2.0, LINK),
+                            egui::StrokeKind::Inside,
+                        );
+                    }
+                    None => {}
                 }
                 if selected == Some(addr) {
                     painter.rect_stroke(
@@ -124,6 +204,9 @@ pub fn cell_buffer_widget(
                 egui::StrokeKind::Outside,
             );
         }
+    }
+    if !ticks.is_empty() {
+        painter.add(Shape::mesh(ticks));
     }
 
     let mut clicked = None;
@@ -143,7 +226,9 @@ pub fn cell_buffer_widget(
 
 /// The cell buffer panel: the grid plus a detail line for the selected cell.
 #[derive(Default)]
-pub struct CellBufferPanel;
+pub struct CellBufferPanel {
+    tex: Option<(TextureHandle, ColorImage)>,
+}
 
 impl CellBufferPanel {
     /// Shows the panel.
@@ -202,7 +287,15 @@ impl CellBufferPanel {
         });
         ui.add_space(3.0);
         let changed = |a: u16| session.changed(a);
-        let (_, clicked) = cell_buffer_widget(ui, &layout, &bytes, &changed, &links, selected);
+        let (_, clicked) = cell_buffer_widget(
+            ui,
+            &layout,
+            &bytes,
+            &changed,
+            &links,
+            selected,
+            &mut self.tex,
+        );
         if let Some(addr) = clicked {
             session.select(Selection::BufferByte(addr));
         }
@@ -229,11 +322,19 @@ mod tests {
             }
         }
         let mut got = None;
+        let mut tex = None;
         let mut harness = Harness::builder()
             .with_size(Vec2::new(7.0 * 80.0 + 18.0 + 16.0, 600.0))
             .build_ui(|ui| {
-                let (_, c) =
-                    cell_buffer_widget(ui, &layout, &bytes, &|_| false, &Links::default(), None);
+                let (_, c) = cell_buffer_widget(
+                    ui,
+                    &layout,
+                    &bytes,
+                    &|_| false,
+                    &Links::default(),
+                    None,
+                    &mut tex,
+                );
                 if c.is_some() {
                     got = c;
                 }

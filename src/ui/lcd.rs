@@ -84,14 +84,14 @@ const LINK: Color32 = Color32::from_rgb(0xFF, 0x40, 0x80);
 
 /// Draws `frame` and returns the pixel the user clicked, if any.
 ///
-/// `tex` caches the GPU texture between frames.
+/// `tex` caches the GPU texture (and the picture it holds) between frames.
 pub fn lcd_widget(
     ui: &mut egui::Ui,
     frame: &LcdFrame,
     settings: &LcdSettings,
     links: &Links,
     selected: Option<(u8, u8)>,
-    tex: &mut Option<TextureHandle>,
+    tex: &mut Option<(TextureHandle, ColorImage)>,
 ) -> (egui::Response, Option<(u8, u8)>) {
     let zoom = if settings.fit {
         // The LCD shares the column with the link bar and the cell buffer:
@@ -119,12 +119,23 @@ pub fn lcd_widget(
             }
         }
     }
+    // Uploaded again only when the picture changed (most frames, even
+    // while running, show the same picture).
     match tex {
-        Some(t) => t.set(img, TextureOptions::NEAREST),
-        None => *tex = Some(ui.ctx().load_texture("lcd", img, TextureOptions::NEAREST)),
+        Some((_, old)) if *old == img => {}
+        Some((t, old)) => {
+            t.set(img.clone(), TextureOptions::NEAREST);
+            *old = img;
+        }
+        None => {
+            let t = ui
+                .ctx()
+                .load_texture("lcd", img.clone(), TextureOptions::NEAREST);
+            *tex = Some((t, img));
+        }
     }
     let painter = ui.painter_at(rect);
-    if let Some(t) = tex {
+    if let Some((t, _)) = tex {
         painter.image(
             t.id(),
             rect,
@@ -192,7 +203,7 @@ pub fn lcd_widget(
 /// The LCD panel: zoom and grid controls over the display.
 #[derive(Default)]
 pub struct LcdPanel {
-    tex: Option<TextureHandle>,
+    tex: Option<(TextureHandle, ColorImage)>,
 }
 
 impl LcdPanel {
