@@ -8,7 +8,11 @@
 # script starts Xvfb (1280x800), runs the app with the key script, waits
 # for its done file, takes the screenshot with ImageMagick's `import`,
 # prints the done file (stop reason, cycles, frame times) and lets the app
-# close itself. Needs: apt-get install -y --no-install-recommends xvfb
+# close itself. The frame times are those of the real window: 120 frames
+# drawn back to back after the script (`whole_ms_*`: start of one frame to
+# the start of the next, buffer swap included), then one idle second in
+# which the paused app should draw nothing (`idle_frames`). The last line
+# sums them up. Needs: apt-get install -y --no-install-recommends xvfb
 # imagemagick x11-apps xdotool
 set -euo pipefail
 bin=${1:?binary}
@@ -16,6 +20,8 @@ out=${2:?output png}
 work=$(mktemp -d)
 done_file="$work/done"
 autorun=${3:-"keys=right,drop,drop;select=pixel:71,43"}
+case "$autorun" in *frames=*) ;; *) autorun="$autorun;frames=120" ;; esac
+case "$autorun" in *idle_ms=*) ;; *) autorun="$autorun;idle_ms=1000" ;; esac
 autorun="$autorun;done=$done_file;quit_after_ms=3000"
 
 display=:$((90 + RANDOM % 9))
@@ -41,4 +47,7 @@ DISPLAY="$display" xdotool mousemove 1279 799 || true
 sleep 0.5
 DISPLAY="$display" import -window root "$out"
 cat "$done_file"
+awk '/^whole_ms_mean/ {m=$2} /^whole_ms_p95/ {p=$2} /^idle_frames/ {i=$2}
+  END {printf "whole frame at 1280x800: mean %s ms, p95 %s ms; frames drawn while idle: %s; load %s\n", m, p, i, load}' \
+  load="$(cut -d' ' -f1-3 /proc/loadavg)" "$done_file"
 wait "$app" || true

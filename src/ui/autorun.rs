@@ -15,11 +15,16 @@
 //!   (for frame-time measurement while the emulator runs);
 //! - `frames=N` — frames to draw after the script before `done` (default
 //!   10); frame times are counted over these frames only;
+//! - `idle_ms=N` — after those frames, stop asking for frames for N ms and
+//!   count the frames drawn anyway (`idle_frames`): a paused app with no
+//!   input should draw none;
 //! - `done=PATH` — written once the script finished and those frames were
 //!   drawn: stop reason, cycles, instructions and frame times (`key value`
 //!   lines: `frame_ms_*` is the app's own time per frame, UI and emulation;
-//!   `total_ms_*` is eframe's whole frame, with tessellation, painting and
-//!   buffer swap);
+//!   `total_ms_*` is eframe's CPU time per frame (UI, tessellation, GL
+//!   calls) without the buffer swap, where a software rasterizer does its
+//!   work; `whole_ms_*` is the wall-clock time from one frame's start to the
+//!   next while frames are drawn back to back: the real frame time);
 //! - `quit_after_ms=N` — close the window N ms after `done`.
 //!
 //! Settings from earlier sessions are ignored and not saved in such a run.
@@ -46,6 +51,10 @@ pub struct Autorun {
     pub quit_after: Option<Duration>,
     /// Frames to draw after the script before done.
     pub frames: u32,
+    /// Frame statistics taken before the idle wait.
+    report: String,
+    /// Idle time to watch after the measured frames.
+    pub idle: Option<Duration>,
     /// Set when the frame statistics should start over (the script ended).
     pub reset_stats: bool,
     state: State,
@@ -57,6 +66,8 @@ enum State {
     Start,
     Playing,
     Settling(u32),
+    /// Not asking for frames since then; frames drawn meanwhile.
+    Idle(Instant, u32),
     Done(Instant),
     Closed,
 }
@@ -73,7 +84,7 @@ pub enum AutorunError {
     NotPair(String),
     /// A name this version does not know.
     #[error(
-        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, done, quit_after_ms)"
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms)"
     )]
     Unknown(String),
     /// A value that does not parse.
@@ -123,6 +134,7 @@ impl Autorun {
                 }
                 "done" => a.done = Some(PathBuf::from(v)),
                 "frames" => a.frames = v.parse().map_err(|_| bad())?,
+                "idle_ms" => a.idle = Some(Duration::from_millis(v.parse().map_err(|_| bad())?)),
                 "quit_after_ms" => {
                     a.quit_after = Some(Duration::from_millis(v.parse().map_err(|_| bad())?))
                 }
@@ -200,8 +212,27 @@ impl Autorun {
                     self.reset_stats = true;
                 }
             }
-            State::Settling(n) if n >= self.frames => self.finish(session, frames),
+            State::Settling(n) if n >= self.frames => match self.idle {
+                // The frame statistics are taken now, before the idle wait.
+                Some(_) => {
+                    self.report = frames.to_string();
+                    self.state = State::Idle(Instant::now(), 0);
+                }
+                None => self.finish(session, frames),
+            },
             State::Settling(n) => self.state = State::Settling(n + 1),
+            State::Idle(since, n) => {
+                let wait = self.idle.unwrap_or_default();
+                if since.elapsed() >= wait {
+                    // This frame is the timed wake-up below, not an idle one.
+                    let report = format!("{}\nidle_frames {n}", self.report);
+                    self.finish(session, &report);
+                } else {
+                    self.state = State::Idle(since, n + 1);
+                    ctx.request_repaint_after(wait.saturating_sub(since.elapsed()));
+                    return;
+                }
+            }
             State::Done(at) => {
                 if let Some(q) = self.quit_after {
                     if at.elapsed() >= q {
@@ -212,9 +243,16 @@ impl Autorun {
             }
             State::Closed => {}
         }
-        // Keep frames coming until done, so the script advances.
-        if !matches!(self.state, State::Closed) {
-            ctx.request_repaint();
+        // Keep frames coming until done, so the script advances; once done,
+        // only wake up to close the window.
+        match self.state {
+            State::Closed => {}
+            State::Done(at) => {
+                if let Some(q) = self.quit_after {
+                    ctx.request_repaint_after(q.saturating_sub(at.elapsed()));
+                }
+            }
+            _ => ctx.request_repaint(),
         }
     }
 
@@ -260,5 +298,9 @@ mod tests {
         ));
         assert_eq!(Autorun::parse("").map(|a| a.frames), Ok(SETTLE_FRAMES));
         assert_eq!(Autorun::parse("frames=300").map(|a| a.frames), Ok(300));
+        assert_eq!(
+            Autorun::parse("idle_ms=800").map(|a| a.idle),
+            Ok(Some(Duration::from_millis(800)))
+        );
     }
 }

@@ -104,9 +104,9 @@ pub fn cell_buffer_widget(
                 *old = image;
             }
             None => {
-                let t = ui
-                    .ctx()
-                    .load_texture("cell-buffer", image.clone(), TextureOptions::NEAREST);
+                let t =
+                    ui.ctx()
+                        .load_texture("cell-buffer", image.clone(), TextureOptions::NEAREST);
                 *tex = Some((t, image));
             }
         }
