@@ -457,6 +457,31 @@ impl Breakpoints {
         Ok(id)
     }
 
+    /// Replaces a breakpoint's spec in place (same id, same place in the
+    /// list, enabled state kept, hits counted from zero). On an error the
+    /// breakpoint is left as it was.
+    pub fn replace(
+        &mut self,
+        id: u32,
+        spec: BreakSpec,
+        program: &Program,
+    ) -> Result<(), BreakError> {
+        let r = spec.resolve(program)?;
+        let b = self
+            .list
+            .iter_mut()
+            .find(|b| b.id == id)
+            .ok_or(BreakError::NoSuchId(id))?;
+        b.spec = spec;
+        b.hits = 0;
+        b.addrs = r.addrs;
+        b.line = r.line;
+        b.error = None;
+        b.condition = r.condition;
+        self.reindex();
+        Ok(())
+    }
+
     /// Removes a breakpoint.
     pub fn remove(&mut self, id: u32) -> Result<(), BreakError> {
         let before = self.list.len();
@@ -688,6 +713,32 @@ mod tests {
             s.condition.map(|c| c.source().to_string()),
             Some("A == 4".into())
         );
+    }
+
+    #[test]
+    fn replace_keeps_id_place_and_enabled_state_and_fails_cleanly() {
+        let prog = program();
+        let mut bps = Breakpoints::new();
+        let a = bps.add_spec("readInput", &prog).unwrap();
+        let b = bps.add_spec("drawCell", &prog).unwrap();
+        bps.set_enabled(a, false).unwrap();
+        let spec = BreakSpec::parse("drawCell:2 if A == 4").unwrap();
+        bps.replace(a, spec, &prog).unwrap();
+        let ids: Vec<u32> = bps.list().iter().map(|b| b.id).collect();
+        assert_eq!(ids, vec![a, b]);
+        let first = &bps.list()[0];
+        assert_eq!(first.addrs, vec![0xC200]);
+        assert_eq!(first.spec.hit_count, Some(2));
+        assert!(!first.enabled);
+        // A spec that does not resolve leaves the breakpoint as it was.
+        let bad = BreakSpec::parse("nowhere").unwrap();
+        assert!(matches!(
+            bps.replace(a, bad, &prog),
+            Err(BreakError::UnknownLabel { .. })
+        ));
+        assert_eq!(bps.list()[0].spec.text, "drawCell:2 if A == 4");
+        let spec = BreakSpec::parse("readInput").unwrap();
+        assert_eq!(bps.replace(99, spec, &prog), Err(BreakError::NoSuchId(99)));
     }
 
     #[test]

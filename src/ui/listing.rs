@@ -380,7 +380,7 @@ impl ListingPanel {
                     ui.set_min_height(row_h);
                     ui.spacing_mut().item_spacing.x = 0.0;
                     // Breakpoint gutter.
-                    let has_bp = code.is_some_and(|c| session.has_breakpoint(c.addr));
+                    let bp = code.and_then(|c| session.breakpoint_at(c.addr));
                     let (r, resp) = ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
                     resp.widget_info(|| {
                         egui::WidgetInfo::labeled(
@@ -389,8 +389,10 @@ impl ListingPanel {
                             format!("breakpoint {line_no}"),
                         )
                     });
-                    if has_bp {
-                        ui.painter().circle_filled(r.center(), row_h * 0.3, BREAK);
+                    if let Some(enabled) = bp {
+                        // A disabled breakpoint keeps its place, in grey.
+                        let c = if enabled { BREAK } else { Color32::GRAY };
+                        ui.painter().circle_filled(r.center(), row_h * 0.3, c);
                     } else if resp.hovered() && code.is_some() {
                         ui.painter().circle_stroke(
                             r.center(),

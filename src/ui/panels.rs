@@ -3,6 +3,8 @@
 //! click-to-line, and the side column with registers, stack, breakpoints
 //! and watches.
 
+use std::collections::HashMap;
+
 use egui::{Color32, RichText};
 
 use super::links::{LineRole, Selection};
@@ -104,6 +106,11 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
     }
 }
 
+/// The id of breakpoint `id`'s text field.
+fn edit_id(id: u32) -> egui::Id {
+    egui::Id::unique(("breakpoint-spec", id))
+}
+
 /// The serial terminal: what the program sent through the SCI.
 #[derive(Default)]
 pub struct SerialPanel;
@@ -200,7 +207,15 @@ impl ProblemsPanel {
 #[derive(Default)]
 pub struct SidePanel {
     new_watch: String,
+    /// The "add breakpoint" field and the parser's error for it.
+    new_break: String,
+    new_break_error: Option<String>,
+    /// Breakpoints being edited: id -> (text, error of the last attempt).
+    editing: HashMap<u32, (String, Option<String>)>,
 }
+
+/// Colour of parser errors shown inline.
+const ERROR: Color32 = Color32::from_rgb(0xFF, 0x60, 0x60);
 
 impl SidePanel {
     /// Shows the panel.
@@ -299,28 +314,145 @@ impl SidePanel {
             });
         egui::CollapsingHeader::new("Breakpoints")
             .default_open(true)
-            .show(ui, |ui| {
-                let bps = session.breakpoints();
-                if bps.is_empty() {
-                    ui.weak("Click the gutter left of a line, or F9.");
-                }
-                for a in bps {
-                    ui.horizontal(|ui| {
-                        if ui.small_button("x").on_hover_text("remove").clicked() {
-                            session.toggle_breakpoint(a);
-                        }
-                        let text = format!("${a:04X}{}", session.describe(a));
-                        if ui.link(RichText::new(text).monospace()).clicked() {
-                            if let Some(e) = session.program().and_then(|p| p.line_at(a)).copied() {
-                                session.reveal_line(e.file, e.line);
-                            }
-                        }
-                    });
-                }
-            });
+            .show(ui, |ui| self.breakpoints(ui, session));
         egui::CollapsingHeader::new("Watch")
             .default_open(true)
             .show(ui, |ui| self.watch(ui, session));
+    }
+
+    /// The breakpoint list: each with its spec (location, `:N` hit count,
+    /// `if` condition, the library's syntax) editable in place, enabled,
+    /// hits so far, where it is placed; an "add" field below.
+    fn breakpoints(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        enum Do {
+            Enable(u32, bool),
+            Remove(u32),
+            Edit(u32, String),
+            Reveal(u16),
+        }
+        let mut todo = Vec::new();
+        let list = session.breakpoint_list().to_vec();
+        if list.is_empty() {
+            ui.weak("Click the gutter left of a line, or F9, or add one below.");
+        }
+        self.editing
+            .retain(|id, _| list.iter().any(|b| b.id == *id));
+        for b in &list {
+            let id = b.id;
+            let row = ui.horizontal_wrapped(|ui| {
+                let mut enabled = b.enabled;
+                if ui
+                    .checkbox(&mut enabled, "")
+                    .on_hover_text("enabled")
+                    .changed()
+                {
+                    todo.push(Do::Enable(id, enabled));
+                }
+                let place = match (b.addrs.first(), &b.error) {
+                    (_, Some(_)) => "not placed".to_string(),
+                    (Some(a), None) => format!("${a:04X}{}", session.describe(*a)),
+                    (None, None) => "not placed".to_string(),
+                };
+                let r = ui.link(RichText::new(format!("#{id} {place}")).monospace().small());
+                let link = r.id;
+                if r.on_hover_text("go to its line").clicked() {
+                    if let Some(a) = b.addrs.first() {
+                        todo.push(Do::Reveal(*a));
+                    }
+                }
+                ui.label(RichText::new(format!("hits {}", b.hits)).small())
+                    .on_hover_text(match b.spec.hit_count {
+                        Some(n) => format!(
+                            "times it was reached with its condition true; stops from hit {n} on"
+                        ),
+                        None => "times it was reached with its condition true".into(),
+                    });
+                if ui
+                    .small_button("x")
+                    .on_hover_text("delete this breakpoint")
+                    .clicked()
+                {
+                    todo.push(Do::Remove(id));
+                }
+                link
+            });
+            let (text, error) = self
+                .editing
+                .entry(id)
+                .or_insert_with(|| (b.spec.text.clone(), None));
+            if *text != b.spec.text && error.is_none() && !ui.memory(|m| m.has_focus(edit_id(id))) {
+                // Changed elsewhere (the gutter, a reload): show the new spec.
+                *text = b.spec.text.clone();
+            }
+            // Named by its "#id place" link for screen readers and tests.
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(text)
+                        .id(edit_id(id))
+                        .font(egui::TextStyle::Monospace)
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(row.inner);
+            let r = r.on_hover_text(
+                "LOC[:N][ if COND], Enter to apply. LOC: label[+n], $addr or file:line; \
+                 :N stops from the Nth hit on; COND e.g. A == 3, [cellAddress].w == 136",
+            );
+            if r.lost_focus()
+                && ui.input(|i| i.key_pressed(egui::Key::Enter))
+                && *text != b.spec.text
+            {
+                todo.push(Do::Edit(id, text.clone()));
+            }
+            if let Some(e) = error.as_ref().or(b.error.as_ref()) {
+                ui.label(RichText::new(e).small().color(ERROR));
+            }
+        }
+        for t in todo {
+            match t {
+                Do::Enable(id, on) => session.set_breakpoint_enabled(id, on),
+                Do::Remove(id) => session.remove_breakpoint(id),
+                Do::Edit(id, text) => {
+                    let result = session.edit_breakpoint(id, &text);
+                    if let Some((_, error)) = self.editing.get_mut(&id) {
+                        *error = result.err();
+                    }
+                }
+                Do::Reveal(a) => {
+                    if let Some(e) = session.program().and_then(|p| p.line_at(a)).copied() {
+                        session.reveal_line(e.file, e.line);
+                    }
+                }
+            }
+        }
+        let label = ui.label(RichText::new("Add breakpoint").small());
+        // Field and button on lines of their own: a field sized to "the
+        // width left" beside a button makes a resizable panel grow a little
+        // every frame.
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut self.new_break)
+                    .font(egui::TextStyle::Monospace)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("readInput:3 / drawCell if A == 3"),
+            )
+            .labelled_by(label.id);
+        let add = ui
+            .button("Add")
+            .on_hover_text("Add the breakpoint (Enter)")
+            .clicked();
+        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (add || enter) && !self.new_break.trim().is_empty() {
+            match session.add_breakpoint_spec(&self.new_break) {
+                Ok(_) => {
+                    self.new_break.clear();
+                    self.new_break_error = None;
+                }
+                Err(e) => self.new_break_error = Some(e),
+            }
+        }
+        if let Some(e) = &self.new_break_error {
+            ui.label(RichText::new(e).small().color(ERROR));
+        }
     }
 
     fn watch(&mut self, ui: &mut egui::Ui, session: &mut Session) {

@@ -14,8 +14,9 @@ use super::links::{ChainLink, ProvenanceSource};
 use super::syntax::Highlighter;
 use super::AppInput;
 use crate::cpu::{Instruction, Op, Registers};
+use crate::debug::breakpoint::Breakpoint;
 use crate::debug::report::FrameReport;
-use crate::debug::{Debugger, Reason, Stop};
+use crate::debug::{BreakSpec, Debugger, Reason, Stop};
 use crate::image::{FileId, Program, SymbolKind};
 use crate::machine::Machine;
 use crate::script::{Script, HOLD_CYCLES};
@@ -72,6 +73,16 @@ pub enum SavedBreakpoint {
     },
     /// An address.
     Addr(u16),
+    /// A breakpoint spec as the library parses it (`Board.inc:60`,
+    /// `readInput:3`, `drawCell if [cellAddress].w == 136`) and whether it
+    /// is enabled. What this version writes; the two above are read for
+    /// settings saved by earlier versions.
+    Spec {
+        /// The spec text.
+        text: String,
+        /// Enabled (a disabled breakpoint stays in the list).
+        enabled: bool,
+    },
 }
 
 /// What is persisted between runs (eframe storage).
@@ -182,8 +193,6 @@ pub struct Session {
     highlighter: Option<Highlighter>,
     links: Links,
     links_dirty: bool,
-    /// (address, the debugger's breakpoint id), in the order set.
-    breakpoints: Vec<(u16, u32)>,
     reveal_line: Option<(FileId, u32)>,
     reveal_mem: Option<Selection>,
     jump: Option<(FileId, u32)>,
@@ -227,7 +236,6 @@ impl Session {
             highlighter,
             links: Links::default(),
             links_dirty: true,
-            breakpoints: Vec::new(),
             reveal_line: None,
             reveal_mem: None,
             jump: None,
@@ -379,7 +387,6 @@ impl Session {
         self.script_active = false;
         self.dbg = None;
         self.mark_before();
-        self.breakpoints.clear();
     }
 
     /// A short name of what is loaded (for the title bar).
@@ -882,41 +889,142 @@ impl Session {
         links::compute(sel, &inp)
     }
 
-    /// True if a breakpoint is set at `addr`.
-    pub fn has_breakpoint(&self, addr: u16) -> bool {
-        self.breakpoints.iter().any(|(a, _)| *a == addr)
+    /// The debugger's breakpoints (empty without a machine), in the order
+    /// set: spec, enabled, hits, placement, error.
+    pub fn breakpoint_list(&self) -> &[Breakpoint] {
+        self.dbg.as_ref().map_or(&[], |d| d.breakpoints.list())
     }
 
-    /// All breakpoint addresses, in the order they were set.
+    /// True if an enabled breakpoint is placed at `addr`.
+    pub fn has_breakpoint(&self, addr: u16) -> bool {
+        self.breakpoint_list()
+            .iter()
+            .any(|b| b.enabled && b.addrs.contains(&addr))
+    }
+
+    /// `Some(enabled)` if a breakpoint (enabled or not) is placed at `addr`.
+    pub fn breakpoint_at(&self, addr: u16) -> Option<bool> {
+        let mut at = self
+            .breakpoint_list()
+            .iter()
+            .filter(|b| b.addrs.contains(&addr));
+        let first = at.next()?;
+        Some(first.enabled || at.any(|b| b.enabled))
+    }
+
+    /// Addresses of the enabled breakpoints, in the order they were set.
     pub fn breakpoints(&self) -> Vec<u16> {
-        self.breakpoints.iter().map(|(a, _)| *a).collect()
+        self.breakpoint_list()
+            .iter()
+            .filter(|b| b.enabled)
+            .flat_map(|b| b.addrs.iter().copied())
+            .collect()
+    }
+
+    /// The spec the gutter uses for `addr`: the label that starts there,
+    /// else the source line that starts there, else the address, so the
+    /// breakpoint follows its code when the program is re-assembled.
+    fn spec_for(&self, addr: u16) -> String {
+        let fallback = format!("${addr:04X}");
+        let Some(p) = self.program.as_deref() else {
+            return fallback;
+        };
+        let label = p
+            .label_for(addr)
+            .filter(|(s, off)| *off == 0 && s.kind == SymbolKind::Label)
+            .map(|(s, _)| s.name.clone());
+        let line = p.line_at(addr).filter(|e| e.addr == addr).and_then(|e| {
+            let f = p.files.get(e.file)?.path.file_name()?.to_str()?;
+            Some(format!("{f}:{}", e.line))
+        });
+        // Only a spec that resolves back to this very address will do.
+        [label, line]
+            .into_iter()
+            .flatten()
+            .find(|spec| {
+                BreakSpec::parse(spec)
+                    .and_then(|s| s.resolve(p))
+                    .is_ok_and(|r| r.addrs.first() == Some(&addr))
+            })
+            .unwrap_or(fallback)
     }
 
     fn add_breakpoint(&mut self, addr: u16) -> bool {
-        if self.has_breakpoint(addr) {
+        if self.breakpoint_at(addr).is_some() {
             return false;
         }
-        let id = match self.dbg.as_mut() {
-            Some(d) => match d.add_breakpoint(&format!("${addr:04X}")) {
-                Ok(id) => id,
-                Err(e) => {
-                    self.status = e.to_string();
-                    return false;
-                }
-            },
-            None => return false,
-        };
-        self.breakpoints.push((addr, id));
-        true
+        let spec = self.spec_for(addr);
+        match self.dbg.as_mut().map(|d| d.add_breakpoint(&spec)) {
+            Some(Ok(_)) => true,
+            Some(Err(e)) => {
+                self.status = e.to_string();
+                false
+            }
+            None => false,
+        }
     }
 
-    /// Sets or clears a breakpoint at an address.
+    /// Adds a breakpoint from a spec in the library's syntax
+    /// (`LOC[:N][ if COND]`, see [`crate::debug::breakpoint`]); on an error
+    /// nothing is added and the parser's message is returned.
+    pub fn add_breakpoint_spec(&mut self, text: &str) -> Result<u32, String> {
+        let Some(d) = self.dbg.as_mut() else {
+            return Err("no program loaded".into());
+        };
+        let id = d.add_breakpoint(text.trim()).map_err(|e| e.to_string())?;
+        self.status = format!("Breakpoint #{id} `{}` set.", text.trim());
+        self.save_breakpoints();
+        Ok(id)
+    }
+
+    /// Replaces a breakpoint's spec (same place in the list, hits from
+    /// zero); on an error the breakpoint stays as it was.
+    pub fn edit_breakpoint(&mut self, id: u32, text: &str) -> Result<(), String> {
+        let Some(d) = self.dbg.as_mut() else {
+            return Err("no program loaded".into());
+        };
+        let spec = BreakSpec::parse(text.trim()).map_err(|e| e.to_string())?;
+        let program = d.target().program().clone();
+        d.breakpoints
+            .replace(id, spec, &program)
+            .map_err(|e| e.to_string())?;
+        self.save_breakpoints();
+        Ok(())
+    }
+
+    /// Enables or disables a breakpoint.
+    pub fn set_breakpoint_enabled(&mut self, id: u32, enabled: bool) {
+        if let Some(d) = self.dbg.as_mut() {
+            // The id came from this debugger; a stale one changes nothing.
+            let _ = d.breakpoints.set_enabled(id, enabled);
+        }
+        self.save_breakpoints();
+    }
+
+    /// Deletes a breakpoint.
+    pub fn remove_breakpoint(&mut self, id: u32) {
+        if let Some(d) = self.dbg.as_mut() {
+            // The id came from this debugger; a stale one changes nothing.
+            let _ = d.breakpoints.remove(id);
+        }
+        self.save_breakpoints();
+    }
+
+    /// Sets a breakpoint at an address, or clears every breakpoint placed
+    /// there (enabled or not).
     pub fn toggle_breakpoint(&mut self, addr: u16) {
-        if let Some(i) = self.breakpoints.iter().position(|(a, _)| *a == addr) {
-            let (_, id) = self.breakpoints.remove(i);
+        if self.breakpoint_at(addr).is_some() {
+            let ids: Vec<u32> = self
+                .breakpoint_list()
+                .iter()
+                .filter(|b| b.addrs.contains(&addr))
+                .map(|b| b.id)
+                .collect();
             if let Some(d) = self.dbg.as_mut() {
-                // The id came from this debugger; a stale one is harmless.
-                let _ = d.breakpoints.remove(id);
+                for id in ids {
+                    // Ids just read from this debugger.
+                    let _ = d.breakpoints.remove(id);
+                }
             }
             self.status = format!("Breakpoint at ${addr:04X} removed.");
         } else if self.add_breakpoint(addr) {
@@ -990,21 +1098,16 @@ impl Session {
     }
 
     fn save_breakpoints(&mut self) {
-        let Some(p) = self.program.clone() else {
+        if self.dbg.is_none() {
+            // Sources that did not assemble: keep what was saved.
             return;
-        };
+        }
         let saved: Vec<SavedBreakpoint> = self
-            .breakpoints
+            .breakpoint_list()
             .iter()
-            .map(|&(a, _)| {
-                let by_line = p
-                    .line_at(a)
-                    .filter(|e| e.addr == a)
-                    .and_then(|e| Some((p.files.get(e.file)?.path.clone(), e.line)));
-                match by_line {
-                    Some((file, line)) => SavedBreakpoint::Line { file, line },
-                    None => SavedBreakpoint::Addr(a),
-                }
+            .map(|b| SavedBreakpoint::Spec {
+                text: b.spec.text.clone(),
+                enabled: b.enabled,
             })
             .collect();
         let key = self.program_key();
@@ -1015,7 +1118,6 @@ impl Session {
     }
 
     fn restore_breakpoints(&mut self) {
-        self.breakpoints.clear();
         let Some(p) = self.program.clone() else {
             return;
         };
@@ -1027,19 +1129,43 @@ impl Session {
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.clone())
             .unwrap_or_default();
+        let mut lost = Vec::new();
         for b in saved {
-            let addr = match b {
-                SavedBreakpoint::Addr(a) => Some(a),
-                SavedBreakpoint::Line { file, line } => p
-                    .files
-                    .iter()
-                    .position(|f| f.path == file)
-                    .and_then(|fi| p.addrs_of_line(fi, line).next())
-                    .map(|e| e.addr),
-            };
-            if let Some(a) = addr {
-                self.add_breakpoint(a);
+            match b {
+                SavedBreakpoint::Addr(a) => {
+                    self.add_breakpoint(a);
+                }
+                SavedBreakpoint::Line { file, line } => {
+                    let addr = p
+                        .files
+                        .iter()
+                        .position(|f| f.path == file)
+                        .and_then(|fi| p.addrs_of_line(fi, line).next())
+                        .map(|e| e.addr);
+                    if let Some(a) = addr {
+                        self.add_breakpoint(a);
+                    }
+                }
+                SavedBreakpoint::Spec { text, enabled } => {
+                    let Some(d) = self.dbg.as_mut() else {
+                        return;
+                    };
+                    match d.add_breakpoint(&text) {
+                        Ok(id) if !enabled => {
+                            let _ = d.breakpoints.set_enabled(id, false);
+                        }
+                        Ok(_) => {}
+                        Err(e) => lost.push(e.to_string()),
+                    }
+                }
             }
+        }
+        for message in lost {
+            self.problems.push(Problem {
+                severity: "warning".into(),
+                message: format!("saved breakpoint dropped: {message}"),
+                at: None,
+            });
         }
     }
 
