@@ -31,6 +31,9 @@ fn fast() -> Settings {
 
 /// Frames until the machine pauses (bounded by a minute of wall clock).
 fn until_paused(h: &mut Harness<'_, App>) {
+    // A key press is only queued: let one frame take it first, or a
+    // command that has not started yet looks finished.
+    h.step();
     let start = std::time::Instant::now();
     while h.state().session.is_running() && start.elapsed().as_secs() < 60 {
         h.step();

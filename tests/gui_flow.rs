@@ -50,6 +50,9 @@ fn click_at(h: &mut Harness<'_, App>, pos: Pos2) {
 /// Frames until the machine pauses (bounded by a minute of wall clock, since
 /// each frame emulates a bounded slice of time).
 fn until_paused(h: &mut Harness<'_, App>) {
+    // A key press is only queued: let one frame take it first, or a
+    // command that has not started yet looks finished.
+    h.step();
     let start = std::time::Instant::now();
     while h.state().session.is_running() && start.elapsed().as_secs() < 60 {
         h.step();
@@ -235,4 +238,49 @@ fn a_quick_click_on_a_board_key_reaches_the_program() {
     }
     let after = h.state().session.peek(cursor);
     assert_ne!(before, after, "cursorColumn did not move");
+}
+
+#[test]
+fn recording_data_flow_can_be_switched_off_and_the_links_say_so() {
+    let mut h = harness(AppInput::Bundled);
+    h.run();
+    assert!(h.state().session.debugger().unwrap().provenance());
+    assert!(h.state().session.links_coverage().is_none());
+    h.get_by_label("Debug").click();
+    h.run();
+    h.get_by_label("Record data flow (links)").click();
+    h.run();
+    let s = &h.state().session;
+    assert!(!s.settings.record_links);
+    assert!(!s.debugger().unwrap().provenance());
+    assert!(h
+        .query_by_label_contains("Recording data flow is off")
+        .is_some());
+
+    // Boot with recording off, select a lit pixel: no line is linked, and
+    // the link bar says why instead of showing nothing silently.
+    h.state_mut().session.run();
+    for _ in 0..60 {
+        h.step();
+    }
+    h.state_mut().session.pause();
+    h.state_mut()
+        .session
+        .select(Selection::Pixel { x: 36, y: 3 });
+    h.run();
+    let links = h.state_mut().session.links().clone();
+    assert!(links.lines.iter().all(|(_, _, r)| *r == LineRole::Selected));
+    assert!(h
+        .query_by_label_contains("Recording data flow is off")
+        .is_some());
+
+    // On again: recorded from now on only, and said so until a reset.
+    h.state_mut().session.set_record_links(true);
+    h.run();
+    assert!(h
+        .query_by_label_contains("Data flow recorded only since cycle")
+        .is_some());
+    h.state_mut().session.reset();
+    h.run();
+    assert!(h.state().session.links_coverage().is_none());
 }

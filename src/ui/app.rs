@@ -426,6 +426,20 @@ impl App {
                 for sp in [Speed::RealTime, Speed::Times10, Speed::Max] {
                     ui.radio_value(&mut self.session.settings.speed, sp, sp.label());
                 }
+                ui.separator();
+                let mut record = self.session.settings.record_links;
+                if ui
+                    .checkbox(&mut record, "Record data flow (links)")
+                    .on_hover_text(
+                        "Record which instruction stored and loaded every byte: what the \
+                         links between listing, buffer and LCD are made of. Off, the \
+                         machine runs several times faster; links then cover only what \
+                         ran with recording on.",
+                    )
+                    .changed()
+                {
+                    self.session.set_record_links(record);
+                }
             });
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut self.session.settings.lcd.grid, "LCD page grid");

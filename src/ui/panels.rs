@@ -14,6 +14,14 @@ use super::session::Session;
 /// The link bar: what is selected and what it lights up, in words, with the
 /// linked lines as buttons.
 pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
+    if let Some(warning) = session.links_coverage() {
+        // Never a silent wrong answer: say what the links are missing.
+        ui.label(
+            RichText::new(warning)
+                .small()
+                .color(Color32::from_rgb(0xFF, 0xB0, 0x00)),
+        );
+    }
     let Some(sel) = session.selection else {
         ui.weak(
             "Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing \

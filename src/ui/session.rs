@@ -103,6 +103,10 @@ pub struct Settings {
     pub watches: Vec<String>,
     /// Show the frame-time overlay.
     pub frame_overlay: bool,
+    /// Record data flow (provenance) while running: what the links are
+    /// made of. Off, the machine runs several times faster and the links
+    /// fall back to the buffer/LCD formula.
+    pub record_links: bool,
 }
 
 impl Default for Settings {
@@ -119,6 +123,7 @@ impl Default for Settings {
                 "cellAddress:2".into(),
             ],
             frame_overlay: false,
+            record_links: true,
         }
     }
 }
@@ -204,6 +209,9 @@ pub struct Session {
     held: u8,
     key_down_since: [Option<u64>; 8],
     script_active: bool,
+    /// Cycle at which data-flow recording was switched back on, when it
+    /// was off for a while since reset (the record has a gap before it).
+    recording_since: Option<u64>,
     /// Modification times of the source files, to reload on change.
     mtimes: Vec<(PathBuf, Option<SystemTime>)>,
     last_poll: Option<Instant>,
@@ -249,6 +257,7 @@ impl Session {
             script_active: false,
             mtimes: Vec::new(),
             last_poll: None,
+            recording_since: None,
         }
     }
 
@@ -355,8 +364,9 @@ impl Session {
         self.dbg = match Machine::new(program) {
             Ok(m) => {
                 let mut d = Debugger::new(m);
-                // Provenance is what the links are made of: always on.
-                d.set_provenance(true);
+                // Provenance is what the links are made of: on unless the
+                // user traded it for speed.
+                d.set_provenance(self.settings.record_links);
                 d.max_cycles = COMMAND_CYCLES;
                 Some(d)
             }
@@ -370,6 +380,7 @@ impl Session {
                 None
             }
         };
+        self.recording_since = None;
         self.mark_before();
         self.restore_breakpoints();
         self.status = format!("Loaded {}.", self.title());
@@ -696,6 +707,8 @@ impl Session {
     pub fn reset(&mut self) {
         if let Some(d) = self.dbg.as_mut() {
             d.reset();
+            // The record restarts with the machine: complete again.
+            self.recording_since = None;
             self.mode = Mode::Paused;
             self.stop = Some("reset".into());
             self.key_down_since = [None; 8];
@@ -893,6 +906,41 @@ impl Session {
     /// set: spec, enabled, hits, placement, error.
     pub fn breakpoint_list(&self) -> &[Breakpoint] {
         self.dbg.as_ref().map_or(&[], |d| d.breakpoints.list())
+    }
+
+    /// Switches data-flow recording (provenance, the links' source) on or
+    /// off. Off drops what was recorded; on records from now on, so the
+    /// links miss what ran in between until the next reset.
+    pub fn set_record_links(&mut self, on: bool) {
+        self.settings.record_links = on;
+        let cycles = self.cycles();
+        if let Some(d) = self.dbg.as_mut() {
+            let was = d.provenance();
+            d.set_provenance(on);
+            if on && !was {
+                self.recording_since = Some(cycles);
+            }
+        }
+        self.links_dirty = true;
+    }
+
+    /// What the links cannot show because of recording: `None` when data
+    /// flow is recorded since reset, else a warning for the links panel.
+    pub fn links_coverage(&self) -> Option<String> {
+        let d = self.dbg.as_ref()?;
+        if !d.provenance() {
+            return Some(
+                "Recording data flow is off (Debug menu): links show only the buffer/LCD \
+                 formula, not which lines stored or loaded a byte."
+                    .into(),
+            );
+        }
+        self.recording_since.map(|c| {
+            format!(
+                "Data flow recorded only since cycle {c}, when recording was switched back \
+                 on: bytes written earlier show no writer. Reset to record from power-on."
+            )
+        })
     }
 
     /// True if an enabled breakpoint is placed at `addr`.
