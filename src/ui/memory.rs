@@ -14,6 +14,7 @@ pub const ROW: u16 = 16;
 
 const CHANGED: Color32 = Color32::from_rgb(0xFF, 0xB0, 0x00);
 const LINK: Color32 = Color32::from_rgb(0xFF, 0x40, 0x80);
+const NAME: Color32 = Color32::from_rgb(0x70, 0xB0, 0xFF);
 
 /// Everything the hex view needs to know, independent of a machine.
 pub struct MemoryView<'a> {
@@ -21,12 +22,51 @@ pub struct MemoryView<'a> {
     pub peek: &'a dyn Fn(u16) -> u8,
     /// True if the byte changed in the last step or run slice.
     pub changed: &'a dyn Fn(u16) -> bool,
-    /// Names to show over their first byte: (address, name), sorted by address.
-    pub names: &'a [(u16, String)],
+    /// Names to show over their first byte, sorted by address.
+    pub names: &'a [NameTag],
     /// The selection's links.
     pub links: &'a Links,
     /// True when bytes may be edited (machine paused).
     pub editable: bool,
+}
+
+/// A name over the hex view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NameTag {
+    /// Its first byte.
+    pub addr: u16,
+    /// The symbol's name.
+    pub name: String,
+    /// Its size in bytes, when the program says (`ds.b N`).
+    pub size: Option<u16>,
+}
+
+impl NameTag {
+    /// The hover text: full name, address, size.
+    pub fn tip(&self) -> String {
+        match self.size {
+            Some(1) => format!("{} at ${:04X}, 1 byte", self.name, self.addr),
+            Some(n) => format!("{} at ${:04X}, {n} bytes", self.name, self.addr),
+            None => format!("{} at ${:04X}", self.name, self.addr),
+        }
+    }
+}
+
+/// The longest form of `name` that fits `width` points when measured by
+/// `width_of`: the name itself, else a prefix and `…` (at least the first
+/// character, so every variable shows something).
+pub fn abbreviate(name: &str, width: f32, width_of: &dyn Fn(&str) -> f32) -> String {
+    if width_of(name) <= width {
+        return name.to_string();
+    }
+    let chars: Vec<char> = name.chars().collect();
+    for keep in (1..chars.len()).rev() {
+        let s: String = chars.iter().take(keep).chain(['…'].iter()).collect();
+        if width_of(&s) <= width || keep == 1 {
+            return s;
+        }
+    }
+    name.chars().take(1).collect()
 }
 
 /// State of the hex view: where it is scrolled, which byte is being edited.
@@ -107,27 +147,43 @@ pub fn memory_widget(
             let cell_x =
                 |i: u16| rect.min.x + addr_w + cell_w * i as f32 + if i >= 8 { 8.0 } else { 0.0 };
             let row_end = cell_x(ROW) + 4.0;
-            // Names over their first byte, clipped at the next name.
-            let first = view.names.partition_point(|(a, _)| *a < base);
-            let in_row: Vec<&(u16, String)> = view.names[first..]
+            // Names over their first byte, up to the next name: abbreviated
+            // with `…` when they do not fit (adjacent 1-byte variables),
+            // the full name, address and size on hover.
+            let first = view.names.partition_point(|t| t.addr < base);
+            let in_row: Vec<&NameTag> = view
+                .names
+                .get(first..)
+                .unwrap_or(&[])
                 .iter()
-                .take_while(|(a, _)| (*a as u32) < base as u32 + ROW as u32)
+                .take_while(|t| (t.addr as u32) < base as u32 + ROW as u32)
                 .collect();
-            for (j, (a, name)) in in_row.iter().enumerate() {
-                let x0 = cell_x(a - base);
-                let x1 = in_row.get(j + 1).map_or(row_end, |(n, _)| cell_x(n - base));
-                let clip = egui::Rect::from_x_y_ranges(x0..=x1 - 2.0, rect.min.y..=hex_top);
-                painter.with_clip_rect(clip).text(
+            let width_of = |t: &str| {
+                ui.fonts_mut(|f| {
+                    f.layout_no_wrap(t.to_string(), small.clone(), NAME)
+                        .size()
+                        .x
+                })
+            };
+            for (j, tag) in in_row.iter().enumerate() {
+                let x0 = cell_x(tag.addr - base);
+                let x1 = in_row.get(j + 1).map_or(row_end, |n| cell_x(n.addr - base));
+                let room = egui::Rect::from_x_y_ranges(x0..=x1 - 2.0, rect.min.y..=hex_top);
+                let shown = abbreviate(&tag.name, room.width(), &width_of);
+                painter.with_clip_rect(room).text(
                     egui::pos2(x0, rect.min.y + 1.0),
                     egui::Align2::LEFT_TOP,
-                    name,
+                    &shown,
                     small.clone(),
-                    Color32::from_rgb(0x70, 0xB0, 0xFF),
+                    NAME,
                 );
+                let hover = ui.interact(room, ui.id().with(("name", tag.addr)), Sense::hover());
+                hover.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, tag.tip()));
+                hover.on_hover_text(tag.tip());
                 painter.vline(
                     x0 - 1.0,
                     rect.min.y + 2.0..=rect.max.y - 2.0,
-                    egui::Stroke::new(1.0, Color32::from_rgb(0x70, 0xB0, 0xFF)),
+                    egui::Stroke::new(1.0, NAME),
                 );
             }
             for i in 0..ROW {
@@ -236,7 +292,7 @@ fn byte_cell(
 #[derive(Default)]
 pub struct MemoryPanel {
     state: MemoryState,
-    names: Vec<(u16, String)>,
+    names: Vec<NameTag>,
     names_of: usize,
 }
 
@@ -249,7 +305,20 @@ impl MemoryPanel {
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
         if self.names_of != session.program_generation() {
-            self.names = session.ram_names();
+            let program = session.program().cloned();
+            let size_of = |addr: u16, name: &str| {
+                let s = program.as_ref()?.symbol(name)?;
+                (s.value == addr).then_some(s.size).flatten()
+            };
+            self.names = session
+                .ram_names()
+                .into_iter()
+                .map(|(addr, name)| NameTag {
+                    addr,
+                    size: size_of(addr, &name).and_then(|n| u16::try_from(n).ok()),
+                    name,
+                })
+                .collect();
             self.names_of = session.program_generation();
             if let Some(l) = session.layout() {
                 self.state.scroll_to = Some(l.base);
@@ -281,6 +350,16 @@ impl MemoryPanel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn abbreviate_keeps_what_fits_and_at_least_one_character() {
+        // One point per character.
+        let w = |s: &str| s.chars().count() as f32;
+        assert_eq!(abbreviate("player", 10.0, &w), "player");
+        assert_eq!(abbreviate("cursorColumn", 5.0, &w), "curs…");
+        assert_eq!(abbreviate("cursorColumn", 1.0, &w), "c…");
+        assert_eq!(abbreviate("x", 0.0, &w), "x");
+    }
     use egui_kittest::kittest::Queryable;
     use egui_kittest::Harness;
 
@@ -288,7 +367,16 @@ mod tests {
     fn names_show_over_bytes_and_a_double_click_edits() {
         let mem = std::cell::RefCell::new(vec![0u8; 0x10000]);
         mem.borrow_mut()[0x40] = 0xAB;
-        let names = vec![(0x0040u16, "board".to_string())];
+        let tag = |addr: u16, name: &str, size| NameTag {
+            addr,
+            name: name.into(),
+            size: Some(size),
+        };
+        let names = vec![
+            tag(0x0040, "board", 336),
+            tag(0x0050, "player", 1),
+            tag(0x0051, "cursorColumn", 1),
+        ];
         let mut state = MemoryState {
             scroll_to: Some(0x0040),
             ..MemoryState::default()
@@ -314,6 +402,15 @@ mod tests {
                 }
             });
         harness.run();
+        // Adjacent 1-byte variables: each named (abbreviated), the full
+        // name, address and size on hover.
+        for tip in [
+            "player at $0050, 1 byte",
+            "cursorColumn at $0051, 1 byte",
+            "board at $0040, 336 bytes",
+        ] {
+            assert!(harness.query_by_label(tip).is_some(), "{tip}");
+        }
         let byte = harness.get_by_label("$0040: AB");
         let pos = byte.rect().center();
         for _ in 0..2 {
