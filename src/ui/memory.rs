@@ -177,7 +177,8 @@ pub fn memory_widget(
                     small.clone(),
                     NAME,
                 );
-                let hover = ui.interact(room, ui.id().with(("name", tag.addr)), Sense::hover());
+                let hover =
+                    ui.interact(room, ui.scope_id().with(("name", tag.addr)), Sense::hover());
                 hover.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, tag.tip()));
                 hover.on_hover_text(tag.tip());
                 painter.vline(
