@@ -53,20 +53,27 @@ impl NameTag {
 }
 
 /// The longest form of `name` that fits `width` points when measured by
-/// `width_of`: the name itself, else a prefix and `…` (at least the first
-/// character, so every variable shows something).
+/// `width_of`: the name itself, else a prefix of at least 3 characters and
+/// `…`, else the plain prefix that fits (at least the first character, so
+/// every variable shows something; an ellipsis would take a letter's room).
 pub fn abbreviate(name: &str, width: f32, width_of: &dyn Fn(&str) -> f32) -> String {
     if width_of(name) <= width {
         return name.to_string();
     }
     let chars: Vec<char> = name.chars().collect();
-    for keep in (1..chars.len()).rev() {
+    for keep in (3..chars.len()).rev() {
         let s: String = chars.iter().take(keep).chain(['…'].iter()).collect();
-        if width_of(&s) <= width || keep == 1 {
+        if width_of(&s) <= width {
             return s;
         }
     }
-    name.chars().take(1).collect()
+    for keep in (2..chars.len()).rev() {
+        let s: String = chars.iter().take(keep).collect();
+        if width_of(&s) <= width {
+            return s;
+        }
+    }
+    chars.iter().take(1).collect()
 }
 
 /// State of the hex view: where it is scrolled, which byte is being edited.
@@ -358,7 +365,8 @@ mod tests {
         let w = |s: &str| s.chars().count() as f32;
         assert_eq!(abbreviate("player", 10.0, &w), "player");
         assert_eq!(abbreviate("cursorColumn", 5.0, &w), "curs…");
-        assert_eq!(abbreviate("cursorColumn", 1.0, &w), "c…");
+        assert_eq!(abbreviate("cursorColumn", 3.0, &w), "cur");
+        assert_eq!(abbreviate("cursorColumn", 1.0, &w), "c");
         assert_eq!(abbreviate("x", 0.0, &w), "x");
     }
     use egui_kittest::kittest::Queryable;
