@@ -76,6 +76,28 @@ pub fn abbreviate(name: &str, width: f32, width_of: &dyn Fn(&str) -> f32) -> Str
     chars.iter().take(1).collect()
 }
 
+/// Neighbours abbreviated to the same text (`coordx`, `coordy` -> `coo`)
+/// end in their own last character instead (`cox`, `coy`).
+pub fn distinguish(shown: &mut [String], tags: &[&NameTag]) {
+    for j in 1..shown.len() {
+        let same = shown.get(j - 1) == shown.get(j)
+            && tags.get(j - 1).map(|t| &t.name) != tags.get(j).map(|t| &t.name);
+        if !same {
+            continue;
+        }
+        for k in [j - 1, j] {
+            let (Some(s), Some(t)) = (shown.get_mut(k), tags.get(k)) else {
+                continue;
+            };
+            let n = s.chars().count();
+            if n >= 2 && n < t.name.chars().count() {
+                let last = t.name.chars().last().unwrap_or(' ');
+                *s = s.chars().take(n - 1).chain([last]).collect();
+            }
+        }
+    }
+}
+
 /// State of the hex view: where it is scrolled, which byte is being edited.
 #[derive(Default)]
 pub struct MemoryState {
@@ -172,11 +194,21 @@ pub fn memory_widget(
                         .x
                 })
             };
-            for (j, tag) in in_row.iter().enumerate() {
-                let x0 = cell_x(tag.addr - base);
-                let x1 = in_row.get(j + 1).map_or(row_end, |n| cell_x(n.addr - base));
-                let room = egui::Rect::from_x_y_ranges(x0..=x1 - 2.0, rect.min.y..=hex_top);
-                let shown = abbreviate(&tag.name, room.width(), &width_of);
+            let rooms: Vec<egui::Rect> = (0..in_row.len())
+                .map(|j| {
+                    let x0 = in_row.get(j).map_or(row_end, |t| cell_x(t.addr - base));
+                    let x1 = in_row.get(j + 1).map_or(row_end, |n| cell_x(n.addr - base));
+                    egui::Rect::from_x_y_ranges(x0..=x1 - 2.0, rect.min.y..=hex_top)
+                })
+                .collect();
+            let mut shown: Vec<String> = in_row
+                .iter()
+                .zip(&rooms)
+                .map(|(t, r)| abbreviate(&t.name, r.width(), &width_of))
+                .collect();
+            distinguish(&mut shown, &in_row);
+            for ((tag, room), shown) in in_row.iter().zip(rooms).zip(shown) {
+                let x0 = room.min.x;
                 painter.with_clip_rect(room).text(
                     egui::pos2(x0, rect.min.y + 1.0),
                     egui::Align2::LEFT_TOP,
@@ -358,6 +390,19 @@ impl MemoryPanel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbours_with_the_same_abbreviation_end_in_their_last_letter() {
+        let tag = |addr, name: &str| NameTag {
+            addr,
+            name: name.into(),
+            size: Some(1),
+        };
+        let (x, y, t) = (tag(1, "coordx"), tag(2, "coordy"), tag(3, "timer"));
+        let mut shown = vec!["coo".to_string(), "coo".into(), "tim".into()];
+        distinguish(&mut shown, &[&x, &y, &t]);
+        assert_eq!(shown, vec!["cox", "coy", "tim"]);
+    }
 
     #[test]
     fn abbreviate_keeps_what_fits_and_at_least_one_character() {
