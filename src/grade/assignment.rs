@@ -1371,6 +1371,112 @@ expect = [
     }
 
     #[test]
+    fn breakpoint_check_parses() {
+        let a = parse(
+            r#"
+[[check]]
+name = "keeps A and B"
+kind = "breakpoint"
+points = 3
+keys = "drop"
+at = "drawCell:2 if [cellAddress].w == 136"
+set = { a = 0x12, b = 0x34, x = 0x5678 }
+finish = true
+preserved = ["a", "b", "sp"]
+expect = [
+  { flag = "z", equals = 1 },
+  { register = "x", equals = 0x5678 },
+  { symbol = "board:336", same_as_reference = true },
+]
+"#,
+        )
+        .unwrap();
+        let CheckKind::Breakpoint(b) = &a.checks[0].kind else {
+            panic!("not a breakpoint check")
+        };
+        assert_eq!(b.at, "drawCell:2 if [cellAddress].w == 136");
+        assert!(b.finish);
+        assert_eq!(
+            b.set,
+            vec![(Reg::A, 0x12), (Reg::B, 0x34), (Reg::X, 0x5678)]
+        );
+        assert_eq!(b.preserved, vec![Reg::A, Reg::B, Reg::Sp]);
+        assert_eq!(
+            b.expect[0],
+            Assertion::Flag {
+                flag: 'Z',
+                set: true
+            }
+        );
+        assert!(a.needs_reference());
+    }
+
+    #[test]
+    fn breakpoint_mistakes_are_named() {
+        let check = |body: &str| {
+            parse(&format!(
+                "[[check]]\nname = \"b\"\nkind = \"breakpoint\"\npoints = 1\n{body}\n"
+            ))
+            .unwrap_err()
+        };
+        let e = check("expect = [{ register = \"a\", equals = 1 }]");
+        assert!(e.contains("needs `at`"), "{e}");
+        let e = check("at = \"drawCell if (\"\nexpect = [{ register = \"a\", equals = 1 }]");
+        assert!(e.contains("condition"), "{e}");
+        let e = check("at = \"drawCell\"\npreserved = [\"a\"]");
+        assert!(e.contains("finish = true"), "{e}");
+        let e = check("at = \"drawCell\"\nset = { a = 300 }\nfinish = true\npreserved = [\"a\"]");
+        assert!(e.contains("does not fit"), "{e}");
+        let e = check("at = \"drawCell\"\nexpect = [{ flag = \"q\", equals = 1 }]");
+        assert!(e.contains("unknown flag"), "{e}");
+        let e = check("at = \"drawCell\"\nexpect = [{ flag = \"c\", equals = 2 }]");
+        assert!(e.contains("equals = 0"), "{e}");
+        let e = check("at = \"drawCell\"\nkeys = \"jump\"\nfinish = true\npreserved = [\"a\"]");
+        assert!(e.contains("keys"), "{e}");
+        let e = check("at = \"drawCell\"\ngames = 3\nexpect = [{ register = \"a\", equals = 1 }]");
+        assert!(e.contains("`games` does not apply"), "{e}");
+    }
+
+    #[test]
+    fn games_check_parses() {
+        let a = parse(
+            r#"
+[[check]]
+name = "legal"
+kind = "games"
+points = 6
+games = 4
+until = "playerWonFlag"
+each_move = [{ connect4 = "board", stones = "equal" }, { symbol = "player", equals = 1 }]
+game_over = [{ connect4 = "board" }]
+"#,
+        )
+        .unwrap();
+        let CheckKind::Games(g) = &a.checks[0].kind else {
+            panic!("not a games check")
+        };
+        assert_eq!(g.games, 4);
+        assert_eq!(g.board.len, 336);
+        assert_eq!(g.each_move.len(), 2);
+        assert_eq!(
+            g.game_over[0],
+            Assertion::Connect4 {
+                board: MemSpec::parse("board:336").unwrap(),
+                equal: false
+            }
+        );
+        let e = parse("[[check]]\nname = \"g\"\nkind = \"games\"\npoints = 1\neach_move = [{ lcd = \"reference\" }]\n")
+            .unwrap_err();
+        assert!(e.contains("no reference"), "{e}");
+        let e = parse("[[check]]\nname = \"g\"\nkind = \"games\"\npoints = 1\nkeys = \"drop\"\n")
+            .unwrap_err();
+        assert!(e.contains("`keys` does not apply"), "{e}");
+        let e = parse("[[check]]\nname = \"s\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ connect4 = \"board\", stones = \"many\" }]\n")
+            .unwrap_err();
+        assert!(e.contains("\"alternate\""), "{e}");
+    }
+
+    #[test]
     fn limits_are_checked() {
         let e = parse(
             "[limits]\nmax_cycles = 0\n[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\n",
