@@ -9,7 +9,7 @@
 //! title = "Vier Gewinnt"
 //! entry = "Viergewinnt.asm"         # the file students submit (plus its includes)
 //! reference = "bundled"             # or a folder with the reference solution
-//! provided = ["trainer11Register.inc"]  # course files a submission may omit
+//! provided = ["trainer11Register.inc"]  # course files, always the course's copy
 //! required_symbols = ["player"]     # names the checks rely on
 //!
 //! [limits]
@@ -29,7 +29,28 @@
 //!   { lcd = "reference" },                       # or region = [x, y, w, h]
 //!   { serial_contains = "won" },
 //! ]
+//!
+//! [[check]]
+//! name = "drawBoard keeps A and B"
+//! kind = "breakpoint"               # stop at a debugger breakpoint LOC[:N][ if COND]
+//! points = 3
+//! keys = "drop"
+//! at = "drawBoard"
+//! set = { a = 0x12, b = 0x34 }      # registers loaded there
+//! finish = true                     # run on until the subroutine returns
+//! preserved = ["a", "b", "sp"]      # as at the breakpoint (sp: as before the jsr)
+//! expect = [{ flag = "z", equals = 1 }]
+//!
+//! [[check]]
+//! name = "legal answers"
+//! kind = "games"                    # random Connect-4 games, no reference
+//! points = 6
+//! until = "playerWonFlag"
+//! each_move = [{ connect4 = "board", stones = "equal" }]
 //! ```
+//!
+//! Files in `provided` always come from the reference folder; a student's
+//! copy of one is not used.
 
 use super::error::GradeError;
 use super::frame::{Frame, Rect};
@@ -555,7 +576,7 @@ pub struct Assignment {
     pub entry: String,
     /// The reference solution.
     pub reference: Option<ReferenceSource>,
-    /// Course files (from the reference) used when a submission lacks them.
+    /// Course files, always taken from the reference (a submission's copy is not used).
     pub provided: Vec<String>,
     /// Symbols the checks rely on; a submission without one is told so.
     pub required_symbols: Vec<String>,

@@ -39,7 +39,9 @@ impl Probe for SessionProbe<'_> {
         self.session.is_paused()
     }
     fn breakpoints(&self) -> Vec<u16> {
-        self.session.breakpoints()
+        // The debugger's list, so a breakpoint typed with a condition
+        // (Debug -> Breakpoints) counts as well as one from the gutter.
+        self.session.debugger_breakpoint_addrs()
     }
     fn pixel(&self, x: usize, y: usize) -> Option<bool> {
         (x < super::lcd::WIDTH && y < super::lcd::HEIGHT).then(|| self.frame.get(x, y))

@@ -917,6 +917,20 @@ impl Session {
         self.breakpoints.iter().any(|(a, _)| *a == addr)
     }
 
+    /// The addresses of every enabled breakpoint the debugger holds, those
+    /// with a condition or hit count (`LOC[:N][ if COND]`) included: what a
+    /// lesson's `breakpoint` check looks at.
+    pub fn debugger_breakpoint_addrs(&self) -> Vec<u16> {
+        self.dbg.as_ref().map_or_else(Vec::new, |d| {
+            d.breakpoints
+                .list()
+                .iter()
+                .filter(|b| b.enabled)
+                .flat_map(|b| b.addrs.iter().copied())
+                .collect()
+        })
+    }
+
     /// All breakpoint addresses, in the order they were set.
     pub fn breakpoints(&self) -> Vec<u16> {
         self.breakpoints.iter().map(|(a, _)| *a).collect()
