@@ -110,3 +110,83 @@ fn e2_unbalanced_fix_and_missing_label_are_named() {
         describe(&r)
     );
 }
+
+/// A breakpoint check on the firmware without a reference: hit counts and
+/// conditions as the debugger takes them, and plain feedback when the
+/// breakpoint is never reached.
+#[test]
+fn breakpoint_checks_count_hits_and_say_when_they_never_stop() {
+    use hc11lab::grade::engine::Grader;
+    use hc11lab::grade::Assignment;
+    let toml = r#"
+[assignment]
+id = "bp"
+title = "breakpoint checks"
+entry = "Viergewinnt.asm"
+
+[limits]
+max_cycles = 3000000
+
+[[check]]
+name = "42nd cell"
+kind = "breakpoint"
+points = 1
+keys = "drop"
+at = "drawCell:42"
+expect = [{ symbol = "cellAddress:2", equals = 328 }, { register = "pc", equals = 0xC17A }]
+
+[[check]]
+name = "condition never holds"
+kind = "breakpoint"
+points = 1
+keys = "drop"
+at = "drawCell if [cellAddress].w == 999"
+expect = [{ register = "a", equals = 0 }]
+
+[[check]]
+name = "never called"
+kind = "breakpoint"
+points = 1
+at = "createGrid"
+expect = [{ register = "a", equals = 0 }]
+
+[[check]]
+name = "flag at the stop"
+kind = "breakpoint"
+points = 1
+keys = "drop"
+at = "drawBoard"
+finish = true
+expect = [{ flag = "z", equals = 1 }, { flag = "c", equals = 0 }]
+"#;
+    let a = Assignment::from_toml(toml, &firmware()).unwrap();
+    let pc = hc11lab::firmware::program()
+        .unwrap()
+        .symbol("drawCell")
+        .unwrap()
+        .value;
+    assert_eq!(pc, 0xC17A, "the check above names drawCell's address");
+    let g = Grader::new(a.clone()).unwrap();
+    let r = grade(&a, &g, &firmware());
+    let by = |n: &str| r.checks.iter().find(|c| c.name == n).unwrap();
+    assert!(by("42nd cell").passed, "{}", describe(&r));
+    assert!(by("flag at the stop").passed, "{}", describe(&r));
+    let c = by("condition never holds");
+    assert!(!c.passed);
+    assert!(
+        c.output
+            .contains("never stopped at the breakpoint `drawCell if [cellAddress].w == 999`")
+            && c.output
+                .contains("got there 42 time(s), the condition held 0 time(s)"),
+        "{}",
+        c.output
+    );
+    let c = by("never called");
+    assert!(!c.passed);
+    assert!(
+        c.output
+            .contains("after the start within 3000000 E-cycles: it never got there"),
+        "{}",
+        c.output
+    );
+}
