@@ -11,34 +11,11 @@ use super::{
 };
 use crate::cpu::Registers;
 use crate::debug::breakpoint::Breakpoints as DebugBreakpoints;
-use crate::debug::condition::{EvalContext, Reg as CondReg};
+use crate::debug::session::TargetView;
 use crate::grade::assignment::{BreakCheck, Games, MemSpec, Reg};
 use crate::machine::{Breakpoints, Machine, StopConditions, StopReason};
 use crate::script::{Action, Script};
 use std::fmt::Write as _;
-
-/// A breakpoint condition reads the machine through this (peek only).
-struct MachineCtx<'a>(&'a Machine);
-
-impl EvalContext for MachineCtx<'_> {
-    fn reg(&self, reg: CondReg) -> u64 {
-        let r = self.0.registers();
-        match reg {
-            CondReg::A => u64::from(r.a),
-            CondReg::B => u64::from(r.b),
-            CondReg::D => u64::from(r.d()),
-            CondReg::X => u64::from(r.x),
-            CondReg::Y => u64::from(r.y),
-            CondReg::Sp => u64::from(r.sp),
-            CondReg::Pc => u64::from(r.pc),
-            CondReg::Ccr => u64::from(r.ccr),
-            CondReg::Cycles => self.0.cycles(),
-        }
-    }
-    fn peek(&self, addr: u16) -> u8 {
-        self.0.peek(addr)
-    }
-}
 
 /// A stop reason that ends a run as a failure (the same readings as `run_script`).
 fn failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
@@ -154,7 +131,7 @@ impl Grader {
             }
             last = Some((m.cycles(), pc));
             arrivals += 1;
-            bps.check(pc, &MachineCtx(m)).is_some()
+            bps.check(pc, &TargetView(m)).is_some()
         });
         let keys = if b.keys.is_empty() {
             "after the start".to_string()
