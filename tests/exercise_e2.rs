@@ -151,6 +151,13 @@ at = "createGrid"
 expect = [{ register = "a", equals = 0 }]
 
 [[check]]
+name = "main loop"
+kind = "breakpoint"
+points = 1
+at = "mainLoop"
+expect = [{ register = "sp", equals = 0x3FFF }]
+
+[[check]]
 name = "flag at the stop"
 kind = "breakpoint"
 points = 1
@@ -171,6 +178,7 @@ expect = [{ flag = "z", equals = 1 }, { flag = "c", equals = 0 }]
     let by = |n: &str| r.checks.iter().find(|c| c.name == n).unwrap();
     assert!(by("42nd cell").passed, "{}", describe(&r));
     assert!(by("flag at the stop").passed, "{}", describe(&r));
+    assert!(by("main loop").passed, "{}", describe(&r));
     let c = by("condition never holds");
     assert!(!c.passed);
     assert!(

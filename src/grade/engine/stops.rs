@@ -72,6 +72,9 @@ fn run_to(
     let mut stop = StopConditions::budget(CHUNK_CYCLES);
     stop.breakpoints = addrs.iter().copied().collect::<Breakpoints>();
     let start = m.cycles();
+    if stop.breakpoints.contains(m.registers().pc) && arrived(m) {
+        return Ok(());
+    }
     loop {
         let used = m.cycles() - start;
         if used >= budget {
