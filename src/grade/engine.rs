@@ -228,40 +228,49 @@ fn run_script(
         if let Some(g) = guard.as_mut() {
             g.check(m)?;
         }
-        let program = m.program().clone();
         match reason {
-            StopReason::CycleBudget | StopReason::Breakpoint(_) => {}
             StopReason::Settled => return Ok(true),
             StopReason::ScriptDone => return Ok(false),
-            StopReason::IllegalOpcode(op) => {
-                let bytes = op.bytes.get(..usize::from(op.len)).unwrap_or(&[]);
-                return Err(RunFailure::Illegal {
-                    what: format!("illegal opcode {}", hex_bytes(bytes)),
-                    at: locate(&program, op.addr),
-                });
-            }
-            StopReason::RomWrite { addr, pc, .. } => {
-                let sp = m.registers().sp;
-                // A push writes at SP and then decrements, so a stack write is at SP+1..SP+9.
-                let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
-                return Err(RunFailure::RomWrite {
-                    addr: locate(&program, addr),
-                    at: locate(&program, pc),
-                    stack,
-                });
-            }
-            StopReason::UnmappedWrite { addr, pc, .. } => {
-                return Err(RunFailure::UnmappedWrite {
-                    addr,
-                    at: locate(&program, pc),
-                })
-            }
-            StopReason::Stopped => {
-                return Err(RunFailure::Stopped {
-                    at: locate(&program, m.registers().pc),
-                })
+            other => {
+                if let Some(failure) = stop_failure(m, other) {
+                    return Err(failure);
+                }
             }
         }
+    }
+}
+
+/// A stop reason that ends a run as a failure (for `run_script` and the breakpoint checks).
+fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
+    let program = m.program();
+    match reason {
+        StopReason::IllegalOpcode(op) => Some(RunFailure::Illegal {
+            what: format!(
+                "illegal opcode {}",
+                hex_bytes(op.bytes.get(..usize::from(op.len)).unwrap_or(&[]))
+            ),
+            at: locate(program, op.addr),
+        }),
+        StopReason::RomWrite { addr, pc, .. } => {
+            let sp = m.registers().sp;
+            let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
+            Some(RunFailure::RomWrite {
+                addr: locate(program, addr),
+                at: locate(program, pc),
+                stack,
+            })
+        }
+        StopReason::UnmappedWrite { addr, pc, .. } => Some(RunFailure::UnmappedWrite {
+            addr,
+            at: locate(program, pc),
+        }),
+        StopReason::Stopped => Some(RunFailure::Stopped {
+            at: locate(program, m.registers().pc),
+        }),
+        StopReason::CycleBudget
+        | StopReason::Breakpoint(_)
+        | StopReason::Settled
+        | StopReason::ScriptDone => None,
     }
 }
 

@@ -6,8 +6,8 @@
 //! assertions rather than by a reference solution.
 
 use super::{
-    evaluate, hex_bytes, locate, run_script, Booted, Grader, Observation, Outcome, RunFailure,
-    SplitMix, StackGuard, CHUNK_CYCLES, GAME_BUDGET_FAILURES,
+    evaluate, hex_bytes, locate, run_script, stop_failure, Booted, Grader, Observation, Outcome,
+    RunFailure, SplitMix, StackGuard, CHUNK_CYCLES, GAME_BUDGET_FAILURES,
 };
 use crate::cpu::Registers;
 use crate::debug::breakpoint::Breakpoints as DebugBreakpoints;
@@ -16,40 +16,6 @@ use crate::grade::assignment::{BreakCheck, Games, MemSpec, Reg};
 use crate::machine::{Breakpoints, Machine, StopConditions, StopReason};
 use crate::script::{Action, Script};
 use std::fmt::Write as _;
-
-/// A stop reason that ends a run as a failure (the same readings as `run_script`).
-fn failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
-    let program = m.program();
-    match reason {
-        StopReason::IllegalOpcode(op) => Some(RunFailure::Illegal {
-            what: format!(
-                "illegal opcode {}",
-                hex_bytes(op.bytes.get(..usize::from(op.len)).unwrap_or(&[]))
-            ),
-            at: locate(program, op.addr),
-        }),
-        StopReason::RomWrite { addr, pc, .. } => {
-            let sp = m.registers().sp;
-            let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
-            Some(RunFailure::RomWrite {
-                addr: locate(program, addr),
-                at: locate(program, pc),
-                stack,
-            })
-        }
-        StopReason::UnmappedWrite { addr, pc, .. } => Some(RunFailure::UnmappedWrite {
-            addr,
-            at: locate(program, pc),
-        }),
-        StopReason::Stopped => Some(RunFailure::Stopped {
-            at: locate(program, m.registers().pc),
-        }),
-        StopReason::CycleBudget
-        | StopReason::Breakpoint(_)
-        | StopReason::Settled
-        | StopReason::ScriptDone => None,
-    }
-}
 
 /// Why a run to a place did not get there.
 enum NotThere {
@@ -85,7 +51,7 @@ fn run_to(
         if let Some(g) = guard.as_mut() {
             g.check(m).map_err(NotThere::Failed)?;
         }
-        if let Some(f) = failure(m, reason) {
+        if let Some(f) = stop_failure(m, reason) {
             return Err(NotThere::Failed(f));
         }
         // A run never stops at its own first instruction, so an arrival
