@@ -71,7 +71,10 @@ fn main() {
         .unwrap_or(1000);
     let mut assignment = Assignment::load(&root().join("lessons/viergewinnt")).expect("assignment");
     assignment.checks.retain(|c| match &c.kind {
-        CheckKind::Assembles | CheckKind::Differential(_) => true,
+        CheckKind::Assembles
+        | CheckKind::Differential(_)
+        | CheckKind::Breakpoint(_)
+        | CheckKind::Games(_) => true,
         CheckKind::Scenario(_) => SCENARIOS.contains(&c.name.as_str()),
     });
     let games: u32 = assignment

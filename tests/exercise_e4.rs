@@ -1,8 +1,8 @@
-//! E4 "computer opponent": random games against the reference solution,
-//! checked move by move against a model of the three rules of the task (so
-//! the computer wins when it can, blocks when it must and never drops into a
-//! full column); the reference scores full marks, the unmodified firmware
-//! does not.
+//! E4 "computer opponent": the reference plays by its rules in random games
+//! (checked against a model of them); the grading checks properties only
+//! (wins when it can, blocks when it must, never an illegal move), so the
+//! reference and a differently playing computer score full marks, while the
+//! unmodified firmware and a computer that never blocks do not.
 
 #[path = "support/exercise.rs"]
 mod support;
@@ -104,8 +104,82 @@ fn e4_solution_full_marks_original_fails() {
             "the computer answers",
             "the computer wins when it can",
             "the computer blocks",
+            "the computer blocks a vertical three",
             "never into a full column",
-            "random games against the computer",
+            "random games: every answer is legal",
         ],
     );
+    let games = r
+        .checks
+        .iter()
+        .find(|c| c.name == "random games: every answer is legal")
+        .unwrap();
+    assert!(
+        games.output.contains("player 2 should have as many"),
+        "{}",
+        describe(&r)
+    );
+}
+
+/// The solution folder with another Computer.inc.
+fn with_computer(name: &str, computer: &str) -> Scratch {
+    let s = Scratch::new(name);
+    s.copy_dir(&lesson("e4-computer").join("solution"))
+        .write("Computer.inc", computer);
+    s
+}
+
+#[test]
+fn e4_a_different_correct_computer_scores_full_marks() {
+    let (a, g) = grader("e4-computer");
+    let right = std::fs::read_to_string(root().join("tests/data/e4/ComputerRight.inc")).unwrap();
+    let s = with_computer("e4-right", &right);
+    let r = grade(&a, &g, s.path());
+    assert_full(&r);
+    // It really plays differently: its first answer is not the reference's
+    // (column 3 instead of on top of player 1's stone in column 4).
+    let mut m = Session::boot(&s.path().join("Viergewinnt.asm"), 200_000);
+    m.keys("drop");
+    assert_eq!(
+        m.symbol("board", 336)[296..304],
+        [0xFF, 0x81, 0x99, 0xA5, 0xA5, 0x99, 0x81, 0xFF],
+        "the variant answers in column 3"
+    );
+    assert_eq!(
+        m.symbol("board", 336)[248..256],
+        [0xFF, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xFF],
+        "and not on top of column 4"
+    );
+}
+
+#[test]
+fn e4_a_computer_that_never_blocks_loses_points() {
+    let (a, g) = grader("e4-computer");
+    let solution =
+        std::fs::read_to_string(lesson("e4-computer").join("solution/Computer.inc")).unwrap();
+    let rule2 = "        ldaa    #1                          ; 2. Gewinn von Spieler 1 verhindern\n        jsr     findWinColumn\n        cmpa    #$FF\n        bne     chooseColumnEnd\n";
+    assert!(
+        solution.contains(rule2),
+        "solution/Computer.inc changed shape"
+    );
+    let s = with_computer("e4-noblock", &solution.replace(rule2, ""));
+    let r = grade(&a, &g, s.path());
+    assert_fails(
+        &r,
+        &[
+            "the computer blocks",
+            "the computer blocks a vertical three",
+            "the computer blocks a diagonal",
+        ],
+    );
+    // It still plays legal moves and wins when it can.
+    for name in [
+        "the computer answers",
+        "the computer wins when it can",
+        "never into a full column",
+        "random games: every answer is legal",
+    ] {
+        let c = r.checks.iter().find(|c| c.name == name).unwrap();
+        assert!(c.passed, "{name} should pass:\n{}", describe(&r));
+    }
 }

@@ -196,3 +196,35 @@ fn e6_solution_full_marks_starter_and_mutant_fail() {
         describe(&r)
     );
 }
+
+#[test]
+fn e6_positions_always_come_from_the_course() {
+    let (a, g) = grader("e6-othello");
+    let solution = lesson("e6-othello").join("solution");
+    let positions = std::fs::read_to_string(solution.join("Positions.inc")).unwrap();
+    let count = "positionCount   dc.b    10";
+    assert!(positions.contains(count), "Positions.inc changed shape");
+    // A student who trims the test data to the one position the program gets right.
+    let s = Scratch::new("e6-own-positions");
+    s.copy_dir(&solution).write(
+        "Positions.inc",
+        &positions.replace(count, "positionCount   dc.b    1"),
+    );
+    let r = grade(&a, &g, s.path());
+    assert_full(&r);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("Positions.inc")
+                && n.contains("the course's Positions.inc was used")),
+        "the feedback says the student's copy was replaced: {:?}",
+        r.notes
+    );
+    // An unchanged copy is no news.
+    let r = grade(&a, &g, &solution);
+    assert!(
+        r.notes.iter().all(|n| !n.contains("Positions.inc")),
+        "{:?}",
+        r.notes
+    );
+}

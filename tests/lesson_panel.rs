@@ -148,3 +148,72 @@ fn selecting_a_buffer_byte_explains_it_through_the_debugger() {
     h.get_by_label("Step 7 of 8: Player 2's ring");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The session's event feed: a reset from the toolbar and a key the student
+/// holds reach the lesson as events (the `key` and `reset` checks), not
+/// guessed from the machine. Lesson 6, step "left": reset, run, press key 1.
+#[test]
+fn reset_and_key_presses_reach_the_lesson_as_events() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-lesson-panel3-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut saved = Progress::default();
+    saved.set_lesson(
+        "06-cursor",
+        hc11lab::lesson::LessonProgress {
+            done: vec!["start".to_string()],
+            ..Default::default()
+        },
+    );
+    saved.save(&dir).unwrap();
+    let mut session = Session::new(Settings {
+        speed: hc11lab::ui::session::Speed::Max,
+        ..Settings::default()
+    });
+    session.open(AppInput::Bundled);
+    let mut panel = LessonsPanel::new(Some(dir.clone()));
+    panel.set_lang(Lang::En);
+    panel.open("06-cursor");
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(420.0, 900.0))
+        .build_ui_state(
+            |ui, s: &mut State| s.panel.ui(ui, &mut s.session),
+            State { panel, session },
+        );
+    h.run();
+    assert_eq!(h.state().panel.run().unwrap().current(), 1);
+
+    let advance = |h: &mut Harness<'_, State>, frames: usize| {
+        for _ in 0..frames {
+            h.state_mut()
+                .session
+                .advance(std::time::Duration::from_millis(20));
+        }
+    };
+    // Reset and run until the firmware waits for keys: no key yet.
+    h.state_mut().session.reset();
+    h.state_mut().session.run();
+    advance(&mut h, 50);
+    h.run();
+    assert_eq!(
+        h.state().panel.run().unwrap().current(),
+        1,
+        "no key pressed yet"
+    );
+
+    // Key 1 down for a few frames, then up: one press.
+    h.state_mut().session.set_held_keys(0b10);
+    advance(&mut h, 10);
+    h.state_mut().session.set_held_keys(0);
+    advance(&mut h, 50);
+    h.run();
+    assert_eq!(
+        h.state().panel.run().unwrap().current(),
+        2,
+        "the key press was seen and cursorColumn is 52"
+    );
+    assert!(
+        h.state_mut().session.take_user_events().is_empty(),
+        "drained"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

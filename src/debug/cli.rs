@@ -4,7 +4,7 @@
 //! as text otherwise. main.rs only parses arguments and calls [`run_debug`].
 
 use super::breakpoint::BreakError;
-use super::condition::{ConditionError, EvalContext, Expr, Reg};
+use super::condition::{ConditionError, Expr};
 use super::profile::ProfileReport;
 use super::report::{Explanation, FrameReport};
 use super::session::{Debugger, ExplainError, Reason, Stop};
@@ -162,27 +162,6 @@ pub fn parse_pixel(text: &str) -> Result<(usize, usize), CliError> {
     Ok((x, y))
 }
 
-struct PeekOnly<'a, T: Target>(&'a T);
-impl<T: Target> EvalContext for PeekOnly<'_, T> {
-    fn reg(&self, r: Reg) -> u64 {
-        let regs = self.0.cpu().regs;
-        match r {
-            Reg::A => regs.a as u64,
-            Reg::B => regs.b as u64,
-            Reg::D => regs.d() as u64,
-            Reg::X => regs.x as u64,
-            Reg::Y => regs.y as u64,
-            Reg::Sp => regs.sp as u64,
-            Reg::Pc => regs.pc as u64,
-            Reg::Ccr => regs.ccr as u64,
-            Reg::Cycles => self.0.cycles(),
-        }
-    }
-    fn peek(&self, addr: u16) -> u8 {
-        self.0.peek(addr)
-    }
-}
-
 /// Evaluates an address expression (`$00C8`, `board+136`, `[cellAddress].w + board`)
 /// against a program and the machine's current state.
 pub fn parse_address<T: Target>(
@@ -196,7 +175,7 @@ pub fn parse_address<T: Target>(
     };
     let expr = Expr::parse(text).map_err(bad)?;
     let bound = expr.bind(program).map_err(bad)?;
-    Ok(bound.value(&PeekOnly(target)) as u16)
+    Ok(bound.value(&super::session::TargetView(target)) as u16)
 }
 
 /// Runs `machine` (with `script` started, if any) under the debugger as the

@@ -171,9 +171,11 @@ fn flow_op(first: u8, second: impl Fn() -> u8) -> Option<Op> {
     }
 }
 
-struct Ctx<'a, T: Target>(&'a T);
+/// A read-only view of a target's registers and memory, for evaluating
+/// breakpoint conditions and address expressions without side effects.
+pub(crate) struct TargetView<'a, T: Target>(pub(crate) &'a T);
 
-impl<T: Target> EvalContext for Ctx<'_, T> {
+impl<T: Target> EvalContext for TargetView<'_, T> {
     fn reg(&self, reg: Reg) -> u64 {
         let r = self.0.cpu().regs;
         match reg {
@@ -714,7 +716,7 @@ impl<T: Target> Debugger<T> {
                     }
                 }
                 if self.breakpoints.maybe_at(pc) {
-                    if let Some(id) = self.breakpoints.check(pc, &Ctx(&self.target)) {
+                    if let Some(id) = self.breakpoints.check(pc, &TargetView(&self.target)) {
                         let (spec, hits) = self
                             .breakpoints
                             .get(id)
@@ -942,7 +944,7 @@ impl<T: Target> Debugger<T> {
             while self.tracked.index < end {
                 let pc = self.target.cpu().regs.pc;
                 if self.breakpoints.maybe_at(pc) {
-                    if let Some(id) = self.breakpoints.check_pure(pc, &Ctx(&self.target)) {
+                    if let Some(id) = self.breakpoints.check_pure(pc, &TargetView(&self.target)) {
                         let (spec, hits) = self
                             .breakpoints
                             .get(id)

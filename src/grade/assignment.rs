@@ -9,7 +9,7 @@
 //! title = "Vier Gewinnt"
 //! entry = "Viergewinnt.asm"         # the file students submit (plus its includes)
 //! reference = "bundled"             # or a folder with the reference solution
-//! provided = ["trainer11Register.inc"]  # course files a submission may omit
+//! provided = ["trainer11Register.inc"]  # course files, always the course's copy
 //! required_symbols = ["player"]     # names the checks rely on
 //!
 //! [limits]
@@ -29,7 +29,28 @@
 //!   { lcd = "reference" },                       # or region = [x, y, w, h]
 //!   { serial_contains = "won" },
 //! ]
+//!
+//! [[check]]
+//! name = "drawBoard keeps A and B"
+//! kind = "breakpoint"               # stop at a debugger breakpoint LOC[:N][ if COND]
+//! points = 3
+//! keys = "drop"
+//! at = "drawBoard"
+//! set = { a = 0x12, b = 0x34 }      # registers loaded there
+//! finish = true                     # run on until the subroutine returns
+//! preserved = ["a", "b", "sp"]      # as at the breakpoint (sp: as before the jsr)
+//! expect = [{ flag = "z", equals = 1 }]
+//!
+//! [[check]]
+//! name = "legal answers"
+//! kind = "games"                    # random Connect-4 games, no reference
+//! points = 6
+//! until = "playerWonFlag"
+//! each_move = [{ connect4 = "board", stones = "equal" }]
 //! ```
+//!
+//! Files in `provided` always come from the reference folder; a student's
+//! copy of one is not used.
 
 use super::error::GradeError;
 use super::frame::{Frame, Rect};
@@ -378,6 +399,23 @@ pub enum Assertion {
     Serial(SerialExpected),
     /// The scenario ran in at most this many E-cycles.
     CyclesAtMost(u64),
+    /// One condition-code flag (S X H I N Z V C, M68HC11 RM 3.1.5) is set or clear.
+    Flag {
+        /// The flag's letter, upper case.
+        flag: char,
+        /// True: the flag must be set; false: clear.
+        set: bool,
+    },
+    /// The Viergewinnt buffer at `board` holds a position that can arise in a
+    /// game: every cell is empty or a stone of player 1 or 2, no empty cell
+    /// lies under a stone, and the stones alternate.
+    Connect4 {
+        /// The buffer (6 rows x 7 columns x 8 bytes, cell at col*8 + row*56).
+        board: MemSpec,
+        /// True: both players have as many stones (player 2 has answered);
+        /// false: player 1 has as many as player 2 or one more.
+        equal: bool,
+    },
 }
 
 /// A key script and what must hold when it is done.
@@ -434,6 +472,56 @@ pub struct Differential {
     pub compare: Vec<MemSpec>,
 }
 
+/// Run a key script until a debugger breakpoint hits, optionally set
+/// registers there and run on until the subroutine returns, then assert.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BreakCheck {
+    /// Keys played while waiting for the breakpoint (`run --keys` syntax).
+    pub keys: String,
+    /// Where to stop: a debugger breakpoint spec `LOC[:N][ if COND]`, as
+    /// `hc11lab run --break` takes it (`drawBoard`, `drawCell:3`,
+    /// `drawCell if [cellAddress].w == 136`).
+    pub at: String,
+    /// Registers written when the breakpoint hits (what a test bench would load).
+    pub set: Vec<(Reg, u16)>,
+    /// Run on from the breakpoint until the subroutine that starts there
+    /// returns (PC at the return address, SP back above it), then assert.
+    pub finish: bool,
+    /// Registers that must hold, after `finish`, what they held at the
+    /// breakpoint (after `set`); `sp` what the caller had before its JSR
+    /// (the breakpoint's SP + 2).
+    pub preserved: Vec<Reg>,
+    /// Cycle budget for reaching the breakpoint and finishing, overriding
+    /// [`Limits::max_cycles`].
+    pub max_cycles: Option<u64>,
+    /// The assertions, all of which must hold.
+    pub expect: Vec<Assertion>,
+}
+
+/// Random Connect-4 games in which player 1 drops into random columns that
+/// are not full; after every move assertions (no comparison with a
+/// reference) must hold, and player 1 must have one stone per drop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Games {
+    /// Number of games.
+    pub games: u32,
+    /// Seed of the games (same seed, same games for the same program).
+    pub seed: u64,
+    /// The buffer the free columns are read from (cell at col*8 + row*56,
+    /// byte 3 = the stone as `getCellOccupancy` reads it).
+    pub board: MemSpec,
+    /// Column under the cursor at the start.
+    pub start_column: u8,
+    /// Most moves of player 1 in one game.
+    pub max_moves: u32,
+    /// The game ends when this is not zero (e.g. `playerWonFlag`).
+    pub until: Option<MemSpec>,
+    /// Checked after every move after which the game goes on.
+    pub each_move: Vec<Assertion>,
+    /// Checked after the move that ended the game (`until` not zero).
+    pub game_over: Vec<Assertion>,
+}
+
 /// What a check does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -444,6 +532,10 @@ pub enum CheckKind {
     Scenario(Scenario),
     /// Random games against the reference solution.
     Differential(Differential),
+    /// Stop at a breakpoint and check registers and memory there.
+    Breakpoint(BreakCheck),
+    /// Random games with per-move assertions, no reference.
+    Games(Games),
 }
 
 /// One weighted check.
@@ -484,7 +576,7 @@ pub struct Assignment {
     pub entry: String,
     /// The reference solution.
     pub reference: Option<ReferenceSource>,
-    /// Course files (from the reference) used when a submission lacks them.
+    /// Course files, always taken from the reference (a submission's copy is not used).
     pub provided: Vec<String>,
     /// Symbols the checks rely on; a submission without one is told so.
     pub required_symbols: Vec<String>,
@@ -530,6 +622,8 @@ enum RawKind {
     Assembles,
     Scenario,
     Differential,
+    Breakpoint,
+    Games,
 }
 
 #[derive(Deserialize)]
@@ -560,6 +654,15 @@ struct RawCheck {
     after_end: Option<u32>,
     compare_lcd: Option<bool>,
     compare: Option<Vec<String>>,
+    // breakpoint
+    at: Option<String>,
+    set: Option<std::collections::BTreeMap<String, u16>>,
+    finish: Option<bool>,
+    preserved: Option<Vec<String>>,
+    // games
+    board: Option<String>,
+    each_move: Option<Vec<RawExpect>>,
+    game_over: Option<Vec<RawExpect>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -574,6 +677,9 @@ struct RawExpect {
     serial_regex: Option<String>,
     serial_reference: Option<bool>,
     cycles_at_most: Option<u64>,
+    flag: Option<String>,
+    connect4: Option<String>,
+    stones: Option<String>,
     equals: Option<u64>,
     bytes: Option<Vec<u8>>,
     same_as_reference: Option<bool>,
@@ -666,6 +772,8 @@ impl Assignment {
             CheckKind::Assembles => false,
             CheckKind::Differential(_) => true,
             CheckKind::Scenario(s) => s.expect.iter().any(Assertion::uses_reference),
+            CheckKind::Breakpoint(b) => b.expect.iter().any(Assertion::uses_reference),
+            CheckKind::Games(_) => false,
         })
     }
 }
@@ -679,7 +787,9 @@ impl Assertion {
             }
             Assertion::Lcd { expected, .. } => *expected == LcdExpected::Reference,
             Assertion::Serial(s) => *s == SerialExpected::Reference,
-            Assertion::CyclesAtMost(_) => false,
+            Assertion::CyclesAtMost(_) | Assertion::Flag { .. } | Assertion::Connect4 { .. } => {
+                false
+            }
         }
     }
 }
@@ -713,14 +823,39 @@ fn convert_kind(rc: &RawCheck, dir: &Path, has_reference: bool) -> Result<CheckK
         ("compare_lcd", rc.compare_lcd.is_some()),
         ("compare", rc.compare.is_some()),
     ];
+    let break_fields = [
+        ("at", rc.at.is_some()),
+        ("set", rc.set.is_some()),
+        ("finish", rc.finish.is_some()),
+        ("preserved", rc.preserved.is_some()),
+    ];
+    let games_fields = [
+        ("board", rc.board.is_some()),
+        ("each_move", rc.each_move.is_some()),
+        ("game_over", rc.game_over.is_some()),
+    ];
     match rc.kind {
         RawKind::Assembles => {
             reject_fields(rc, "assembles", &scenario_fields)?;
             reject_fields(rc, "assembles", &differential_fields)?;
+            reject_fields(rc, "assembles", &break_fields)?;
+            reject_fields(rc, "assembles", &games_fields)?;
             Ok(CheckKind::Assembles)
+        }
+        RawKind::Breakpoint => {
+            reject_fields(rc, "breakpoint", &differential_fields)?;
+            reject_fields(rc, "breakpoint", &games_fields)?;
+            convert_break(rc, dir, has_reference).map(CheckKind::Breakpoint)
+        }
+        RawKind::Games => {
+            reject_fields(rc, "games", &scenario_fields)?;
+            reject_fields(rc, "games", &break_fields)?;
+            convert_games(rc, dir).map(CheckKind::Games)
         }
         RawKind::Scenario => {
             reject_fields(rc, "scenario", &differential_fields)?;
+            reject_fields(rc, "scenario", &break_fields)?;
+            reject_fields(rc, "scenario", &games_fields)?;
             let keys = rc.keys.clone().unwrap_or_default();
             let expect = rc
                 .expect
@@ -744,6 +879,8 @@ fn convert_kind(rc: &RawCheck, dir: &Path, has_reference: bool) -> Result<CheckK
         }
         RawKind::Differential => {
             reject_fields(rc, "differential", &scenario_fields)?;
+            reject_fields(rc, "differential", &break_fields)?;
+            reject_fields(rc, "differential", &games_fields)?;
             if !has_reference {
                 return Err("a differential check needs `reference` in `[assignment]`".into());
             }
@@ -817,6 +954,127 @@ fn convert_kind(rc: &RawCheck, dir: &Path, has_reference: bool) -> Result<CheckK
     }
 }
 
+/// The assertions of an `expect`-like list, numbered in errors.
+fn convert_list(list: &[RawExpect], dir: &Path, what: &str) -> Result<Vec<Assertion>, String> {
+    list.iter()
+        .enumerate()
+        .map(|(i, e)| convert_expect(e, dir).map_err(|m| format!("{what} {}: {m}", i + 1)))
+        .collect()
+}
+
+fn parse_reg(name: &str) -> Result<Reg, String> {
+    Reg::parse(name)
+        .ok_or_else(|| format!("unknown register `{name}`: use a, b, d, x, y, sp, pc or ccr"))
+}
+
+fn convert_break(rc: &RawCheck, dir: &Path, has_reference: bool) -> Result<BreakCheck, String> {
+    let at = rc
+        .at
+        .clone()
+        .ok_or("kind = \"breakpoint\" needs `at`, a breakpoint spec like \"drawBoard\" or \"drawCell:3 if A == 4\"")?;
+    // Parsed now so a typo fails the assignment, not every student; it is
+    // placed in each submission's program when the check runs.
+    crate::debug::breakpoint::BreakSpec::parse(&at).map_err(|e| e.to_string())?;
+    let keys = rc.keys.clone().unwrap_or_default();
+    crate::script::Script::parse_keys(&keys).map_err(|e| format!("keys: {e}"))?;
+    let set = rc
+        .set
+        .iter()
+        .flatten()
+        .map(|(name, v)| {
+            let reg = parse_reg(name)?;
+            if matches!(reg, Reg::A | Reg::B | Reg::Ccr) && *v > 0xFF {
+                return Err(format!("`set`: {v} does not fit in register {name}"));
+            }
+            if reg == Reg::Pc {
+                return Err("`set` may not change the PC".into());
+            }
+            Ok((reg, *v))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let finish = rc.finish.unwrap_or(false);
+    let preserved = rc
+        .preserved
+        .iter()
+        .flatten()
+        .map(|n| parse_reg(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !preserved.is_empty() && !finish {
+        return Err(
+            "`preserved` compares the return with the breakpoint: set `finish = true`".into(),
+        );
+    }
+    let expect = convert_list(&rc.expect, dir, "expect")?;
+    if expect.is_empty() && preserved.is_empty() {
+        return Err("a breakpoint check needs `expect` or `preserved`".into());
+    }
+    if !has_reference && expect.iter().any(Assertion::uses_reference) {
+        return Err("compares with the reference, but `[assignment]` names no `reference`".into());
+    }
+    if expect
+        .iter()
+        .any(|a| matches!(a, Assertion::CyclesAtMost(_)))
+    {
+        return Err("`cycles_at_most` belongs to scenarios".into());
+    }
+    Ok(BreakCheck {
+        keys,
+        at,
+        set,
+        finish,
+        preserved,
+        max_cycles: rc.max_cycles,
+        expect,
+    })
+}
+
+fn convert_games(rc: &RawCheck, dir: &Path) -> Result<Games, String> {
+    let games = rc.games.unwrap_or(20);
+    if games == 0 || games > 10_000 {
+        return Err("`games` must be 1..10000".into());
+    }
+    if rc.generator.as_deref().is_some_and(|g| g != "connect4") {
+        return Err(
+            "kind = \"games\" plays Connect 4: `generator` can only be \"connect4\"".into(),
+        );
+    }
+    if rc.columns.is_some_and(|c| c != 7) || rc.rows.is_some_and(|r| r != 6) {
+        return Err("kind = \"games\" plays on the firmware's 7x6 board".into());
+    }
+    let unused = [
+        ("alphabet", rc.alphabet.is_some()),
+        ("after_end", rc.after_end.is_some()),
+        ("compare_lcd", rc.compare_lcd.is_some()),
+        ("compare", rc.compare.is_some()),
+    ];
+    reject_fields(rc, "games", &unused)?;
+    let board = MemSpec::parse(rc.board.as_deref().unwrap_or("board"))?;
+    let board = MemSpec { len: 336, ..board };
+    let start_column = rc.start_column.unwrap_or(3);
+    if start_column >= 7 {
+        return Err("`start_column` must be 0..6".into());
+    }
+    let each_move = convert_list(rc.each_move.as_deref().unwrap_or(&[]), dir, "each_move")?;
+    let game_over = convert_list(rc.game_over.as_deref().unwrap_or(&[]), dir, "game_over")?;
+    if each_move
+        .iter()
+        .chain(&game_over)
+        .any(|a| a.uses_reference() || matches!(a, Assertion::CyclesAtMost(_)))
+    {
+        return Err("games compare with no reference and count no cycles: use fixed values".into());
+    }
+    Ok(Games {
+        games,
+        seed: rc.seed.unwrap_or(1),
+        board,
+        start_column,
+        max_moves: rc.max_moves.unwrap_or(30).max(1),
+        until: rc.until.as_deref().map(MemSpec::parse).transpose()?,
+        each_move,
+        game_over,
+    })
+}
+
 fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, String> {
     let subjects = [
         ("symbol", e.symbol.is_some()),
@@ -827,11 +1085,13 @@ fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, String> {
         ("serial_regex", e.serial_regex.is_some()),
         ("serial_reference", e.serial_reference.is_some()),
         ("cycles_at_most", e.cycles_at_most.is_some()),
+        ("flag", e.flag.is_some()),
+        ("connect4", e.connect4.is_some()),
     ];
     let given: Vec<&str> = subjects.iter().filter(|s| s.1).map(|s| s.0).collect();
     let [subject] = given.as_slice() else {
         return Err(format!(
-            "name exactly one of symbol, register, lcd, serial, serial_contains, serial_regex, serial_reference, cycles_at_most (found {})",
+            "name exactly one of symbol, register, flag, lcd, serial, serial_contains, serial_regex, serial_reference, cycles_at_most, connect4 (found {})",
             if given.is_empty() { "none".to_string() } else { given.join(", ") }
         ));
     };
@@ -845,6 +1105,9 @@ fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, String> {
         ("frame_file", e.frame_file.is_some()),
         ("region", e.region.is_some()),
     ];
+    if e.stones.is_some() && *subject != "connect4" {
+        return Err(format!("`stones` does not go with `{subject}`"));
+    }
     let only = |allowed: &[&str]| -> Result<(), String> {
         let extra = value_fields
             .iter()
@@ -968,6 +1231,38 @@ fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, String> {
                 return Err("`serial_reference = false` checks nothing; remove it".into());
             }
             Ok(Assertion::Serial(SerialExpected::Reference))
+        }
+        "flag" => {
+            only(&["equals"])?;
+            let name = e.flag.as_deref().unwrap_or_default();
+            let flag = match name.to_ascii_uppercase().as_str() {
+                f @ ("S" | "X" | "H" | "I" | "N" | "Z" | "V" | "C") => f.chars().next(),
+                _ => None,
+            }
+            .ok_or_else(|| format!("unknown flag `{name}`: use one of S X H I N Z V C"))?;
+            let set = match e.equals {
+                Some(0) => false,
+                Some(1) => true,
+                _ => return Err(format!("flag `{name}` needs `equals = 0` or `equals = 1`")),
+            };
+            Ok(Assertion::Flag { flag, set })
+        }
+        "connect4" => {
+            only(&[])?;
+            let board = MemSpec::parse(e.connect4.as_deref().unwrap_or_default())?;
+            let equal = match e.stones.as_deref().unwrap_or("alternate") {
+                "alternate" => false,
+                "equal" => true,
+                other => {
+                    return Err(format!(
+                        "stones = \"{other}\": use \"alternate\" or \"equal\""
+                    ))
+                }
+            };
+            Ok(Assertion::Connect4 {
+                board: MemSpec { len: 336, ..board },
+                equal,
+            })
         }
         _ => {
             only(&[])?;
@@ -1094,6 +1389,112 @@ expect = [
         let e = parse("[[check]]\nname = \"a\"\nkind = \"assembles\"\npoints = 1\ncolour = 3\n")
             .unwrap_err();
         assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn breakpoint_check_parses() {
+        let a = parse(
+            r#"
+[[check]]
+name = "keeps A and B"
+kind = "breakpoint"
+points = 3
+keys = "drop"
+at = "drawCell:2 if [cellAddress].w == 136"
+set = { a = 0x12, b = 0x34, x = 0x5678 }
+finish = true
+preserved = ["a", "b", "sp"]
+expect = [
+  { flag = "z", equals = 1 },
+  { register = "x", equals = 0x5678 },
+  { symbol = "board:336", same_as_reference = true },
+]
+"#,
+        )
+        .unwrap();
+        let CheckKind::Breakpoint(b) = &a.checks[0].kind else {
+            panic!("not a breakpoint check")
+        };
+        assert_eq!(b.at, "drawCell:2 if [cellAddress].w == 136");
+        assert!(b.finish);
+        assert_eq!(
+            b.set,
+            vec![(Reg::A, 0x12), (Reg::B, 0x34), (Reg::X, 0x5678)]
+        );
+        assert_eq!(b.preserved, vec![Reg::A, Reg::B, Reg::Sp]);
+        assert_eq!(
+            b.expect[0],
+            Assertion::Flag {
+                flag: 'Z',
+                set: true
+            }
+        );
+        assert!(a.needs_reference());
+    }
+
+    #[test]
+    fn breakpoint_mistakes_are_named() {
+        let check = |body: &str| {
+            parse(&format!(
+                "[[check]]\nname = \"b\"\nkind = \"breakpoint\"\npoints = 1\n{body}\n"
+            ))
+            .unwrap_err()
+        };
+        let e = check("expect = [{ register = \"a\", equals = 1 }]");
+        assert!(e.contains("needs `at`"), "{e}");
+        let e = check("at = \"drawCell if (\"\nexpect = [{ register = \"a\", equals = 1 }]");
+        assert!(e.contains("condition"), "{e}");
+        let e = check("at = \"drawCell\"\npreserved = [\"a\"]");
+        assert!(e.contains("finish = true"), "{e}");
+        let e = check("at = \"drawCell\"\nset = { a = 300 }\nfinish = true\npreserved = [\"a\"]");
+        assert!(e.contains("does not fit"), "{e}");
+        let e = check("at = \"drawCell\"\nexpect = [{ flag = \"q\", equals = 1 }]");
+        assert!(e.contains("unknown flag"), "{e}");
+        let e = check("at = \"drawCell\"\nexpect = [{ flag = \"c\", equals = 2 }]");
+        assert!(e.contains("equals = 0"), "{e}");
+        let e = check("at = \"drawCell\"\nkeys = \"jump\"\nfinish = true\npreserved = [\"a\"]");
+        assert!(e.contains("keys"), "{e}");
+        let e = check("at = \"drawCell\"\ngames = 3\nexpect = [{ register = \"a\", equals = 1 }]");
+        assert!(e.contains("`games` does not apply"), "{e}");
+    }
+
+    #[test]
+    fn games_check_parses() {
+        let a = parse(
+            r#"
+[[check]]
+name = "legal"
+kind = "games"
+points = 6
+games = 4
+until = "playerWonFlag"
+each_move = [{ connect4 = "board", stones = "equal" }, { symbol = "player", equals = 1 }]
+game_over = [{ connect4 = "board" }]
+"#,
+        )
+        .unwrap();
+        let CheckKind::Games(g) = &a.checks[0].kind else {
+            panic!("not a games check")
+        };
+        assert_eq!(g.games, 4);
+        assert_eq!(g.board.len, 336);
+        assert_eq!(g.each_move.len(), 2);
+        assert_eq!(
+            g.game_over[0],
+            Assertion::Connect4 {
+                board: MemSpec::parse("board:336").unwrap(),
+                equal: false
+            }
+        );
+        let e = parse("[[check]]\nname = \"g\"\nkind = \"games\"\npoints = 1\neach_move = [{ lcd = \"reference\" }]\n")
+            .unwrap_err();
+        assert!(e.contains("no reference"), "{e}");
+        let e = parse("[[check]]\nname = \"g\"\nkind = \"games\"\npoints = 1\nkeys = \"drop\"\n")
+            .unwrap_err();
+        assert!(e.contains("`keys` does not apply"), "{e}");
+        let e = parse("[[check]]\nname = \"s\"\nkind = \"scenario\"\npoints = 1\nexpect = [{ connect4 = \"board\", stones = \"many\" }]\n")
+            .unwrap_err();
+        assert!(e.contains("\"alternate\""), "{e}");
     }
 
     #[test]

@@ -25,6 +25,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
+mod stops;
+
 /// E-cycles run between two looks at the stack pointer.
 const CHUNK_CYCLES: u64 = 1024;
 
@@ -226,40 +228,49 @@ fn run_script(
         if let Some(g) = guard.as_mut() {
             g.check(m)?;
         }
-        let program = m.program().clone();
         match reason {
-            StopReason::CycleBudget | StopReason::Breakpoint(_) => {}
             StopReason::Settled => return Ok(true),
             StopReason::ScriptDone => return Ok(false),
-            StopReason::IllegalOpcode(op) => {
-                let bytes = op.bytes.get(..usize::from(op.len)).unwrap_or(&[]);
-                return Err(RunFailure::Illegal {
-                    what: format!("illegal opcode {}", hex_bytes(bytes)),
-                    at: locate(&program, op.addr),
-                });
-            }
-            StopReason::RomWrite { addr, pc, .. } => {
-                let sp = m.registers().sp;
-                // A push writes at SP and then decrements, so a stack write is at SP+1..SP+9.
-                let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
-                return Err(RunFailure::RomWrite {
-                    addr: locate(&program, addr),
-                    at: locate(&program, pc),
-                    stack,
-                });
-            }
-            StopReason::UnmappedWrite { addr, pc, .. } => {
-                return Err(RunFailure::UnmappedWrite {
-                    addr,
-                    at: locate(&program, pc),
-                })
-            }
-            StopReason::Stopped => {
-                return Err(RunFailure::Stopped {
-                    at: locate(&program, m.registers().pc),
-                })
+            other => {
+                if let Some(failure) = stop_failure(m, other) {
+                    return Err(failure);
+                }
             }
         }
+    }
+}
+
+/// A stop reason that ends a run as a failure (for `run_script` and the breakpoint checks).
+fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
+    let program = m.program();
+    match reason {
+        StopReason::IllegalOpcode(op) => Some(RunFailure::Illegal {
+            what: format!(
+                "illegal opcode {}",
+                hex_bytes(op.bytes.get(..usize::from(op.len)).unwrap_or(&[]))
+            ),
+            at: locate(program, op.addr),
+        }),
+        StopReason::RomWrite { addr, pc, .. } => {
+            let sp = m.registers().sp;
+            let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
+            Some(RunFailure::RomWrite {
+                addr: locate(program, addr),
+                at: locate(program, pc),
+                stack,
+            })
+        }
+        StopReason::UnmappedWrite { addr, pc, .. } => Some(RunFailure::UnmappedWrite {
+            addr,
+            at: locate(program, pc),
+        }),
+        StopReason::Stopped => Some(RunFailure::Stopped {
+            at: locate(program, m.registers().pc),
+        }),
+        StopReason::CycleBudget
+        | StopReason::Breakpoint(_)
+        | StopReason::Settled
+        | StopReason::ScriptDone => None,
     }
 }
 
@@ -459,6 +470,8 @@ struct Reference {
     scenarios: HashMap<String, Observation>,
     /// Per differential check (by index in the assignment): its games.
     games: HashMap<usize, Vec<Vec<RefMove>>>,
+    /// Per breakpoint check (by index): what the reference showed there.
+    breaks: HashMap<usize, Observation>,
 }
 
 /// An assignment ready to grade: its reference solution assembled, booted
@@ -521,26 +534,54 @@ fn read_reference(assignment: &Assignment) -> Result<Option<Submission>, GradeEr
     }
 }
 
-/// The assembler's input for a submission: its files, plus the course's
-/// provided files (from the reference) that it lacks, next to its entry file.
+/// The assembler's input for a submission: its files, with the course's
+/// provided files (from the reference) next to its entry file. A provided
+/// file always comes from the course: the student's copy, if any, is left
+/// out, so test data and register definitions cannot be changed.
 fn source_files(sub: &Submission, entry: &str, provided: &[(String, String)]) -> MemoryFiles {
+    let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
+    let wanted: Vec<(String, &String)> = provided
+        .iter()
+        .map(|(name, text)| {
+            let path = if dir.is_empty() {
+                name.clone()
+            } else {
+                format!("{dir}/{name}")
+            };
+            (path, text)
+        })
+        .collect();
     let mut files = MemoryFiles::new();
     for (path, src) in &sub.files {
-        files.insert(path, src.text.as_bytes().to_vec());
-    }
-    let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
-    for (name, text) in provided {
-        let wanted = if dir.is_empty() {
-            name.clone()
-        } else {
-            format!("{dir}/{name}")
-        };
-        let present = sub.files.keys().any(|k| k.eq_ignore_ascii_case(&wanted));
-        if !present {
-            files.insert(&wanted, text.as_bytes().to_vec());
+        if !wanted.iter().any(|(w, _)| path.eq_ignore_ascii_case(w)) {
+            files.insert(path, src.text.as_bytes().to_vec());
         }
     }
+    for (path, text) in wanted {
+        files.insert(&path, text.as_bytes().to_vec());
+    }
     files
+}
+
+/// Notes for provided files the submission brought in a changed copy of
+/// (that copy was not used).
+fn replaced_notes(sub: &Submission, entry: &str, provided: &[(String, String)]) -> Vec<String> {
+    let dir = entry
+        .rsplit_once('/')
+        .map_or(String::new(), |(d, _)| format!("{d}/"));
+    provided
+        .iter()
+        .filter_map(|(name, text)| {
+            let (path, src) = sub
+                .files
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(&format!("{dir}{name}")))?;
+            let same = |a: &str, b: &str| a.replace("\r\n", "\n").trim_end() == b.replace("\r\n", "\n").trim_end();
+            (!same(&src.text, text)).then(|| {
+                format!("{path} differs from the course's copy; it is provided by the course, so the course's {name} was used instead")
+            })
+        })
+        .collect()
 }
 
 /// Assembles a submission; Err carries the rendered diagnostics.
@@ -829,6 +870,21 @@ fn evaluate(
                     failures.push(format!("the serial output was {shown:?}, expected {want}"));
                 }
             }
+            Assertion::Flag { flag, set } => {
+                let is_set = got.regs.ccr & stops::flag_mask(*flag) != 0;
+                if is_set != *set {
+                    failures.push(format!(
+                        "flag {flag} is {}, expected {} (CCR ${:02X})",
+                        u8::from(is_set),
+                        u8::from(*set),
+                        got.regs.ccr
+                    ));
+                }
+            }
+            Assertion::Connect4 { board, equal } => match got.read(board) {
+                Ok((_, bytes)) => failures.extend(stops::connect4_problem(&bytes, *equal)),
+                Err(e) => failures.push(e),
+            },
             Assertion::CyclesAtMost(max) => {
                 if got.cycles > *max {
                     failures.push(format!(
@@ -928,6 +984,7 @@ impl Grader {
                 booted,
                 scenarios: HashMap::new(),
                 games: HashMap::new(),
+                breaks: HashMap::new(),
             };
             for (i, c) in grader.assignment.checks.iter().enumerate() {
                 match &c.kind {
@@ -951,7 +1008,13 @@ impl Grader {
                         })?;
                         reference.games.insert(i, games);
                     }
-                    CheckKind::Assembles => {}
+                    CheckKind::Breakpoint(b) => {
+                        let run = grader.run_break(&reference.booted, b).map_err(|e| {
+                            GradeError::Reference(format!("check `{}`: {e}", c.name))
+                        })?;
+                        reference.breaks.insert(i, run.into_observation());
+                    }
+                    CheckKind::Assembles | CheckKind::Games(_) => {}
                 }
             }
             grader.reference = Some(reference);
@@ -1190,6 +1253,7 @@ impl Grader {
                     .any(|k| k.eq_ignore_ascii_case(&format!("{dir}{name}")))
             })
             .collect();
+        notes.extend(replaced_notes(sub, &entry, &provided));
         let results = match assemble(sub, &entry, &provided, &self.assignment.limits) {
             Err(d) => checks
                 .iter()
@@ -1276,6 +1340,8 @@ impl Grader {
                         }
                     }
                 }
+                (CheckKind::Breakpoint(bc), Ok(b)) => self.check_break(i, b, bc),
+                (CheckKind::Games(g), Ok(b)) => self.check_games(b, g),
                 (CheckKind::Differential(d), Ok(b)) => {
                     match self.reference.as_ref().and_then(|r| r.games.get(&i)) {
                         Some(games) => self.check_differential(b, d, games),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use egui::{text::LayoutJob, Color32, FontId, RichText, TextFormat};
 
 use super::links::Selection;
-use super::session::Session;
+use super::session::{Session, UserEvent};
 use crate::cpu::Registers;
 use crate::image::Program;
 use crate::lesson::i18n::{ui as tr, Ui};
@@ -39,7 +39,9 @@ impl Probe for SessionProbe<'_> {
         self.session.is_paused()
     }
     fn breakpoints(&self) -> Vec<u16> {
-        self.session.breakpoints()
+        // The debugger's list, so a breakpoint typed with a condition
+        // (Debug -> Breakpoints) counts as well as one from the gutter.
+        self.session.debugger_breakpoint_addrs()
     }
     fn pixel(&self, x: usize, y: usize) -> Option<bool> {
         (x < super::lcd::WIDTH && y < super::lcd::HEIGHT).then(|| self.frame.get(x, y))
@@ -61,7 +63,6 @@ pub struct LessonsPanel {
     answer: String,
     /// The step shown, if the student browses back; `None` = the current one.
     viewing: Option<usize>,
-    last_keys: u8,
     last_cycles: u64,
     last_selection: Option<Selection>,
 }
@@ -90,7 +91,6 @@ impl LessonsPanel {
             save_error,
             answer: String::new(),
             viewing: None,
-            last_keys: 0,
             last_cycles: 0,
             last_selection: None,
         }
@@ -142,16 +142,20 @@ impl LessonsPanel {
 
     /// Turns what happened since the last frame into engine events;
     /// `labels` are the link labels of a new selection.
-    fn observe(&mut self, probe: &SessionProbe<'_>, labels: (Vec<String>, bool)) -> bool {
+    fn observe(
+        &mut self,
+        probe: &SessionProbe<'_>,
+        labels: (Vec<String>, bool),
+        events: &[UserEvent],
+    ) -> bool {
         let session = probe.session;
         // Track the session also while no lesson is open, so that opening
-        // one does not report old presses as new.
+        // one does not report old presses as new. Resets and key presses come
+        // from the session's event feed; a falling cycle counter still counts
+        // as a reset (a reload of the program resets the board too).
         let cycles = session.cycles();
-        let reset = cycles < self.last_cycles;
+        let reset = events.contains(&UserEvent::Reset) || cycles < self.last_cycles;
         self.last_cycles = cycles;
-        let keys = session.keys_down();
-        let pressed = keys & !self.last_keys;
-        self.last_keys = keys;
         let selected = (session.selection != self.last_selection).then_some(session.selection);
         self.last_selection = session.selection;
         let Some(run) = self.run.as_mut() else {
@@ -161,9 +165,9 @@ impl LessonsPanel {
         if reset {
             changed |= run.note(&Event::Reset, probe);
         }
-        for k in 0..8u8 {
-            if pressed >> k & 1 == 1 {
-                changed |= run.note(&Event::Key(k), probe);
+        for e in events {
+            if let UserEvent::Key(k) = e {
+                changed |= run.note(&Event::Key(*k), probe);
             }
         }
         let subject = match selected.flatten() {
@@ -192,12 +196,13 @@ impl LessonsPanel {
         } else {
             (Vec::new(), false)
         };
+        let events = session.take_user_events();
         let session: &Session = session;
         let probe = SessionProbe {
             session,
             frame: session.lcd_frame(),
         };
-        if self.observe(&probe, labels) {
+        if self.observe(&probe, labels, &events) {
             self.viewing = None;
             self.save();
         }

@@ -178,6 +178,25 @@ pub enum Mode {
     StepOut(usize),
 }
 
+/// Something the user did to the board, for the lessons panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UserEvent {
+    /// The board was reset (toolbar Reset).
+    Reset,
+    /// Key n went down (a click or a held key).
+    Key(u8),
+}
+
+/// Most user events kept undrained (the lessons panel may be hidden).
+const MAX_USER_EVENTS: usize = 64;
+
+fn push_event(events: &mut Vec<UserEvent>, e: UserEvent) {
+    if events.len() >= MAX_USER_EVENTS {
+        events.remove(0);
+    }
+    events.push(e);
+}
+
 /// The session every panel works on.
 pub struct Session {
     /// Persisted settings.
@@ -212,6 +231,8 @@ pub struct Session {
     /// Cycle at which data-flow recording was switched back on, when it
     /// was off for a while since reset (the record has a gap before it).
     recording_since: Option<u64>,
+    /// What the user did to the board since the lessons panel last looked.
+    user_events: Vec<UserEvent>,
     /// Modification times of the source files, to reload on change.
     mtimes: Vec<(PathBuf, Option<SystemTime>)>,
     last_poll: Option<Instant>,
@@ -254,6 +275,7 @@ impl Session {
             links_at: None,
             held: 0,
             key_down_since: [None; 8],
+            user_events: Vec::new(),
             script_active: false,
             mtimes: Vec::new(),
             last_poll: None,
@@ -492,6 +514,12 @@ impl Session {
         self.machine().map(|m| m.serial_text()).unwrap_or_default()
     }
 
+    /// The resets and key presses the user made since the last call, oldest
+    /// first (the lessons panel drains them; key scripts are not in it).
+    pub fn take_user_events(&mut self) -> Vec<UserEvent> {
+        std::mem::take(&mut self.user_events)
+    }
+
     /// The keys the board sees pressed (bit n = key n).
     pub fn keys_down(&self) -> u8 {
         self.machine().map_or(0, |m| m.keys())
@@ -577,6 +605,7 @@ impl Session {
                 (true, None) => {
                     *slot = Some(now);
                     d.target_mut().set_key(n, true);
+                    push_event(&mut self.user_events, UserEvent::Key(n));
                 }
                 (false, Some(t)) if now >= t.saturating_add(HOLD_CYCLES) => {
                     *slot = None;
@@ -713,6 +742,7 @@ impl Session {
             self.stop = Some("reset".into());
             self.key_down_since = [None; 8];
             self.script_active = false;
+            push_event(&mut self.user_events, UserEvent::Reset);
             self.mark_before();
             self.after_stop();
         }
@@ -906,6 +936,14 @@ impl Session {
     /// set: spec, enabled, hits, placement, error.
     pub fn breakpoint_list(&self) -> &[Breakpoint] {
         self.dbg.as_ref().map_or(&[], |d| d.breakpoints.list())
+    }
+
+    /// The addresses of every enabled breakpoint the debugger holds, those
+    /// with a condition or hit count (`LOC[:N][ if COND]`) included: what a
+    /// lesson's `breakpoint` check looks at. The same as
+    /// [`Session::breakpoints`] now that the list is the debugger's.
+    pub fn debugger_breakpoint_addrs(&self) -> Vec<u16> {
+        self.breakpoints()
     }
 
     /// Switches data-flow recording (provenance, the links' source) on or
