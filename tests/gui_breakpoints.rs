@@ -195,3 +195,26 @@ fn conditions_counts_and_disabled_state_come_back_from_the_settings() {
     );
     assert_eq!(word(&h, cell_address), 8);
 }
+
+/// Debug > Breakpoints... (what the lessons tell students to open) puts the
+/// cursor into the "Add breakpoint" field: typing there adds a breakpoint.
+#[test]
+fn the_debug_menu_leads_to_the_add_breakpoint_field() {
+    let mut h = harness(fast());
+    h.run();
+    h.get_by_label("Debug").click();
+    h.run();
+    h.get_by_label("Breakpoints...").click();
+    h.run();
+    // Panics if the focused field is not the one labelled "Add breakpoint".
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::TextInput
+            && n.is_focused()
+            && n.label().as_deref() == Some("Add breakpoint")
+    });
+    type_over(&mut h, "readInput:3");
+    let list = h.state().session.breakpoint_list().to_vec();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0].spec.text, "readInput:3");
+    assert_eq!(list[0].spec.hit_count, Some(3));
+}

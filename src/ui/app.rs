@@ -422,6 +422,17 @@ impl App {
                         ui.close();
                     }
                 }
+                if ui
+                    .button("Breakpoints...")
+                    .on_hover_text(
+                        "The breakpoint list in the side column: add one with a hit count \
+                         or a condition (`drawCell if [cellAddress].w == 136`, `readInput:3`)",
+                    )
+                    .clicked()
+                {
+                    self.side.focus_breakpoint_field();
+                    ui.close();
+                }
                 ui.separator();
                 for sp in [Speed::RealTime, Speed::Times10, Speed::Max] {
                     ui.radio_value(&mut self.session.settings.speed, sp, sp.label());

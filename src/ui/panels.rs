@@ -220,12 +220,20 @@ pub struct SidePanel {
     new_break_error: Option<String>,
     /// Breakpoints being edited: id -> (text, error of the last attempt).
     editing: HashMap<u32, (String, Option<String>)>,
+    /// Set by Debug > Breakpoints...: open the section and focus its add field.
+    focus_add_break: bool,
 }
 
 /// Colour of parser errors shown inline.
 const ERROR: Color32 = Color32::from_rgb(0xFF, 0x60, 0x60);
 
 impl SidePanel {
+    /// Opens the Breakpoints section and puts the cursor into its "add
+    /// breakpoint" field on the next frame (Debug > Breakpoints...).
+    pub fn focus_breakpoint_field(&mut self) {
+        self.focus_add_break = true;
+    }
+
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
         ui.label(RichText::new("Registers").strong());
@@ -320,8 +328,10 @@ impl SidePanel {
                     }
                 }
             });
+        let open = self.focus_add_break.then_some(true);
         egui::CollapsingHeader::new("Breakpoints")
             .default_open(true)
+            .open(open)
             .show(ui, |ui| self.breakpoints(ui, session));
         egui::CollapsingHeader::new("Watch")
             .default_open(true)
@@ -444,6 +454,10 @@ impl SidePanel {
                     .hint_text("readInput:3 / drawCell if A == 3"),
             )
             .labelled_by(label.id);
+        if std::mem::take(&mut self.focus_add_break) {
+            r.request_focus();
+            r.scroll_to_me(Some(egui::Align::Center));
+        }
         let add = ui
             .button("Add")
             .on_hover_text("Add the breakpoint (Enter)")
