@@ -24,11 +24,18 @@ case "$autorun" in *frames=*) ;; *) autorun="$autorun;frames=120" ;; esac
 case "$autorun" in *idle_ms=*) ;; *) autorun="$autorun;idle_ms=1000" ;; esac
 autorun="$autorun;done=$done_file;quit_after_ms=3000"
 
-display=:$((90 + RANDOM % 9))
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a free display itself and writes its number once it accepts
+# connections (-displayfd): no guessing, no race with a server still exiting.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb=$!
 trap 'kill "$xvfb" 2>/dev/null || true; rm -rf "$work"' EXIT
-sleep 1
+for _ in $(seq 100); do
+  [ -s "$work/display" ] && break
+  kill -0 "$xvfb" 2>/dev/null || { cat "$work/xvfb.log"; echo "Xvfb did not start" >&2; exit 1; }
+  sleep 0.1
+done
+[ -s "$work/display" ] || { cat "$work/xvfb.log"; echo "Xvfb gave no display after 10 s" >&2; exit 1; }
+display=":$(tr -d '[:space:]' <"$work/display")"
 
 args=()
 [ "$(basename "$bin")" = "hc11lab" ] && args=(gui)
