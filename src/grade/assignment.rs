@@ -54,6 +54,7 @@
 
 use super::error::GradeError;
 use super::frame::{Frame, Rect};
+use crate::cpu::Registers;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -296,6 +297,35 @@ impl Reg {
             "ccr" | "cc" => Reg::Ccr,
             _ => return None,
         })
+    }
+
+    /// The register's value in `r` (8-bit registers widened).
+    pub fn read(self, r: &Registers) -> u16 {
+        match self {
+            Reg::A => u16::from(r.a),
+            Reg::B => u16::from(r.b),
+            Reg::D => r.d(),
+            Reg::X => r.x,
+            Reg::Y => r.y,
+            Reg::Sp => r.sp,
+            Reg::Pc => r.pc,
+            Reg::Ccr => u16::from(r.ccr),
+        }
+    }
+
+    /// Sets the register in `r` (8-bit registers take the low byte).
+    pub fn write(self, r: &mut Registers, v: u16) {
+        let [hi, lo] = v.to_be_bytes();
+        match self {
+            Reg::A => r.a = lo,
+            Reg::B => r.b = lo,
+            Reg::D => (r.a, r.b) = (hi, lo),
+            Reg::X => r.x = v,
+            Reg::Y => r.y = v,
+            Reg::Sp => r.sp = v,
+            Reg::Pc => r.pc = v,
+            Reg::Ccr => r.ccr = lo,
+        }
     }
 
     /// The register's name in lower case.

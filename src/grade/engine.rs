@@ -347,17 +347,7 @@ impl Observation {
     }
 
     fn register(&self, reg: Reg) -> u16 {
-        let r = &self.regs;
-        match reg {
-            Reg::A => u16::from(r.a),
-            Reg::B => u16::from(r.b),
-            Reg::D => u16::from_be_bytes([r.a, r.b]),
-            Reg::X => r.x,
-            Reg::Y => r.y,
-            Reg::Sp => r.sp,
-            Reg::Pc => r.pc,
-            Reg::Ccr => u16::from(r.ccr),
-        }
+        reg.read(&self.regs)
     }
 }
 
@@ -640,6 +630,25 @@ impl SplitMix {
     }
 }
 
+/// The random numbers of game `game` of a check seeded with `seed`.
+fn game_rng(seed: u64, game: u32) -> SplitMix {
+    SplitMix::new(seed ^ (u64::from(game) + 1).wrapping_mul(0xA24B_AED4_963E_E407))
+}
+
+/// The taps that walk a wrapping cursor from column `cursor` to `target`
+/// (key 3 right, key 1 left; the short way unless `long_way`) and drop
+/// there (key 0).
+fn drop_keys(cursor: u8, target: u8, columns: u8, long_way: bool) -> Vec<Action> {
+    let n = u64::from(columns.max(1));
+    let right = (u64::from(target) + n - u64::from(cursor)) % n;
+    let left = (n - right) % n;
+    let go_right = (right <= left) != long_way;
+    let (key, count) = if go_right { (3u8, right) } else { (1u8, left) };
+    let mut actions: Vec<Action> = (0..count).map(|_| Action::Tap(key)).collect();
+    actions.push(Action::Tap(0));
+    actions
+}
+
 /// Makes the moves of one game while it is played on the reference.
 struct MoveMaker {
     rng: SplitMix,
@@ -658,7 +667,7 @@ impl MoveMaker {
             Generator::Keys { .. } => (0, 0),
         };
         MoveMaker {
-            rng: SplitMix::new(seed ^ (u64::from(game) + 1).wrapping_mul(0xA24B_AED4_963E_E407)),
+            rng: game_rng(seed, game),
             heights: vec![0; usize::from(columns)],
             cursor: start,
         }
@@ -677,18 +686,9 @@ impl MoveMaker {
                     .filter(|c| self.heights.get(usize::from(*c)).is_some_and(|h| h < rows))
                     .collect();
                 let target = *open.get(self.rng.below(open.len() as u64) as usize)?;
-                let n = u64::from(*columns);
-                let right = (u64::from(target) + n - u64::from(self.cursor)) % n;
-                let left = (n - right) % n;
                 // Mostly the short way round, sometimes the long way (tests the wrap-around).
-                let go_right = if self.rng.below(4) == 0 {
-                    right > left
-                } else {
-                    right <= left
-                };
-                let (key, count) = if go_right { (3u8, right) } else { (1u8, left) };
-                let mut actions: Vec<Action> = (0..count).map(|_| Action::Tap(key)).collect();
-                actions.push(Action::Tap(0));
+                let long_way = self.rng.below(4) == 0;
+                let actions = drop_keys(self.cursor, target, *columns, long_way);
                 self.cursor = target;
                 if let Some(h) = self.heights.get_mut(usize::from(target)) {
                     *h += 1;

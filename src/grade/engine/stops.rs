@@ -6,15 +6,15 @@
 //! assertions rather than by a reference solution.
 
 use super::{
-    evaluate, hex_bytes, locate, run_script, stop_failure, Booted, Grader, Observation, Outcome,
-    RunFailure, SplitMix, StackGuard, CHUNK_CYCLES, GAME_BUDGET_FAILURES,
+    drop_keys, evaluate, game_rng, hex_bytes, locate, run_script, stop_failure, Booted, Grader,
+    Observation, Outcome, RunFailure, StackGuard, CHUNK_CYCLES, GAME_BUDGET_FAILURES,
 };
 use crate::cpu::Registers;
 use crate::debug::breakpoint::Breakpoints as DebugBreakpoints;
 use crate::debug::session::TargetView;
 use crate::grade::assignment::{BreakCheck, Games, MemSpec, Reg};
 use crate::machine::{Breakpoints, Machine, StopConditions, StopReason};
-use crate::script::{Action, Script};
+use crate::script::Script;
 use std::fmt::Write as _;
 
 /// Why a run to a place did not get there.
@@ -140,7 +140,7 @@ impl Grader {
         if !b.set.is_empty() {
             let mut r = m.registers();
             for &(reg, v) in &b.set {
-                set_reg(&mut r, reg, v);
+                reg.write(&mut r, v);
             }
             m.set_registers(r);
         }
@@ -189,7 +189,7 @@ impl Grader {
             // caller's: JSR pushed the return address, RTS takes it back.
             let before = match reg {
                 Reg::Sp => run.at_break.sp.wrapping_add(2),
-                _ => reg_value(&run.at_break, reg),
+                _ => reg.read(&run.at_break),
             };
             let after = run.obs.register(reg);
             if before != after {
@@ -257,8 +257,7 @@ impl Grader {
             }
             let mut m = booted.machine.clone();
             let mut guard = booted.guard.clone();
-            let mut rng =
-                SplitMix::new(g.seed ^ (u64::from(game) + 1).wrapping_mul(0xA24B_AED4_963E_E407));
+            let mut rng = game_rng(g.seed, game);
             let mut cursor = g.start_column;
             let mut keys_so_far: Vec<String> = Vec::new();
             let mut failure_text = None;
@@ -276,16 +275,9 @@ impl Grader {
                 let Some(&target) = open.get(rng.below(open.len() as u64) as usize) else {
                     break;
                 };
-                let right = (u64::from(target) + 7 - u64::from(cursor)) % 7;
-                let left = (7 - right) % 7;
-                let (key, count) = if right <= left {
-                    (3u8, right)
-                } else {
-                    (1u8, left)
+                let script = Script {
+                    actions: drop_keys(cursor, target, 7, false),
                 };
-                let mut actions: Vec<Action> = (0..count).map(|_| Action::Tap(key)).collect();
-                actions.push(Action::Tap(0));
-                let script = Script { actions };
                 keys_so_far.push(script.to_string());
                 cursor = target;
                 moves_played += 1;
@@ -376,44 +368,19 @@ impl BreakRun {
     }
 }
 
-fn set_reg(r: &mut Registers, reg: Reg, v: u16) {
-    let [hi, lo] = v.to_be_bytes();
-    match reg {
-        Reg::A => r.a = lo,
-        Reg::B => r.b = lo,
-        Reg::D => (r.a, r.b) = (hi, lo),
-        Reg::X => r.x = v,
-        Reg::Y => r.y = v,
-        Reg::Sp => r.sp = v,
-        Reg::Pc => r.pc = v,
-        Reg::Ccr => r.ccr = lo,
-    }
-}
-
-fn reg_value(r: &Registers, reg: Reg) -> u16 {
-    match reg {
-        Reg::A => u16::from(r.a),
-        Reg::B => u16::from(r.b),
-        Reg::D => r.d(),
-        Reg::X => r.x,
-        Reg::Y => r.y,
-        Reg::Sp => r.sp,
-        Reg::Pc => r.pc,
-        Reg::Ccr => u16::from(r.ccr),
-    }
-}
-
-/// The CCR mask of a flag letter (S X H I N Z V C, bit 7 to bit 0).
+/// The CCR mask of a flag letter (S X H I N Z V C, bit 7 to bit 0); the
+/// assignment parser admits only these letters.
 pub(super) fn flag_mask(flag: char) -> u8 {
+    use crate::cpu::registers::flags;
     match flag {
-        'S' => 0x80,
-        'X' => 0x40,
-        'H' => 0x20,
-        'I' => 0x10,
-        'N' => 0x08,
-        'Z' => 0x04,
-        'V' => 0x02,
-        _ => 0x01,
+        'S' => flags::S,
+        'X' => flags::X,
+        'H' => flags::H,
+        'I' => flags::I,
+        'N' => flags::N,
+        'Z' => flags::Z,
+        'V' => flags::V,
+        _ => flags::C,
     }
 }
 
@@ -553,11 +520,11 @@ mod tests {
     #[test]
     fn registers_set_and_read() {
         let mut r = Registers::default();
-        set_reg(&mut r, Reg::D, 0x1234);
+        Reg::D.write(&mut r, 0x1234);
         assert_eq!((r.a, r.b), (0x12, 0x34));
-        set_reg(&mut r, Reg::Sp, 0x3FF0);
-        assert_eq!(reg_value(&r, Reg::Sp), 0x3FF0);
-        assert_eq!(reg_value(&r, Reg::D), 0x1234);
+        Reg::Sp.write(&mut r, 0x3FF0);
+        assert_eq!(Reg::Sp.read(&r), 0x3FF0);
+        assert_eq!(Reg::D.read(&r), 0x1234);
         assert_eq!(flag_mask('C'), 1);
         assert_eq!(flag_mask('S'), 0x80);
     }
