@@ -198,6 +198,44 @@ impl StackGuard {
     }
 }
 
+/// Why a bounded run ended before it was done.
+enum Cut {
+    /// The program failed on the way (or its stack left its place).
+    Failed(RunFailure),
+    /// The budget ran out first.
+    Budget,
+}
+
+/// Runs `m` under `stop` for at most `budget` E-cycles, in chunks so the
+/// stack guard looks at SP between them, until `done` returns a value for
+/// a stop (it sees every stop that is no failure).
+fn run_chunked<T>(
+    m: &mut Machine,
+    stop: &mut StopConditions,
+    budget: u64,
+    guard: &mut Option<StackGuard>,
+    mut done: impl FnMut(&Machine, &StopReason) -> Option<T>,
+) -> Result<T, Cut> {
+    let start = m.cycles();
+    loop {
+        let used = m.cycles() - start;
+        if used >= budget {
+            return Err(Cut::Budget);
+        }
+        stop.max_cycles = CHUNK_CYCLES.min(budget - used);
+        let reason = m.run_until(stop);
+        if let Some(g) = guard.as_mut() {
+            g.check(m).map_err(Cut::Failed)?;
+        }
+        if let Some(failure) = stop_failure(m, reason.clone()) {
+            return Err(Cut::Failed(failure));
+        }
+        if let Some(v) = done(m, &reason) {
+            return Ok(v);
+        }
+    }
+}
+
 /// Plays `script` on `m` within `budget` E-cycles. Ok(true) if the program
 /// settled at the end, Ok(false) if it was still busy when the script ended.
 fn run_script(
@@ -208,35 +246,23 @@ fn run_script(
     guard: &mut Option<StackGuard>,
 ) -> Result<bool, RunFailure> {
     m.start_script_with(script, timing);
-    let start = m.cycles();
-    let mut stop = StopConditions::budget(CHUNK_CYCLES);
     if let Some(g) = guard.as_mut() {
         g.check(m)?;
     }
-    loop {
-        let used = m.cycles() - start;
-        if used >= budget {
-            let busy = m.board().last_activity().saturating_add(timing.quiet) > m.cycles();
-            return Err(RunFailure::Budget {
-                cycles: budget,
-                at: locate(m.program(), m.registers().pc),
-                busy,
-            });
-        }
-        stop.max_cycles = CHUNK_CYCLES.min(budget - used);
-        let reason = m.run_until(&stop);
-        if let Some(g) = guard.as_mut() {
-            g.check(m)?;
-        }
-        match reason {
-            StopReason::Settled => return Ok(true),
-            StopReason::ScriptDone => return Ok(false),
-            other => {
-                if let Some(failure) = stop_failure(m, other) {
-                    return Err(failure);
-                }
-            }
-        }
+    let mut stop = StopConditions::budget(CHUNK_CYCLES);
+    let ended = run_chunked(m, &mut stop, budget, guard, |_, reason| match reason {
+        StopReason::Settled => Some(true),
+        StopReason::ScriptDone => Some(false),
+        _ => None,
+    });
+    match ended {
+        Ok(settled) => Ok(settled),
+        Err(Cut::Failed(f)) => Err(f),
+        Err(Cut::Budget) => Err(RunFailure::Budget {
+            cycles: budget,
+            at: locate(m.program(), m.registers().pc),
+            busy: m.board().last_activity().saturating_add(timing.quiet) > m.cycles(),
+        }),
     }
 }
 

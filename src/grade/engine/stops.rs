@@ -6,7 +6,7 @@
 //! assertions rather than by a reference solution.
 
 use super::{
-    drop_keys, evaluate, game_rng, hex_bytes, locate, run_script, stop_failure, Booted, Grader,
+    drop_keys, evaluate, game_rng, hex_bytes, locate, run_chunked, run_script, Booted, Cut, Grader,
     Observation, Outcome, RunFailure, StackGuard, CHUNK_CYCLES, GAME_BUDGET_FAILURES,
 };
 use crate::cpu::Registers;
@@ -17,14 +17,6 @@ use crate::machine::{Breakpoints, Machine, StopConditions, StopReason};
 use crate::script::Script;
 use std::fmt::Write as _;
 
-/// Why a run to a place did not get there.
-enum NotThere {
-    /// The program failed on the way.
-    Failed(RunFailure),
-    /// The budget ran out first.
-    Budget,
-}
-
 /// Runs `m` (a key script may be in progress) until `arrived` accepts a stop
 /// at one of `addrs`, within `budget` E-cycles. The key script goes on as the
 /// program runs; when it is done, the program runs on alone.
@@ -34,37 +26,21 @@ fn run_to(
     budget: u64,
     guard: &mut Option<StackGuard>,
     mut arrived: impl FnMut(&Machine) -> bool,
-) -> Result<(), NotThere> {
+) -> Result<(), Cut> {
     let mut stop = StopConditions::budget(CHUNK_CYCLES);
     stop.breakpoints = addrs.iter().copied().collect::<Breakpoints>();
-    let start = m.cycles();
     if stop.breakpoints.contains(m.registers().pc) && arrived(m) {
         return Ok(());
     }
-    loop {
-        let used = m.cycles() - start;
-        if used >= budget {
-            return Err(NotThere::Budget);
-        }
-        stop.max_cycles = CHUNK_CYCLES.min(budget - used);
-        let reason = m.run_until(&stop);
-        if let Some(g) = guard.as_mut() {
-            g.check(m).map_err(NotThere::Failed)?;
-        }
-        if let Some(f) = stop_failure(m, reason) {
-            return Err(NotThere::Failed(f));
-        }
+    run_chunked(m, &mut stop, budget, guard, |m, reason| {
         // A run never stops at its own first instruction, so an arrival
         // that ends a chunk is taken here, or it would be missed.
-        let pc = m.registers().pc;
         let at_addr = match reason {
             StopReason::Breakpoint(_) => true,
-            _ => stop.breakpoints.contains(pc),
+            _ => addrs.contains(&m.registers().pc),
         };
-        if at_addr && arrived(m) {
-            return Ok(());
-        }
-    }
+        (at_addr && arrived(m)).then_some(())
+    })
 }
 
 /// Where a breakpoint check ended: the registers at the breakpoint (after
@@ -113,13 +89,13 @@ impl Grader {
             .unwrap_or_default();
         match reached {
             Ok(()) => {}
-            Err(NotThere::Failed(f)) => {
+            Err(Cut::Failed(f)) => {
                 return Err(format!(
                     "before the breakpoint `{}` was reached ({keys}): {f}",
                     b.at
                 ))
             }
-            Err(NotThere::Budget) => {
+            Err(Cut::Budget) => {
                 let hits = bps.get(id).map_or(0, |bp| bp.hits);
                 let mut text = format!(
                     "the program never stopped at the breakpoint `{}` ({place}) {keys} within {budget} E-cycles",
@@ -156,12 +132,12 @@ impl Grader {
                 m.registers().sp >= sp_after
             })
             .map_err(|e| match e {
-                NotThere::Failed(f) => format!(
+                Cut::Failed(f) => format!(
                     "after the breakpoint `{}`, before the subroutine returned to {}: {f}",
                     b.at,
                     locate(&program, ret)
                 ),
-                NotThere::Budget => format!(
+                Cut::Budget => format!(
                     "stopped at `{}`, but the subroutine did not return to {} (the return address on the stack) within the budget of {budget} E-cycles; does it end with rts, with as many pulls as pushes?",
                     b.at,
                     locate(&program, ret)
