@@ -40,8 +40,8 @@ impl Probe for SessionProbe<'_> {
     }
     fn breakpoints(&self) -> Vec<u16> {
         // The debugger's list, so a breakpoint typed with a condition
-        // (Debug -> Breakpoints) counts as well as one from the gutter.
-        self.session.debugger_breakpoint_addrs()
+        // (Debug -> Breakpoints...) counts as well as one from the gutter.
+        self.session.breakpoints()
     }
     fn pixel(&self, x: usize, y: usize) -> Option<bool> {
         (x < super::lcd::WIDTH && y < super::lcd::HEIGHT).then(|| self.frame.get(x, y))

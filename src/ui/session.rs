@@ -938,14 +938,6 @@ impl Session {
         self.dbg.as_ref().map_or(&[], |d| d.breakpoints.list())
     }
 
-    /// The addresses of every enabled breakpoint the debugger holds, those
-    /// with a condition or hit count (`LOC[:N][ if COND]`) included: what a
-    /// lesson's `breakpoint` check looks at. The same as
-    /// [`Session::breakpoints`] now that the list is the debugger's.
-    pub fn debugger_breakpoint_addrs(&self) -> Vec<u16> {
-        self.breakpoints()
-    }
-
     /// Switches data-flow recording (provenance, the links' source) on or
     /// off. Off drops what was recorded; on records from now on, so the
     /// links miss what ran in between until the next reset.
@@ -998,7 +990,9 @@ impl Session {
         Some(first.enabled || at.any(|b| b.enabled))
     }
 
-    /// Addresses of the enabled breakpoints, in the order they were set.
+    /// Addresses of the enabled breakpoints, in the order they were set:
+    /// the debugger's whole list, so those with a condition or hit count
+    /// (`LOC[:N][ if COND]`) are in it too (a lesson's `breakpoint` check).
     pub fn breakpoints(&self) -> Vec<u16> {
         self.breakpoint_list()
             .iter()
