@@ -17,6 +17,7 @@ pub mod panels;
 pub mod registers;
 pub mod session;
 pub mod syntax;
+pub mod texture;
 
 use std::path::PathBuf;
 

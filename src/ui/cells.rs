@@ -4,13 +4,11 @@
 //! the cell, bit b is pixel row b, bit 0 on top — so it looks like the LCD
 //! it becomes.
 
-use egui::{
-    Color32, ColorImage, Mesh, Pos2, Rect, Sense, Shape, Stroke, TextureHandle, TextureOptions,
-    Vec2,
-};
+use egui::{Color32, ColorImage, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
 use super::links::{CellLayout, Links, Selection, CELL_BYTES};
 use super::session::Session;
+use super::texture::CachedTexture;
 
 const ON: Color32 = Color32::from_rgb(0x30, 0x38, 0x50);
 const OFF: Color32 = Color32::from_rgb(0xD8, 0xE0, 0xD0);
@@ -31,7 +29,7 @@ pub fn cell_buffer_widget(
     changed: &dyn Fn(u16) -> bool,
     links: &Links,
     selected: Option<u16>,
-    tex: &mut Option<(TextureHandle, ColorImage)>,
+    tex: &mut CachedTexture,
 ) -> (egui::Response, Option<u16>) {
     let cols = layout.columns as f32;
     let rows = layout.rows as f32;
@@ -96,37 +94,21 @@ pub fn cell_buffer_widget(
         }
     }
     let image = ColorImage::new([tw, th], pixels);
-    let stale = tex.as_ref().is_none_or(|(_, old)| *old != image);
-    if stale {
-        match tex {
-            Some((t, old)) => {
-                t.set(image.clone(), TextureOptions::NEAREST);
-                *old = image;
-            }
-            None => {
-                let t =
-                    ui.ctx()
-                        .load_texture("cell-buffer", image.clone(), TextureOptions::NEAREST);
-                *tex = Some((t, image));
-            }
+    let tex_id = tex.show(ui.ctx(), "cell-buffer", image);
+    let mut mesh = Mesh::with_texture(tex_id);
+    for row in 0..layout.rows {
+        for col in 0..layout.columns {
+            let uv = Rect::from_min_max(
+                Pos2::new(col as f32 * 8.0 / tw as f32, row as f32 * 8.0 / th as f32),
+                Pos2::new(
+                    (col as f32 + 1.0) * 8.0 / tw as f32,
+                    (row as f32 + 1.0) * 8.0 / th as f32,
+                ),
+            );
+            mesh.add_rect_with_uv(cell_rect(col, row), uv, Color32::WHITE);
         }
     }
-    if let Some((t, _)) = tex {
-        let mut mesh = Mesh::with_texture(t.id());
-        for row in 0..layout.rows {
-            for col in 0..layout.columns {
-                let uv = Rect::from_min_max(
-                    Pos2::new(col as f32 * 8.0 / tw as f32, row as f32 * 8.0 / th as f32),
-                    Pos2::new(
-                        (col as f32 + 1.0) * 8.0 / tw as f32,
-                        (row as f32 + 1.0) * 8.0 / th as f32,
-                    ),
-                );
-                mesh.add_rect_with_uv(cell_rect(col, row), uv, Color32::WHITE);
-            }
-        }
-        painter.add(Shape::mesh(mesh));
-    }
+    painter.add(Shape::mesh(mesh));
     // The lines between bits line up across cells: 7 per cell column and
     // per cell row, drawn over the whole widget.
     let gap_stroke = Stroke::new(1.0, ui.visuals().panel_fill);
@@ -227,7 +209,7 @@ pub fn cell_buffer_widget(
 /// The cell buffer panel: the grid plus a detail line for the selected cell.
 #[derive(Default)]
 pub struct CellBufferPanel {
-    tex: Option<(TextureHandle, ColorImage)>,
+    tex: CachedTexture,
 }
 
 impl CellBufferPanel {
@@ -322,7 +304,7 @@ mod tests {
             }
         }
         let mut got = None;
-        let mut tex = None;
+        let mut tex = CachedTexture::default();
         let mut harness = Harness::builder()
             .with_size(Vec2::new(7.0 * 80.0 + 18.0 + 16.0, 600.0))
             .build_ui(|ui| {

@@ -3,10 +3,11 @@
 //! (the ST7565R's display RAM is organised in 8-pixel pages, one data byte
 //! per column per page). Clicking a pixel selects it.
 
-use egui::{Color32, ColorImage, Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
+use egui::{Color32, ColorImage, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::links::{Links, Selection};
 use super::session::Session;
+use super::texture::CachedTexture;
 
 /// Pixels across.
 pub const WIDTH: usize = 128;
@@ -91,7 +92,7 @@ pub fn lcd_widget(
     settings: &LcdSettings,
     links: &Links,
     selected: Option<(u8, u8)>,
-    tex: &mut Option<(TextureHandle, ColorImage)>,
+    tex: &mut CachedTexture,
 ) -> (egui::Response, Option<(u8, u8)>) {
     let zoom = if settings.fit {
         // The LCD shares the column with the link bar and the cell buffer:
@@ -119,30 +120,14 @@ pub fn lcd_widget(
             }
         }
     }
-    // Uploaded again only when the picture changed (most frames, even
-    // while running, show the same picture).
-    match tex {
-        Some((_, old)) if *old == img => {}
-        Some((t, old)) => {
-            t.set(img.clone(), TextureOptions::NEAREST);
-            *old = img;
-        }
-        None => {
-            let t = ui
-                .ctx()
-                .load_texture("lcd", img.clone(), TextureOptions::NEAREST);
-            *tex = Some((t, img));
-        }
-    }
+    let tex_id = tex.show(ui.ctx(), "lcd", img);
     let painter = ui.painter_at(rect);
-    if let Some((t, _)) = tex {
-        painter.image(
-            t.id(),
-            rect,
-            Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
-            Color32::WHITE,
-        );
-    }
+    painter.image(
+        tex_id,
+        rect,
+        Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
+        Color32::WHITE,
+    );
     let px = |x: f32, y: f32| rect.min + Vec2::new(x * zoom, y * zoom);
     if settings.grid {
         let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(0x40, 0x60, 0xA0, 0x80));
@@ -203,7 +188,7 @@ pub fn lcd_widget(
 /// The LCD panel: zoom and grid controls over the display.
 #[derive(Default)]
 pub struct LcdPanel {
-    tex: Option<(TextureHandle, ColorImage)>,
+    tex: CachedTexture,
 }
 
 impl LcdPanel {
@@ -281,7 +266,7 @@ pub(crate) mod tests {
             grid: true,
             fit: false,
         };
-        let mut tex = None;
+        let mut tex = CachedTexture::default();
         let mut got = None;
         let mut harness = Harness::builder()
             .with_size(Vec2::new(600.0, 300.0))
