@@ -887,12 +887,7 @@ fn convert_kind(rc: &RawCheck, dir: &Path, has_reference: bool) -> Result<CheckK
             reject_fields(rc, "scenario", &break_fields)?;
             reject_fields(rc, "scenario", &games_fields)?;
             let keys = rc.keys.clone().unwrap_or_default();
-            let expect = rc
-                .expect
-                .iter()
-                .enumerate()
-                .map(|(i, e)| convert_expect(e, dir).map_err(|m| format!("expect {}: {m}", i + 1)))
-                .collect::<Result<Vec<_>, _>>()?;
+            let expect = convert_list(&rc.expect, dir, "expect")?;
             if expect.is_empty() {
                 return Err("a scenario needs at least one `expect`".into());
             }
