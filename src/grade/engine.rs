@@ -279,6 +279,7 @@ fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
         }),
         StopReason::RomWrite { addr, pc, .. } => {
             let sp = m.registers().sp;
+            // A push writes at SP and then decrements, so a stack write is at SP+1..SP+9.
             let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
             Some(RunFailure::RomWrite {
                 addr: locate(program, addr),
@@ -555,17 +556,9 @@ fn read_reference(assignment: &Assignment) -> Result<Option<Submission>, GradeEr
 /// file always comes from the course: the student's copy, if any, is left
 /// out, so test data and register definitions cannot be changed.
 fn source_files(sub: &Submission, entry: &str, provided: &[(String, String)]) -> MemoryFiles {
-    let dir = entry.rsplit_once('/').map_or("", |(d, _)| d);
     let wanted: Vec<(String, &String)> = provided
         .iter()
-        .map(|(name, text)| {
-            let path = if dir.is_empty() {
-                name.clone()
-            } else {
-                format!("{dir}/{name}")
-            };
-            (path, text)
-        })
+        .map(|(name, text)| (provided_path(entry, name), text))
         .collect();
     let mut files = MemoryFiles::new();
     for (path, src) in &sub.files {
@@ -579,19 +572,25 @@ fn source_files(sub: &Submission, entry: &str, provided: &[(String, String)]) ->
     files
 }
 
+/// Where a provided file sits in a submission: beside its entry file.
+fn provided_path(entry: &str, name: &str) -> String {
+    match entry.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{name}"),
+        None => name.to_string(),
+    }
+}
+
 /// Notes for provided files the submission brought in a changed copy of
 /// (that copy was not used).
 fn replaced_notes(sub: &Submission, entry: &str, provided: &[(String, String)]) -> Vec<String> {
-    let dir = entry
-        .rsplit_once('/')
-        .map_or(String::new(), |(d, _)| format!("{d}/"));
     provided
         .iter()
         .filter_map(|(name, text)| {
+            let wanted = provided_path(entry, name);
             let (path, src) = sub
                 .files
                 .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(&format!("{dir}{name}")))?;
+                .find(|(k, _)| k.eq_ignore_ascii_case(&wanted))?;
             let same = |a: &str, b: &str| a.replace("\r\n", "\n").trim_end() == b.replace("\r\n", "\n").trim_end();
             (!same(&src.text, text)).then(|| {
                 format!("{path} differs from the course's copy; it is provided by the course, so the course's {name} was used instead")
