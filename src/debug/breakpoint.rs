@@ -407,6 +407,16 @@ pub struct Breakpoint {
     condition: Option<BoundExpr>,
 }
 
+impl Breakpoint {
+    /// Puts the breakpoint where `r` (its spec resolved in a program) says.
+    fn place(&mut self, r: Resolved) {
+        self.addrs = r.addrs;
+        self.line = r.line;
+        self.condition = r.condition;
+        self.error = None;
+    }
+}
+
 /// The breakpoints of a session, with a one-bit-per-address index so the run
 /// loop's check is a single load.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -474,10 +484,7 @@ impl Breakpoints {
             .ok_or(BreakError::NoSuchId(id))?;
         b.spec = spec;
         b.hits = 0;
-        b.addrs = r.addrs;
-        b.line = r.line;
-        b.error = None;
-        b.condition = r.condition;
+        b.place(r);
         self.reindex();
         Ok(())
     }
@@ -529,12 +536,7 @@ impl Breakpoints {
     pub fn rebind(&mut self, program: &Program) {
         for b in &mut self.list {
             match b.spec.resolve(program) {
-                Ok(r) => {
-                    b.addrs = r.addrs;
-                    b.line = r.line;
-                    b.condition = r.condition;
-                    b.error = None;
-                }
+                Ok(r) => b.place(r),
                 Err(e) => {
                     b.addrs.clear();
                     b.line = None;
