@@ -227,7 +227,7 @@ fn run_chunked<T>(
         if let Some(g) = guard.as_mut() {
             g.check(m).map_err(Cut::Failed)?;
         }
-        if let Some(failure) = stop_failure(m, reason.clone()) {
+        if let Some(failure) = stop_failure(m, reason) {
             return Err(Cut::Failed(failure));
         }
         if let Some(v) = done(m, &reason) {
