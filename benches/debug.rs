@@ -163,7 +163,7 @@ fn firmware() {
     };
     while d.target().cycles() < LONG {
         let s = d.run_for(LONG / 16);
-        if !matches!(s.reason, Reason::Budget { .. } | Reason::ScriptDone { .. }) {
+        if !matches!(s.reason, Reason::Budget { .. } | Reason::Settled { .. }) {
             println!("    unexpected stop: {}", s.message);
             break;
         }

@@ -121,6 +121,26 @@ pub enum BusFault {
     },
 }
 
+/// An input a program can poll while it waits: what `settled` says it waits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// The keys on the PIO's port B ($8001).
+    Keys,
+    /// The SCI receiver: a read of SCSR while RE is set (polling RDRF).
+    Serial,
+}
+
+impl InputKind {
+    /// How `run --json`'s `waiting_on` names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            InputKind::Keys => "keys (PIO_B)",
+            InputKind::Serial => "serial input (SCSR.RDRF)",
+        }
+    }
+}
+
 /// Bytes the SPI sent to slaves the board does not model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SpiTraffic {
@@ -158,6 +178,8 @@ pub struct Board {
     fault: Option<BusFault>,
     fault_count: u64,
     last_activity: u64,
+    /// The cycle and kind of the last read of an input register.
+    input_poll: Option<(u64, InputKind)>,
     spi_traffic: SpiTraffic,
 }
 
@@ -203,6 +225,7 @@ impl Board {
             fault: None,
             fault_count: 0,
             last_activity: 0,
+            input_poll: None,
             spi_traffic: SpiTraffic::default(),
         };
         board.reset();
@@ -328,6 +351,38 @@ impl Board {
         self.last_activity
             .max(self.spi.busy_until())
             .max(self.sci.busy_until())
+    }
+
+    /// The cycle and kind of the program's last read of an input register
+    /// (the keys on PIO_B, SCSR while the receiver is on): a program that
+    /// reads one while it writes nothing is waiting for input.
+    pub fn last_input_poll(&self) -> Option<(u64, InputKind)> {
+        self.input_poll
+    }
+
+    /// Moves the last input poll `by` cycles later if it happened at or after
+    /// `since`: the fast-forward skips whole loop iterations, each of which
+    /// polls at the same offset, so the last poll moves with them.
+    pub(crate) fn shift_input_poll(&mut self, since: u64, by: u64) {
+        if let Some((t, kind)) = self.input_poll {
+            if t >= since {
+                self.input_poll = Some((t + by, kind));
+            }
+        }
+    }
+
+    /// True if an I-maskable interrupt can become pending: the IRQ pin is
+    /// asserted or a device (timer, SPI, SCI) has an interrupt enabled.
+    pub fn can_interrupt(&self) -> bool {
+        self.irq_pin
+            || self.timer.interrupts_enabled()
+            || self.spi.interrupts_enabled()
+            || self.sci.interrupts_enabled()
+    }
+
+    /// Serial bytes queued for the receiver that have not arrived yet.
+    pub fn serial_rx_pending(&self) -> usize {
+        self.sci.rx_pending()
     }
 
     /// True if a bus fault is waiting to be taken.
@@ -488,10 +543,20 @@ impl Board {
             0x0000..=0x003F => match addr {
                 0x0B..=0x27 => self.timer.read(addr, now),
                 0x28..=0x2A => self.spi.read(addr, now),
-                0x2B..=0x2F => self.sci.read(addr, now),
+                0x2B..=0x2F => {
+                    if addr == 0x2E && self.sci.receiver_enabled() {
+                        self.input_poll = Some((now, InputKind::Serial));
+                    }
+                    self.sci.read(addr, now)
+                }
                 _ => self.ports.read(addr, now),
             },
-            0x8000..=0x8003 => self.pio.read(addr, now),
+            0x8000..=0x8003 => {
+                if addr == pio::PIO_B {
+                    self.input_poll = Some((now, InputKind::Keys));
+                }
+                self.pio.read(addr, now)
+            }
             _ => UNMAPPED_READ,
         };
         self.update_irq();

@@ -1,7 +1,7 @@
 //! hc11lab: a debugger and course companion for Motorola 68HC11 assembly.
 //!
 //! Data flows one way: source text -> [`asm`] -> [`image::Program`] ->
-//! `Machine` -> views. See `DESIGN.md` in the shared folder for the map.
+//! `Machine` -> views. `docs/ARCHITECTURE.md` is the map.
 
 pub mod asm;
 pub mod board;
@@ -15,5 +15,6 @@ pub mod machine;
 pub mod open;
 pub mod run;
 pub mod script;
+pub mod stdio;
 #[cfg(feature = "gui")]
 pub mod ui;

@@ -1,5 +1,5 @@
 //! The machine: an MC68HC11 core on the trainer11 board with a loaded
-//! program; one step, or run until a stop condition (DESIGN.md "Machine";
+//! program; one step, or run until a stop condition (docs/ARCHITECTURE.md, "Stop rules";
 //! the CPU follows the M68HC11 Reference Manual, the board is [`crate::board`]).
 //!
 //! Stopping is not failing: [`Machine::run_until`] returns a [`StopReason`].
@@ -8,13 +8,16 @@
 
 use crate::board::lcd::Lcd;
 use crate::board::render;
-use crate::board::{Board, BusFault};
+use crate::board::{Board, BusFault, InputKind};
 use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
 use crate::script::{Progress, Script, ScriptRunner, Timing};
 use std::sync::Arc;
 
 mod fastforward;
+
+/// Instructions an idle loop's body may have at most (see `Machine::halt_check`).
+const IDLE_LOOP_MAX: usize = 16;
 
 /// A program that cannot be loaded onto the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -42,6 +45,50 @@ pub enum LoadError {
     NoStart,
 }
 
+/// Why the CPU can never go on by itself (a [`StopReason::Halted`] stop).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A branch or jump to itself (`bra *`, `jmp *`) with no interrupt that
+    /// could leave it.
+    SelfLoop {
+        /// The address of the branch or jump.
+        pc: u16,
+        /// True if interrupts are masked (I set); false if none is enabled.
+        masked: bool,
+    },
+    /// WAI with no interrupt that could wake it.
+    Wai {
+        /// True if interrupts are masked (I set); false if none is enabled.
+        masked: bool,
+    },
+    /// STOP with S clear stopped the clocks, and neither XIRQ nor IRQ is asserted.
+    Stop,
+}
+
+impl std::fmt::Display for Halt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let why = |masked: bool| {
+            if masked {
+                "interrupts masked: I set"
+            } else {
+                "no interrupt source enabled"
+            }
+        };
+        match self {
+            Halt::SelfLoop { masked, .. } => write!(
+                f,
+                "halted: an endless loop that nothing can leave ({})",
+                why(*masked)
+            ),
+            Halt::Wai { masked } => write!(f, "halted: WAI with {}", why(*masked)),
+            Halt::Stop => write!(
+                f,
+                "halted: STOP stopped the clock and no XIRQ or IRQ can wake it"
+            ),
+        }
+    }
+}
+
 /// Why a run stopped (none of these is an error of the emulator).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
@@ -49,9 +96,13 @@ pub enum StopReason {
     CycleBudget,
     /// The next instruction is at a breakpoint address.
     Breakpoint(u16),
-    /// The CPU met an illegal opcode (and trapped through $FFF8, as the chip does).
+    /// The CPU met an illegal opcode. With stopping on illegal opcodes on
+    /// (the default) nothing ran: PC is on the opcode, nothing is stacked;
+    /// the next run or step takes the trap through $FFF8.
     IllegalOpcode(IllegalOpcode),
-    /// The program wrote into program memory; the byte was not stored.
+    /// The program wrote into program memory. The instruction was undone
+    /// (registers and cycles as before it, PC on it); the next run or step
+    /// executes it as the chip does (the byte is not stored).
     RomWrite {
         /// The address written.
         addr: u16,
@@ -60,7 +111,8 @@ pub enum StopReason {
         /// Address of the instruction that wrote.
         pc: u16,
     },
-    /// The program wrote to an address with nothing behind it ($8004-$BFFF).
+    /// The program wrote to an address with nothing behind it ($8004-$BFFF);
+    /// undone like [`StopReason::RomWrite`].
     UnmappedWrite {
         /// The address written.
         addr: u16,
@@ -69,13 +121,11 @@ pub enum StopReason {
         /// Address of the instruction that wrote.
         pc: u16,
     },
-    /// The key script is done, but the program kept writing device
-    /// registers and never became quiet within the settle cap.
-    ScriptDone,
-    /// The key script is done and the program is idle (see [`crate::script`]).
+    /// The key script and serial input are done and the program waits for
+    /// input ([`Machine::waiting_on`] says which; see [`crate::script`]).
     Settled,
-    /// The CPU executed STOP and nothing wakes it.
-    Stopped,
+    /// The CPU can never go on (see [`Halt`]).
+    Halted(Halt),
 }
 
 impl std::fmt::Display for StopReason {
@@ -92,9 +142,8 @@ impl std::fmt::Display for StopReason {
                 f,
                 "write of ${value:02X} to unmapped ${addr:04X} by the instruction at ${pc:04X}"
             ),
-            StopReason::ScriptDone => write!(f, "key script done (program still busy)"),
-            StopReason::Settled => write!(f, "key script done, program settled"),
-            StopReason::Stopped => write!(f, "STOP executed"),
+            StopReason::Settled => write!(f, "key script done, program waits for input"),
+            StopReason::Halted(h) => write!(f, "{h}"),
         }
     }
 }
@@ -108,9 +157,8 @@ impl StopReason {
             StopReason::IllegalOpcode(_) => "illegal_opcode",
             StopReason::RomWrite { .. } => "rom_write",
             StopReason::UnmappedWrite { .. } => "unmapped_write",
-            StopReason::ScriptDone => "script_done",
             StopReason::Settled => "settled",
-            StopReason::Stopped => "stopped",
+            StopReason::Halted(_) => "halted",
         }
     }
 }
@@ -200,11 +248,13 @@ pub struct StopConditions {
     /// at the very first instruction of the run, so a run can continue from
     /// a breakpoint).
     pub breakpoints: Breakpoints,
-    /// Stop after an illegal opcode trap.
+    /// Stop before an illegal opcode (false: the CPU takes the trap
+    /// through $FFF8 and goes on, as `--trap-illegal` asks).
     pub on_illegal: bool,
-    /// Stop after a write into program memory.
+    /// Stop before a write into program memory (false: the write is
+    /// ignored, as on the chip, and the run goes on).
     pub on_rom_write: bool,
-    /// Stop after a write to an unmapped address.
+    /// Stop before a write to an unmapped address (false: ignored).
     pub on_unmapped_write: bool,
 }
 
@@ -228,8 +278,11 @@ pub struct StepOutcome {
     /// The CPU's report: address, cycles, event (instruction, interrupt,
     /// illegal opcode trap, wait, stop).
     pub step: Step,
-    /// A write the board refused during the step, if any.
+    /// A write the board refused during the step, if any. The step was then
+    /// undone (see [`StopReason::RomWrite`]) and `step.cycles` is 0.
     pub fault: Option<BusFault>,
+    /// Set when the CPU can never go on after this step.
+    pub halt: Option<Halt>,
 }
 
 /// An MC68HC11 on the trainer11 board running a program.
@@ -241,6 +294,11 @@ pub struct Machine {
     instructions: u64,
     script: Option<ScriptRunner>,
     script_deadline: u64,
+    /// What the program waited on when the script finished.
+    waiting_on: Option<InputKind>,
+    /// The address of an instruction whose write fault was reported and
+    /// undone: the next step there executes it as the chip does.
+    resume_write_at: Option<u16>,
     /// The polling-loop fast-forward switch and cache (not compared: see
     /// [`fastforward`]).
     ff: fastforward::FastForward,
@@ -259,10 +317,25 @@ impl Machine {
             instructions: 0,
             script: None,
             script_deadline: u64::MAX,
+            waiting_on: None,
+            resume_write_at: None,
             ff: fastforward::FastForward::default(),
         };
+        m.cpu.trap_illegal = false;
         m.reset_cpu();
         Ok(m)
+    }
+
+    /// Whether an illegal opcode traps through $FFF8 as on the chip (true)
+    /// or stops the run before it (false, the default) in [`Machine::step`];
+    /// `run_until` follows [`StopConditions::on_illegal`].
+    pub fn set_trap_illegal(&mut self, on: bool) {
+        self.cpu.trap_illegal = on;
+    }
+
+    /// What the program waited on when the key script finished (settled).
+    pub fn waiting_on(&self) -> Option<InputKind> {
+        self.waiting_on
     }
 
     /// Turns the fast-forward over polling loops in `run_until` on or off
@@ -323,10 +396,14 @@ impl Machine {
         if let Ok(board) = Self::loaded_board(&self.program) {
             self.board = board;
         }
+        let trap = self.cpu.trap_illegal;
         self.cpu = Cpu::new();
+        self.cpu.trap_illegal = trap;
         self.instructions = 0;
         self.script = None;
         self.script_deadline = u64::MAX;
+        self.waiting_on = None;
+        self.resume_write_at = None;
         self.reset_cpu();
     }
 
@@ -335,22 +412,19 @@ impl Machine {
     /// count stay, as they do on the board. A running key script goes on.
     pub fn reset_button(&mut self) {
         self.board.reset();
+        self.resume_write_at = None;
         self.reset_cpu();
     }
 
     /// Runs one instruction (or one interrupt entry, or one wait slice) and
     /// advances the devices by its cycles. A running key script is not
-    /// advanced here; `run_until` drives it.
+    /// advanced here; `run_until` drives it. A refused write undoes the
+    /// instruction (see [`StopReason::RomWrite`]) unless the previous step
+    /// reported that very fault, in which case it runs as on the chip.
     pub fn step(&mut self) -> StepOutcome {
+        let before = self.cpu.regs;
         let step = self.cpu.step(&mut self.board);
-        self.board.tick(step.cycles);
-        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
-            self.instructions += 1;
-        }
-        StepOutcome {
-            step,
-            fault: self.board.take_fault(),
-        }
+        self.finish_step(step, before)
     }
 
     /// [`Machine::step`] with every CPU bus access reported to `obs`: the
@@ -360,16 +434,153 @@ impl Machine {
         &mut self,
         obs: &mut O,
     ) -> StepOutcome {
+        let before = self.cpu.regs;
         let mut bus = crate::debug::observe::ObservingBus::new(&mut self.board, obs);
         let step = self.cpu.step(&mut bus);
-        self.board.tick(step.cycles);
-        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
-            self.instructions += 1;
+        self.finish_step(step, before)
+    }
+
+    fn finish_step(&mut self, mut step: Step, before: Registers) -> StepOutcome {
+        let resume = self.resume_write_at.take();
+        let mut fault = self.board.take_fault();
+        if fault.is_some() && resume != Some(step.pc) {
+            self.undo_step(&mut step, before);
+        } else {
+            self.board.tick(step.cycles);
+            if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+                self.instructions += 1;
+            }
+            if resume == Some(step.pc) {
+                fault = None;
+            }
         }
-        StepOutcome {
-            step,
-            fault: self.board.take_fault(),
+        let halt = self.halt_after(&step);
+        StepOutcome { step, fault, halt }
+    }
+
+    /// Undoes a step whose write the board refused: registers and cycle
+    /// count as before, PC on the instruction, no time passed. RAM writes
+    /// of the same instruction cannot precede the refused byte on the
+    /// trainer11 (RAM borders only on device registers); a device register
+    /// written by the same instruction before it (a 16-bit store from $8003,
+    /// a push from $0001 down into $FFFF) keeps that write.
+    #[cold]
+    fn undo_step(&mut self, step: &mut Step, before: Registers) {
+        self.cpu.regs = before;
+        self.cpu.cycles -= step.cycles as u64;
+        self.cpu.state = RunState::Running;
+        step.cycles = 0;
+        self.resume_write_at = Some(step.pc);
+    }
+
+    /// Whether the CPU can never go on after `step` (see [`Halt`]): a
+    /// branch or jump back into an idle loop, WAI or STOP, each with no
+    /// interrupt that could end it. Cheap unless control went back.
+    #[inline]
+    fn halt_after(&self, step: &Step) -> Option<Halt> {
+        let back = self.cpu.regs.pc <= step.pc && step.event == StepEvent::None;
+        if back || matches!(step.event, StepEvent::Waiting | StepEvent::Stopped) {
+            self.halt_check(step.pc)
+        } else {
+            None
         }
+    }
+
+    /// The halt test after a step at `from` (the CPU's PC is where it went).
+    #[cold]
+    fn halt_check(&self, from: u16) -> Option<Halt> {
+        let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
+        // XIRQ wakes only if unmasked and asserted: nothing on the board
+        // drives the pin during a run unless a user does, and then it is
+        // asserted now. The IRQ pin counts among the I-maskable sources.
+        let xirq = self.cpu.regs.ccr & crate::cpu::flags::X == 0 && self.board.xirq();
+        let irq_possible = !masked && self.board.can_interrupt();
+        if xirq || irq_possible {
+            return None;
+        }
+        // A byte still going out on the SCI or SPI is output the program
+        // made: the run goes on (the loop is fast-forwarded) until it is out.
+        // In STOP the chip's clocks, and so the shifters, stand still.
+        if self.cpu.state != RunState::Stopped && self.board.last_activity() > self.board.now() {
+            return None;
+        }
+        match self.cpu.state {
+            RunState::Waiting => Some(Halt::Wai { masked }),
+            RunState::Stopped => Some(Halt::Stop),
+            RunState::Running => {
+                let to = self.cpu.regs.pc;
+                self.idle_loop(from, to)
+                    .then_some(Halt::SelfLoop { pc: to, masked })
+            }
+        }
+    }
+
+    /// True if the instruction at `from`, which just sent control back to
+    /// `to`, closes a loop nothing inside can leave: a branch or jump to
+    /// itself (a conditional one too: nothing changes the flags, or the
+    /// tested byte when it is RAM or program memory), or an unconditional
+    /// BRA/JMP back over straight-line code that touches no memory and no
+    /// device (`End: nop / bra End`, `inx / bra *-1`): at most
+    /// [`IDLE_LOOP_MAX`] instructions of inherent mode, no stack, no flow.
+    fn idle_loop(&self, from: u16, to: u16) -> bool {
+        let peek = |a: u16| self.board.peek(a);
+        let op = peek(from);
+        let second = peek(from.wrapping_add(1));
+        let unconditional = matches!(op, 0x20 | 0x7E | 0x6E) || (op == 0x18 && second == 0x6E);
+        if from == to {
+            return match op {
+                0x20..=0x2F | 0x7E | 0x6E => true,
+                0x18 => match second {
+                    0x6E => true,
+                    0x1E | 0x1F => {
+                        let off = peek(from.wrapping_add(2));
+                        Board::is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
+                    }
+                    _ => false,
+                },
+                0x12 | 0x13 => Board::is_loadable(second as u16),
+                0x1E | 0x1F => Board::is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
+                _ => false,
+            };
+        }
+        if !unconditional {
+            return false;
+        }
+        let mut at = to;
+        for _ in 0..IDLE_LOOP_MAX {
+            if at == from {
+                return true;
+            }
+            let Ok(ins) = crate::cpu::Instruction::decode(at, peek) else {
+                return false;
+            };
+            use crate::cpu::{Mode, Op};
+            let pure = ins.info.mode == Mode::Inherent
+                && !matches!(
+                    ins.info.op,
+                    Op::Psha
+                        | Op::Pshb
+                        | Op::Pshx
+                        | Op::Pshy
+                        | Op::Pula
+                        | Op::Pulb
+                        | Op::Pulx
+                        | Op::Puly
+                        | Op::Rts
+                        | Op::Rti
+                        | Op::Swi
+                        | Op::Wai
+                        | Op::Stop
+                        | Op::Test
+                        | Op::Cli
+                        | Op::Tap
+                );
+            if !pure {
+                return false;
+            }
+            at = ins.next_addr();
+        }
+        false
     }
 
     /// Performs the key script actions due now, as `run_until` does between
@@ -390,6 +601,7 @@ impl Machine {
 
     /// Starts `script` with the given timing.
     pub fn start_script_with(&mut self, script: &Script, timing: Timing) {
+        self.waiting_on = None;
         self.script = Some(ScriptRunner::new(script, timing, self.board.now()));
         // Let the first `run_until` step ask the runner what to do.
         self.script_deadline = self.board.now();
@@ -401,18 +613,36 @@ impl Machine {
     }
 
     /// Plays `script` from now until it is done and the program settled, or
-    /// until another stop (budget `max_cycles`, illegal opcode, bad write).
+    /// until another stop (budget `max_cycles`, illegal opcode, bad write, halt).
     pub fn run_script(&mut self, script: &Script, max_cycles: u64) -> StopReason {
         self.start_script(script);
         self.run_until(&StopConditions::budget(max_cycles))
     }
 
-    /// Runs until a stop condition holds or the key script (if one was
-    /// started) finishes.
+    /// Runs until a stop condition holds, the CPU halts, or the key script
+    /// (if one was started) finishes with the program waiting for input.
+    /// The budget is checked between instructions: a run ends at the first
+    /// instruction boundary at or after it.
     pub fn run_until(&mut self, stop: &StopConditions) -> StopReason {
+        let trap = self.cpu.trap_illegal;
+        self.cpu.trap_illegal = trap || !stop.on_illegal;
+        let reason = self.run_loop(stop);
+        self.cpu.trap_illegal = trap;
+        reason
+    }
+
+    fn run_loop(&mut self, stop: &StopConditions) -> StopReason {
         let budget_end = self.board.now().saturating_add(stop.max_cycles);
         let check_bps = !stop.breakpoints.is_empty();
         let ff = self.ff.enabled;
+        // Continuing from a reported write fault: that instruction runs as
+        // on the chip, through the slow path.
+        if self.resume_write_at == Some(self.cpu.regs.pc) && self.board.now() < budget_end {
+            let out = self.step();
+            if let Some(reason) = self.after_outcome(&out, stop) {
+                return reason;
+            }
+        }
         loop {
             // Script actions happen between instructions.
             if self.board.now() >= self.script_deadline {
@@ -427,18 +657,30 @@ impl Machine {
             // The hot loop: ordinary instructions with nothing to report stay
             // in here; everything else goes through `after_step`.
             while self.board.now() < limit {
+                let before = self.cpu.regs;
                 let step = self.cpu.step(&mut self.board);
+                if self.board.has_fault() {
+                    if let Some(reason) = self.fault_step(step, before, stop) {
+                        return reason;
+                    }
+                    continue;
+                }
                 self.board.tick(step.cycles);
                 let quiet = step.event == StepEvent::None
-                    && !self.board.has_fault()
                     && self.cpu.state == RunState::Running
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;
-                    // Control went back: maybe a polling loop to skip.
-                    if ff && self.cpu.regs.pc <= step.pc {
-                        if let Some(reason) = self.try_fast_forward(stop, limit, check_bps) {
-                            return reason;
+                    // Control went back: maybe a polling loop to skip, or a
+                    // branch to itself that nothing can leave.
+                    if self.cpu.regs.pc <= step.pc {
+                        if let Some(h) = self.halt_check(step.pc) {
+                            return StopReason::Halted(h);
+                        }
+                        if ff {
+                            if let Some(reason) = self.try_fast_forward(stop, limit, check_bps) {
+                                return reason;
+                            }
                         }
                     }
                 } else if let Some(reason) = self.after_step(step, stop) {
@@ -448,41 +690,75 @@ impl Machine {
         }
     }
 
+    /// A step of `run_until` whose write the board refused: undone and
+    /// reported if the run stops on that kind of fault, else counted as the
+    /// chip runs it (the byte is simply not stored).
+    #[cold]
+    fn fault_step(
+        &mut self,
+        step: Step,
+        before: Registers,
+        stop: &StopConditions,
+    ) -> Option<StopReason> {
+        let fault = self.board.take_fault();
+        let reason = match fault {
+            Some(BusFault::RomWrite { addr, value, .. }) if stop.on_rom_write => {
+                Some(StopReason::RomWrite {
+                    addr,
+                    value,
+                    pc: step.pc,
+                })
+            }
+            Some(BusFault::UnmappedWrite { addr, value, .. }) if stop.on_unmapped_write => {
+                Some(StopReason::UnmappedWrite {
+                    addr,
+                    value,
+                    pc: step.pc,
+                })
+            }
+            _ => None,
+        };
+        if reason.is_some() {
+            let mut step = step;
+            self.undo_step(&mut step, before);
+            return reason;
+        }
+        self.board.tick(step.cycles);
+        self.after_step(step, stop)
+    }
+
+    /// The stop a single [`Machine::step`] outcome means for a run.
+    fn after_outcome(&mut self, out: &StepOutcome, stop: &StopConditions) -> Option<StopReason> {
+        if let Some(h) = out.halt {
+            return Some(StopReason::Halted(h));
+        }
+        if let StepEvent::IllegalRefused(op) = out.step.event {
+            return Some(StopReason::IllegalOpcode(op));
+        }
+        if !stop.breakpoints.is_empty() && stop.breakpoints.contains(self.cpu.regs.pc) {
+            return Some(StopReason::Breakpoint(self.cpu.regs.pc));
+        }
+        None
+    }
+
     /// The slow path of `run_until`: counts the step and says whether the
     /// run stops because of it.
     #[cold]
     fn after_step(&mut self, step: Step, stop: &StopConditions) -> Option<StopReason> {
         match step.event {
             StepEvent::None | StepEvent::Swi => self.instructions += 1,
-            StepEvent::Interrupt { .. } | StepEvent::Waiting => {}
-            StepEvent::Illegal(op) => {
-                if stop.on_illegal {
-                    return Some(StopReason::IllegalOpcode(op));
+            StepEvent::Interrupt { .. } | StepEvent::Illegal(_) => {}
+            StepEvent::IllegalRefused(op) => return Some(StopReason::IllegalOpcode(op)),
+            StepEvent::Waiting | StepEvent::Stopped => {
+                if let Some(h) = self.halt_check(step.pc) {
+                    return Some(StopReason::Halted(h));
                 }
             }
-            StepEvent::Stopped => return Some(StopReason::Stopped),
         }
-        if let Some(fault) = self.board.take_fault() {
-            match fault {
-                BusFault::RomWrite { addr, value, .. } if stop.on_rom_write => {
-                    return Some(StopReason::RomWrite {
-                        addr,
-                        value,
-                        pc: step.pc,
-                    })
-                }
-                BusFault::UnmappedWrite { addr, value, .. } if stop.on_unmapped_write => {
-                    return Some(StopReason::UnmappedWrite {
-                        addr,
-                        value,
-                        pc: step.pc,
-                    })
-                }
-                _ => {}
+        if step.event == StepEvent::None && self.cpu.regs.pc <= step.pc {
+            if let Some(h) = self.halt_check(step.pc) {
+                return Some(StopReason::Halted(h));
             }
-        }
-        if self.cpu.state == RunState::Stopped {
-            return Some(StopReason::Stopped);
         }
         if !stop.breakpoints.is_empty() && stop.breakpoints.contains(self.cpu.regs.pc) {
             return Some(StopReason::Breakpoint(self.cpu.regs.pc));
@@ -500,14 +776,11 @@ impl Machine {
                 self.script_deadline = at;
                 None
             }
-            Progress::Finished { settled } => {
+            Progress::Finished { waiting_on } => {
                 self.script = None;
                 self.script_deadline = u64::MAX;
-                Some(if settled {
-                    StopReason::Settled
-                } else {
-                    StopReason::ScriptDone
-                })
+                self.waiting_on = Some(waiting_on);
+                Some(StopReason::Settled)
             }
         }
     }
@@ -710,7 +983,7 @@ mod tests {
         let mut m = Machine::new(program(&[0x07, 0x84, 0x7F, 0x06, 0xCF, 0x01])).unwrap();
         assert_eq!(
             m.run_until(&StopConditions::budget(1000)),
-            StopReason::Stopped
+            StopReason::Halted(Halt::Stop)
         );
     }
 
@@ -744,21 +1017,78 @@ mod tests {
 
     #[test]
     fn script_with_idle_program_settles() {
-        // BRA * : never writes a register.
-        let mut m = Machine::new(program(&[0x20, 0xFE])).unwrap();
+        // LDAA PIO_B; BRA back: polls the keys, never writes a register.
+        let mut m = Machine::new(program(&[0xB6, 0x80, 0x01, 0x20, 0xFB])).unwrap();
         let s = Script::parse_keys("drop,wait:1000").unwrap();
         assert_eq!(m.run_script(&s, 10_000_000), StopReason::Settled);
         let t = Timing::default();
         // boot settle + hold + settle + wait + final settle, each phase
-        // ending at the first instruction boundary (BRA: 3 cycles) after it.
+        // ending at the first instruction boundary (a 7-cycle loop) after it.
         let want = t.quiet + t.hold + t.quiet + 1000 + t.quiet;
-        assert!((want..want + 5 * 3).contains(&m.cycles()), "{}", m.cycles());
+        assert!((want..want + 5 * 7).contains(&m.cycles()), "{}", m.cycles());
         assert_eq!(m.keys(), 0);
+        assert_eq!(m.waiting_on(), Some(InputKind::Keys));
+    }
+
+    #[test]
+    fn quiet_program_that_polls_nothing_never_settles() {
+        // INC $0050; BRA back: a computation without I/O (a RAM counter)
+        // runs to the budget, it does not settle.
+        let mut m = Machine::new(program(&[0x7C, 0x00, 0x50, 0x20, 0xFB])).unwrap();
+        assert_eq!(
+            m.run_script(&Script::empty(), 1_000_000),
+            StopReason::CycleBudget
+        );
+        assert!((1_000_000..1_000_006).contains(&m.cycles()));
+        // DEX; BRA back touches no memory: an idle loop, halted.
+        let mut m = Machine::new(program(&[0x09, 0x20, 0xFD])).unwrap();
+        let r = m.run_script(&Script::empty(), 1_000_000);
+        assert_eq!(
+            r,
+            StopReason::Halted(Halt::SelfLoop {
+                pc: 0xC000,
+                masked: true
+            })
+        );
+    }
+
+    #[test]
+    fn branch_to_itself_halts_unless_an_interrupt_can_leave_it() {
+        let mut m = Machine::new(program(&[0x20, 0xFE])).unwrap();
+        let r = m.run_until(&StopConditions::budget(1000));
+        assert_eq!(
+            r,
+            StopReason::Halted(Halt::SelfLoop {
+                pc: 0xC000,
+                masked: true
+            })
+        );
+        assert_eq!(m.cycles(), 3, "one pass through the branch");
+        // CLI, then BRA *: I clear but no source enabled.
+        let mut m = Machine::new(program(&[0x0E, 0x20, 0xFE])).unwrap();
+        let r = m.run_until(&StopConditions::budget(1000));
+        assert_eq!(
+            r,
+            StopReason::Halted(Halt::SelfLoop {
+                pc: 0xC001,
+                masked: false
+            })
+        );
+        // CLI; LDAA #$40; STAA TMSK2 (RTII); BRA *: the RTI can leave it.
+        let mut m = Machine::new(program(&[0x0E, 0x86, 0x40, 0x97, 0x24, 0x20, 0xFE])).unwrap();
+        assert_eq!(
+            m.run_until(&StopConditions::budget(1000)),
+            StopReason::CycleBudget
+        );
+        // WAI with I set: nothing wakes it.
+        let mut m = Machine::new(program(&[0x8E, 0x7F, 0xFF, 0x3E])).unwrap();
+        let r = m.run_until(&StopConditions::budget(1000));
+        assert_eq!(r, StopReason::Halted(Halt::Wai { masked: true }));
     }
 
     #[test]
     fn script_budget_stops_first() {
-        let mut m = Machine::new(program(&[0x20, 0xFE])).unwrap();
+        let mut m = Machine::new(program(&[0xB6, 0x80, 0x01, 0x20, 0xFB])).unwrap();
         let s = Script::parse_keys("wait:100000").unwrap();
         assert_eq!(m.run_script(&s, 50_000), StopReason::CycleBudget);
         // The script goes on with the next run.

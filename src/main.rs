@@ -10,6 +10,22 @@ use hc11lab::{asm, board, grade, open, run};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+// Output goes through `hc11lab::stdio`: a closed pipe must not panic.
+macro_rules! out {
+    ($($t:tt)*) => { hc11lab::stdio::out(&format!($($t)*)) };
+}
+macro_rules! outln {
+    () => { hc11lab::stdio::out("\n") };
+    ($($t:tt)*) => { hc11lab::stdio::out(&format!("{}\n", format_args!($($t)*))) };
+}
+macro_rules! err {
+    ($($t:tt)*) => { hc11lab::stdio::err(&format!($($t)*)) };
+}
+macro_rules! errln {
+    () => { hc11lab::stdio::err("\n") };
+    ($($t:tt)*) => { hc11lab::stdio::err(&format!("{}\n", format_args!($($t)*))) };
+}
+
 /// A debugger and course companion for Motorola 68HC11 assembly.
 ///
 /// Without a command, opens the GUI on the bundled Viergewinnt.
@@ -117,13 +133,25 @@ struct AsmArgs {
 struct RunArgs {
     /// .asm file, folder with Viergewinnt.asm, .s19 or ELF (default: the bundled Viergewinnt).
     path: Option<PathBuf>,
-    /// Key actions run in order: 0..7 (tap), drop, left, right, reset, wait:N, wait:Nms.
+    /// Key actions run in order: 0..7 (tap), drop, left, right, reset, wait:N, wait:Nms,
+    /// serial:TEXT (send TEXT to the SCI receiver; `\x2C` for a comma).
     #[arg(long, value_name = "KEYS")]
     keys: Option<String>,
     /// A script file: one key action per line, `#` comments, also `press N` / `release N`.
     #[arg(long, value_name = "FILE")]
     script: Option<PathBuf>,
-    /// Stop after this many E-cycles (2,000,000 = one second of the real board).
+    /// Send TEXT to the program's serial receiver once it has started and settled
+    /// (escapes \n \r \t \\ \xNN); before the --keys actions.
+    #[arg(long, value_name = "TEXT")]
+    serial_in: Option<String>,
+    /// Like --serial-in, with the bytes of FILE (`-` = standard input), sent as they are.
+    #[arg(long, value_name = "FILE", conflicts_with = "serial_in")]
+    serial_in_file: Option<PathBuf>,
+    /// Let an illegal opcode take the trap through $FFF8 as on the chip (for programs
+    /// that install a handler) instead of stopping before it.
+    #[arg(long)]
+    trap_illegal: bool,
+    /// Stop after this many E-cycles (default 200,000,000 = 100 s of the 2 MHz board).
     #[arg(long, value_name = "N")]
     max_cycles: Option<u64>,
     /// Write the LCD as a PNG picture.
@@ -157,16 +185,29 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
+            // Help and version go to stdout, which may be a closed pipe.
+            if let Err(err) = e.print() {
+                if err.kind() != std::io::ErrorKind::BrokenPipe {
+                    errln!("error: cannot write to standard output: {err}");
+                    return ExitCode::from(1);
+                }
+            }
             return ExitCode::from(code);
         }
     };
-    match dispatch(cli) {
+    let code = match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             ExitCode::from(1)
         }
+    };
+    match hc11lab::stdio::finish() {
+        Some(line) => {
+            errln!("{line}");
+            ExitCode::from(1)
+        }
+        None => code,
     }
 }
 
@@ -190,7 +231,7 @@ fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     let assembly = asm::assemble_file(&args.file, &asm::AsmOptions::default());
     if !assembly.diagnostics.is_empty() {
-        eprint!("{}", assembly.render_diagnostics());
+        err!("{}", assembly.render_diagnostics());
     }
     let Some(program) = assembly.program.as_ref().filter(|_| !assembly.has_errors()) else {
         return Ok(ExitCode::from(1));
@@ -205,7 +246,7 @@ fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
         write_file(out, &asm::symbol_file(program))?;
     }
     let bytes: usize = program.segments.iter().map(|s| s.bytes.len()).sum();
-    eprintln!(
+    errln!(
         "{}: {} bytes in {} segment(s), entry {}",
         args.file.display(),
         bytes,
@@ -221,13 +262,13 @@ fn cmd_disasm(file: &Path) -> anyhow::Result<ExitCode> {
     match open::open(Some(file)) {
         Ok(opened) => {
             for w in &opened.warnings {
-                eprintln!("warning: {w}");
+                errln!("warning: {w}");
             }
-            print!("{}", asm::disassemble(&opened.program));
+            out!("{}", asm::disassemble(&opened.program));
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             Ok(ExitCode::from(1))
         }
     }
@@ -248,29 +289,29 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
         LessonCommand::List { json, lang } => {
             let lang = lesson_lang(lang)?;
             if *json {
-                println!("{}", cli::list_json(&cat, lang));
+                outln!("{}", cli::list_json(&cat, lang));
             } else {
-                print!("{}", cli::list_text(&cat, lang));
+                out!("{}", cli::list_text(&cat, lang));
             }
         }
         LessonCommand::Show { id, lang } => {
-            print!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
+            out!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
         }
         LessonCommand::Check { id, path, json } => {
             use hc11lab::lesson::check::{check, report_text, CheckError, CheckReport};
             let result = match check(&cat, id, path) {
                 Ok(r) => r,
                 Err(e @ CheckError::NotAnExercise(_)) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     return Ok(ExitCode::from(USAGE));
                 }
                 Err(e) => return Err(e.into()),
             };
             let report = CheckReport::from(&result);
             if *json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                print!("{}", report_text(&report));
+                out!("{}", report_text(&report));
             }
             // Like `run`: 1 when the submission is not (fully) right.
             if report.score < report.max_score {
@@ -287,7 +328,7 @@ const USAGE: u8 = 2;
 fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let script = match (&args.script, &args.keys) {
         (Some(_), Some(_)) => {
-            eprintln!("error: give either --keys or --script, not both");
+            errln!("error: give either --keys or --script, not both");
             return Ok(ExitCode::from(USAGE));
         }
         (Some(path), None) => {
@@ -296,7 +337,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             match Script::parse_file(&text) {
                 Ok(s) => Some(s),
                 Err(e) => {
-                    eprintln!("error: {}: {e}", path.display());
+                    errln!("error: {}: {e}", path.display());
                     return Ok(ExitCode::from(USAGE));
                 }
             }
@@ -304,36 +345,67 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         (None, Some(keys)) => match Script::parse_keys(keys) {
             Ok(s) => Some(s),
             Err(e) => {
-                eprintln!("error: --keys: {e}");
+                errln!("error: --keys: {e}");
                 return Ok(ExitCode::from(USAGE));
             }
         },
         (None, None) => None,
     };
+    let serial = match (&args.serial_in, &args.serial_in_file) {
+        (Some(text), _) => match hc11lab::script::decode_serial_escapes(text) {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                errln!("error: --serial-in: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        },
+        (None, Some(path)) if path.as_os_str() == "-" => {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+                .context("cannot read --serial-in-file from standard input")?;
+            Some(bytes)
+        }
+        (None, Some(path)) => Some(
+            std::fs::read(path)
+                .with_context(|| format!("cannot read --serial-in-file {}", path.display()))?,
+        ),
+        (None, None) => None,
+    };
+    let script = match serial {
+        Some(bytes) => {
+            let mut s = Script {
+                actions: vec![hc11lab::script::Action::Serial(bytes)],
+            };
+            s.actions
+                .extend(script.map(|k| k.actions).unwrap_or_default());
+            Some(s)
+        }
+        None => script,
+    };
     let dumps = match args.dump.as_deref().map(run::parse_dumps).transpose() {
         Ok(d) => d.unwrap_or_default(),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(ExitCode::from(USAGE));
         }
     };
     let opened = match open::open(args.path.as_deref()) {
         Ok(o) => o,
         Err(e) => {
-            eprint!("{e}");
+            err!("{e}");
             if !e.to_string().ends_with('\n') {
-                eprintln!();
+                errln!();
             }
             return Ok(ExitCode::from(1));
         }
     };
     for w in &opened.warnings {
-        eprintln!("{w}");
+        errln!("{w}");
     }
     let machine = match Machine::new(opened.program) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -343,11 +415,12 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         explain: args.explain.clone(),
         profile: args.profile,
         max_cycles: args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES),
+        trap_illegal: args.trap_illegal,
     };
     let (machine, report) = match run::run(machine, script.as_ref(), &request, &dumps) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Ok(ExitCode::from(USAGE));
         }
     };
@@ -357,14 +430,14 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         if args.lcd_text {
             for row in &report.lcd {
-                println!("{row}");
+                outln!("{row}");
             }
         }
-        print!("{}", report.to_text());
+        out!("{}", report.to_text());
     }
     Ok(if report.failed {
         ExitCode::from(1)
@@ -384,11 +457,11 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
     };
     match grade::cli::run(&request) {
         Ok(outcome) => {
-            print!("{}", outcome.text);
+            out!("{}", outcome.text);
             Ok(ExitCode::from(outcome.exit_code))
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             Ok(ExitCode::from(1))
         }
     }
@@ -403,7 +476,7 @@ fn cmd_gui(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 
 #[cfg(not(feature = "gui"))]
 fn cmd_gui(_path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    eprintln!(
+    errln!(
         "error: this hc11lab was built without the GUI (cargo feature `gui`); \
          rebuild with default features, or use `hc11lab run`"
     );

@@ -1,4 +1,4 @@
-//! The library side of `hc11lab run` (DESIGN, "Command line"): running a
+//! The library side of `hc11lab run` (README, "Commands"): running a
 //! program headless with a key script, memory dumps (`--dump`), and the
 //! report `--json` prints, whatever the stop.
 
@@ -10,8 +10,10 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-/// Budget when the command line gives none: 100 s of the real board, far
-/// more than the firmware needs to start and settle after a key script.
+/// Budget when the command line gives none: 200,000,000 E-cycles, 100 s of
+/// the real 2 MHz board: far more than the firmware needs to start and
+/// settle after a key script, and about a second of wall time here. A run
+/// that ends here fails (exit status 1) and its message names `--max-cycles`.
 pub const DEFAULT_MAX_CYCLES: u64 = 200_000_000;
 
 /// A `--dump` item: where and how many bytes.
@@ -97,6 +99,10 @@ pub struct RunReport {
     pub message: String,
     /// True when the program or input failed (exit status 1).
     pub failed: bool,
+    /// With `settled`: what the program polls (`keys (PIO_B)`,
+    /// `serial input (SCSR.RDRF)`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting_on: Option<String>,
     /// E-cycles since reset.
     pub cycles: u64,
     /// Instructions executed since reset.
@@ -126,24 +132,38 @@ pub fn run(
     for d in dumps {
         resolve_dump(&machine, d)?;
     }
+    // Both paths play a script (the empty one waits for the program to
+    // settle), so a run counts the same cycles with and without the debugger.
+    let script = script.cloned().unwrap_or_else(Script::empty);
     let (machine, stop_reason, message, failed, debug) = if request.wants_debugger() {
-        let (machine, report) = run_debug(machine, script, request)?;
+        let (machine, report) = run_debug(machine, Some(&script), request)?;
+        let mut message = report.stop.message.clone();
+        if report.stop_reason == "cycle_budget" {
+            message.push_str(&budget_hint(request.max_cycles));
+        }
         (
             machine,
             report.stop_reason.to_string(),
-            report.stop.message.clone(),
+            message,
             report.failed(),
             Some(report),
         )
     } else {
         let mut machine = machine;
-        let script = script.cloned().unwrap_or_else(Script::empty);
         machine.start_script(&script);
-        let stop = machine.run_until(&StopConditions::budget(request.max_cycles));
-        let failed = is_failure(&stop);
-        let message = describe(&machine, &stop);
-        (machine, stop.name().to_string(), message, failed, None)
+        let mut stop = StopConditions::budget(request.max_cycles);
+        stop.on_illegal = !request.trap_illegal;
+        let reason = machine.run_until(&stop);
+        let failed = is_failure(&reason);
+        let mut message = describe(&machine, &reason);
+        if reason == StopReason::CycleBudget {
+            message.push_str(&budget_hint(request.max_cycles));
+        }
+        (machine, reason.name().to_string(), message, failed, None)
     };
+    let waiting_on = (stop_reason == "settled")
+        .then(|| machine.waiting_on().map(|k| k.describe().to_string()))
+        .flatten();
     let mut symbols = BTreeMap::new();
     for d in dumps {
         let (address, len) = resolve_dump(&machine, d)?;
@@ -159,6 +179,7 @@ pub fn run(
         stop_reason,
         message,
         failed,
+        waiting_on,
         cycles: machine.cycles(),
         instructions: machine.instructions(),
         registers: machine.registers(),
@@ -181,17 +202,19 @@ pub fn is_failure(stop: &StopReason) -> bool {
     )
 }
 
-/// The stop in one sentence, with the label of the address where it happened.
-fn describe(machine: &Machine, stop: &StopReason) -> String {
-    let pc = machine.registers().pc;
-    let at = match machine.program().label_for(pc) {
-        Some((sym, 0)) => format!(" in {}", sym.name),
-        Some((sym, off)) => format!(" in {}+{off}", sym.name),
-        None => String::new(),
-    };
-    let place = machine
+/// What a budget stop adds to its message.
+fn budget_hint(max_cycles: u64) -> String {
+    format!(
+        " after {max_cycles} E-cycles ({:.1} s of the 2 MHz board); give a larger --max-cycles if the program needs more",
+        max_cycles as f64 / 2_000_000.0
+    )
+}
+
+/// ` (file:line)` of the source line at `addr`, or nothing.
+fn source_place(machine: &Machine, addr: u16) -> String {
+    machine
         .program()
-        .line_at(pc)
+        .line_at(addr)
         .and_then(|l| {
             let file = machine.program().files.get(l.file)?;
             Some(format!(
@@ -203,8 +226,46 @@ fn describe(machine: &Machine, stop: &StopReason) -> String {
                 l.line
             ))
         })
-        .unwrap_or_default();
-    format!("{stop}; PC ${pc:04X}{at}{place}")
+        .unwrap_or_default()
+}
+
+/// The instruction at `addr` as text (`staa $C100`).
+fn instruction_text(machine: &Machine, addr: u16) -> String {
+    match crate::cpu::Instruction::decode(addr, |a| machine.peek(a)) {
+        Ok(i) => i.to_string(),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The stop in one sentence, with the label of the address where it
+/// happened, its source line and, for faults, the instruction.
+fn describe(machine: &Machine, stop: &StopReason) -> String {
+    let pc = machine.registers().pc;
+    let at = match machine.program().label_for(pc) {
+        Some((sym, 0)) => format!(" in {}", sym.name),
+        Some((sym, off)) => format!(" in {}+{off}", sym.name),
+        None => String::new(),
+    };
+    let place = source_place(machine, pc);
+    match stop {
+        StopReason::RomWrite { .. } | StopReason::UnmappedWrite { .. } => format!(
+            "{stop}: `{}`{at}{place}; stopped before it took effect (registers and memory as before it)",
+            instruction_text(machine, pc)
+        ),
+        StopReason::IllegalOpcode(_) => format!(
+            "{stop}{at}{place}; stopped before it: nothing was stacked, registers are as before \
+             (--trap-illegal lets the chip take the trap through $FFF8)"
+        ),
+        StopReason::Settled => format!(
+            "{stop}: {}; PC ${pc:04X}{at}{place}",
+            machine.waiting_on().map_or("input", |k| k.describe())
+        ),
+        StopReason::Halted(_) => format!(
+            "{stop}: `{}`; PC ${pc:04X}{at}{place}",
+            instruction_text(machine, pc)
+        ),
+        _ => format!("{stop}; PC ${pc:04X}{at}{place}"),
+    }
 }
 
 fn resolve_dump(machine: &Machine, d: &DumpSpec) -> Result<(u16, usize), RunError> {

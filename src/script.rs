@@ -1,11 +1,33 @@
 //! Key scripts: what `run --keys`, `run --script`, lessons and the grader use
-//! to press the trainer11's buttons (DESIGN.md, "Command line").
+//! to press the trainer11's buttons and type on its serial line.
 //!
 //! `--keys` is a comma list run in order: `0`..`7` tap that key, `drop`,
 //! `left`, `right`, `reset` (= keys 0, 1, 3, 4), `wait:N` (N E-cycles),
-//! `wait:Nms` (2000 E-cycles per ms). A script file has one action per line,
-//! `#` starts a comment, and besides those actions knows `press N`,
-//! `release N` (no waiting) and `settle` (wait until the program is idle).
+//! `wait:Nms` (2000 E-cycles per ms), `serial:TEXT` (send TEXT to the SCI
+//! receiver; escapes `\n \r \t \\ \xNN`, and `\x2C` for a comma in a
+//! `--keys` list). A script file has one action per line, `#` starts a
+//! comment (except on a `serial:` line, which takes the rest of the line),
+//! and besides those actions knows `press N`, `release N` (no waiting) and
+//! `settle` (wait until the program is idle).
+//!
+//! # Serial input
+//!
+//! `serial:TEXT` queues the bytes on RxD: the first arrives one frame (at
+//! the baud rate the program has set) after the action, the rest back to
+//! back, as a terminal sending a line would. A byte arriving while the
+//! previous one is still unread is lost and sets OR, as on the chip. The
+//! runner waits until the last byte has arrived, then lets the program
+//! settle, as after a tap.
+//!
+//! # The end of a script: settled
+//!
+//! After the last action the runner waits until the program *waits for
+//! input*: [`QUIET_CYCLES`] without output activity, during which it read an
+//! input register (the keys on PIO_B, or SCSR with the receiver on:
+//! [`Board::last_input_poll`]), with every queued serial byte delivered.
+//! Only then does the script finish ([`Progress::Finished`]). A program that
+//! computes without I/O never settles: its run ends when it halts, at a
+//! breakpoint or at the cycle budget.
 //!
 //! # Timing of a tap, from the firmware
 //!
@@ -44,11 +66,10 @@
 //! `initGame` clears `buttonFlag` itself (flaw F2 in RECONSTRUCTION.md), is
 //! up long before `initGame` returns and would take it again. A tap thus
 //! costs about 20,000 + action + 60,000 E-cycles. If a program never becomes
-//! quiet (it keeps drawing or printing), the runner stops waiting after
-//! [`SETTLE_CAP_CYCLES`] and goes on; the run then ends with `ScriptDone`
-//! instead of `Settled`.
+//! quiet after a tap (it keeps drawing or printing), the runner stops
+//! waiting after [`SETTLE_CAP_CYCLES`] and goes on with the next action.
 
-use crate::board::{Board, E_CLOCK_HZ};
+use crate::board::{Board, InputKind, E_CLOCK_HZ};
 use std::fmt;
 
 /// E-cycles a tap holds its key down (see the module doc).
@@ -61,8 +82,10 @@ pub const SETTLE_CAP_CYCLES: u64 = 10_000_000;
 pub const CYCLES_PER_MS: u64 = E_CLOCK_HZ / 1000;
 
 /// One step of a key script.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// Send these bytes to the SCI receiver, wait until they arrived, settle.
+    Serial(Vec<u8>),
     /// Press key n, hold it, release it, let the program settle.
     Tap(u8),
     /// Press key n and go on at once.
@@ -87,6 +110,7 @@ impl fmt::Display for Action {
             Action::Release(n) => write!(f, "release {n}"),
             Action::Wait(n) => write!(f, "wait:{n}"),
             Action::Settle => write!(f, "settle"),
+            Action::Serial(bytes) => write!(f, "serial:{}", escape_serial(bytes)),
         }
     }
 }
@@ -110,7 +134,8 @@ impl fmt::Display for Position {
 }
 
 /// The actions both formats accept, for error messages.
-pub const VALID_KEYS_ACTIONS: &str = "0..7, drop, left, right, reset, wait:N, wait:Nms";
+pub const VALID_KEYS_ACTIONS: &str =
+    "0..7, drop, left, right, reset, wait:N, wait:Nms, serial:TEXT";
 /// The extra actions of script files.
 pub const VALID_FILE_ACTIONS: &str = "press N, release N, settle";
 
@@ -188,6 +213,16 @@ impl Script {
         let mut actions = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let at = Position::Line(i + 1);
+            let trimmed = line.trim_start();
+            if trimmed.len() >= 7 && trimmed[..7].eq_ignore_ascii_case("serial:") {
+                // The text is the rest of the line, `#` included.
+                actions.push(Action::Serial(parse_serial_text(
+                    &trimmed[7..],
+                    trimmed,
+                    at,
+                )?));
+                continue;
+            }
             let item = line.split('#').next().unwrap_or("").trim();
             if item.is_empty() {
                 continue;
@@ -231,6 +266,68 @@ impl fmt::Display for Script {
     }
 }
 
+/// Decodes the escapes of a `serial:` text (`\n \r \t \\ \xNN`); any other
+/// character stands for itself (as Latin-1: one byte each, up to U+00FF).
+pub fn decode_serial_escapes(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let b = u8::try_from(c as u32)
+                .map_err(|_| format!("`{c}` is not a single byte; write it as \\xNN"))?;
+            out.push(b);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push(b'\n'),
+            Some('r') => out.push(b'\r'),
+            Some('t') => out.push(b'\t'),
+            Some('\\') => out.push(b'\\'),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                let b = (hex.len() == 2)
+                    .then(|| u8::from_str_radix(&hex, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| format!("`\\x{hex}` needs two hex digits, e.g. \\x0D"))?;
+                out.push(b);
+            }
+            Some(other) => {
+                return Err(format!(
+                    "unknown escape `\\{other}`; use \\n \\r \\t \\\\ or \\xNN"
+                ))
+            }
+            None => return Err("a lone `\\` at the end; write `\\\\` for a backslash".into()),
+        }
+    }
+    Ok(out)
+}
+
+/// The `serial:` form of bytes: printable ASCII as is (comma and backslash
+/// escaped), everything else as an escape.
+fn escape_serial(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes {
+        match b {
+            b'\n' => s.push_str("\\n"),
+            b'\r' => s.push_str("\\r"),
+            b'\t' => s.push_str("\\t"),
+            b'\\' => s.push_str("\\\\"),
+            b',' => s.push_str("\\x2C"),
+            0x20..=0x7E => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02X}")),
+        }
+    }
+    s
+}
+
+fn parse_serial_text(text: &str, item: &str, at: Position) -> Result<Vec<u8>, ScriptError> {
+    decode_serial_escapes(text).map_err(|problem| ScriptError::BadNumber {
+        item: item.to_string(),
+        at,
+        problem,
+    })
+}
+
 fn parse_key(n: &str, item: &str, at: Position) -> Result<u8, ScriptError> {
     match n.parse::<u8>() {
         Ok(k) if k < 8 => Ok(k),
@@ -253,6 +350,7 @@ fn parse_common(item: &str, at: Position) -> Result<Option<Action>, ScriptError>
         k if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() => {
             Action::Tap(parse_key(k, item, at)?)
         }
+        w if w.starts_with("serial:") => Action::Serial(parse_serial_text(&item[7..], item, at)?),
         w => {
             let Some(arg) = w.strip_prefix("wait:") else {
                 return Ok(None);
@@ -308,6 +406,11 @@ enum Phase {
     Holding { key: u8, until: u64 },
     /// Waiting until `until`.
     Waiting { until: u64 },
+    /// Waiting until every queued serial byte has arrived.
+    Feeding,
+    /// All actions done: waiting until the program waits for input, quiet
+    /// since `since` at least.
+    Final { since: u64 },
 }
 
 /// What [`ScriptRunner::advance`] says.
@@ -315,11 +418,10 @@ enum Phase {
 pub enum Progress {
     /// Call again at this board cycle (or later).
     Continue(u64),
-    /// All actions done and the final settle over: `settled` is false if
-    /// the program did not become quiet within the cap.
+    /// All actions done and the program waits for input (module doc).
     Finished {
-        /// True if the program was quiet at the end.
-        settled: bool,
+        /// What it polls.
+        waiting_on: InputKind,
     },
 }
 
@@ -332,10 +434,9 @@ pub struct ScriptRunner {
     next: usize,
     phase: Phase,
     timing: Timing,
-    /// True while the phase before `Next` was a settle (so the run's end
-    /// needs no second one).
+    /// True while the phase before `Next` was a settle (so the end needs
+    /// no second quiet window).
     just_settled: bool,
-    last_settled: bool,
     unsettled: u32,
 }
 
@@ -351,7 +452,6 @@ impl ScriptRunner {
             },
             timing,
             just_settled: false,
-            last_settled: true,
             unsettled: 0,
         }
     }
@@ -364,6 +464,11 @@ impl ScriptRunner {
     /// How many settles gave up at the cap.
     pub fn unsettled_count(&self) -> u32 {
         self.unsettled
+    }
+
+    /// True once every action was started (the runner waits for the end).
+    pub fn actions_done(&self) -> bool {
+        matches!(self.phase, Phase::Final { .. })
     }
 
     fn settle(&mut self, now: u64) {
@@ -383,13 +488,11 @@ impl ScriptRunner {
                         .last_activity()
                         .max(since)
                         .saturating_add(self.timing.quiet);
-                    if now >= quiet_end {
-                        self.last_settled = true;
-                    } else if now >= cap_at {
-                        self.last_settled = false;
-                        self.unsettled += 1;
-                    } else {
+                    if now < quiet_end && now < cap_at {
                         return Progress::Continue(quiet_end.min(cap_at));
+                    }
+                    if now < quiet_end {
+                        self.unsettled += 1;
                     }
                     self.phase = Phase::Next;
                     self.just_settled = true;
@@ -408,14 +511,18 @@ impl ScriptRunner {
                     self.phase = Phase::Next;
                     self.just_settled = false;
                 }
+                Phase::Feeding => {
+                    if board.serial_rx_pending() > 0 {
+                        // Bytes arrive at device events; look again at the next.
+                        return Progress::Continue(board.next_event().max(now + 1));
+                    }
+                    self.settle(now);
+                }
+                Phase::Final { since } => return self.final_check(board, since),
                 Phase::Next => {
-                    let Some(&action) = self.actions.get(self.next) else {
-                        if self.just_settled {
-                            return Progress::Finished {
-                                settled: self.last_settled,
-                            };
-                        }
-                        self.settle(now);
+                    let Some(action) = self.actions.get(self.next).cloned() else {
+                        let since = if self.just_settled { 0 } else { now };
+                        self.phase = Phase::Final { since };
                         continue;
                     };
                     self.next += 1;
@@ -436,9 +543,35 @@ impl ScriptRunner {
                             }
                         }
                         Action::Settle => self.settle(now),
+                        Action::Serial(bytes) => {
+                            board.feed_serial(&bytes);
+                            self.phase = Phase::Feeding;
+                        }
                     }
                 }
             }
+        }
+    }
+
+    /// The end of the script: finished when the program has been quiet for
+    /// the quiet window, read an input within it and every serial byte has
+    /// arrived; otherwise when to look again. A program that is quiet but
+    /// polls nothing (it computes) is looked at again every quiet window.
+    fn final_check(&self, board: &Board, since: u64) -> Progress {
+        let now = board.now();
+        let quiet = self.timing.quiet;
+        let quiet_end = board.last_activity().max(since).saturating_add(quiet);
+        if now < quiet_end {
+            return Progress::Continue(quiet_end);
+        }
+        if board.serial_rx_pending() > 0 {
+            return Progress::Continue(board.next_event().max(now + 1));
+        }
+        match board.last_input_poll() {
+            Some((at, kind)) if at.saturating_add(quiet) >= now => {
+                Progress::Finished { waiting_on: kind }
+            }
+            _ => Progress::Continue(now.saturating_add(quiet)),
         }
     }
 }
@@ -541,8 +674,62 @@ mod tests {
         board.write(0x0000, 0x40); // PA6: backlight off, a visible change
         board.tick(600);
         assert_eq!(r.advance(&mut board), Progress::Continue(2500));
-        board.tick(400);
-        assert_eq!(r.advance(&mut board), Progress::Finished { settled: true });
+        board.tick(300);
+        board.read(crate::board::pio::PIO_B); // the program polls the keys
+        board.tick(100);
+        assert_eq!(
+            r.advance(&mut board),
+            Progress::Finished {
+                waiting_on: InputKind::Keys
+            }
+        );
+    }
+
+    #[test]
+    fn runner_finishes_only_when_the_program_polls_an_input() {
+        use crate::cpu::Bus;
+        let mut board = Board::new();
+        let timing = Timing {
+            hold: 10,
+            quiet: 1000,
+            settle_cap: 5000,
+        };
+        let mut r = ScriptRunner::new(&Script::empty(), timing, 0);
+        board.tick(1000);
+        // Quiet, but polled nothing: a computation. Look again a window later.
+        assert_eq!(r.advance(&mut board), Progress::Continue(2000));
+        board.tick(500);
+        board.read(0x002E); // SCSR with the receiver on
+        board.tick(500);
+        assert_eq!(
+            r.advance(&mut board),
+            Progress::Finished {
+                waiting_on: InputKind::Serial
+            }
+        );
+    }
+
+    #[test]
+    fn serial_action_feeds_and_waits_for_the_last_byte() {
+        let s = Script::parse_keys("serial:ab\\x2Cc\\n").unwrap();
+        assert_eq!(s.actions, vec![Action::Serial(b"ab,c\n".to_vec())]);
+        assert_eq!(s.to_string(), "serial:ab\\x2Cc\\n");
+        assert!(Script::parse_keys("serial:\\q").is_err());
+        assert!(Script::parse_keys("serial:\\x4").is_err());
+        let mut board = Board::new();
+        let timing = Timing {
+            hold: 10,
+            quiet: 1000,
+            settle_cap: 5000,
+        };
+        let mut r = ScriptRunner::new(&s, timing, 0);
+        board.tick(1000);
+        let Progress::Continue(at) = r.advance(&mut board) else {
+            panic!("still feeding")
+        };
+        assert_eq!(board.serial_rx_pending(), 5);
+        // 9600 Bd: 2080 E-cycles a frame, the first arrives one frame on.
+        assert_eq!(at, 1000 + 2080);
     }
 
     #[test]
@@ -559,7 +746,8 @@ mod tests {
             board.tick(600);
             board.write(0x0000, if i % 2 == 0 { 0x40 } else { 0 });
         }
-        assert_eq!(r.advance(&mut board), Progress::Finished { settled: false });
+        // The boot settle gave up; the end waits on (so continues).
+        assert!(matches!(r.advance(&mut board), Progress::Continue(_)));
         assert_eq!(r.unsettled_count(), 1);
     }
 }

@@ -36,6 +36,7 @@ fn request(breaks: &[&str], pixels: &[&str], explain: &[&str]) -> RunRequest {
         explain: explain.iter().map(|s| s.to_string()).collect(),
         profile: false,
         max_cycles: 50_000_000,
+        trap_illegal: false,
     }
 }
 
@@ -236,7 +237,9 @@ fn reverse_across_a_whole_game_is_exact() {
         if !matches!(s.reason, Reason::Budget { .. }) {
             assert_eq!(
                 s.reason,
-                Reason::ScriptDone { settled: true },
+                Reason::Settled {
+                    waiting_on: "keys (PIO_B)".into()
+                },
                 "{}",
                 s.message
             );

@@ -67,7 +67,7 @@ fn random_code_every_write_is_tracked() {
                     t.interrupt(&before, false);
                     check_step(&t, &log, before.pc, "illegal trap");
                 }
-                StepEvent::Waiting | StepEvent::Stopped => {
+                StepEvent::IllegalRefused(_) | StepEvent::Waiting | StepEvent::Stopped => {
                     assert!(log.writes().next().is_none());
                 }
             }

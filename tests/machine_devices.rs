@@ -144,14 +144,16 @@ Start   ldaa    #1
 
 #[test]
 fn busy_program_never_settles() {
-    // Writes PORTA forever: the script ends, but the program is never quiet.
+    // Writes PORTA forever: the script's actions end, but the program never
+    // waits for input, so the run goes to its budget.
     let mut m = machine(
         "
 Start   inc     PORTA
         bra     Start",
     );
     let r = m.run_script(&Script::parse_keys("drop").expect("keys"), 100_000_000);
-    assert_eq!(r, StopReason::ScriptDone);
+    assert_eq!(r, StopReason::CycleBudget);
+    assert!(m.cycles() >= 100_000_000);
 }
 
 #[test]
@@ -173,6 +175,33 @@ Start   ldaa    $8001
 
 #[test]
 fn interrupt_handler_that_only_clears_its_flag_settles() {
+    // The RTI handler scans the keys: the program waits for input.
+    let mut m = machine(
+        "
+Start   lds     #$3FFF
+        ldaa    #$40
+        staa    TMSK2           ; RTII
+        cli
+idle    wai
+        bra     idle
+rti_isr ldab    $8001           ; scan the keys (PIO_B)
+        ldaa    #$40
+        staa    TFLG2           ; clear RTIF: no output, so quiet
+        rti
+        org     $FFF0
+        dc.w    rti_isr",
+    );
+    assert_eq!(
+        m.run_script(&Script::parse_keys("left").expect("keys"), 10_000_000),
+        StopReason::Settled
+    );
+    assert_eq!(m.waiting_on(), Some(hc11lab::board::InputKind::Keys));
+}
+
+#[test]
+fn interrupt_loop_that_reads_no_input_runs_to_its_budget() {
+    // Quiet, but it waits for the timer, not for input: never settled, and
+    // not halted either (the RTI ends each WAI).
     let mut m = machine(
         "
 Start   lds     #$3FFF
@@ -182,14 +211,14 @@ Start   lds     #$3FFF
 idle    wai
         bra     idle
 rti_isr ldaa    #$40
-        staa    TFLG2           ; clear RTIF: no output, so quiet
+        staa    TFLG2
         rti
         org     $FFF0
         dc.w    rti_isr",
     );
     assert_eq!(
-        m.run_script(&Script::parse_keys("left").expect("keys"), 10_000_000),
-        StopReason::Settled
+        m.run_script(&Script::parse_keys("left").expect("keys"), 2_000_000),
+        StopReason::CycleBudget
     );
 }
 
@@ -228,7 +257,7 @@ fn random_programs_do_not_break_the_machine() {
         };
         let r = m.run_until(&stop);
         assert!(
-            matches!(r, StopReason::CycleBudget | StopReason::Stopped),
+            matches!(r, StopReason::CycleBudget | StopReason::Halted(_)),
             "{r:?}"
         );
         // Views work on whatever state it left.

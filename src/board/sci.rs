@@ -156,6 +156,22 @@ impl Sci {
         }
     }
 
+    /// True if any SCI interrupt is enabled (TIE, TCIE, RIE, ILIE).
+    pub fn interrupts_enabled(&self) -> bool {
+        self.sccr2 & (sccr2::TIE | sccr2::TCIE | sccr2::RIE | 0x10) != 0
+    }
+
+    /// True while the receiver is enabled (RE): a read of SCSR then polls
+    /// for received bytes.
+    pub fn receiver_enabled(&self) -> bool {
+        self.sccr2 & sccr2::RE != 0
+    }
+
+    /// Bytes queued on RxD that have not arrived yet.
+    pub fn rx_pending(&self) -> usize {
+        self.rx_queue.len()
+    }
+
     /// The SCI interrupt vector ($FFD6) if an enabled flag is set.
     pub fn irq_vector(&self) -> Option<u16> {
         let c = self.sccr2;

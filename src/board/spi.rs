@@ -119,6 +119,12 @@ impl Spi {
     }
 
     /// The SPI interrupt vector ($FFD8) if SPIE is set and SPIF or MODF is.
+    /// True if SPIE is set: a transfer ending may raise the SPI interrupt.
+    pub fn interrupts_enabled(&self) -> bool {
+        self.spcr & spcr::SPIE != 0
+    }
+
+    /// The SPI vector ($FFD8) while SPIF or MODF is set with SPIE.
     pub fn irq_vector(&self) -> Option<u16> {
         (self.spcr & spcr::SPIE != 0 && self.spsr & (SPIF | MODF) != 0).then_some(0xFFD8)
     }

@@ -178,6 +178,13 @@ impl Timer {
     }
 
     /// The vector of the highest-priority timer interrupt pending, if any.
+    /// True if any timer interrupt is enabled (TMSK1, or TOI/RTII/PAOVI/PAII
+    /// in TMSK2): one may become pending as time passes.
+    pub fn interrupts_enabled(&self) -> bool {
+        self.reg(TMSK1) != 0 || self.reg(TMSK2) & 0xF0 != 0
+    }
+
+    /// The interrupt vector of the highest-priority pending timer source.
     pub fn irq_vector(&self) -> Option<u16> {
         let f1 = self.reg(TFLG1) & self.reg(TMSK1);
         let f2 = self.reg(TFLG2) & self.reg(TMSK2) & 0xF0;

@@ -17,6 +17,11 @@
 //! * Illegal opcodes, and TEST ($00) outside test mode, trap through $FFF8
 //!   with the address of the illegal opcode's first byte (the prebyte, if
 //!   any) as the stacked PC; [`ILLEGAL_CYCLES`] = 14, 15 with a prebyte.
+//!   That is the chip. A debugger wants to stop *before* the trap, as gdb
+//!   shows SIGILL: with [`Cpu::trap_illegal`] off the step reports
+//!   [`StepEvent::IllegalRefused`], takes no cycles and changes nothing (PC
+//!   stays on the opcode), and the next step at the same address takes the
+//!   trap as the chip would ("continue from the stop").
 //! * CLI and TAP clearing I let one more instruction run before a pending
 //!   IRQ is taken, as the manual describes for both; RTI has no such delay.
 //! * DAA clears V (the manual leaves it undefined). IDIV and FDIV by zero
@@ -79,6 +84,12 @@ pub struct Cpu {
     /// Set by CLI or TAP when they clear I: the manual delays the clearing so
     /// the next instruction always runs before a pending IRQ is taken.
     irq_delay: bool,
+    /// True (the chip, the default): an illegal opcode traps through $FFF8.
+    /// False: the step stops before it (see the module doc).
+    pub trap_illegal: bool,
+    /// The address of the last illegal opcode refused: a step there takes
+    /// the trap (continuing from the stop), once.
+    resume_trap_at: Option<u16>,
 }
 
 /// What a [`Step`] did besides (or instead of) an ordinary instruction.
@@ -89,6 +100,9 @@ pub enum StepEvent {
     /// An illegal opcode was met and trapped through $FFF8; also TEST ($00)
     /// outside test mode.
     Illegal(IllegalOpcode),
+    /// An illegal opcode was met with [`Cpu::trap_illegal`] off: nothing
+    /// ran, no cycles passed, PC is on the opcode. Stepping again takes the trap.
+    IllegalRefused(IllegalOpcode),
     /// An interrupt (IRQ, XIRQ, device source) was taken instead of an
     /// instruction; `vector` is the vector's address (e.g. $FFF2).
     Interrupt {
@@ -132,6 +146,8 @@ impl Cpu {
             cycles: 0,
             state: RunState::Running,
             irq_delay: false,
+            trap_illegal: true,
+            resume_trap_at: None,
         }
     }
 
@@ -143,6 +159,7 @@ impl Cpu {
         self.regs.pc = read16(bus, RESET_VECTOR);
         self.state = RunState::Running;
         self.irq_delay = false;
+        self.resume_trap_at = None;
     }
 
     /// Runs one instruction, or enters one interrupt, or waits one slice in
@@ -192,7 +209,7 @@ impl Cpu {
                     len: 2,
                 }
             };
-            return self.illegal_trap(bus, illegal);
+            return self.illegal(bus, illegal);
         };
         self.regs.pc = pc.wrapping_add(opcode_len);
         self.execute(bus, info, pc)
@@ -287,6 +304,23 @@ impl Cpu {
             pc,
             cycles,
             event: StepEvent::Interrupt { vector },
+        }
+    }
+
+    /// An illegal opcode: the trap, or (with `trap_illegal` off) a step that
+    /// stops before it and arms the trap for the next step at this address.
+    #[cold]
+    fn illegal<B: Bus>(&mut self, bus: &mut B, illegal: IllegalOpcode) -> Step {
+        if self.trap_illegal || self.resume_trap_at == Some(illegal.addr) {
+            self.resume_trap_at = None;
+            return self.illegal_trap(bus, illegal);
+        }
+        self.regs.pc = illegal.addr;
+        self.resume_trap_at = Some(illegal.addr);
+        Step {
+            pc: illegal.addr,
+            cycles: 0,
+            event: StepEvent::IllegalRefused(illegal),
         }
     }
 

@@ -49,6 +49,8 @@ pub struct RunRequest {
     pub profile: bool,
     /// `--max-cycles` (E-cycles for the whole run).
     pub max_cycles: u64,
+    /// `--trap-illegal`: illegal opcodes take the trap through $FFF8 instead of stopping.
+    pub trap_illegal: bool,
 }
 
 impl RunRequest {
@@ -66,7 +68,9 @@ impl RunRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DebugRun {
     /// The stable stop name `run --json` uses (`breakpoint`, `settled`,
-    /// `script_done`, `cycle_budget`, `illegal_opcode`, `watchpoint`, ...).
+    /// `halted`, `cycle_budget`, `illegal_opcode`, `watchpoint`, ...). Not
+    /// serialized: the run report beside which this is flattened has it.
+    #[serde(skip)]
     pub stop_reason: &'static str,
     /// Where and why it stopped.
     pub stop: Stop,
@@ -132,9 +136,8 @@ impl Reason {
             Reason::IllegalOpcode { .. } => "illegal_opcode",
             Reason::BadWrite { area, .. } if area == "rom" => "rom_write",
             Reason::BadWrite { .. } => "unmapped_write",
-            Reason::ScriptDone { settled: true } => "settled",
-            Reason::ScriptDone { settled: false } => "script_done",
-            Reason::CpuStopped => "stopped",
+            Reason::Settled { .. } => "settled",
+            Reason::Halted { .. } => "halted",
             Reason::Budget { .. } => "cycle_budget",
             Reason::StartOfHistory => "start_of_history",
             Reason::NoFrame => "no_frame",
@@ -187,6 +190,8 @@ pub fn run_debug(
     script: Option<&Script>,
     req: &RunRequest,
 ) -> Result<(Machine, DebugRun), CliError> {
+    let mut machine = machine;
+    machine.set_trap_illegal(req.trap_illegal);
     let mut d = Debugger::new(machine);
     // A command-line run never goes back: no snapshots.
     d.set_history_budget(None);

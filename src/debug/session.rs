@@ -61,14 +61,17 @@ pub enum Reason {
         /// The address.
         addr: u16,
     },
-    /// The CPU met an illegal opcode and trapped through $FFF8.
+    /// The CPU met an illegal opcode; it stopped before the trap (PC on the
+    /// opcode, nothing stacked). Continuing takes the trap through $FFF8.
     IllegalOpcode {
         /// Where.
         addr: u16,
         /// The bytes.
         bytes: Vec<u8>,
     },
-    /// The board refused a write (program memory or unmapped).
+    /// The board refused a write (program memory or unmapped); the
+    /// instruction was undone. Continuing runs it as the chip does (the
+    /// byte is not stored).
     BadWrite {
         /// `rom` or `unmapped`.
         area: String,
@@ -79,13 +82,19 @@ pub enum Reason {
         /// The writing instruction.
         pc: u16,
     },
-    /// The key script finished.
-    ScriptDone {
-        /// True if the program then settled (idle).
-        settled: bool,
+    /// The key script and serial input are done and the program waits for input.
+    Settled {
+        /// What it polls (`keys (PIO_B)`, `serial input (SCSR.RDRF)`).
+        waiting_on: String,
     },
-    /// STOP executed and nothing wakes the CPU.
-    CpuStopped,
+    /// The CPU can never go on (a branch to itself, WAI or STOP with
+    /// nothing that could end it).
+    Halted {
+        /// `self_loop`, `wai` or `stop`.
+        halt: String,
+        /// The sentence (`halted: a branch to itself with interrupts masked (I set)`).
+        why: String,
+    },
     /// The command's cycle budget is used up.
     Budget {
         /// Cycles the command ran.
@@ -449,6 +458,8 @@ impl<T: Target> Debugger<T> {
     /// One step with all bookkeeping. `count` increments watch hit counters.
     fn step_once(&mut self, count: bool) -> StepInfo {
         self.settle_change();
+        // Normally done by `run_cmd` just before; replays need it here.
+        self.target.script_poll();
         let before = self.target.cpu().regs;
         let was_waiting = self.target.cpu().state == RunState::Waiting;
         let pc = before.pc;
@@ -507,6 +518,7 @@ impl<T: Target> Debugger<T> {
                 vector: 0xFFF8,
                 target: after.pc,
             },
+            StepEvent::IllegalRefused(_) => Flow::Plain,
             StepEvent::Interrupt { vector } => Flow::Interrupt {
                 site: ts.step.pc,
                 vector,
@@ -535,7 +547,7 @@ impl<T: Target> Debugger<T> {
                 }
                 StepEvent::Interrupt { .. } => t.interrupt(&before, was_waiting),
                 StepEvent::Illegal(_) => t.interrupt(&before, false),
-                StepEvent::Waiting | StepEvent::Stopped => {}
+                StepEvent::IllegalRefused(_) | StepEvent::Waiting | StepEvent::Stopped => {}
             }
             if let (Some(p0), Some(p1)) = (probe_before, target.lcd_probe()) {
                 // The byte landing now is the one whose transfer started
@@ -645,9 +657,10 @@ impl<T: Target> Debugger<T> {
             Reason::IllegalOpcode { addr, bytes } => {
                 let b: Vec<String> = bytes.iter().map(|b| format!("${b:02X}")).collect();
                 format!(
-                    "illegal opcode {} at {} (${addr:04X}); the CPU trapped through $FFF8",
+                    "illegal opcode {} at {} (${addr:04X}){}; stopped before it: nothing ran, nothing was stacked (continue to take the trap through $FFF8)",
                     b.join(" "),
-                    self.label(*addr)
+                    self.label(*addr),
+                    self.line_of(*addr)
                 )
             }
             Reason::BadWrite {
@@ -656,22 +669,49 @@ impl<T: Target> Debugger<T> {
                 value,
                 pc,
             } => format!(
-                "the instruction at {} (${pc:04X}) wrote ${value:02X} to {} ${addr:04X}; the write was refused",
+                "`{}` at {} (${pc:04X}){} writes ${value:02X} to {} ${addr:04X}; stopped before it took effect (continue to run it as the chip does: the byte is not stored)",
+                self.disasm(*pc),
                 self.label(*pc),
+                self.line_of(*pc),
                 if area == "rom" { "program memory" } else { "unmapped" }
             ),
-            Reason::ScriptDone { settled: true } => "key script done, program settled".into(),
-            Reason::ScriptDone { settled: false } => "key script done (program still busy)".into(),
-            Reason::CpuStopped => "STOP executed and nothing wakes the CPU".into(),
+            Reason::Settled { waiting_on } => {
+                format!("key script done, program waits for input: {waiting_on}; at {here}")
+            }
+            Reason::Halted { why, .. } => {
+                format!("{why}; at {here} (${pc:04X}){}", self.line_of(pc))
+            }
             Reason::Budget { cycles } => format!("ran {cycles} E-cycles without stopping; paused at {here}"),
             Reason::StartOfHistory => "reached the oldest state kept (start of history)".into(),
             Reason::NoFrame => "no subroutine to step out of (at top level)".into(),
         }
     }
 
-    /// A stop caused by the step itself (trap, fault, watchpoint, script end).
+    /// ` (file:line)` of the source line at `addr`, or nothing.
+    fn line_of(&self, addr: u16) -> String {
+        let program = self.program();
+        program
+            .line_at(addr)
+            .and_then(|l| {
+                let f = program.files.get(l.file)?;
+                let name = f.path.file_name()?.to_string_lossy().into_owned();
+                Some(format!(" ({name}:{})", l.line))
+            })
+            .unwrap_or_default()
+    }
+
+    /// The instruction at `addr` as text (`staa $C100`), or its bytes.
+    fn disasm(&self, addr: u16) -> String {
+        let target = &self.target;
+        match Instruction::decode(addr, |a| target.peek(a)) {
+            Ok(i) => i.to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// A stop caused by the step itself (trap, fault, watchpoint, halt).
     fn step_stop(&mut self, info: &StepInfo) -> Option<Reason> {
-        if let StepEvent::Illegal(ill) = info.ts.step.event {
+        if let StepEvent::IllegalRefused(ill) = info.ts.step.event {
             return Some(Reason::IllegalOpcode {
                 addr: ill.addr,
                 bytes: ill.bytes[..ill.len as usize].to_vec(),
@@ -694,12 +734,17 @@ impl<T: Target> Debugger<T> {
                 hits: self.hits.clone(),
             });
         }
-        if let Some(settled) = info.ts.script_finished {
-            return Some(Reason::ScriptDone { settled });
-        }
-        if info.ts.step.event == StepEvent::Stopped && self.target.cpu().state == RunState::Stopped
-        {
-            return Some(Reason::CpuStopped);
+        if let Some(h) = info.ts.halt {
+            use crate::machine::Halt;
+            let kind = match h {
+                Halt::SelfLoop { .. } => "self_loop",
+                Halt::Wai { .. } => "wai",
+                Halt::Stop => "stop",
+            };
+            return Some(Reason::Halted {
+                halt: kind.into(),
+                why: h.to_string(),
+            });
         }
         None
     }
@@ -727,6 +772,13 @@ impl<T: Target> Debugger<T> {
                 }
             }
             first = false;
+            // Script actions happen between instructions, as in
+            // `Machine::run_until`; its end stops before the next step.
+            if let Some(kind) = self.target.script_poll() {
+                return self.stop(Reason::Settled {
+                    waiting_on: kind.describe().to_string(),
+                });
+            }
             let ran = self.target.cycles().saturating_sub(start);
             if ran >= self.max_cycles {
                 return self.stop(Reason::Budget { cycles: ran });

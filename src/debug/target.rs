@@ -32,10 +32,11 @@ pub enum Fault {
 pub struct TargetStep {
     /// The CPU's report.
     pub step: Step,
-    /// A refused write, if any.
+    /// A refused write, if any (the step was undone: it stops the debugger
+    /// before the instruction takes effect).
     pub fault: Option<Fault>,
-    /// `Some(settled)` when the key script finished right after this step.
-    pub script_finished: Option<bool>,
+    /// Set when the CPU can never go on after this step.
+    pub halt: Option<crate::machine::Halt>,
 }
 
 /// The LCD data path as the provenance tracker mirrors it: when the SPI's
@@ -64,8 +65,14 @@ pub trait Target: Clone {
     /// Memory as a read would see it, without side effects.
     fn peek(&self, addr: u16) -> u8;
     /// One step (instruction, interrupt entry or wait slice) with every bus
-    /// access reported to `obs`; devices and the key script advance with it.
+    /// access reported to `obs`; devices advance with it.
     fn step_observed<O: AccessObserver>(&mut self, obs: &mut O) -> TargetStep;
+    /// Performs the key script actions due now (call before each step, as
+    /// `Machine::run_until` does between instructions); returns what the
+    /// program waits on if the script just finished with it settled.
+    fn script_poll(&mut self) -> Option<crate::board::InputKind> {
+        None
+    }
     /// One step without observation (the fast path).
     fn step(&mut self) -> TargetStep {
         self.step_observed(&mut NoObserver)
@@ -119,7 +126,7 @@ impl Bare {
     /// or the program's entry if it has no reset vector).
     pub fn new(program: Program) -> Bare {
         let mut b = Bare {
-            cpu: Cpu::new(),
+            cpu: Self::debug_cpu(),
             bus: RamBus::new(),
             image: program
                 .segments
@@ -135,7 +142,7 @@ impl Bare {
     /// Raw bytes at `addr`, reset vector pointing there, no symbols.
     pub fn from_bytes(addr: u16, bytes: &[u8]) -> Bare {
         let mut b = Bare {
-            cpu: Cpu::new(),
+            cpu: Self::debug_cpu(),
             bus: RamBus::new(),
             program: None,
             image: vec![
@@ -145,6 +152,14 @@ impl Bare {
         };
         b.reset();
         b
+    }
+
+    /// A CPU that stops before an illegal opcode instead of trapping, as
+    /// the debugger wants (the trap is taken when the user continues).
+    fn debug_cpu() -> Cpu {
+        let mut cpu = Cpu::new();
+        cpu.trap_illegal = false;
+        cpu
     }
 
     /// The registers.
@@ -168,14 +183,14 @@ impl Target for Bare {
         TargetStep {
             step,
             fault: None,
-            script_finished: None,
+            halt: None,
         }
     }
     fn step(&mut self) -> TargetStep {
         TargetStep {
             step: self.cpu.step(&mut self.bus),
             fault: None,
-            script_finished: None,
+            halt: None,
         }
     }
     fn reset(&mut self) {
@@ -183,7 +198,7 @@ impl Target for Bare {
         for (addr, bytes) in &self.image {
             self.bus.load(*addr, bytes);
         }
-        self.cpu = Cpu::new();
+        self.cpu = Self::debug_cpu();
         self.cpu.reset(&mut self.bus);
         let has_vector = self
             .image
@@ -215,17 +230,18 @@ impl Target for crate::machine::Machine {
         crate::machine::Machine::peek(self, addr)
     }
     fn step_observed<O: AccessObserver>(&mut self, obs: &mut O) -> TargetStep {
-        // Script actions come first, as in `run_until`; a script that just
-        // finished is reported after this step, so the step count of every
-        // state stays the same on replay.
-        let script = self.script_tick();
         let out = crate::machine::Machine::step_observed(self, obs);
-        machine_step(out, script)
+        machine_step(out)
     }
     fn step(&mut self) -> TargetStep {
-        let script = self.script_tick();
         let out = crate::machine::Machine::step(self);
-        machine_step(out, script)
+        machine_step(out)
+    }
+    fn script_poll(&mut self) -> Option<crate::board::InputKind> {
+        match self.script_tick() {
+            Some(crate::machine::StopReason::Settled) => self.waiting_on(),
+            _ => None,
+        }
     }
     fn reset(&mut self) {
         crate::machine::Machine::reset(self)
@@ -234,7 +250,7 @@ impl Target for crate::machine::Machine {
         Some(crate::machine::Machine::program(self).as_ref())
     }
     fn device_ranges(&self) -> Vec<(u16, u16)> {
-        // On-chip registers and the PIO (DESIGN.md memory map).
+        // On-chip registers and the PIO (docs/ARCHITECTURE.md, the trainer11 board).
         vec![(0x0000, 0x003F), (0x8000, 0x8003)]
     }
     fn spdr(&self) -> Option<u16> {
@@ -264,12 +280,8 @@ impl Target for crate::machine::Machine {
     }
 }
 
-fn machine_step(
-    out: crate::machine::StepOutcome,
-    script: Option<crate::machine::StopReason>,
-) -> TargetStep {
+fn machine_step(out: crate::machine::StepOutcome) -> TargetStep {
     use crate::board::BusFault;
-    use crate::machine::StopReason;
     let fault = out.fault.map(|f| match f {
         BusFault::RomWrite { addr, value, .. } => Fault::RomWrite { addr, value },
         BusFault::UnmappedWrite { addr, value, .. } => Fault::UnmappedWrite { addr, value },
@@ -277,10 +289,6 @@ fn machine_step(
     TargetStep {
         step: out.step,
         fault,
-        script_finished: match script {
-            Some(StopReason::Settled) => Some(true),
-            Some(_) => Some(false),
-            None => None,
-        },
+        halt: out.halt,
     }
 }

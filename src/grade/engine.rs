@@ -18,7 +18,7 @@ use super::submission::Submission;
 use crate::asm::{assemble_with, AsmOptions, MemoryFiles};
 use crate::cpu::{Instruction, Registers};
 use crate::image::{Program, SymbolKind};
-use crate::machine::{Machine, StopConditions, StopReason};
+use crate::machine::{Halt, Machine, StopConditions, StopReason};
 use crate::script::{Action, Script, Timing};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -251,8 +251,11 @@ fn run_script(
     }
     let mut stop = StopConditions::budget(CHUNK_CYCLES);
     let ended = run_chunked(m, &mut stop, budget, guard, |_, reason| match reason {
-        StopReason::Settled => Some(true),
-        StopReason::ScriptDone => Some(false),
+        // A program that halts (a branch to itself, WAI with nothing to
+        // wake it) has ended as surely as one waiting for keys.
+        StopReason::Settled | StopReason::Halted(Halt::SelfLoop { .. } | Halt::Wai { .. }) => {
+            Some(true)
+        }
         _ => None,
     });
     match ended {
@@ -278,9 +281,10 @@ fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
             at: locate(program, op.addr),
         }),
         StopReason::RomWrite { addr, pc, .. } => {
+            // The machine stops before the writing instruction takes effect,
+            // so SP is as before it: a push writes at SP, SP-1, ... SP-8.
             let sp = m.registers().sp;
-            // A push writes at SP and then decrements, so a stack write is at SP+1..SP+9.
-            let stack = addr > sp && u32::from(addr) <= u32::from(sp) + 9;
+            let stack = addr <= sp && u32::from(addr) + 8 >= u32::from(sp);
             Some(RunFailure::RomWrite {
                 addr: locate(program, addr),
                 at: locate(program, pc),
@@ -291,13 +295,13 @@ fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
             addr,
             at: locate(program, pc),
         }),
-        StopReason::Stopped => Some(RunFailure::Stopped {
+        StopReason::Halted(Halt::Stop) => Some(RunFailure::Stopped {
             at: locate(program, m.registers().pc),
         }),
         StopReason::CycleBudget
         | StopReason::Breakpoint(_)
         | StopReason::Settled
-        | StopReason::ScriptDone => None,
+        | StopReason::Halted(_) => None,
     }
 }
 

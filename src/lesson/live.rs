@@ -166,7 +166,7 @@ pub fn perform(
                 .script_progress()
                 .map_or(script.actions.len(), |(i, _)| i);
             let keys: Vec<u8> = taps(&Script {
-                actions: script.actions.iter().take(begun).copied().collect(),
+                actions: script.actions.iter().take(begun).cloned().collect(),
             });
             for k in keys {
                 run.note(&Event::Key(k), session);

@@ -202,6 +202,8 @@ impl Machine {
                     let deadline = limit.min(self.board.next_event());
                     let k = (deadline.saturating_sub(now) / period.max(1)).saturating_sub(1);
                     if k > 0 && self.board.skip_idle(k * period) {
+                        // Each skipped iteration polled where the measured one did.
+                        self.board.shift_input_poll(now - period, k * period);
                         self.cpu.cycles += k * period;
                         self.instructions += k * count;
                         self.ff.skipped += k;
@@ -234,15 +236,18 @@ impl Machine {
             if self.board.now() >= limit {
                 return Iteration::AtLimit;
             }
+            let before = self.cpu.regs;
             let mut bus = ProbeBus {
                 board: &mut self.board,
                 clean: true,
             };
             let step = self.cpu.step(&mut bus);
             bus_clean &= bus.clean;
+            if self.board.has_fault() {
+                return Iteration::Stopped(self.fault_step(step, before, stop));
+            }
             self.board.tick(step.cycles);
             let quiet = step.event == StepEvent::None
-                && !self.board.has_fault()
                 && self.cpu.state == RunState::Running
                 && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
             if quiet {
@@ -251,6 +256,12 @@ impl Machine {
                 return Iteration::Stopped(self.after_step(step, stop));
             }
             let pc = self.cpu.regs.pc;
+            if pc <= step.pc {
+                // An idle loop: halted, exactly as `run_until` sees it.
+                if let Some(h) = self.halt_check(step.pc) {
+                    return Iteration::Stopped(Some(StopReason::Halted(h)));
+                }
+            }
             if pc == head {
                 let now = self.board.now();
                 let mut cpu1 = self.cpu.clone();

@@ -661,7 +661,7 @@ impl Session {
 
     fn finish(&mut self, stop: Stop) {
         self.mode = Mode::Paused;
-        if matches!(stop.reason, Reason::ScriptDone { .. }) {
+        if matches!(stop.reason, Reason::Settled { .. }) {
             self.script_active = false;
         }
         self.stop = Some(stop.message);

@@ -389,7 +389,7 @@ impl Cpu {
                     bytes: [0x00, 0],
                     len: 1,
                 };
-                return self.illegal_trap(bus, illegal);
+                return self.illegal(bus, illegal);
             }
         }
         Step {
