@@ -12,9 +12,13 @@ pub mod i18n;
 pub mod live;
 pub mod manifest;
 pub mod progress;
+pub mod reference;
 pub mod text;
+pub mod validate;
 
-pub use catalog::{find_root, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry};
+pub use catalog::{
+    find_root, BrokenFolder, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry,
+};
 pub use engine::{
     Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict,
 };
