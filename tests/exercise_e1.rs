@@ -43,7 +43,7 @@ fn e1_scripts_are_a_draw_and_a_last_stone_win() {
 #[test]
 fn e1_solution_full_marks_original_fails() {
     let (a, g) = grader("e1-draw");
-    let solution = lesson("e1-draw").join("solution");
+    let solution = solution("e1-draw");
     assert_same_as_firmware(
         &solution,
         &[

@@ -30,9 +30,7 @@ fn rule_column(g: &Connect4) -> Option<usize> {
 
 #[test]
 fn e4_reference_follows_the_rules_in_random_games() {
-    let entry = lesson("e4-computer")
-        .join("solution")
-        .join("Viergewinnt.asm");
+    let entry = solution("e4-computer").join("Viergewinnt.asm");
     let fresh = Session::boot(&entry, 200_000);
     let mut rng = Lcg(2026);
     let (mut won_by_computer, mut blocks, mut moves) = (0, 0, 0);
@@ -85,7 +83,7 @@ fn e4_reference_follows_the_rules_in_random_games() {
 #[test]
 fn e4_solution_full_marks_original_fails() {
     let (a, g) = grader("e4-computer");
-    let solution = lesson("e4-computer").join("solution");
+    let solution = solution("e4-computer");
     assert_same_as_firmware(
         &solution,
         &[
@@ -124,7 +122,7 @@ fn e4_solution_full_marks_original_fails() {
 /// The solution folder with another Computer.inc.
 fn with_computer(name: &str, computer: &str) -> Scratch {
     let s = Scratch::new(name);
-    s.copy_dir(&lesson("e4-computer").join("solution"))
+    s.copy_dir(&solution("e4-computer"))
         .write("Computer.inc", computer);
     s
 }
@@ -155,8 +153,7 @@ fn e4_a_different_correct_computer_scores_full_marks() {
 #[test]
 fn e4_a_computer_that_never_blocks_loses_points() {
     let (a, g) = grader("e4-computer");
-    let solution =
-        std::fs::read_to_string(lesson("e4-computer").join("solution/Computer.inc")).unwrap();
+    let solution = std::fs::read_to_string(solution("e4-computer").join("Computer.inc")).unwrap();
     let rule2 = "        ldaa    #1                          ; 2. Gewinn von Spieler 1 verhindern\n        jsr     findWinColumn\n        cmpa    #$FF\n        bne     chooseColumnEnd\n";
     assert!(
         solution.contains(rule2),
