@@ -180,3 +180,31 @@ fn e4_a_computer_that_never_blocks_loses_points() {
         assert!(c.passed, "{name} should pass:\n{}", describe(&r));
     }
 }
+
+/// The solution's Computer.inc with a silent pause of `loops` × 6 E-cycles
+/// (`dex` 3 + `bne` 3) before the computer chooses its column.
+fn with_pause(name: &str, loops: u16) -> Scratch {
+    let src = std::fs::read_to_string(solution("e4-computer").join("Computer.inc")).unwrap();
+    let marker = "        jsr     chooseColumn";
+    assert!(src.contains(marker), "solution/Computer.inc changed shape");
+    let slow = src.replacen(
+        marker,
+        &format!("        pshx\n        ldx     #{loops}\nthinkLonger\n        dex\n        bne     thinkLonger\n        pulx\n{marker}"),
+        1,
+    );
+    with_computer(name, &slow)
+}
+
+#[test]
+fn e4_the_50_ms_thinking_limit_is_checked() {
+    let (a, g) = grader("e4-computer");
+    // 30 ms of extra thinking (60,000 E-cycles) is within the limit ...
+    let s = with_pause("e4-30ms", 10_000);
+    assert_full(&grade(&a, &g, s.path()));
+    // ... 60 ms (120,000 E-cycles) is not: the computer has not answered.
+    let s = with_pause("e4-60ms", 20_000);
+    let r = grade(&a, &g, s.path());
+    let c = r.checks.iter().find(|c| c.name == "the computer answers").unwrap();
+    assert!(!c.passed, "{}", describe(&r));
+    assert!(c.output.contains("50 ms"), "{}", c.output);
+}
