@@ -71,6 +71,9 @@ enum LessonCommand {
         /// Print {"score", "max_score", "checks": [{"name", "score", "max_score", "feedback"}]}.
         #[arg(long)]
         json: bool,
+        /// Language of the report: de or en (default: from LANG / LC_ALL).
+        #[arg(long)]
+        lang: Option<String>,
     },
     /// Check a course folder before students get it: texts, names, model
     /// solutions, references and starters (exit 1 if anything is wrong).
@@ -313,17 +316,22 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
         LessonCommand::Show { id, lang } => {
             print!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
         }
-        LessonCommand::Check { id, path, json } => {
-            use hc11lab::lesson::check::{check, report_text, CheckError, CheckReport};
-            let result = match check(&cat, id, path) {
-                Ok(r) => r,
+        LessonCommand::Check {
+            id,
+            path,
+            json,
+            lang,
+        } => {
+            use hc11lab::lesson::check::{check_localized, report_text, CheckError};
+            let lang = lesson_lang(lang)?;
+            let report = match check_localized(&cat, id, path, lang) {
+                Ok((_, r)) => r,
                 Err(e @ CheckError::NotAnExercise(_)) => {
                     eprintln!("error: {e}");
                     return Ok(ExitCode::from(USAGE));
                 }
                 Err(e) => return Err(e.into()),
             };
-            let report = CheckReport::from(&result);
             if *json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {

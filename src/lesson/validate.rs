@@ -296,6 +296,29 @@ pub fn validate_exercise_dir(dir: &Path, solutions: Option<&Path>) -> FolderRepo
             return r;
         }
     };
+    match super::feedback::load_german(dir) {
+        Ok(german) => {
+            let file = dir.join(super::feedback::GERMAN_FILE);
+            for c in &assignment.checks {
+                if !german.contains_key(&c.name) {
+                    r.problems.push(format!(
+                        "{}: no German name and advice for check `{}` (`lesson check --lang de` would show English)",
+                        file.display(),
+                        c.name
+                    ));
+                }
+            }
+            for name in german.keys() {
+                if !assignment.checks.iter().any(|c| &c.name == name) {
+                    r.problems.push(format!(
+                        "{}: `{name}` is not a check of assignment.toml",
+                        file.display()
+                    ));
+                }
+            }
+        }
+        Err(e) => r.problems.push(e),
+    }
     let grader = match Grader::new(assignment.clone()) {
         Ok(g) => g,
         Err(e) => {
