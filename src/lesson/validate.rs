@@ -483,8 +483,11 @@ pub fn assemble_reference(assignment: &Assignment, sol: &Path) -> Result<(String
 }
 
 /// Writes `reference/reference.s19` and `reference/reference.sym` of the
-/// exercise in `dir` from the solution in `sol`, and copies the assignment's
-/// provided files from `sol` beside them (`hc11lab lesson reference`).
+/// exercise in `dir` from the solution in `sol`, and beside them the
+/// starter's sources (the exercise's `starter/`, else the bundled firmware
+/// for an exercise on Viergewinnt) and the provided files from `sol`
+/// (`hc11lab lesson reference`). The grader takes the provided files from
+/// there, and the similarity report leaves the starter code out.
 pub fn write_reference(dir: &Path, sol: &Path) -> Result<PathBuf, String> {
     let assignment = Assignment::load(dir).map_err(|e| e.to_string())?;
     let (s19, sym) = assemble_reference(&assignment, sol)?;
@@ -494,6 +497,21 @@ pub fn write_reference(dir: &Path, sol: &Path) -> Result<PathBuf, String> {
         |p: PathBuf, t: &str| std::fs::write(&p, t).map_err(|e| format!("{}: {e}", p.display()));
     write(out.join(reference::IMAGE), &s19)?;
     write(out.join(reference::SYMBOLS), &sym)?;
+    let starter = dir.join("starter");
+    if starter.is_dir() {
+        let sub = Submission::load(&starter, &assignment.limits).map_err(|e| e.to_string())?;
+        for (path, src) in &sub.files {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            write(out.join(name), &src.text)?;
+        }
+    } else if assignment
+        .entry
+        .eq_ignore_ascii_case(crate::firmware::MAIN_FILE)
+    {
+        for (name, text) in crate::firmware::FILES {
+            write(out.join(name), text)?;
+        }
+    }
     for name in &assignment.provided {
         let from = sol.join(name);
         let text =
