@@ -204,7 +204,11 @@ fn e4_the_50_ms_thinking_limit_is_checked() {
     // ... 60 ms (120,000 E-cycles) is not: the computer has not answered.
     let s = with_pause("e4-60ms", 20_000);
     let r = grade(&a, &g, s.path());
-    let c = r.checks.iter().find(|c| c.name == "the computer answers").unwrap();
+    let c = r
+        .checks
+        .iter()
+        .find(|c| c.name == "the computer answers")
+        .unwrap();
     assert!(!c.passed, "{}", describe(&r));
     assert!(c.output.contains("50 ms"), "{}", c.output);
 }

@@ -149,7 +149,11 @@ fn e6_expected_output_is_the_rust_move_finder_s() {
                     let mut spaced = lines.clone();
                     spaced[n - 1] = format!("{line} ");
                     let spaced: String = spaced.iter().map(|l| format!("{l}\r\n")).collect();
-                    assert!(r.is_match(&spaced), "{}: a trailing space fails {r}", c.name);
+                    assert!(
+                        r.is_match(&spaced),
+                        "{}: a trailing space fails {r}",
+                        c.name
+                    );
                     assert!(r.is_match(&full), "{}: {r}", c.name);
                     // The regex pins the line: the output with that line changed fails.
                     let mut other = lines.clone();

@@ -67,7 +67,7 @@ fn every_line_of_a_german_check_is_german() {
         assert!(text.contains("FEHL") && text.contains("Punkte: "), "{text}");
         assert_german(&text, id);
     }
-    for id in ["e5-tictactoe", "e6-othello"] {
+    for id in ["e5-tictactoe", "e6-othello", "e7-checkers"] {
         let text = check(id, &root().join("lessons").join(id).join("starter"), "de");
         assert_german(&text, id);
     }

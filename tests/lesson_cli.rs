@@ -100,7 +100,10 @@ fn check_grades_a_submission_through_the_grader() {
     assert!(out.contains("FAIL") && out.contains("assembles"), "{out}");
     let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", d, "--lang", "de"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("FEHL") && out.contains("wird assembliert"), "{out}");
+    assert!(
+        out.contains("FEHL") && out.contains("wird assembliert"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 
     // A guided lesson is not graded.
