@@ -8,6 +8,7 @@ pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod feedback;
 pub mod i18n;
 pub mod live;
 pub mod manifest;

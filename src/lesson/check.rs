@@ -194,7 +194,7 @@ pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<
         };
         if let Some(t) = text {
             files.insert(
-                &format!("{}{name}", dir.as_deref().unwrap_or("")),
+                format!("{}{name}", dir.as_deref().unwrap_or("")),
                 t.into_bytes(),
             );
         }
