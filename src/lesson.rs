@@ -8,13 +8,18 @@ pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod feedback;
 pub mod i18n;
 pub mod live;
 pub mod manifest;
 pub mod progress;
+pub mod reference;
 pub mod text;
+pub mod validate;
 
-pub use catalog::{find_root, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry};
+pub use catalog::{
+    find_root, BrokenFolder, Catalog, Exercise, Kind, Lesson, LessonError, ListEntry,
+};
 pub use engine::{
     Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict,
 };

@@ -87,6 +87,27 @@ enum LessonCommand {
         /// Print {"score", "max_score", "checks": [{"name", "score", "max_score", "feedback"}]}.
         #[arg(long)]
         json: bool,
+        /// Language of the report: de or en (default: from LANG / LC_ALL).
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Check a course folder before students get it: texts, names, model
+    /// solutions, references and starters (exit 1 if anything is wrong).
+    Validate {
+        /// The course folder (default: the one `lesson list` uses).
+        dir: Option<PathBuf>,
+        /// Folder with one solution source folder per exercise
+        /// (default: DIR/../tests/solutions, if it exists).
+        #[arg(long, value_name = "DIR")]
+        solutions: Option<PathBuf>,
+    },
+    /// Assemble an exercise's solution into the reference image that ships
+    /// (EXERCISE/reference/reference.s19 + .sym + the provided files).
+    Reference {
+        /// The exercise folder (with assignment.toml).
+        exercise: PathBuf,
+        /// The solution source folder (kept out of the course, e.g. tests/solutions/e1-draw).
+        solution: PathBuf,
     },
 }
 
@@ -283,9 +304,48 @@ fn lesson_lang(lang: &Option<String>) -> anyhow::Result<hc11lab::lesson::Lang> {
 }
 
 fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
-    use hc11lab::lesson::{cli, Catalog};
-    let cat = Catalog::load_default()?;
+    use hc11lab::lesson::{cli, validate, Catalog};
     match cmd {
+        LessonCommand::Validate { dir, solutions } => {
+            let Some(root) = dir.clone().or_else(hc11lab::lesson::find_root) else {
+                eprintln!("error: no course folder: give one (`hc11lab lesson validate lessons`)");
+                return Ok(ExitCode::from(USAGE));
+            };
+            let solutions = solutions
+                .clone()
+                .or_else(|| validate::default_solutions(&root));
+            let reports = match validate::validate_course(&root, solutions.as_deref()) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            print!("{}", validate::report_text(&reports));
+            let ok = reports.iter().all(validate::FolderReport::ok);
+            return Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            });
+        }
+        LessonCommand::Reference { exercise, solution } => {
+            match validate::write_reference(exercise, solution) {
+                Ok(p) => println!("wrote {}", p.display()),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        _ => {}
+    }
+    let cat = Catalog::load_default()?;
+    // A broken folder is left out; the rest of the course still works.
+    eprint!("{}", cat.broken_text());
+    match cmd {
+        LessonCommand::Validate { .. } | LessonCommand::Reference { .. } => {}
         LessonCommand::List { json, lang } => {
             let lang = lesson_lang(lang)?;
             if *json {
@@ -297,17 +357,22 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
         LessonCommand::Show { id, lang } => {
             out!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
         }
-        LessonCommand::Check { id, path, json } => {
-            use hc11lab::lesson::check::{check, report_text, CheckError, CheckReport};
-            let result = match check(&cat, id, path) {
-                Ok(r) => r,
+        LessonCommand::Check {
+            id,
+            path,
+            json,
+            lang,
+        } => {
+            use hc11lab::lesson::check::{check_localized, report_text, CheckError};
+            let lang = lesson_lang(lang)?;
+            let report = match check_localized(&cat, id, path, lang) {
+                Ok((_, r)) => r,
                 Err(e @ CheckError::NotAnExercise(_)) => {
                     errln!("error: {e}");
                     return Ok(ExitCode::from(USAGE));
                 }
                 Err(e) => return Err(e.into()),
             };
-            let report = CheckReport::from(&result);
             if *json {
                 outln!("{}", serde_json::to_string_pretty(&report)?);
             } else {

@@ -43,7 +43,7 @@ fn e1_scripts_are_a_draw_and_a_last_stone_win() {
 #[test]
 fn e1_solution_full_marks_original_fails() {
     let (a, g) = grader("e1-draw");
-    let solution = lesson("e1-draw").join("solution");
+    let solution = solution("e1-draw");
     assert_same_as_firmware(
         &solution,
         &[
@@ -70,4 +70,61 @@ fn e1_solution_full_marks_original_fails() {
         "random games must play the same on the original:\n{}",
         describe(&r)
     );
+}
+
+/// Grades `subs` (plus the unchanged firmware) as a batch and returns the
+/// similar pairs by folder name.
+fn similar_pairs(subs: &[&Scratch]) -> Vec<(String, String, usize)> {
+    let mut paths: Vec<std::path::PathBuf> = subs.iter().map(|s| s.path().to_path_buf()).collect();
+    paths.push(firmware());
+    let mut opts = hc11lab::grade::GradeOptions::new(lesson("e1-draw"), paths);
+    opts.jobs = Some(1);
+    let report = hc11lab::grade::grade_batch(&opts, &|_, _| {}).unwrap();
+    report
+        .similarity
+        .pairs
+        .iter()
+        .map(|p| (p.a.clone(), p.b.clone(), p.shared))
+        .collect()
+}
+
+fn name(s: &Scratch) -> String {
+    s.path().file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn two_identical_e1_solutions_are_flagged_as_similar() {
+    // The starter code left out of the comparison is the firmware (shipped
+    // beside the reference image), not the reference solution: identical
+    // solutions share their own code and are flagged.
+    let a = Scratch::new("e1-sim-a");
+    a.copy_dir(&solution("e1-draw"));
+    let b = Scratch::new("e1-sim-b");
+    b.copy_dir(&solution("e1-draw"));
+    let pairs = similar_pairs(&[&a, &b]);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        (pairs[0].0.clone(), pairs[0].1.clone()),
+        (name(&a), name(&b))
+    );
+
+    // A small change (one short routine, fewer fingerprints than the
+    // default minimum of shared ones) copied verbatim is flagged too: the
+    // minimum scales with the program's own fingerprints.
+    let routine = "\nextraRoutine\n        psha\n        pshb\n        ldaa    coordx\n        ldab    coordy\n        aba\n        staa    xoffset\n        ldaa    player\n        eora    #3\n        staa    yoffset\n        clra\n        tab\n        pulb\n        pula\n        rts\n";
+    let logic = std::fs::read_to_string(firmware().join("Logic.inc")).unwrap();
+    let c = Scratch::new("e1-sim-c");
+    c.copy_dir(&firmware())
+        .write("Logic.inc", &format!("{logic}{routine}"));
+    let d = Scratch::new("e1-sim-d");
+    d.copy_dir(&firmware())
+        .write("Logic.inc", &format!("{logic}{routine}"));
+    let pairs = similar_pairs(&[&c, &d]);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        (pairs[0].0.clone(), pairs[0].1.clone()),
+        (name(&c), name(&d))
+    );
+    let min = hc11lab::grade::similarity::SimilarityOptions::default().min_shared;
+    assert!(pairs[0].2 < min, "{pairs:?}: not a small program");
 }

@@ -12,7 +12,7 @@ use support::*;
 #[test]
 fn e2_solution_full_marks_original_fails() {
     let (a, g) = grader("e2-pulls");
-    let solution = lesson("e2-pulls").join("solution");
+    let solution = solution("e2-pulls");
     assert_same_as_firmware(
         &solution,
         &[
@@ -67,7 +67,7 @@ fn e2_solution_full_marks_original_fails() {
 #[test]
 fn e2_unbalanced_fix_and_missing_label_are_named() {
     let (a, g) = grader("e2-pulls");
-    let solution = lesson("e2-pulls").join("solution");
+    let solution = solution("e2-pulls");
     let board = std::fs::read_to_string(solution.join("Board.inc")).unwrap();
 
     // Pulls in the right order, but drawBoard also pushes X and never pulls it.

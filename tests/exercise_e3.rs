@@ -20,9 +20,7 @@ const WINS: [(&str, usize); 6] = [
 #[test]
 fn e3_reference_marks_what_the_model_marks() {
     let a = hc11lab::grade::Assignment::load(&lesson("e3-winline")).unwrap();
-    let entry = lesson("e3-winline")
-        .join("solution")
-        .join("Viergewinnt.asm");
+    let entry = solution("e3-winline").join("Viergewinnt.asm");
     for (check, marked) in WINS {
         let keys = keys_of(&a, check);
         let mut model = Connect4::new();
@@ -45,7 +43,7 @@ fn e3_reference_marks_what_the_model_marks() {
 #[test]
 fn e3_solution_full_marks_original_fails() {
     let (a, g) = grader("e3-winline");
-    let solution = lesson("e3-winline").join("solution");
+    let solution = solution("e3-winline");
     assert_same_as_firmware(
         &solution,
         &[

@@ -30,9 +30,7 @@ fn rule_column(g: &Connect4) -> Option<usize> {
 
 #[test]
 fn e4_reference_follows_the_rules_in_random_games() {
-    let entry = lesson("e4-computer")
-        .join("solution")
-        .join("Viergewinnt.asm");
+    let entry = solution("e4-computer").join("Viergewinnt.asm");
     let fresh = Session::boot(&entry, 200_000);
     let mut rng = Lcg(2026);
     let (mut won_by_computer, mut blocks, mut moves) = (0, 0, 0);
@@ -85,7 +83,7 @@ fn e4_reference_follows_the_rules_in_random_games() {
 #[test]
 fn e4_solution_full_marks_original_fails() {
     let (a, g) = grader("e4-computer");
-    let solution = lesson("e4-computer").join("solution");
+    let solution = solution("e4-computer");
     assert_same_as_firmware(
         &solution,
         &[
@@ -124,7 +122,7 @@ fn e4_solution_full_marks_original_fails() {
 /// The solution folder with another Computer.inc.
 fn with_computer(name: &str, computer: &str) -> Scratch {
     let s = Scratch::new(name);
-    s.copy_dir(&lesson("e4-computer").join("solution"))
+    s.copy_dir(&solution("e4-computer"))
         .write("Computer.inc", computer);
     s
 }
@@ -155,8 +153,7 @@ fn e4_a_different_correct_computer_scores_full_marks() {
 #[test]
 fn e4_a_computer_that_never_blocks_loses_points() {
     let (a, g) = grader("e4-computer");
-    let solution =
-        std::fs::read_to_string(lesson("e4-computer").join("solution/Computer.inc")).unwrap();
+    let solution = std::fs::read_to_string(solution("e4-computer").join("Computer.inc")).unwrap();
     let rule2 = "        ldaa    #1                          ; 2. Gewinn von Spieler 1 verhindern\n        jsr     findWinColumn\n        cmpa    #$FF\n        bne     chooseColumnEnd\n";
     assert!(
         solution.contains(rule2),
@@ -182,4 +179,36 @@ fn e4_a_computer_that_never_blocks_loses_points() {
         let c = r.checks.iter().find(|c| c.name == name).unwrap();
         assert!(c.passed, "{name} should pass:\n{}", describe(&r));
     }
+}
+
+/// The solution's Computer.inc with a silent pause of `loops` × 6 E-cycles
+/// (`dex` 3 + `bne` 3) before the computer chooses its column.
+fn with_pause(name: &str, loops: u16) -> Scratch {
+    let src = std::fs::read_to_string(solution("e4-computer").join("Computer.inc")).unwrap();
+    let marker = "        jsr     chooseColumn";
+    assert!(src.contains(marker), "solution/Computer.inc changed shape");
+    let slow = src.replacen(
+        marker,
+        &format!("        pshx\n        ldx     #{loops}\nthinkLonger\n        dex\n        bne     thinkLonger\n        pulx\n{marker}"),
+        1,
+    );
+    with_computer(name, &slow)
+}
+
+#[test]
+fn e4_the_50_ms_thinking_limit_is_checked() {
+    let (a, g) = grader("e4-computer");
+    // 30 ms of extra thinking (60,000 E-cycles) is within the limit ...
+    let s = with_pause("e4-30ms", 10_000);
+    assert_full(&grade(&a, &g, s.path()));
+    // ... 60 ms (120,000 E-cycles) is not: the computer has not answered.
+    let s = with_pause("e4-60ms", 20_000);
+    let r = grade(&a, &g, s.path());
+    let c = r
+        .checks
+        .iter()
+        .find(|c| c.name == "the computer answers")
+        .unwrap();
+    assert!(!c.passed, "{}", describe(&r));
+    assert!(c.output.contains("50 ms"), "{}", c.output);
 }

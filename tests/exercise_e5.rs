@@ -142,13 +142,16 @@ fn e5_expectations_follow_the_rules() {
 #[test]
 fn e5_solution_full_marks_starter_fails() {
     let (a, g) = grader("e5-tictactoe");
-    for dir in ["solution", "starter"] {
+    for dir in [
+        solution("e5-tictactoe"),
+        lesson("e5-tictactoe").join("starter"),
+    ] {
         assert_same_as_firmware(
-            &lesson("e5-tictactoe").join(dir),
+            &dir,
             &["LCDutils.inc", "Utils.inc", "Trainer11Register.inc"],
         );
     }
-    assert_full(&grade(&a, &g, &lesson("e5-tictactoe").join("solution")));
+    assert_full(&grade(&a, &g, &solution("e5-tictactoe")));
     let r = grade(&a, &g, &lesson("e5-tictactoe").join("starter"));
     assert_fails(&r, &["start", "X and O take turns", "X wins a row", "draw"]);
     assert!(

@@ -94,9 +94,16 @@ fn check_grades_a_submission_through_the_grader() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("Viergewinnt.asm"), "        ldaa  #nothing\n").unwrap();
-    let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", dir.to_str().unwrap()]);
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", d, "--lang", "en"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAIL") && out.contains("assembles"), "{out}");
+    let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", d, "--lang", "de"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("FEHL") && out.contains("wird assembliert"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 
     // A guided lesson is not graded.

@@ -150,9 +150,41 @@ fn exercises_are_listed_beside_lessons() {
     );
     assert!(shown.starts_with("Übung: "), "{shown}");
 
-    // A broken lesson is reported with its file, not skipped.
+    // A broken lesson is reported with its file and left out; the
+    // exercise beside it still works.
     std::fs::write(tour.join("en.md"), "no title here\n").unwrap();
-    let e = Catalog::load(&dir).unwrap_err().to_string();
+    let cat = Catalog::load(&dir).unwrap();
+    let e = &cat.broken[0].message;
     assert!(e.contains("en.md") && e.contains("line 1"), "{e}");
+    assert!(cat.lessons.is_empty() && cat.exercise("e1-cells").is_some());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn german_texts_address_the_student_as_du() {
+    // Formal address: a verb followed by `Sie` (`Drücken Sie`, `haben Sie`)
+    // or `Ihnen` / `Ihr...`. `Sie` as "it/she" (`Die Konstante ... Sie
+    // verschiebt`) stays allowed.
+    let formal = regex::Regex::new(r"\b\p{L}+en\s+Sie\b|\bIhnen\b|\bIhre?[mnrs]?\b").unwrap();
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(root().join("lessons")).unwrap() {
+        let d = e.unwrap().path();
+        for name in ["de.md", "task.de.md", "feedback.de.toml"] {
+            if d.join(name).is_file() {
+                files.push(d.join(name));
+            }
+        }
+    }
+    assert!(files.len() >= 20, "{files:?}");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            assert!(
+                !formal.is_match(line),
+                "{}:{}: formal address (the course says du): {line}",
+                f.display(),
+                i + 1
+            );
+        }
+    }
 }

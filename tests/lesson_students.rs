@@ -85,6 +85,7 @@ lesson_test!(input, "05-input");
 lesson_test!(cursor, "06-cursor");
 lesson_test!(setstone, "07-setstone");
 lesson_test!(checkwin, "08-checkwin");
+lesson_test!(linelength, "08b-linelength");
 lesson_test!(stack, "09-stack");
 lesson_test!(text, "10-text");
 lesson_test!(serial, "11-serial");

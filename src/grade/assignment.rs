@@ -591,6 +591,10 @@ pub enum ReferenceSource {
     Bundled,
     /// A folder (absolute, or resolved against the assignment folder).
     Folder(PathBuf),
+    /// An assembled image (`*.s19` with `reference.sym` beside it, see
+    /// [`crate::lesson::reference`]), so no solution source ships; the other
+    /// files of its folder are the provided ones.
+    Image(PathBuf),
 }
 
 /// A parsed, validated assignment.
@@ -749,6 +753,9 @@ impl Assignment {
         }
         let reference = h.reference.map(|r| match r.as_str() {
             "bundled" => ReferenceSource::Bundled,
+            image if image.to_ascii_lowercase().ends_with(".s19") => {
+                ReferenceSource::Image(dir.join(image))
+            }
             folder => ReferenceSource::Folder(dir.join(folder)),
         });
         let mut names = BTreeSet::new();

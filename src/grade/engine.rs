@@ -538,6 +538,13 @@ fn read_reference(assignment: &Assignment) -> Result<Option<Submission>, GradeEr
                 .map_err(|e| GradeError::Reference(format!("{}: {e}", dir.display())))?;
             Ok(Some(sub))
         }
+        Some(ReferenceSource::Image(image)) => {
+            // The image's folder holds the provided files (only sources are read).
+            let dir = image.parent().unwrap_or(Path::new("."));
+            let sub = Submission::load(dir, &assignment.limits)
+                .map_err(|e| GradeError::Reference(format!("{}: {e}", dir.display())))?;
+            Ok(Some(sub))
+        }
         Some(ReferenceSource::Bundled) => {
             let raw = crate::firmware::FILES
                 .iter()
@@ -1002,11 +1009,16 @@ impl Grader {
             cache: Some(ResultCache::default()),
         };
         if let Some(sub) = reference_sub {
-            let entry = sub
-                .find_entry(&grader.assignment.entry)
-                .map_err(|e| GradeError::Reference(e.to_string()))?;
-            let program = assemble(&sub, &entry, &[], &grader.assignment.limits)
-                .map_err(|d| GradeError::Reference(format!("does not assemble:\n{d}")))?;
+            let program = if let Some(ReferenceSource::Image(image)) = &grader.assignment.reference
+            {
+                crate::lesson::reference::load(image).map_err(GradeError::Reference)?
+            } else {
+                let entry = sub
+                    .find_entry(&grader.assignment.entry)
+                    .map_err(|e| GradeError::Reference(e.to_string()))?;
+                assemble(&sub, &entry, &[], &grader.assignment.limits)
+                    .map_err(|d| GradeError::Reference(format!("does not assemble:\n{d}")))?
+            };
             let booted = boot(program, &grader.assignment.limits, &grader.timings)
                 .map_err(GradeError::Reference)?;
             let mut reference = Reference {

@@ -383,7 +383,10 @@ pub fn compare(
         };
         let smaller = fa.prints.len().min(fb.prints.len()).max(1);
         let score = hashes.len() as f64 / smaller as f64;
-        if hashes.len() < opts.min_shared || score < opts.threshold {
+        // A small program (few fingerprints of its own, like a short
+        // exercise change) cannot share `min_shared`: ask for half of it.
+        let min_shared = opts.min_shared.min(smaller.div_ceil(2)).max(2);
+        if hashes.len() < min_shared || score < opts.threshold {
             continue;
         }
         let (sa, fa, sb, fb) = if sa.name <= sb.name {

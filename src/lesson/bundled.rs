@@ -30,6 +30,7 @@ pub const LESSONS: &[Bundled] = &[
     lesson!("06-cursor"),
     lesson!("07-setstone"),
     lesson!("08-checkwin"),
+    lesson!("08b-linelength"),
     lesson!("09-stack"),
     lesson!("10-text"),
     lesson!("11-serial"),

@@ -344,6 +344,15 @@ impl Exercise {
     }
 }
 
+/// A course folder that could not be loaded: it is left out, and said so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokenFolder {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Why (names the file and, where known, the line).
+    pub message: String,
+}
+
 /// Every lesson and exercise of a `lessons/` folder.
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
@@ -351,12 +360,16 @@ pub struct Catalog {
     pub lessons: Vec<Arc<Lesson>>,
     /// The exercises, by id.
     pub exercises: Vec<Exercise>,
+    /// Folders left out because they are broken (the others still work).
+    pub broken: Vec<BrokenFolder>,
 }
 
 impl Catalog {
     /// Loads every lesson and exercise folder under `root`. Folders with
-    /// neither file are skipped; a broken lesson is an error (a lecturer
-    /// should see it at once, not find it missing).
+    /// neither file are skipped; a broken one is left out and listed in
+    /// [`Catalog::broken`] (list, show, check and the GUI say so), so one
+    /// mistake does not take the whole course down. Only an unreadable
+    /// `root` is an error.
     pub fn load(root: &Path) -> Result<Catalog, LessonError> {
         let entries = std::fs::read_dir(root).map_err(|source| LessonError::Io {
             path: root.to_path_buf(),
@@ -370,10 +383,18 @@ impl Catalog {
         dirs.sort();
         let mut cat = Catalog::default();
         for d in dirs {
-            if d.join("lesson.toml").is_file() {
-                cat.lessons.push(Arc::new(Lesson::load(&d)?));
+            let loaded = if d.join("lesson.toml").is_file() {
+                Lesson::load(&d).map(|l| cat.lessons.push(Arc::new(l)))
             } else if d.join("assignment.toml").is_file() {
-                cat.exercises.push(Exercise::load(&d)?);
+                Exercise::load(&d).map(|e| cat.exercises.push(e))
+            } else {
+                Ok(())
+            };
+            if let Err(e) = loaded {
+                cat.broken.push(BrokenFolder {
+                    dir: d.clone(),
+                    message: e.to_string(),
+                });
             }
         }
         cat.sort();
@@ -396,6 +417,14 @@ impl Catalog {
             Some(root) => Catalog::load(&root),
             None => super::bundled::catalog(),
         }
+    }
+
+    /// One line per broken folder: `folder: message` (empty if none).
+    pub fn broken_text(&self) -> String {
+        self.broken
+            .iter()
+            .map(|b| format!("left out {}: {}\n", b.dir.display(), b.message))
+            .collect()
     }
 
     /// The lesson with this id.

@@ -4,9 +4,14 @@
 //! "max_score", "feedback"}]}`.
 
 use super::catalog::{Catalog, LessonError};
+use super::feedback;
+use super::i18n::Lang;
+use crate::grade::assignment::ReferenceSource;
+use crate::grade::result::LcdEvidence;
 use crate::grade::{
     grade_one, Assignment, GradeError, Submission, SubmissionError, SubmissionResult,
 };
+use crate::image::Program;
 use serde::Serialize;
 use std::path::Path;
 use thiserror::Error;
@@ -41,6 +46,9 @@ pub struct CheckLine {
     pub max_score: f64,
     /// What happened and, on failure, the check's advice.
     pub feedback: String,
+    /// The LCD pictures of a failed LCD comparison (text report only).
+    #[serde(skip)]
+    pub lcd: Option<LcdEvidence>,
 }
 
 /// The JSON `lesson check --json` prints.
@@ -52,6 +60,9 @@ pub struct CheckReport {
     pub max_score: f64,
     /// One line per check, in the assignment's order.
     pub checks: Vec<CheckLine>,
+    /// The language of the texts (the text report's headings follow it).
+    #[serde(skip)]
+    pub lang: Lang,
 }
 
 impl From<&SubmissionResult> for CheckReport {
@@ -67,9 +78,65 @@ impl From<&SubmissionResult> for CheckReport {
                     score: c.score,
                     max_score: c.max_score,
                     feedback: c.output.clone(),
+                    lcd: c.lcd.clone(),
                 })
                 .collect(),
+            lang: Lang::En,
         }
+    }
+}
+
+impl CheckReport {
+    /// The report for a student in `lang`: names and advice from the
+    /// exercise's `feedback.de.toml` for German, the grader's sentences
+    /// translated, and every address followed by its source line in
+    /// `program` (the submission, where it assembles).
+    pub fn localized(
+        r: &SubmissionResult,
+        assignment: &Assignment,
+        program: Option<&Program>,
+        lang: Lang,
+    ) -> CheckReport {
+        let german = match lang {
+            Lang::De => feedback::load_german(&assignment.dir).unwrap_or_default(),
+            Lang::En => Default::default(),
+        };
+        let mut report = CheckReport::from(r);
+        report.lang = lang;
+        for line in &mut report.checks {
+            let advice = assignment
+                .checks
+                .iter()
+                .find(|c| c.name == line.name)
+                .map(|c| c.feedback.trim().to_string())
+                .filter(|f| !f.is_empty());
+            let mut text = line.feedback.clone();
+            let mut own_advice = None;
+            if let Some(a) = &advice {
+                if let Some(head) = text.trim_end().strip_suffix(a.as_str()) {
+                    own_advice = Some(a.clone());
+                    text = head.trim_end().to_string();
+                }
+            }
+            if let Some(p) = program {
+                text = feedback::with_source_lines(&text, p);
+            }
+            text = feedback::translate(&text, lang);
+            let local = german.get(&line.name);
+            if let Some(a) = own_advice {
+                let a = local.map_or(a, |l| l.feedback.trim().to_string());
+                text = if text.is_empty() {
+                    a
+                } else {
+                    format!("{text}\n{a}")
+                };
+            }
+            line.feedback = text;
+            if let Some(l) = local {
+                line.name = l.title.clone();
+            }
+        }
+        report
     }
 }
 
@@ -83,15 +150,72 @@ pub fn check(cat: &Catalog, id: &str, path: &Path) -> Result<SubmissionResult, C
     Ok(grade_one(&assignment, &submission))
 }
 
-/// Readable text: one line per check, then the total.
+/// Grades as [`check`] does and returns the report for a student in `lang`
+/// (see [`CheckReport::localized`]).
+pub fn check_localized(
+    cat: &Catalog,
+    id: &str,
+    path: &Path,
+    lang: Lang,
+) -> Result<(SubmissionResult, CheckReport), CheckError> {
+    let ex = cat
+        .exercise(id)
+        .ok_or_else(|| CheckError::NotAnExercise(id.to_string()))?;
+    let assignment = Assignment::load(&ex.dir)?;
+    let submission = Submission::load(path, &assignment.limits)?;
+    let result = grade_one(&assignment, &submission);
+    let program = assemble_submission(&assignment, &submission);
+    let report = CheckReport::localized(&result, &assignment, program.as_ref(), lang);
+    Ok((result, report))
+}
+
+/// The submission assembled as the grader assembles it (with the course's
+/// provided files beside its entry file), to name source lines; `None` if
+/// it does not assemble.
+pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<Program> {
+    let entry = sub.find_entry(&assignment.entry).ok()?;
+    let provided_dir = match &assignment.reference {
+        Some(ReferenceSource::Folder(d)) => Some(d.clone()),
+        Some(ReferenceSource::Image(i)) => i.parent().map(Path::to_path_buf),
+        _ => None,
+    };
+    let dir = entry.rsplit_once('/').map(|(d, _)| format!("{d}/"));
+    let mut files = crate::asm::MemoryFiles::new();
+    for (path, src) in &sub.files {
+        files.insert(path, src.text.as_bytes().to_vec());
+    }
+    for name in &assignment.provided {
+        let text = match &provided_dir {
+            Some(d) => std::fs::read_to_string(d.join(name)).ok(),
+            None => crate::firmware::FILES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, t)| t.to_string()),
+        };
+        if let Some(t) = text {
+            files.insert(
+                format!("{}{name}", dir.as_deref().unwrap_or("")),
+                t.into_bytes(),
+            );
+        }
+    }
+    let asm = crate::asm::assemble_with(Path::new(&entry), &files, &Default::default());
+    if asm.has_errors() {
+        return None;
+    }
+    asm.program
+}
+
+/// Readable text: one line per check, then the total; a failed LCD
+/// comparison shows the expected picture beside the student's.
 pub fn report_text(r: &CheckReport) -> String {
     let mut out = String::new();
+    let (ok, fail) = match r.lang {
+        Lang::De => ("ok  ", "FEHL"),
+        Lang::En => ("ok  ", "FAIL"),
+    };
     for c in &r.checks {
-        let mark = if c.score >= c.max_score {
-            "ok  "
-        } else {
-            "FAIL"
-        };
+        let mark = if c.score >= c.max_score { ok } else { fail };
         out.push_str(&format!(
             "{mark} {:>5.2}/{:<5.2} {}\n",
             c.score, c.max_score, c.name
@@ -101,7 +225,20 @@ pub fn report_text(r: &CheckReport) -> String {
                 out.push_str(&format!("           {line}\n"));
             }
         }
+        if c.score < c.max_score {
+            if let Some(ev) = &c.lcd {
+                let pic =
+                    super::feedback::lcd_side_by_side(&ev.expected, &ev.actual, ev.region, r.lang);
+                for line in pic.lines() {
+                    out.push_str(&format!("           {line}\n"));
+                }
+            }
+        }
     }
-    out.push_str(&format!("score {:.2} of {:.2}\n", r.score, r.max_score));
+    let total = match r.lang {
+        Lang::De => format!("Punkte: {:.2} von {:.2}\n", r.score, r.max_score),
+        Lang::En => format!("score {:.2} of {:.2}\n", r.score, r.max_score),
+    };
+    out.push_str(&total);
     out
 }

@@ -122,6 +122,16 @@ pub fn show_text(cat: &Catalog, id: &str, lang: Lang) -> Result<String, LessonEr
             },
         );
     }
+    if let Some(b) = cat
+        .broken
+        .iter()
+        .find(|b| b.dir.file_name().is_some_and(|n| n == id))
+    {
+        return Err(LessonError::Mismatch {
+            lesson: id.to_string(),
+            message: format!("the folder is broken and left out: {}", b.message),
+        });
+    }
     let lesson = cat
         .lesson(id)
         .ok_or_else(|| LessonError::NotFound(id.to_string()))?;

@@ -18,6 +18,12 @@ pub fn lesson(id: &str) -> PathBuf {
     root().join("lessons").join(id)
 }
 
+/// The solution sources of exercise `id` (`tests/solutions/<id>`): kept
+/// out of `lessons/`, which ships to students.
+pub fn solution(id: &str) -> PathBuf {
+    root().join("tests").join("solutions").join(id)
+}
+
 /// The bundled firmware (the starter code of E1-E4).
 pub fn firmware() -> PathBuf {
     root().join("firmware")

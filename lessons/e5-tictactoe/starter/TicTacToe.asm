@@ -2,8 +2,7 @@
 ; TicTacToe.asm:
 ;
 ; Ausgangsprogramm zu Aufgabe E5: Tic-Tac-Toe für 2 Spieler auf dem trainer11,
-; mit denselben Tasten und demselben LCD wie Viergewinnt (nach dem
-; Tic-Tac-Toe-Kapitel des ZX-Spectrum-Tutorials, seeds/001).
+; mit denselben Tasten und demselben LCD wie Viergewinnt.
 ; Variablen, Konstanten, Bilder und Texte sind vorgegeben; das Spiel fehlt.
 ;
 ; Tasten: 1 = Cursor nach links, 3 = nach rechts (über alle 9 Felder, mit

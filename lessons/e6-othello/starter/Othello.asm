@@ -3,8 +3,7 @@
 ;
 ; Ausgangsprogramm zu Aufgabe E6: findet in Othello-Stellungen alle gültigen
 ; Züge der Farbe am Zug und gibt sie über die serielle Schnittstelle aus
-; (nach dem Othello-Bericht seeds/002: gepacktes Brett mit 16 Byte, Tabelle
-; der gültigen Züge mit 8 Byte).
+; (gepacktes Brett mit 16 Byte, Tabelle der gültigen Züge mit 8 Byte).
 ;
 ; Für jede Stellung aus Positions.inc eine Zeile, die Züge von A1 bis H8
 ; (Zeile A..H, dann Spalte 1..8) durch je ein Leerzeichen getrennt, z. B.

@@ -1,0 +1,271 @@
+//! `hc11lab lesson validate`: the shipped course passes (so a broken lesson
+//! fails CI), planted mistakes are caught with file, step and name, one
+//! broken folder leaves the others working, and no solution source ships
+//! under `lessons/`.
+
+use hc11lab::lesson::validate::{validate_course, validate_lesson_dir, FolderReport};
+use hc11lab::lesson::{Catalog, Lang};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch folder removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("hc11lab-validate-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// Copies lesson `id` of the shipped course into the scratch course.
+    fn lesson(&self, id: &str) -> PathBuf {
+        let to = self.0.join(id);
+        std::fs::create_dir_all(&to).unwrap();
+        for f in ["lesson.toml", "de.md", "en.md"] {
+            std::fs::copy(root().join("lessons").join(id).join(f), to.join(f)).unwrap();
+        }
+        to
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn replace_in(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{} has no {from:?}", file.display());
+    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn the_shipped_course_validates() {
+    let reports = validate_course(
+        &root().join("lessons"),
+        Some(&root().join("tests").join("solutions")),
+    )
+    .unwrap();
+    let text = hc11lab::lesson::validate::report_text(&reports);
+    let bad: Vec<&FolderReport> = reports.iter().filter(|r| !r.ok()).collect();
+    assert!(bad.is_empty(), "{text}");
+    let ids: Vec<&str> = reports.iter().map(|r| r.id.as_str()).collect();
+    for id in [
+        "01-tour",
+        "08b-linelength",
+        "13-profile",
+        "e1-draw",
+        "e6-othello",
+        "e7-checkers",
+        "viergewinnt",
+    ] {
+        assert!(ids.contains(&id), "{id} not validated:\n{text}");
+    }
+    // Every exercise with solution sources had its image compared and its
+    // starter graded (a note says so); none was skipped for lack of a source.
+    for r in reports.iter().filter(|r| r.kind == "exercise") {
+        assert!(
+            !r.notes.iter().any(|n| n.contains("no solution source")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_planted_label_typo_names_file_step_and_label() {
+    let s = Scratch::new("typo");
+    let dir = s.lesson("08-checkwin");
+    replace_in(
+        &dir.join("lesson.toml"),
+        "{ kind = \"stopped\", at = \"checkWin\" }",
+        "{ kind = \"stopped\", at = \"chekWin\" }",
+    );
+    let r = validate_lesson_dir(&dir, hc11lab::firmware::program());
+    assert!(!r.ok());
+    let all = r.problems.join("\n");
+    assert!(
+        all.contains("lesson.toml") && all.contains("step `break`") && all.contains("chekWin"),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_step_its_solution_does_not_complete_is_an_error() {
+    let s = Scratch::new("unsolved");
+    let dir = s.lesson("08b-linelength");
+    // The counter is 2 at this stop, never 5.
+    replace_in(
+        &dir.join("lesson.toml"),
+        "{ kind = \"register\", reg = \"x\", equals = 2 }",
+        "{ kind = \"register\", reg = \"x\", equals = 5 }",
+    );
+    let r = validate_lesson_dir(&dir, hc11lab::firmware::program());
+    let all = r.problems.join("\n");
+    assert!(
+        all.contains("step `count`") && all.contains("(de)") && all.contains("(en)"),
+        "{all}"
+    );
+}
+
+#[test]
+fn a_text_pointing_at_a_missing_line_and_a_missing_language_are_errors() {
+    let s = Scratch::new("texts");
+    let dir = s.lesson("02-cell");
+    replace_in(&dir.join("en.md"), "`Board.inc:134`", "`Board.inc:99999`");
+    std::fs::remove_file(dir.join("de.md")).unwrap();
+    let r = validate_lesson_dir(&dir, hc11lab::firmware::program());
+    let all = r.problems.join("\n");
+    assert!(
+        all.contains("en.md") && all.contains("Board.inc:99999"),
+        "{all}"
+    );
+    assert!(all.contains("de.md: missing"), "{all}");
+}
+
+#[test]
+fn one_broken_folder_leaves_the_others_working() {
+    let s = Scratch::new("broken");
+    s.lesson("01-tour");
+    let broken = s.lesson("02-cell");
+    std::fs::write(broken.join("en.md"), "no title here\n").unwrap();
+
+    let cat = Catalog::load(&s.0).unwrap();
+    assert_eq!(cat.lessons.len(), 1);
+    assert_eq!(cat.lessons[0].id, "01-tour");
+    assert_eq!(cat.broken.len(), 1);
+    assert!(cat.broken[0].message.contains("en.md"), "{:?}", cat.broken);
+    assert!(hc11lab::lesson::cli::show_text(&cat, "01-tour", Lang::En).is_ok());
+    let e = hc11lab::lesson::cli::show_text(&cat, "02-cell", Lang::En).unwrap_err();
+    assert!(e.to_string().contains("broken"), "{e}");
+
+    let reports = validate_course(&s.0, None).unwrap();
+    let by_id = |id: &str| reports.iter().find(|r| r.id == id).unwrap();
+    assert!(by_id("01-tour").ok(), "{:?}", by_id("01-tour"));
+    assert!(!by_id("02-cell").ok());
+
+    // The binary: list works and names the broken folder; validate fails.
+    let bin = env!("CARGO_BIN_EXE_hc11lab");
+    let out = Command::new(bin)
+        .args(["lesson", "list", "--lang", "en"])
+        .env("HC11LAB_LESSONS", &s.0)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("01-tour") && !stdout.contains("02-cell"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("02-cell") && stderr.contains("en.md"),
+        "{stderr}"
+    );
+    let out = Command::new(bin)
+        .args(["lesson", "validate"])
+        .arg(&s.0)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("ok   lesson    01-tour") && stdout.contains("FAIL lesson    02-cell"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn no_solution_source_ships_under_lessons() {
+    // Every solution file that differs from the course's own files (the
+    // firmware, a starter, a provided file) must not appear under lessons/.
+    let mut shipped = Vec::new();
+    let mut stack = vec![root().join("lessons")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                assert_ne!(
+                    p.file_name().unwrap(),
+                    "solution",
+                    "{} ships a solution folder",
+                    p.display()
+                );
+                stack.push(p);
+            } else if let Ok(t) = std::fs::read_to_string(&p) {
+                shipped.push(t.replace("\r\n", "\n"));
+            }
+        }
+    }
+    let firmware: Vec<String> = hc11lab::firmware::FILES
+        .iter()
+        .map(|(_, t)| t.replace("\r\n", "\n"))
+        .collect();
+    let solutions = root().join("tests").join("solutions");
+    let mut checked = 0;
+    for ex in std::fs::read_dir(&solutions).unwrap() {
+        let ex = ex.unwrap().path();
+        let starter = root()
+            .join("lessons")
+            .join(ex.file_name().unwrap())
+            .join("starter");
+        for f in std::fs::read_dir(&ex).unwrap() {
+            let f = f.unwrap().path();
+            let text = std::fs::read_to_string(&f).unwrap().replace("\r\n", "\n");
+            let course_file = firmware.contains(&text)
+                || std::fs::read_to_string(starter.join(f.file_name().unwrap()))
+                    .is_ok_and(|s| s.replace("\r\n", "\n") == text)
+                || std::fs::read_to_string(
+                    root()
+                        .join("lessons")
+                        .join(ex.file_name().unwrap())
+                        .join("reference")
+                        .join(f.file_name().unwrap()),
+                )
+                .is_ok_and(|s| s.replace("\r\n", "\n") == text);
+            if !course_file {
+                checked += 1;
+                assert!(
+                    !shipped.contains(&text),
+                    "{} (a solution) is shipped under lessons/",
+                    f.display()
+                );
+            }
+        }
+    }
+    assert!(checked >= 6, "only {checked} solution files compared");
+    // And the binary bundles only lesson texts, no exercise folder.
+    for (id, ..) in hc11lab::lesson::bundled::LESSONS {
+        assert!(!id.starts_with('e') && *id != "viergewinnt", "{id}");
+    }
+}
+
+#[test]
+fn a_stale_reference_image_is_caught() {
+    let a = hc11lab::grade::Assignment::load(&root().join("lessons/e1-draw")).unwrap();
+    let image = root().join("lessons/e1-draw/reference/reference.s19");
+    let sol = root().join("tests/solutions/e1-draw");
+    hc11lab::lesson::validate::image_is_current(&a, &image, &sol).unwrap();
+    // A changed solution no longer matches the shipped image.
+    let s = Scratch::new("stale");
+    for f in std::fs::read_dir(&sol).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, s.0.join(f.file_name().unwrap())).unwrap();
+    }
+    let main = s.0.join("Viergewinnt.asm");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        text.replacen("        lds ", "        nop\n        lds ", 1),
+    )
+    .unwrap();
+    let e = hc11lab::lesson::validate::image_is_current(&a, &image, &s.0).unwrap_err();
+    assert!(e.contains("hc11lab lesson reference"), "{e}");
+}
