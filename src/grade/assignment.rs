@@ -100,6 +100,16 @@ pub struct Limits {
     pub max_total_bytes: u64,
     /// Most files in one submission (zip entries included).
     pub max_files: usize,
+    /// Largest `.zip` of one submission, in bytes, checked before it is
+    /// opened (it may also hold files that are not sources, which are skipped).
+    pub max_zip_bytes: u64,
+    /// Most source lines a submission may assemble (all files, includes
+    /// expanded); more is refused with a line saying so.
+    pub max_source_lines: usize,
+    /// Milliseconds assembling a submission may take before it is stopped
+    /// (wall-clock: a limit that keeps one submission from holding up the
+    /// batch, set far above what any real program needs).
+    pub max_assemble_ms: u64,
     /// Symbol whose address is the lowest the stack may reach (the end of
     /// the variables); default: the end of the highest RAM label.
     pub stack_guard: Option<String>,
@@ -123,6 +133,9 @@ impl Default for Limits {
             max_file_bytes: 1_000_000,
             max_total_bytes: 4_000_000,
             max_files: 200,
+            max_zip_bytes: 64_000_000,
+            max_source_lines: 100_000,
+            max_assemble_ms: 10_000,
             stack_guard: None,
             hold_cycles: 20_000,
             quiet_cycles: 60_000,
@@ -150,10 +163,19 @@ impl Limits {
                 return Err(format!("[limits] {name} must be 1..{MAX}"));
             }
         }
-        if self.max_files == 0 || self.max_file_bytes == 0 || self.max_total_bytes == 0 {
+        if self.max_files == 0
+            || self.max_file_bytes == 0
+            || self.max_total_bytes == 0
+            || self.max_zip_bytes == 0
+            || self.max_source_lines == 0
+        {
             return Err(
-                "[limits] max_files, max_file_bytes and max_total_bytes must be above 0".into(),
+                "[limits] max_files, max_file_bytes, max_total_bytes, max_zip_bytes and max_source_lines must be above 0"
+                    .into(),
             );
+        }
+        if self.max_assemble_ms == 0 || self.max_assemble_ms > 600_000 {
+            return Err("[limits] max_assemble_ms must be 1..600000 (10 minutes)".into());
         }
         Ok(())
     }

@@ -610,6 +610,8 @@ fn assemble(
     let opts = AsmOptions {
         max_file_size: limits.max_file_bytes,
         max_total_size: limits.max_total_bytes.saturating_mul(2),
+        max_lines: limits.max_source_lines,
+        time_limit: Some(std::time::Duration::from_millis(limits.max_assemble_ms)),
         ..AsmOptions::default()
     };
     let asm = assemble_with(Path::new(entry), &files, &opts);
@@ -1412,6 +1414,7 @@ impl Grader {
     ) -> SubmissionResult {
         SubmissionResult {
             submission: sub.name.clone(),
+            folder: String::new(),
             score: SubmissionResult::total(&checks),
             max_score: round2(self.assignment.max_score()),
             status,
@@ -1429,6 +1432,7 @@ impl Grader {
         );
         SubmissionResult {
             submission: name.to_string(),
+            folder: String::new(),
             score: 0.0,
             max_score: round2(self.assignment.max_score()),
             status: SubmissionStatus::Rejected(why.to_string()),
@@ -1443,6 +1447,7 @@ impl Grader {
         let checks = all_not_run(&assignment.checks, why, "the grader could not start");
         SubmissionResult {
             submission: name.to_string(),
+            folder: String::new(),
             score: 0.0,
             max_score: round2(assignment.max_score()),
             status: SubmissionStatus::InternalError(why.to_string()),

@@ -1,0 +1,434 @@
+//! A course's worst batch (issue 17): names that collide with each other and
+//! with the reports, spreadsheet formulas as names, a second batch into the
+//! same folder, an interrupted one, fifos, devices and huge sparse files,
+//! pathological sources. Every case is made at test time in a temporary
+//! folder and graded with a tiny assignment, so the whole file runs in
+//! seconds. Each test fails without the fix it is named after.
+
+use hc11lab::grade::result::{BatchReport, SubmissionStatus};
+use hc11lab::grade::similarity::SimilarityOptions;
+use hc11lab::grade::{batch::grade_paths, report, Assignment, Grader};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A tiny program: stores 42 in `result` and idles.
+const PROGRAM: &str = concat!(
+    "        org $0040\n",
+    "result  ds.b 1\n",
+    "        org $C000\n",
+    "start   lds #$00FF\n",
+    "        ldaa #42\n",
+    "        staa result\n",
+    "idle    bra idle\n",
+    "        org $FFFE\n",
+    "        dc.w start\n",
+);
+
+const ASSIGNMENT: &str = r#"
+[assignment]
+id = "hostile"
+title = "Hostile batch"
+entry = "Main.asm"
+reference = "ref"
+required_symbols = ["result"]
+
+[[check]]
+name = "assembles"
+kind = "assembles"
+points = 1
+
+[[check]]
+name = "=stores 42"
+kind = "scenario"
+points = 2
+feedback = "-store 42 in result"
+keys = ""
+expect = [{ symbol = "result", equals = 42 }]
+"#;
+
+/// A fresh temporary folder for one test.
+fn tmp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hc11lab-hostile-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The assignment folder (with its reference) inside `dir`.
+fn assignment(dir: &Path) -> Grader {
+    let a = dir.join("assignment");
+    std::fs::create_dir_all(a.join("ref")).unwrap();
+    std::fs::write(a.join("assignment.toml"), ASSIGNMENT).unwrap();
+    std::fs::write(a.join("ref/Main.asm"), PROGRAM).unwrap();
+    Grader::new(Assignment::load(&a).unwrap()).unwrap()
+}
+
+fn folder_sub(batch: &Path, name: &str, source: &str) {
+    let d = batch.join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("Main.asm"), source).unwrap();
+}
+
+fn zip_sub(path: &Path, entries: &[(&str, &[u8])]) {
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in entries {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(data).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+fn grade(grader: &Grader, paths: &[PathBuf]) -> BatchReport {
+    grade_paths(
+        grader,
+        paths,
+        Some(2),
+        &SimilarityOptions::default(),
+        &|_, _| {},
+    )
+    .unwrap()
+}
+
+/// Every file under `dir`, relative, sorted (hidden bookkeeping files too).
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                out.push(rel);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The batch's `*/results.json` files.
+fn results_files(out: &Path) -> Vec<String> {
+    tree(out)
+        .into_iter()
+        .filter(|f| f.ends_with("/results.json"))
+        .collect()
+}
+
+/// Checks what every batch must give: one row, one folder, one
+/// results.json per submission, nothing else left, the reports intact.
+fn one_of_each(report: &BatchReport, out: &Path) {
+    let n = report.submissions.len();
+    let mut names: Vec<&str> = report
+        .submissions
+        .iter()
+        .map(|s| s.submission.as_str())
+        .collect();
+    names.dedup();
+    assert_eq!(names.len(), n, "names repeat: {names:?}");
+    let mut folders: Vec<String> = report
+        .submissions
+        .iter()
+        .map(|s| s.folder.to_lowercase())
+        .collect();
+    folders.sort();
+    folders.dedup();
+    assert_eq!(folders.len(), n, "folders repeat: {folders:?}");
+    assert_eq!(results_files(out).len(), n, "{:?}", tree(out));
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    assert!(csv.starts_with("submission,score,max_score,"), "{csv}");
+    assert_eq!(csv.lines().count(), n + 1, "{csv}");
+    let json: BatchReport =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(json.submissions.len(), n);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let anchors = html.matches("<h2 id=\"s-").count();
+    assert_eq!(anchors, n);
+    for s in &report.submissions {
+        let r = out.join(&s.folder).join("results.json");
+        assert!(r.is_file(), "{} has no {}", s.submission, r.display());
+        assert!(
+            html.contains(&format!("id=\"s-{}\"", s.folder)),
+            "{}",
+            s.folder
+        );
+    }
+    let stray: Vec<String> = tree(out)
+        .into_iter()
+        .filter(|f| f.contains(".tmp") || f.contains("staging") || f.contains("journal"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
+
+#[test]
+fn names_that_collide_get_their_own_folders() {
+    let dir = tmp("collide");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    for name in ["a b", "a_b", "A_B", "x", "x-2", "x-3"] {
+        folder_sub(&batch, name, PROGRAM);
+    }
+    zip_sub(&batch.join("x.zip"), &[("Main.asm", PROGRAM.as_bytes())]);
+    let other = dir.join("elsewhere/x");
+    folder_sub(&dir.join("elsewhere"), "x", PROGRAM);
+    let report = grade(&grader, &[batch.clone(), other]);
+    assert_eq!(report.submissions.len(), 8);
+    let out = dir.join("out");
+    report::write_reports(&report, &out).unwrap();
+    one_of_each(&report, &out);
+    // A name that is already safe keeps its folder; the original name stays
+    // in the reports.
+    let by = |n: &str| {
+        report
+            .submissions
+            .iter()
+            .find(|s| s.submission == n)
+            .unwrap()
+    };
+    // Folders differ ignoring case too (macOS and Windows ignore it).
+    assert_eq!(by("A_B").folder, "A_B");
+    assert_eq!(by("a b").folder, "a_b-2");
+    assert_eq!(by("a_b").folder, "a_b-3");
+    assert_eq!(by("x-2").folder, "x-2");
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    assert!(csv.contains("\r\na b,3,3,1,2,graded,a_b-2\r\n"), "{csv}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn submissions_named_like_reports_do_not_stop_the_batch() {
+    let dir = tmp("reportnames");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(&batch, "grades.csv", PROGRAM);
+    folder_sub(&batch, "junit.xml", PROGRAM);
+    folder_sub(&batch, "NUL", PROGRAM);
+    zip_sub(
+        &batch.join("report.json.zip"),
+        &[("Main.asm", PROGRAM.as_bytes())],
+    );
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let out = dir.join("out");
+    report::write_reports(&report, &out).unwrap();
+    one_of_each(&report, &out);
+    assert!(out.join("report.json").is_file());
+    assert!(out.join("_grades.csv/results.json").is_file());
+    assert!(out.join("_report.json/results.json").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn spreadsheet_formulas_are_neutralised_in_csv_and_exact_in_json() {
+    let dir = tmp("formula");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    let names = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\tx", "\rx"];
+    for n in names {
+        folder_sub(&batch, n, PROGRAM);
+    }
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let out = dir.join("out");
+    report::write_reports(&report, &out).unwrap();
+    one_of_each(&report, &out);
+    for file in ["grades.csv", "similarity.csv"] {
+        let csv = std::fs::read_to_string(out.join(file)).unwrap();
+        for line in csv.split("\r\n") {
+            for cell in line.split(',') {
+                let cell = cell.trim_start_matches('"');
+                assert!(
+                    !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                    "{file}: formula cell {cell:?} in {csv}"
+                );
+            }
+        }
+    }
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    assert!(csv.contains("\"'=stores 42\""), "{csv}");
+    assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")\""), "{csv}");
+    let json: BatchReport =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let mut got: Vec<&str> = json
+        .submissions
+        .iter()
+        .map(|s| s.submission.as_str())
+        .collect();
+    let mut want = names.to_vec();
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_batch_leaves_only_its_own_results() {
+    let dir = tmp("stale");
+    let grader = assignment(&dir);
+    let first = dir.join("first");
+    for n in ["alice", "bob", "carol"] {
+        folder_sub(&first, n, PROGRAM);
+    }
+    let second = dir.join("second");
+    folder_sub(&second, "alice", PROGRAM);
+    folder_sub(&second, "dave", "garbage\n");
+    let out = dir.join("out");
+    // Something of the teaching assistant's own that must survive.
+    std::fs::create_dir_all(out.join("notes")).unwrap();
+    std::fs::write(out.join("notes/todo.txt"), "mine").unwrap();
+    let r1 = grade(&grader, std::slice::from_ref(&first));
+    report::write_reports(&r1, &out).unwrap();
+    assert_eq!(results_files(&out).len(), 3);
+    let r2 = grade(&grader, std::slice::from_ref(&second));
+    let done = report::write_reports_noting(&r2, &out).unwrap();
+    one_of_each(&r2, &out);
+    assert!(!out.join("bob").exists() && !out.join("carol").exists());
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes/todo.txt")).unwrap(),
+        "mine"
+    );
+    assert!(
+        done.notes.iter().any(|n| n.contains("removed 2 file(s)")),
+        "{:?}",
+        done.notes
+    );
+    let json = std::fs::read_to_string(out.join("report.json")).unwrap();
+    assert!(!json.contains("\"bob\""), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reports_of_an_older_version_are_replaced_too() {
+    let dir = tmp("legacy");
+    let grader = assignment(&dir);
+    let out = dir.join("out");
+    // What hc11lab wrote before it kept a manifest.
+    std::fs::create_dir_all(out.join("bob")).unwrap();
+    std::fs::write(out.join("bob/results.json"), "{}").unwrap();
+    std::fs::write(out.join("report.json"), "{}").unwrap();
+    let batch = dir.join("batch");
+    folder_sub(&batch, "alice", PROGRAM);
+    let r = grade(&grader, std::slice::from_ref(&batch));
+    report::write_reports(&r, &out).unwrap();
+    one_of_each(&r, &out);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_batch_is_found_and_cleared() {
+    let dir = tmp("interrupted");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(&batch, "alice", PROGRAM);
+    folder_sub(&batch, "bob", PROGRAM);
+    let out = dir.join("out");
+    let r = grade(&grader, std::slice::from_ref(&batch));
+    report::write_reports(&r, &out).unwrap();
+    // A batch killed while staging its reports, and one killed while moving
+    // them in (bob's result moved, the journal still there).
+    std::fs::create_dir_all(out.join(".hc11lab-staging-999-1/carol")).unwrap();
+    std::fs::write(out.join(".hc11lab-staging-999-1/grades.csv"), "half").unwrap();
+    std::fs::write(
+        out.join(".hc11lab-grade-journal"),
+        "grades.csv\nzoe/results.json\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(out.join("zoe")).unwrap();
+    std::fs::write(out.join("zoe/results.json"), "{}").unwrap();
+    let done = report::write_reports_noting(&r, &out).unwrap();
+    one_of_each(&r, &out);
+    assert!(!out.join("zoe").exists());
+    let notes = done.notes.join("\n");
+    assert!(
+        notes.contains("stopped before its reports were complete"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("stopped while it moved its reports"),
+        "{notes}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn out_that_is_a_file_is_refused_before_grading() {
+    let dir = tmp("outfile");
+    let out = dir.join("report.txt");
+    std::fs::write(&out, "x").unwrap();
+    let e = report::output::prepare_out(&out).unwrap_err().to_string();
+    assert!(e.contains("not a folder"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_devices_and_sparse_files_are_not_read() {
+    let dir = tmp("special");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(&batch, "alice", PROGRAM);
+    let fifo = batch.join("bob.zip");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo is needed for this test");
+    std::os::unix::fs::symlink("/dev/zero", batch.join("zero.zip")).unwrap();
+    // A 2 GB sparse zip, and a folder whose source is a 2 GB sparse file.
+    let sparse = std::fs::File::create(batch.join("sparse.zip")).unwrap();
+    sparse.set_len(2 << 30).unwrap();
+    std::fs::create_dir_all(batch.join("carol")).unwrap();
+    let big = std::fs::File::create(batch.join("carol/Main.asm")).unwrap();
+    big.set_len(2 << 30).unwrap();
+    // A fifo inside a folder submission is skipped with a note.
+    folder_sub(&batch, "dave", PROGRAM);
+    std::process::Command::new("mkfifo")
+        .arg(batch.join("dave/Extra.inc"))
+        .status()
+        .unwrap();
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let out = dir.join("out");
+    report::write_reports(&report, &out).unwrap();
+    one_of_each(&report, &out);
+    let status = |n: &str| {
+        let s = report
+            .submissions
+            .iter()
+            .find(|s| s.submission == n)
+            .unwrap();
+        match &s.status {
+            SubmissionStatus::Rejected(m) => m.clone(),
+            other => format!("{other:?}"),
+        }
+    };
+    assert!(status("bob").contains("is a fifo"), "{}", status("bob"));
+    assert!(
+        status("zero").contains("character device"),
+        "{}",
+        status("zero")
+    );
+    assert!(
+        status("sparse").contains("max_zip_bytes")
+            || status("sparse").contains("bytes a submission's zip"),
+        "{}",
+        status("sparse")
+    );
+    assert!(
+        status("carol").contains("more than the"),
+        "{}",
+        status("carol")
+    );
+    let dave = report
+        .submissions
+        .iter()
+        .find(|s| s.submission == "dave")
+        .unwrap();
+    assert_eq!(dave.score, 3.0);
+    assert!(
+        dave.notes.iter().any(|n| n.contains("Extra.inc: a fifo")),
+        "{:?}",
+        dave.notes
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
