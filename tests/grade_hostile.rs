@@ -432,3 +432,49 @@ fn fifos_devices_and_sparse_files_are_not_read() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `a0 equ a1+1`, `a1 equ a2+1`, ... `aN equ 1`: each written before the
+/// one it needs.
+fn equ_chain(n: usize) -> String {
+    let mut src = String::new();
+    for i in 0..n {
+        src.push_str(&format!("a{i} equ a{}+1\n", i + 1));
+    }
+    src.push_str(&format!("a{n} equ 1\n"));
+    src
+}
+
+#[test]
+fn long_forward_equ_chains_resolve() {
+    use hc11lab::asm::{assemble_source, AsmOptions};
+    let asm = assemble_source("chain.asm", &equ_chain(20_000), &AsmOptions::default());
+    assert!(!asm.has_errors(), "{}", asm.render_diagnostics());
+    let a0 = asm.symbols.iter().find(|s| s.name == "a0").unwrap();
+    assert_eq!(a0.value, 20_001);
+}
+
+#[test]
+fn assembly_has_its_own_time_and_size_limits() {
+    use hc11lab::asm::{assemble_source, AsmOptions};
+    let opts = AsmOptions {
+        time_limit: Some(std::time::Duration::ZERO),
+        ..AsmOptions::default()
+    };
+    let asm = assemble_source("chain.asm", &equ_chain(100), &opts);
+    assert!(asm.program.is_none());
+    let text = asm.render_diagnostics();
+    assert!(
+        text.contains("took longer than the 0.0 s allowed"),
+        "{text}"
+    );
+
+    let dir = tmp("asmlimits");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    let many = format!("{}{PROGRAM}", "\n".repeat(150_000));
+    folder_sub(&batch, "long", &many);
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let out = &report.submissions[0].checks[0].output;
+    assert!(out.contains("more than 100000 lines"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
