@@ -478,3 +478,69 @@ fn assembly_has_its_own_time_and_size_limits() {
     assert!(out.contains("more than 100000 lines"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn hc11lab(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn deep_expressions_are_refused_everywhere_they_are_parsed() {
+    let deep = "(".repeat(5000) + "1" + &")".repeat(5000);
+    let prefix = format!("--explain={}1", "-".repeat(5000));
+    let fw = "firmware/Viergewinnt.asm";
+    for args in [
+        vec!["run", fw, "--max-cycles", "1000", "--dump", &deep],
+        vec!["run", fw, "--max-cycles", "1000", "--explain", &deep],
+        vec!["run", fw, "--max-cycles", "1000", &prefix],
+    ] {
+        let (code, _, err) = hc11lab(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("nests more than 64 levels"), "{err}");
+    }
+    let cond = format!("Start if {deep} == 1");
+    let (code, _, err) = hc11lab(&["run", fw, "--max-cycles", "1000", "--break", &cond]);
+    assert_ne!(code, 0);
+    assert!(err.contains("nests more than 64 levels"), "{err}");
+    // A source operand, and an assignment's breakpoint condition.
+    let dir = tmp("deep");
+    std::fs::write(dir.join("deep.asm"), format!("        ldaa #{deep}\n")).unwrap();
+    let src = dir.join("deep.asm");
+    let (code, _, err) = hc11lab(&["asm", src.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let toml = ASSIGNMENT.to_string()
+        + &format!(
+            "\n[[check]]\nname = \"deep\"\nkind = \"breakpoint\"\npoints = 1\nat = \"start if {deep}\"\nexpect = [{{ flag = \"z\", equals = 1 }}]\n"
+        );
+    let e = Assignment::from_toml(&toml, &dir).unwrap_err();
+    assert!(e.contains("nests more than 64 levels"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dump_addresses_never_wrap_and_name_their_own_option() {
+    let fw = "firmware/Viergewinnt.asm";
+    for (item, want) in [
+        ("$FFFF+2", "outside the addresses $0000-$FFFF"),
+        ("0-1", "outside the addresses $0000-$FFFF"),
+        ("1<<64", "shift by 64"),
+        ("nosuch+1", "unknown symbol `nosuch`"),
+    ] {
+        let (code, _, err) = hc11lab(&["run", fw, "--max-cycles", "1000", "--dump", item]);
+        assert_eq!(code, 2, "{item}: {err}");
+        assert!(err.contains(want), "{item}: {err}");
+        assert!(err.contains("--dump"), "{item}: {err}");
+        assert!(!err.contains("--explain"), "{item}: {err}");
+    }
+    let (code, _, err) = hc11lab(&["run", fw, "--max-cycles", "1000", "--explain", "$10000"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--explain `$10000` is 65536"), "{err}");
+}
