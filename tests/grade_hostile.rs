@@ -544,3 +544,54 @@ fn dump_addresses_never_wrap_and_name_their_own_option() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--explain `$10000` is 65536"), "{err}");
 }
+
+#[test]
+fn forty_copies_make_one_group_and_a_bounded_report() {
+    let dir = tmp("copies");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    // About 130 KB of varied instructions in an extra file (not assembled,
+    // but compared), copied 40 times; 10 small edits of it; 50 of their own.
+    let mut big = String::new();
+    let mut x: u64 = 88172645463325252;
+    for _ in 0..13_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let op = [
+            "ldaa #1", "staa 0,x", "inx", "ldab 2,y", "aba", "psha", "pula", "tab",
+        ];
+        big.push_str(&format!("        {}\n", op[(x % 8) as usize]));
+    }
+    let sub = |name: &str, extra: &str| {
+        folder_sub(&batch, name, PROGRAM);
+        std::fs::write(batch.join(name).join("Extra.inc"), extra).unwrap();
+    };
+    for i in 0..40 {
+        sub(&format!("copy{i:02}"), &big);
+    }
+    for i in 0..10 {
+        sub(
+            &format!("edit{i:02}"),
+            &format!("{}{big}", "        mul\n".repeat(i + 1)),
+        );
+    }
+    for i in 0..50 {
+        sub(&format!("own{i:02}"), &"        nop\n".repeat(i + 1));
+    }
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    assert_eq!(report.similarity.identical.len(), 1);
+    assert_eq!(report.similarity.identical[0].len(), 40);
+    let out = dir.join("out");
+    report::write_reports(&report, &out).unwrap();
+    one_of_each(&report, &out);
+    let size = std::fs::metadata(out.join("report.json")).unwrap().len();
+    assert!(size < 3_000_000, "report.json is {size} bytes");
+    let size = std::fs::metadata(out.join("similarity.html"))
+        .unwrap()
+        .len();
+    assert!(size < 3_000_000, "similarity.html is {size} bytes");
+    let html = std::fs::read_to_string(out.join("similarity.html")).unwrap();
+    assert!(html.contains("40 submissions have identical sources"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -51,13 +51,22 @@ pub fn summary_line(report: &BatchReport) -> String {
     };
     let rejected = count(|s| matches!(s, SubmissionStatus::Rejected(_)));
     let internal = count(|s| matches!(s, SubmissionStatus::InternalError(_)));
-    format!(
+    let sim = &report.similarity;
+    let mut line = format!(
         "graded {n} submission(s) for {}: mean {} of {}, {full} with full marks, {rejected} rejected, {internal} internal error(s); {} suspicious pair(s)",
         report.assignment,
         fmt_points(mean),
         fmt_points(report.max_score),
-        report.similarity.pairs.len()
-    )
+        sim.pairs.len() + sim.omitted_pairs
+    );
+    if !sim.identical.is_empty() {
+        let copies: usize = sim.identical.iter().map(Vec::len).sum();
+        line.push_str(&format!(
+            ", {} group(s) of identical submissions ({copies} submissions)",
+            sim.identical.len()
+        ));
+    }
+    line
 }
 
 /// `grades.csv`: `submission,score,max_score`, one column per check, then
@@ -395,6 +404,8 @@ pub(crate) mod tests {
                 },
             ],
             similarity: SimilarityReport {
+                identical: vec![],
+                omitted_pairs: 0,
                 options: None,
                 pairs: vec![SimilarPair {
                     a: "alice".into(),

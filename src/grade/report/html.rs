@@ -208,8 +208,26 @@ pub fn similarity_html(report: &BatchReport) -> String {
             o.min_shared
         );
     }
+    for group in &report.similarity.identical {
+        let names: Vec<String> = group.iter().map(|n| esc(n)).collect();
+        let _ = writeln!(
+            out,
+            "<p class=\"bad\">{} submissions have identical sources: {}. They are compared with the others once, as {}.</p>",
+            group.len(),
+            names.join(", "),
+            names.first().cloned().unwrap_or_default()
+        );
+    }
     if report.similarity.pairs.is_empty() {
         out.push_str("<p>No suspicious pairs.</p>\n");
+    }
+    if report.similarity.omitted_pairs > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">{} more suspicious pair(s) are not listed (only the {} most similar are kept).</p>",
+            report.similarity.omitted_pairs,
+            crate::grade::similarity::MAX_PAIRS
+        );
     }
     let pairs = &report.similarity.pairs;
     if pairs.len() > MAX_PAIRS_SHOWN {
