@@ -595,3 +595,28 @@ fn forty_copies_make_one_group_and_a_bounded_report() {
     assert!(html.contains("40 submissions have identical sources"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_missing_absolute_include_suggests_nothing_outside_the_submission() {
+    let dir = tmp("absinclude");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    let src =
+        format!("        include \"/etc/passwdx\"\n        include \"/etc/hostnam\"\n{PROGRAM}");
+    folder_sub(&batch, "mallory", &src);
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let out = &report.submissions[0].checks[0].output;
+    assert!(out.contains("E0011"), "{out}");
+    assert!(!out.contains("did you mean"), "{out}");
+    assert!(
+        !out.contains("`passwd`") && !out.contains("`hostname`"),
+        "{out}"
+    );
+    assert!(out.contains("main file's folder"), "{out}");
+    // On disk too (hc11lab asm): only names from the main file's folder.
+    let main = batch.join("mallory/Main.asm");
+    let (code, _, err) = hc11lab(&["asm", main.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("did you mean"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -956,10 +956,23 @@ impl Asm<'_> {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let here = self.provider.list_dir(&parent_dir(&p));
-                if let Some(h) = did_you_mean(&suggestions(&name, here.iter().map(String::as_str)))
-                {
-                    d = d.hint(h);
+                // Suggest only names inside the main file's folder tree: an
+                // absolute path elsewhere must not list, say, /etc.
+                let folder = parent_dir(&p);
+                let root = super::source::normalize(&self.root);
+                let inside = super::source::normalize(&folder).starts_with(&root)
+                    && (!folder.is_absolute() || root.is_absolute());
+                if inside {
+                    let here = self.provider.list_dir(&folder);
+                    if let Some(h) =
+                        did_you_mean(&suggestions(&name, here.iter().map(String::as_str)))
+                    {
+                        d = d.hint(h);
+                    }
+                } else {
+                    d = d.hint(
+                        "include files from the main file's folder, with a path relative to it",
+                    );
                 }
                 self.error(d);
                 return;
