@@ -620,3 +620,138 @@ fn a_missing_absolute_include_suggests_nothing_outside_the_submission() {
     assert!(!err.contains("did you mean"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn assignment_toml_is_validated_strictly_before_grading() {
+    let dir = tmp("strict");
+    let _ = assignment(&dir);
+    let a = dir.join("assignment");
+    let try_toml = |toml: &str| -> String {
+        std::fs::write(a.join("assignment.toml"), toml).unwrap();
+        match Assignment::load(&a).map(Grader::new) {
+            Err(e) | Ok(Err(e)) => e.to_string(),
+            Ok(Ok(_)) => "accepted".into(),
+        }
+    };
+    let cases: [(String, &str); 7] = [
+        (ASSIGNMENT.replace("points = 2", "points = 1e308"), "`points` must be a number from 0 to 10000"),
+        (ASSIGNMENT.replace("points = 2", "points = inf"), "`points`"),
+        (ASSIGNMENT.replace("reference = \"ref\"", "reference = \"ref\"\nprovided = [\"../secret.inc\"]"), "plain name"),
+        (ASSIGNMENT.replace("reference = \"ref\"", "reference = \"ref\"\nbogus = 1"), "unknown field `bogus`"),
+        (ASSIGNMENT.replacen("[[check]]", "[limits]\nstack_gaurd = \"result\"\n\n[[check]]", 1), "unknown field `stack_gaurd`"),
+        (ASSIGNMENT.replacen("[[check]]", "[limits]\nstack_guard = \"reslut\"\n\n[[check]]", 1), "stack_guard: `reslut` is not a symbol of the reference solution; did you mean `result`?"),
+        (ASSIGNMENT.replace("symbol = \"result\"", "symbol = \"resutl\""), "check `=stores 42`: `resutl` is not a symbol"),
+    ];
+    for (toml, want) in cases {
+        let e = try_toml(&toml);
+        assert!(e.contains(want), "want {want:?}, got {e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cr_only_line_endings_are_lines() {
+    let dir = tmp("cr");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(&batch, "mac", &PROGRAM.replace('\n', "\r"));
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let s = &report.submissions[0];
+    assert_eq!(s.score, 3.0, "{:?}", s.checks);
+    assert!(
+        s.notes.iter().any(|n| n.contains("carriage return only")),
+        "{:?}",
+        s.notes
+    );
+    // The assembler alone reads them as lines too.
+    let asm = hc11lab::asm::assemble_source(
+        "mac.asm",
+        &PROGRAM.replace('\n', "\r"),
+        &hc11lab::asm::AsmOptions::default(),
+    );
+    assert!(!asm.has_errors(), "{}", asm.render_diagnostics());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_duplicate_zip_entry_is_mentioned() {
+    let dir = tmp("dupzip");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    std::fs::create_dir_all(&batch).unwrap();
+    // The zip writer refuses a second name, so write two and rename one in
+    // the bytes (same length: the archive stays valid).
+    let zip = batch.join("twice.zip");
+    zip_sub(
+        &zip,
+        &[("Main.asm", b"garbage\n"), ("Main.xsm", PROGRAM.as_bytes())],
+    );
+    let bytes = std::fs::read(&zip).unwrap();
+    let needle = b"Main.xsm";
+    let mut fixed = bytes.clone();
+    for i in 0..bytes.len() - needle.len() {
+        if &bytes[i..i + needle.len()] == needle {
+            fixed[i..i + needle.len()].copy_from_slice(b"Main.asm");
+        }
+    }
+    std::fs::write(&zip, fixed).unwrap();
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let s = &report.submissions[0];
+    assert!(
+        s.notes
+            .iter()
+            .any(|n| n.contains("holds Main.asm more than once")),
+        "{:?} {:?}",
+        s.notes,
+        s.status
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn grade_command_line_mistakes_cost_seconds() {
+    let dir = tmp("cli");
+    let _ = assignment(&dir);
+    let a = dir.join("assignment");
+    let batch = dir.join("batch");
+    folder_sub(&batch, "alice", PROGRAM);
+    let (a, b) = (a.to_str().unwrap(), batch.to_str().unwrap());
+    // Usage goes to stderr.
+    let (code, out, err) = hc11lab(&["grade", "--assignment", a]);
+    assert_eq!(code, 2);
+    assert!(
+        out.is_empty() && err.contains("usage: hc11lab grade"),
+        "{out} / {err}"
+    );
+    // --jobs out of range is refused at once.
+    let (code, _, err) = hc11lab(&["grade", "--assignment", a, b, "--jobs", "100000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--jobs 100000: use 1..256"), "{err}");
+    // --out that is a file is refused before grading (nothing is graded).
+    let file = dir.join("out.txt");
+    std::fs::write(&file, "x").unwrap();
+    let (code, out, err) = hc11lab(&[
+        "grade",
+        "--assignment",
+        a,
+        b,
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert!(!out.contains("graded"), "{out}");
+    // A second run into the same folder says what it replaced.
+    let out_dir = dir.join("out");
+    let o = out_dir.to_str().unwrap();
+    let (code, _, err) = hc11lab(&["grade", "--assignment", a, b, "--out", o]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::create_dir_all(out_dir.join(".hc11lab-staging-1-1")).unwrap();
+    let (code, out, err) = hc11lab(&["grade", "--assignment", a, b, "--out", o]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("note: ") && out.contains("stopped before its reports were complete"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -615,6 +615,9 @@ pub enum ReferenceSource {
     Folder(PathBuf),
 }
 
+/// Most points one check may give (a typo like `1e308` is refused).
+pub const MAX_POINTS: f64 = 10_000.0;
+
 /// A parsed, validated assignment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Assignment {
@@ -769,6 +772,13 @@ impl Assignment {
         if h.entry.trim().is_empty() || h.entry.contains(['/', '\\']) {
             return Err("`entry` must be a plain file name like `Viergewinnt.asm`".into());
         }
+        for p in &h.provided {
+            if p.trim().is_empty() || p.contains(['/', '\\']) || p == "." || p == ".." {
+                return Err(format!(
+                    "provided `{p}`: name a file of the reference folder by its plain name, like `Trainer11Register.inc` (no folders, no `..`)"
+                ));
+            }
+        }
         let reference = h.reference.map(|r| match r.as_str() {
             "bundled" => ReferenceSource::Bundled,
             folder => ReferenceSource::Folder(dir.join(folder)),
@@ -783,8 +793,10 @@ impl Assignment {
             if !names.insert(rc.name.clone()) {
                 return Err(format!("{label}: another check has the same name"));
             }
-            if !(rc.points.is_finite() && rc.points >= 0.0) {
-                return Err(format!("{label}: `points` must be a number >= 0"));
+            if !(rc.points.is_finite() && (0.0..=MAX_POINTS).contains(&rc.points)) {
+                return Err(format!(
+                    "{label}: `points` must be a number from 0 to {MAX_POINTS}"
+                ));
             }
             let kind =
                 convert_kind(&rc, dir, reference.is_some()).map_err(|e| format!("{label}: {e}"))?;
@@ -811,6 +823,48 @@ impl Assignment {
             limits: raw.limits,
             checks,
         })
+    }
+
+    /// Every symbol the assignment reads, with where it is named (for the
+    /// check against the reference solution before any grading starts).
+    pub fn symbols_named(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for name in &self.required_symbols {
+            out.push(("[assignment] required_symbols".into(), name.clone()));
+        }
+        if let Some(g) = &self.limits.stack_guard {
+            out.push(("[limits] stack_guard".into(), g.clone()));
+        }
+        for c in &self.checks {
+            let mut specs: Vec<&MemSpec> = Vec::new();
+            let asserts: Vec<&Assertion> = match &c.kind {
+                CheckKind::Assembles => Vec::new(),
+                CheckKind::Scenario(s) => s.expect.iter().collect(),
+                CheckKind::Breakpoint(b) => b.expect.iter().collect(),
+                CheckKind::Differential(d) => {
+                    specs.extend(d.until.iter().chain(&d.compare));
+                    Vec::new()
+                }
+                CheckKind::Games(g) => {
+                    specs.push(&g.board);
+                    specs.extend(g.until.iter());
+                    g.each_move.iter().chain(&g.game_over).collect()
+                }
+            };
+            for a in asserts {
+                match a {
+                    Assertion::Memory { spec, .. } => specs.push(spec),
+                    Assertion::Connect4 { board, .. } => specs.push(board),
+                    _ => {}
+                }
+            }
+            for spec in specs {
+                if let Some(sym) = &spec.symbol {
+                    out.push((format!("check `{}`", c.name), sym.clone()));
+                }
+            }
+        }
+        out
     }
 
     /// The most points a submission can get.

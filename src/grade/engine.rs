@@ -599,6 +599,27 @@ fn replaced_notes(sub: &Submission, entry: &str, provided: &[(String, String)]) 
         .collect()
 }
 
+/// Refuses an assignment that names a symbol the reference solution does
+/// not define (a typo would otherwise fail every student's check).
+fn check_symbols(assignment: &Assignment, reference: &Program) -> Result<(), GradeError> {
+    for (place, name) in assignment.symbols_named() {
+        if reference.symbol(&name).is_some() {
+            continue;
+        }
+        let known = reference.symbols.iter().map(|s| s.name.as_str());
+        let hint = crate::asm::diagnostics::did_you_mean(&crate::asm::diagnostics::suggestions(
+            &name, known,
+        ))
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+        return Err(GradeError::Assignment {
+            path: assignment.dir.join("assignment.toml"),
+            message: format!("{place}: `{name}` is not a symbol of the reference solution{hint}"),
+        });
+    }
+    Ok(())
+}
+
 /// Assembles a submission; Err carries the rendered diagnostics.
 fn assemble(
     sub: &Submission,
@@ -1005,6 +1026,7 @@ impl Grader {
                 .map_err(|e| GradeError::Reference(e.to_string()))?;
             let program = assemble(&sub, &entry, &[], &grader.assignment.limits)
                 .map_err(|d| GradeError::Reference(format!("does not assemble:\n{d}")))?;
+            check_symbols(&grader.assignment, &program)?;
             let booted = boot(program, &grader.assignment.limits, &grader.timings)
                 .map_err(GradeError::Reference)?;
             let mut reference = Reference {

@@ -212,6 +212,15 @@ impl Submission {
             if encoding == Encoding::Windows1252 {
                 windows.push(path.clone());
             }
+            let text = match crate::asm::source::lone_cr_to_lf(&text) {
+                Some(fixed) => {
+                    notes.push(format!(
+                        "{path} ends its lines with a carriage return only (classic Mac); they were read as line breaks"
+                    ));
+                    fixed
+                }
+                None => text,
+            };
             files.insert(path, SourceText { text, encoding });
         }
         match windows.as_slice() {
@@ -407,6 +416,72 @@ fn skipped_note(skipped: &[String]) -> Option<String> {
     ))
 }
 
+/// Names that the zip's central directory lists more than once (the zip
+/// reader keeps only the last entry of a name, so it cannot tell). Read from
+/// the end of the file: the end record gives the directory's size, which
+/// ends where the record starts. Empty when the zip is not understood (the
+/// zip reader then says what is wrong).
+fn repeated_zip_names(path: &Path) -> Vec<String> {
+    use std::io::{Seek, SeekFrom};
+    const EOCD: &[u8] = b"PK\x05\x06";
+    const ENTRY: &[u8] = b"PK\x01\x02";
+    // Beyond this a directory is not read for this check (200 files' worth is far less).
+    const MAX_DIRECTORY: u64 = 4 << 20;
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let Ok(len) = f.seek(SeekFrom::End(0)) else {
+        return Vec::new();
+    };
+    let tail_len = len.min(65_557 + MAX_DIRECTORY);
+    let mut tail = Vec::new();
+    if f.seek(SeekFrom::Start(len - tail_len)).is_err()
+        || f.take(tail_len).read_to_end(&mut tail).is_err()
+    {
+        return Vec::new();
+    }
+    let Some(eocd) = tail.windows(4).rposition(|w| w == EOCD) else {
+        return Vec::new();
+    };
+    let u16_at = |b: &[u8], i: usize| {
+        b.get(i..i + 2)
+            .map(|x| usize::from(u16::from_le_bytes([x[0], x[1]])))
+    };
+    let u32_at = |b: &[u8], i: usize| {
+        b.get(i..i + 4)
+            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as usize)
+    };
+    let Some(size) = u32_at(&tail, eocd + 12) else {
+        return Vec::new();
+    };
+    let Some(dir) = eocd
+        .checked_sub(size)
+        .and_then(|start| tail.get(start..eocd))
+    else {
+        return Vec::new();
+    };
+    let mut seen: BTreeMap<&[u8], usize> = BTreeMap::new();
+    let mut at = 0usize;
+    while dir.get(at..at + 4) == Some(ENTRY) {
+        let (Some(n), Some(x), Some(c)) = (
+            u16_at(dir, at + 28),
+            u16_at(dir, at + 30),
+            u16_at(dir, at + 32),
+        ) else {
+            break;
+        };
+        let Some(name) = dir.get(at + 46..at + 46 + n) else {
+            break;
+        };
+        *seen.entry(name).or_default() += 1;
+        at += 46 + n + x + c;
+    }
+    seen.into_iter()
+        .filter(|(_, count)| *count > 1)
+        .map(|(name, _)| String::from_utf8_lossy(name).into_owned())
+        .collect()
+}
+
 fn read_zip(
     path: &Path,
     limits: &Limits,
@@ -430,6 +505,13 @@ fn read_zip(
             message: e.to_string(),
         }
     })?;
+    let repeated = repeated_zip_names(path);
+    if !repeated.is_empty() {
+        notes.push(format!(
+            "the zip holds {} more than once; only the last copy of each was read",
+            repeated.join(", ")
+        ));
+    }
     // A zip can claim millions of entries; refuse before walking them.
     if archive.len() > limits.max_files.saturating_mul(4).max(64) {
         return Err(SubmissionError::TooManyFiles {
