@@ -421,15 +421,12 @@ fn skipped_note(skipped: &[String]) -> Option<String> {
 /// the end of the file: the end record gives the directory's size, which
 /// ends where the record starts. Empty when the zip is not understood (the
 /// zip reader then says what is wrong).
-fn repeated_zip_names(path: &Path) -> Vec<String> {
-    use std::io::{Seek, SeekFrom};
+fn repeated_zip_names(f: &mut (impl Read + std::io::Seek)) -> Vec<String> {
+    use std::io::SeekFrom;
     const EOCD: &[u8] = b"PK\x05\x06";
     const ENTRY: &[u8] = b"PK\x01\x02";
     // Beyond this a directory is not read for this check (200 files' worth is far less).
     const MAX_DIRECTORY: u64 = 4 << 20;
-    let Ok(mut f) = std::fs::File::open(path) else {
-        return Vec::new();
-    };
     let Ok(len) = f.seek(SeekFrom::End(0)) else {
         return Vec::new();
     };
@@ -499,13 +496,37 @@ fn read_zip(
         },
         e => e,
     })?;
-    let mut archive = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| {
-        SubmissionError::BadZip {
-            name: zip_name.clone(),
-            message: e.to_string(),
-        }
+    read_zip_from(std::io::BufReader::new(file), &zip_name, limits, notes)
+}
+
+/// Reads the sources of a `.zip` submission held in memory (what
+/// [`Submission::load`] does with a file; the fuzz target feeds it bytes).
+pub fn zip_from_bytes(
+    name: &str,
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Submission, SubmissionError> {
+    let mut notes = Vec::new();
+    let raw = read_zip_from(std::io::Cursor::new(bytes), name, limits, &mut notes)?;
+    Submission::from_files(
+        name.trim_end_matches(".zip").to_string(),
+        PathBuf::from(name),
+        raw,
+        notes,
+    )
+}
+
+fn read_zip_from(
+    mut reader: impl Read + std::io::Seek,
+    zip_name: &str,
+    limits: &Limits,
+    notes: &mut Vec<String>,
+) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
+    let repeated = repeated_zip_names(&mut reader);
+    let mut archive = zip::ZipArchive::new(reader).map_err(|e| SubmissionError::BadZip {
+        name: zip_name.to_string(),
+        message: e.to_string(),
     })?;
-    let repeated = repeated_zip_names(path);
     if !repeated.is_empty() {
         notes.push(format!(
             "the zip holds {} more than once; only the last copy of each was read",
