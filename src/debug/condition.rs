@@ -670,7 +670,13 @@ fn eval(n: &Node, ctx: &dyn EvalContext) -> i64 {
                 BinOp::Shl if (0..64).contains(&b) => a << b,
                 BinOp::Shr if (0..64).contains(&b) => a >> b,
                 BinOp::Shl => 0,
-                BinOp::Shr => (a < 0).then_some(-1).unwrap_or(0),
+                BinOp::Shr => {
+                    if a < 0 {
+                        -1
+                    } else {
+                        0
+                    }
+                }
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),
                 BinOp::Mul => a.wrapping_mul(b),
