@@ -15,6 +15,9 @@
 //! [limits]
 //! max_cycles = 20000000             # per scenario and per move of a differential game
 //! max_file_bytes = 1000000          # one source file
+//! max_zip_bytes = 64000000          # one submission's .zip, checked before opening it
+//! max_source_lines = 100000         # lines assembled, includes expanded
+//! max_assemble_ms = 10000           # wall-clock time assembling may take
 //!
 //! [[check]]
 //! name = "player 1 wins vertically"
