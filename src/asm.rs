@@ -53,6 +53,10 @@ pub struct AsmOptions {
     /// Most source lines read in all files together (default 1,000,000), so
     /// that a file of empty lines cannot exhaust memory.
     pub max_lines: usize,
+    /// Longest an assembly may take; past it, reading and resolving stop
+    /// with an error (the grader sets it, so no submission can hold up a
+    /// batch). `None`: no limit.
+    pub time_limit: Option<std::time::Duration>,
     /// Symbols defined before the first line, like `-D NAME=VALUE`
     /// (`MAP_PAGE` for `.ifndef MAP_PAGE`).
     pub defines: Vec<(String, i64)>,
@@ -65,6 +69,7 @@ impl Default for AsmOptions {
             max_total_size: 16 * 1024 * 1024,
             max_include_depth: 32,
             max_lines: 1_000_000,
+            time_limit: None,
             defines: Vec::new(),
         }
     }

@@ -521,6 +521,10 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
         no_cache: args.no_cache,
     };
     match grade::cli::run(&request) {
+        Ok(outcome) if outcome.exit_code == 2 => {
+            eprint!("{}", outcome.text);
+            Ok(ExitCode::from(2))
+        }
         Ok(outcome) => {
             out!("{}", outcome.text);
             Ok(ExitCode::from(outcome.exit_code))

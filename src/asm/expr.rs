@@ -87,6 +87,16 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// True if the expression mentions `*` (the current line's address).
+    pub fn mentions_here(&self) -> bool {
+        match self {
+            Expr::Here => true,
+            Expr::Num(_) | Expr::Sym(..) => false,
+            Expr::Unary(_, e) => e.mentions_here(),
+            Expr::Binary(_, a, b, _) => a.mentions_here() || b.mentions_here(),
+        }
+    }
+
     /// Calls `f` for every symbol the expression mentions.
     pub fn for_each_symbol(&self, f: &mut dyn FnMut(SymId, Span)) {
         match self {

@@ -156,6 +156,10 @@ struct Asm<'a> {
     stack: Vec<(PathBuf, FileId)>,
     next_seq: u32,
     too_many_lines: bool,
+    /// When [`AsmOptions::time_limit`] runs out.
+    deadline: Option<std::time::Instant>,
+    /// The time limit was reported (reading and resolving stopped).
+    timed_out: bool,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -178,6 +182,8 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         stack: Vec::new(),
         next_seq: 0,
         too_many_lines: false,
+        deadline: opts.time_limit.map(|t| std::time::Instant::now() + t),
+        timed_out: false,
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -276,6 +282,32 @@ impl Asm<'_> {
         self.diags.push(d);
     }
 
+    /// True once the time limit has run out; the first time, says so.
+    fn past_deadline(&mut self) -> bool {
+        if self.timed_out {
+            return true;
+        }
+        let Some(deadline) = self.deadline else {
+            return false;
+        };
+        if std::time::Instant::now() < deadline {
+            return false;
+        }
+        self.timed_out = true;
+        let limit = self.opts.time_limit.unwrap_or_default();
+        self.error(
+            Diagnostic::global(
+                Code::FileTooLarge,
+                format!(
+                    "assembling took longer than the {:.1} s allowed; it was stopped",
+                    limit.as_secs_f64()
+                ),
+            )
+            .hint("a program for the 68HC11 assembles in well under a second; look for very long files or long chains of `equ`"),
+        );
+        true
+    }
+
     fn push(&mut self, file: FileId, line: u32, label: Option<(SymId, Span)>, kind: Kind) {
         self.stmts.push(Stmt {
             file,
@@ -322,6 +354,9 @@ impl Asm<'_> {
         let mut line_no = 0u32;
         let mut ended = false;
         for raw in text.split_inclusive('\n') {
+            if self.timed_out || (self.stmts.len() % 1024 == 0 && self.past_deadline()) {
+                return;
+            }
             if self.stmts.len() >= self.opts.max_lines {
                 if !self.too_many_lines {
                     self.too_many_lines = true;
@@ -921,10 +956,23 @@ impl Asm<'_> {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let here = self.provider.list_dir(&parent_dir(&p));
-                if let Some(h) = did_you_mean(&suggestions(&name, here.iter().map(String::as_str)))
-                {
-                    d = d.hint(h);
+                // Suggest only names inside the main file's folder tree: an
+                // absolute path elsewhere must not list, say, /etc.
+                let folder = parent_dir(&p);
+                let root = super::source::normalize(&self.root);
+                let inside = super::source::normalize(&folder).starts_with(&root)
+                    && (!folder.is_absolute() || root.is_absolute());
+                if inside {
+                    let here = self.provider.list_dir(&folder);
+                    if let Some(h) =
+                        did_you_mean(&suggestions(&name, here.iter().map(String::as_str)))
+                    {
+                        d = d.hint(h);
+                    }
+                } else {
+                    d = d.hint(
+                        "include files from the main file's folder, with a path relative to it",
+                    );
                 }
                 self.error(d);
                 return;
@@ -1018,7 +1066,11 @@ impl Asm<'_> {
         let mut walks = 0;
         let edges = loop {
             walks += 1;
+            if self.past_deadline() {
+                break HashMap::new();
+            }
             let before: Vec<Option<i64>> = self.table.syms.iter().map(|s| s.value).collect();
+            resolve_equs(&self.stmts, &mut self.table);
             let mut lay = Layout::new(false, self.sections.len());
             lay.walk(&self.stmts, &mut self.table, &self.files);
             let after = self.table.syms.iter().map(|s| s.value);
@@ -1026,6 +1078,13 @@ impl Asm<'_> {
                 break lay.edges;
             }
         };
+        if self.timed_out {
+            return Assembly {
+                diagnostics: self.diags,
+                files: self.files,
+                ..Assembly::default()
+            };
+        }
         let mut lay = Layout::new(true, self.sections.len());
         lay.edges = edges;
         lay.walk(&self.stmts, &mut self.table, &self.files);
@@ -1661,6 +1720,67 @@ fn reaches(
         }
     }
     false
+}
+
+/// Gives every `equ` whose value follows from other `equ`s and known
+/// symbols its value, in dependency order (depth first, with an explicit
+/// stack). Without it each layout walk settles only one more link of a
+/// chain written backwards (`a equ b` before `b equ c`), so a long chain
+/// took a walk per link. Anything it cannot settle (labels not placed yet,
+/// `*`, cycles, errors) is left to the walks, which also report it.
+fn resolve_equs(stmts: &[Stmt], table: &mut SymTable) {
+    let mut defs: HashMap<SymId, &Expr> = HashMap::new();
+    for s in stmts {
+        if let (Some((id, _)), Kind::Equ(e, _)) = (s.label, &s.kind) {
+            if !e.mentions_here() {
+                defs.insert(id, e);
+            }
+        }
+    }
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Open,
+        Done,
+    }
+    let mut marks: HashMap<SymId, Mark> = HashMap::new();
+    let unknown_deps = |e: &Expr, table: &SymTable| {
+        let mut deps = Vec::new();
+        e.for_each_symbol(&mut |id, _| {
+            if table.get(id).is_some_and(|s| s.value.is_none()) {
+                deps.push(id);
+            }
+        });
+        deps
+    };
+    let mut roots: Vec<SymId> = defs.keys().copied().collect();
+    roots.sort_unstable();
+    for root in roots {
+        if marks.contains_key(&root) || table.get(root).is_some_and(|s| s.value.is_some()) {
+            continue;
+        }
+        // (symbol, its dependencies still to visit)
+        let mut stack: Vec<(SymId, Vec<SymId>)> = Vec::new();
+        marks.insert(root, Mark::Open);
+        stack.push((root, unknown_deps(defs[&root], table)));
+        while let Some((id, deps)) = stack.last_mut() {
+            let id = *id;
+            if let Some(dep) = deps.pop() {
+                let open = marks.get(&dep).is_some_and(|m| *m == Mark::Open);
+                let settled = marks.contains_key(&dep);
+                if let (false, false, Some(e)) = (open, settled, defs.get(&dep)) {
+                    marks.insert(dep, Mark::Open);
+                    stack.push((dep, unknown_deps(e, table)));
+                }
+                continue;
+            }
+            stack.pop();
+            marks.insert(id, Mark::Done);
+            let value = eval(defs[&id], &mut Pass1Env { table, here: None });
+            if let (Ok(v), Some(sym)) = (value, table.get_mut(id)) {
+                sym.value = Some(v);
+            }
+        }
+    }
 }
 
 /// Notes (file, line) as a use of every symbol the statement mentions.

@@ -334,10 +334,32 @@ pub fn decode(bytes: &[u8]) -> Result<String, SourceError> {
         )));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Ok(s.to_string()),
-        Err(_) => Ok(bytes.iter().map(|&b| cp1252_char(b)).collect()),
+    let text = match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes.iter().map(|&b| cp1252_char(b)).collect(),
+    };
+    Ok(lone_cr_to_lf(&text).unwrap_or(text))
+}
+
+/// Text whose lines end in a carriage return alone (classic Mac OS) with
+/// each such CR made a line feed, so its lines are lines; `None` if it has
+/// no lone CR. CR LF pairs stay as they are.
+pub fn lone_cr_to_lf(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return None;
     }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
 }
 
 /// Windows-1252 characters of bytes $80-$9F (undefined ones map to the C1 control).

@@ -24,16 +24,33 @@ pub enum CliError {
     #[error("--explain-pixel `{0}`: expected X,Y with X in 0..=127 and Y in 0..=63 (e.g. 63,43)")]
     BadPixel(String),
     /// `--explain` wants an address expression (`$00C8`, `board+136`).
-    #[error("--explain `{text}`: {source}")]
-    BadAddress {
+    #[error("--explain {0}")]
+    BadAddress(AddressError),
+    /// The explanation cannot be made (no LCD on this target, ...).
+    #[error(transparent)]
+    Explain(#[from] ExplainError),
+}
+
+/// Why an address expression (`--explain`, `--dump`) has no address; the
+/// text names no option, so each option's error can say its own name.
+#[derive(Debug, thiserror::Error)]
+pub enum AddressError {
+    /// It does not parse or names an unknown symbol.
+    #[error("`{text}`: {source}")]
+    Expr {
         /// As given.
         text: String,
         /// The expression's error (column within `text`).
         source: ConditionError,
     },
-    /// The explanation cannot be made (no LCD on this target, ...).
-    #[error(transparent)]
-    Explain(#[from] ExplainError),
+    /// It evaluates to something that is no 16-bit address.
+    #[error("`{text}` is {value} (${value:X}), outside the addresses $0000-$FFFF")]
+    OutOfRange {
+        /// As given.
+        text: String,
+        /// What it evaluated to.
+        value: i64,
+    },
 }
 
 /// The debugger part of a `run` command line.
@@ -167,18 +184,23 @@ pub fn parse_pixel(text: &str) -> Result<(usize, usize), CliError> {
 
 /// Evaluates an address expression (`$00C8`, `board+136`, `[cellAddress].w + board`)
 /// against a program and the machine's current state.
+/// A value outside $0000-$FFFF is an error rather than wrapped around.
 pub fn parse_address<T: Target>(
     text: &str,
     program: &Program,
     target: &T,
-) -> Result<u16, CliError> {
-    let bad = |source| CliError::BadAddress {
+) -> Result<u16, AddressError> {
+    let bad = |source| AddressError::Expr {
         text: text.to_string(),
         source,
     };
     let expr = Expr::parse(text).map_err(bad)?;
     let bound = expr.bind(program).map_err(bad)?;
-    Ok(bound.value(&super::session::TargetView(target)) as u16)
+    let value = bound.value(&super::session::TargetView(target));
+    u16::try_from(value).map_err(|_| AddressError::OutOfRange {
+        text: text.to_string(),
+        value,
+    })
 }
 
 /// Runs `machine` (with `script` started, if any) under the debugger as the
@@ -207,7 +229,7 @@ pub fn run_debug(
     // Addresses are checked before the run (so a typo fails fast) and
     // evaluated again after it (an expression may read memory).
     for a in &req.explain {
-        parse_address(a, d.program(), d.target())?;
+        parse_address(a, d.program(), d.target()).map_err(CliError::BadAddress)?;
     }
     if !pixels.is_empty() || !req.explain.is_empty() {
         d.set_provenance(true);
@@ -221,7 +243,7 @@ pub fn run_debug(
         provenance.push(d.explain_pixel(x, y)?);
     }
     for a in &req.explain {
-        let addr = parse_address(a, d.program(), d.target())?;
+        let addr = parse_address(a, d.program(), d.target()).map_err(CliError::BadAddress)?;
         let mut e = d.explain_address(addr)?;
         e.subject = format!("{a} = {}", e.subject);
         provenance.push(e);

@@ -282,9 +282,49 @@ fn lex(src: &str) -> Result<Vec<(Tok, usize)>, ConditionError> {
 struct Parser {
     toks: Vec<(Tok, usize)>,
     pos: usize,
+    /// Parentheses, brackets and prefix operators open around this point.
+    depth: usize,
+    /// Operators and brackets parsed so far (a flat `1+1+...` chain nests
+    /// just as deep when evaluated and dropped).
+    nodes: usize,
 }
 
+/// Deepest nesting of parentheses, brackets and prefix operators: the
+/// parser, evaluation and dropping recurse once per level, and a thread's
+/// stack must hold them all.
+pub const MAX_DEPTH: usize = 64;
+
+/// Most operators and brackets one condition may have.
+pub const MAX_NODES: usize = 256;
+
 impl Parser {
+    /// Counts one more operator or bracket; an error past [`MAX_NODES`].
+    fn count(&mut self) -> Result<(), ConditionError> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(syntax(
+                self.col(),
+                format!(
+                    "the expression has more than {MAX_NODES} operators and brackets; split it up"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Enters one nesting level; an error past [`MAX_DEPTH`].
+    fn enter(&mut self) -> Result<(), ConditionError> {
+        self.depth += 1;
+        self.count()?;
+        if self.depth > MAX_DEPTH {
+            return Err(syntax(
+                self.col(),
+                format!("the expression nests more than {MAX_DEPTH} levels of brackets and prefix operators"),
+            ));
+        }
+        Ok(())
+    }
+
     fn peek(&self) -> &Tok {
         self.toks.get(self.pos).map(|t| &t.0).unwrap_or(&Tok::End)
     }
@@ -325,8 +365,19 @@ impl Parser {
                 .find(|(p, _)| matches!(self.peek(), Tok::Punct(q) if q == p));
             let Some((_, op)) = found else { return Ok(lhs) };
             let op = *op;
+            self.count()?;
             self.bump();
             let rhs = next(self)?;
+            if matches!(op, BinOp::Shl | BinOp::Shr) {
+                if let Node::Num(n) = rhs {
+                    if !(0..64).contains(&n) {
+                        return Err(syntax(
+                            self.col(),
+                            format!("shift by {n}: shift counts are 0..63 (values have 64 bits)"),
+                        ));
+                    }
+                }
+            }
             lhs = Node::Bin(op, Box::new(lhs), Box::new(rhs));
             if !repeat {
                 return Ok(lhs);
@@ -373,7 +424,10 @@ impl Parser {
     fn unary(&mut self) -> Result<Node, ConditionError> {
         for (p, op) in [("-", UnOp::Neg), ("!", UnOp::Not), ("~", UnOp::BitNot)] {
             if self.eat(p) {
-                return Ok(Node::Un(op, Box::new(self.unary()?)));
+                self.enter()?;
+                let inner = self.unary()?;
+                self.depth -= 1;
+                return Ok(Node::Un(op, Box::new(inner)));
             }
         }
         self.primary()
@@ -386,15 +440,19 @@ impl Parser {
                 Ok(Node::Num(n))
             }
             Tok::Punct("(") => {
+                self.enter()?;
                 self.bump();
                 let e = self.or()?;
                 self.expect(")")?;
+                self.depth -= 1;
                 Ok(e)
             }
             Tok::Punct("[") => {
+                self.enter()?;
                 self.bump();
                 let e = self.or()?;
                 self.expect("]")?;
+                self.depth -= 1;
                 let mut width = 1;
                 if self.eat(".") {
                     let wcol = self.col();
@@ -490,7 +548,12 @@ impl Expr {
     /// Parses a condition. Errors point at a 1-based column of `src`.
     pub fn parse(src: &str) -> Result<Expr, ConditionError> {
         let toks = lex(src)?;
-        let mut p = Parser { toks, pos: 0 };
+        let mut p = Parser {
+            toks,
+            pos: 0,
+            depth: 0,
+            nodes: 0,
+        };
         let root = p.or()?;
         if !matches!(p.peek(), Tok::End) {
             return Err(syntax(
@@ -602,8 +665,18 @@ fn eval(n: &Node, ctx: &dyn EvalContext) -> i64 {
                 BinOp::BitOr => a | b,
                 BinOp::BitXor => a ^ b,
                 BinOp::BitAnd => a & b,
-                BinOp::Shl => a.wrapping_shl(b.clamp(0, 63) as u32),
-                BinOp::Shr => a.wrapping_shr(b.clamp(0, 63) as u32),
+                // Counts past the 64 bits shift everything out (as the
+                // assembler does), rather than by 63 or modulo 64.
+                BinOp::Shl if (0..64).contains(&b) => a << b,
+                BinOp::Shr if (0..64).contains(&b) => a >> b,
+                BinOp::Shl => 0,
+                BinOp::Shr => {
+                    if a < 0 {
+                        -1
+                    } else {
+                        0
+                    }
+                }
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),
                 BinOp::Mul => a.wrapping_mul(b),
@@ -755,5 +828,39 @@ mod tests {
         ] {
             let _ = Expr::parse(s).map(|e| e.bind_with(&lookup).map(|b| b.value(&ctx())));
         }
+    }
+
+    #[test]
+    fn depth_and_size_are_capped() {
+        for deep in [
+            "(".repeat(100_000) + "1" + &")".repeat(100_000),
+            "[".repeat(100_000) + "1" + &"]".repeat(100_000),
+            "-".repeat(100_000) + "1",
+            "!~".repeat(50_000) + "1",
+            "1".to_string() + &"+1".repeat(100_000),
+        ] {
+            let e = Expr::parse(&deep).unwrap_err().to_string();
+            assert!(
+                e.contains("nests more than 64") || e.contains("more than 256"),
+                "{e}"
+            );
+        }
+        let ok = "(".repeat(60) + "1" + &")".repeat(60);
+        assert_eq!(
+            Expr::parse(&ok)
+                .unwrap()
+                .bind_with(&lookup)
+                .unwrap()
+                .value(&ctx()),
+            1
+        );
+    }
+
+    #[test]
+    fn shifts_past_64_bits_are_errors() {
+        let e = Expr::parse("1 << 64").unwrap_err().to_string();
+        assert!(e.contains("shift by 64"), "{e}");
+        assert!(Expr::parse("1 >> 99").is_err());
+        assert_eq!(eval_str("1 << 63 != 0"), 1);
     }
 }

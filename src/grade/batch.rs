@@ -112,6 +112,10 @@ pub fn grade_paths(
     let (mut results, sims): (Vec<SubmissionResult>, Vec<Option<SimSource>>) =
         outputs.into_iter().unzip();
     results.sort_by(|a, b| a.submission.cmp(&b.submission));
+    let folders = super::report::folder_names(&results);
+    for (r, folder) in results.iter_mut().zip(folders) {
+        r.folder = folder;
+    }
     let sims: Vec<SimSource> = sims.into_iter().flatten().collect();
     let starter = SimSource {
         name: "starter".into(),
@@ -181,12 +185,10 @@ pub fn run_gradescope(
             source,
         })?;
     }
-    std::fs::write(results, super::report::gradescope_json(&result)).map_err(|source| {
-        GradeError::Io {
-            path: results.to_path_buf(),
-            source,
-        }
-    })?;
+    super::report::output::write_atomic(
+        results,
+        super::report::gradescope_json(&result).as_bytes(),
+    )?;
     Ok(result)
 }
 

@@ -4,7 +4,8 @@
 use super::batch::{grade_batch, run_gradescope, terminal_progress, GradeOptions};
 use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
 use super::error::GradeError;
-use super::report::{summary_line, write_reports};
+use super::report::output::prepare_out;
+use super::report::{summary_line, write_reports_noting};
 use super::result::{fmt_points, SubmissionStatus};
 use std::path::PathBuf;
 
@@ -29,10 +30,14 @@ pub struct GradeRequest {
     pub no_cache: bool,
 }
 
+/// Most worker threads `--jobs` may ask for: far more than any machine
+/// grading a course has cores, far fewer than would exhaust its threads.
+pub const MAX_JOBS: usize = 256;
+
 /// What [`run`] did: the text for stdout and the exit status.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GradeOutcome {
-    /// Lines for stdout.
+    /// Lines for stdout (for exit status 2, the usage: print it to stderr).
     pub text: String,
     /// 0 graded (whatever the scores), 1 the assignment or input was unusable, 2 bad usage.
     pub exit_code: u8,
@@ -82,6 +87,23 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             exit_code: 2,
         });
     }
+    if let Some(jobs) = req.jobs {
+        if jobs == 0 || jobs > MAX_JOBS {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            return Ok(GradeOutcome {
+                text: format!(
+                    "--jobs {jobs}: use 1..{MAX_JOBS} (this machine has {cores} cores; leave --jobs out to use all of them)\n"
+                ),
+                exit_code: 2,
+            });
+        }
+    }
+    let out = req
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    // Before grading, so a wrong --out costs seconds, not a graded batch.
+    prepare_out(&out)?;
     let opts = GradeOptions {
         jobs: req.jobs,
         cache: !req.no_cache,
@@ -89,19 +111,17 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     };
     let progress = terminal_progress();
     let report = grade_batch(&opts, &*progress)?;
-    let out = req
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
-    write_reports(&report, &out)?;
-    Ok(GradeOutcome {
-        text: format!(
-            "{}\nreports in {}: grades.csv, report.html, report.json, junit.xml, similarity.html, similarity.csv, <submission>/results.json\n",
-            summary_line(&report),
-            out.display()
-        ),
-        exit_code: 0,
-    })
+    let written = write_reports_noting(&report, &out)?;
+    let mut text = String::new();
+    for n in &written.notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
+    text.push_str(&format!(
+        "{}\nreports in {}: grades.csv, report.html, report.json, junit.xml, similarity.html, similarity.csv, <submission>/results.json\n",
+        summary_line(&report),
+        out.display()
+    ));
+    Ok(GradeOutcome { text, exit_code: 0 })
 }
 
 #[cfg(test)]

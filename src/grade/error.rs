@@ -15,6 +15,9 @@ pub enum GradeError {
         /// What the OS said.
         source: std::io::Error,
     },
+    /// `--out` names something that is not a folder.
+    #[error("--out {0}: this is a file, not a folder; name a folder for the reports (it is created if missing)")]
+    OutNotFolder(PathBuf),
     /// `assignment.toml` is not valid TOML or does not match the schema.
     #[error("{path}: {message}")]
     Assignment {
@@ -73,6 +76,25 @@ pub enum SubmissionError {
         entry: String,
         /// Why.
         message: String,
+    },
+    /// A path that is a fifo, device or socket rather than a file or folder:
+    /// reading it could hang the batch or never end, so it is not opened.
+    #[error("{path} is a {kind}, not a regular file or folder; it was skipped (submit a folder or a .zip)")]
+    NotRegular {
+        /// The path (relative to the submission, or as given).
+        path: String,
+        /// What it is: "fifo", "character device", ...
+        kind: String,
+    },
+    /// A `.zip` larger than the assignment allows, refused before it is opened.
+    #[error("{name} is {size} bytes, more than the {limit} bytes a submission's zip may have; zip only the sources")]
+    ZipTooLarge {
+        /// The archive's file name.
+        name: String,
+        /// Its size on disk.
+        size: u64,
+        /// `[limits] max_zip_bytes`.
+        limit: u64,
     },
     /// One file larger than the assignment allows.
     #[error("{file} is {size} bytes, more than the {limit} bytes a source file may have; submit only the sources")]

@@ -4,6 +4,9 @@
 //! (no timestamps, submissions in name order).
 
 pub mod html;
+pub mod output;
+
+pub use output::{folder_names, safe_dir_name};
 
 use super::error::GradeError;
 use super::result::{fmt_points, BatchReport, SubmissionResult, SubmissionStatus};
@@ -11,12 +14,22 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Quotes a CSV field when needed (RFC 4180).
+/// A CSV cell from text: quoted when needed (RFC 4180), and text that a
+/// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+/// tab or CR, as OWASP's CSV-injection advice lists them) gets a leading
+/// `'`, which spreadsheets show as text. Names and notes are the students'
+/// own, so every text cell goes through here; report.json keeps them exact.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let s = if formula {
+        format!("'{s}")
     } else {
         s.to_string()
+    };
+    if formula || s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
     }
 }
 
@@ -38,24 +51,38 @@ pub fn summary_line(report: &BatchReport) -> String {
     };
     let rejected = count(|s| matches!(s, SubmissionStatus::Rejected(_)));
     let internal = count(|s| matches!(s, SubmissionStatus::InternalError(_)));
-    format!(
+    let sim = &report.similarity;
+    let mut line = format!(
         "graded {n} submission(s) for {}: mean {} of {}, {full} with full marks, {rejected} rejected, {internal} internal error(s); {} suspicious pair(s)",
         report.assignment,
         fmt_points(mean),
         fmt_points(report.max_score),
-        report.similarity.pairs.len()
-    )
+        sim.pairs.len() + sim.omitted_pairs
+    );
+    if !sim.identical.is_empty() {
+        let copies: usize = sim.identical.iter().map(Vec::len).sum();
+        line.push_str(&format!(
+            ", {} group(s) of identical submissions ({copies} submissions)",
+            sim.identical.len()
+        ));
+    }
+    line
 }
 
-/// `grades.csv`: `submission,score,max_score`, then one column per check.
+/// `grades.csv`: `submission,score,max_score`, one column per check, then
+/// the status and the submission's folder under `--out`.
 pub fn grades_csv(report: &BatchReport) -> String {
     let mut out = String::from("submission,score,max_score");
     for name in &report.check_names {
         out.push(',');
         out.push_str(&csv_field(name));
     }
-    out.push_str(",status\r\n");
-    for s in &report.submissions {
+    out.push_str(",status,folder\r\n");
+    for (s, folder) in report
+        .submissions
+        .iter()
+        .zip(folder_names(&report.submissions))
+    {
         out.push_str(&csv_field(&s.submission));
         let _ = write!(out, ",{},{}", fmt_points(s.score), fmt_points(s.max_score));
         for name in &report.check_names {
@@ -72,7 +99,7 @@ pub fn grades_csv(report: &BatchReport) -> String {
             SubmissionStatus::Rejected(_) => "rejected",
             SubmissionStatus::InternalError(_) => "internal_error",
         };
-        let _ = write!(out, ",{status}\r\n");
+        let _ = write!(out, ",{status},{}\r\n", csv_field(&folder));
     }
     out
 }
@@ -254,70 +281,46 @@ pub fn similarity_csv(report: &BatchReport) -> String {
     out
 }
 
-/// A file name for a submission's folder under `--out`: its name with
-/// anything but letters, digits, `-`, `_`, `.` replaced by `_`.
-pub fn safe_dir_name(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    match s.trim_matches('.') {
-        "" => "_".to_string(),
-        t => t.to_string(),
-    }
-}
-
-fn write(path: PathBuf, text: &str, written: &mut Vec<PathBuf>) -> Result<(), GradeError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-    }
-    std::fs::write(&path, text).map_err(|source| GradeError::Io {
-        path: path.clone(),
-        source,
-    })?;
-    written.push(path);
-    Ok(())
-}
-
-/// Writes every report into `out`; returns the files written.
+/// Writes every report into `out`, replacing what an earlier batch wrote
+/// there (see [`output`]); returns the files written.
 pub fn write_reports(report: &BatchReport, out: &Path) -> Result<Vec<PathBuf>, GradeError> {
-    let mut written = Vec::new();
-    write(out.join("grades.csv"), &grades_csv(report), &mut written)?;
+    write_reports_noting(report, out).map(|r| r.files)
+}
+
+/// The reports of a batch as (path relative to `--out`, text).
+pub fn report_files(report: &BatchReport) -> Result<output::Files, GradeError> {
     let json = serde_json::to_string_pretty(report).map_err(|e| GradeError::Report {
         what: "report.json".into(),
         message: e.to_string(),
     })?;
-    write(out.join("report.json"), &(json + "\n"), &mut written)?;
-    write(
-        out.join("report.html"),
-        &html::report_html(report),
-        &mut written,
-    )?;
-    write(out.join("junit.xml"), &junit_xml(report), &mut written)?;
-    write(
-        out.join("similarity.csv"),
-        &similarity_csv(report),
-        &mut written,
-    )?;
-    write(
-        out.join("similarity.html"),
-        &html::similarity_html(report),
-        &mut written,
-    )?;
-    for s in &report.submissions {
-        let dir = out.join(safe_dir_name(&s.submission));
-        write(dir.join("results.json"), &gradescope_json(s), &mut written)?;
+    let mut files: output::Files = vec![
+        ("grades.csv".into(), grades_csv(report)),
+        ("report.json".into(), json + "\n"),
+        ("report.html".into(), html::report_html(report)),
+        ("junit.xml".into(), junit_xml(report)),
+        ("similarity.csv".into(), similarity_csv(report)),
+        ("similarity.html".into(), html::similarity_html(report)),
+    ];
+    for (s, folder) in report
+        .submissions
+        .iter()
+        .zip(folder_names(&report.submissions))
+    {
+        files.push((
+            format!("{folder}/{}", output::RESULTS_FILE),
+            gradescope_json(s),
+        ));
     }
-    Ok(written)
+    Ok(files)
+}
+
+/// [`write_reports`], also saying what it found of earlier batches in `out`
+/// (stale results removed, an interrupted batch cleared up).
+pub fn write_reports_noting(
+    report: &BatchReport,
+    out: &Path,
+) -> Result<output::Replaced, GradeError> {
+    output::replace_batch(out, &report_files(report)?)
 }
 
 #[cfg(test)]
@@ -363,6 +366,7 @@ pub(crate) mod tests {
             submissions: vec![
                 SubmissionResult {
                     submission: "alice".into(),
+                    folder: String::new(),
                     score: 5.0,
                     max_score: 5.0,
                     status: SubmissionStatus::Graded,
@@ -381,6 +385,7 @@ pub(crate) mod tests {
                 },
                 SubmissionResult {
                     submission: "bob \"b\"".into(),
+                    folder: String::new(),
                     score: 1.5,
                     max_score: 5.0,
                     status: SubmissionStatus::Graded,
@@ -399,6 +404,8 @@ pub(crate) mod tests {
                 },
             ],
             similarity: SimilarityReport {
+                identical: vec![],
+                omitted_pairs: 0,
                 options: None,
                 pairs: vec![SimilarPair {
                     a: "alice".into(),
@@ -433,10 +440,23 @@ pub(crate) mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(
             lines[0],
-            "submission,score,max_score,assembles,start screen,\"games, hidden\",status"
+            "submission,score,max_score,assembles,start screen,\"games, hidden\",status,folder"
         );
-        assert_eq!(lines[1], "alice,5,5,1,2,2,graded");
-        assert_eq!(lines[2], "\"bob \"\"b\"\"\",1.5,5,1,0,0.5,graded");
+        assert_eq!(lines[1], "alice,5,5,1,2,2,graded,alice");
+        assert_eq!(lines[2], "\"bob \"\"b\"\"\",1.5,5,1,0,0.5,graded,bob__b_");
+    }
+
+    #[test]
+    fn csv_cells_are_never_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(1)"), "\"'=HYPERLINK(1)\"");
+        assert_eq!(csv_field("+1"), "\"'+1\"");
+        assert_eq!(csv_field("-2+3"), "\"'-2+3\"");
+        assert_eq!(csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+        assert_eq!(csv_field("\tx"), "\"'\tx\"");
+        assert_eq!(csv_field("\r=1"), "\"'\r=1\"");
+        assert_eq!(csv_field("=a,\"b\""), "\"'=a,\"\"b\"\"\"");
+        assert_eq!(csv_field("anna"), "anna");
+        assert_eq!(csv_field("a-b=c"), "a-b=c");
     }
 
     #[test]
@@ -478,13 +498,6 @@ pub(crate) mod tests {
             summary_line(&sample()),
             "graded 2 submission(s) for viergewinnt: mean 3.25 of 5, 1 with full marks, 0 rejected, 0 internal error(s); 1 suspicious pair(s)"
         );
-    }
-
-    #[test]
-    fn safe_names() {
-        assert_eq!(safe_dir_name("../x y"), "_x_y");
-        assert_eq!(safe_dir_name(".."), "_");
-        assert_eq!(safe_dir_name("anna-lena_2"), "anna-lena_2");
     }
 
     #[test]

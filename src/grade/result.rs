@@ -52,8 +52,14 @@ pub enum SubmissionStatus {
 /// The grade of one submission.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SubmissionResult {
-    /// The submission's name (folder or zip name without `.zip`).
+    /// The submission's name (folder or zip name without `.zip`), as the
+    /// student wrote it; unique in a batch (a second `alice` is `alice-2`).
     pub submission: String,
+    /// Its folder under `--out` (holding `results.json`): the name made safe
+    /// for every file system and unique in the batch, never a report's name.
+    /// Empty until a batch assigns it (see [`super::report::output::folder_names`]).
+    #[serde(default)]
+    pub folder: String,
     /// Points earned.
     pub score: f64,
     /// Points possible.
@@ -152,6 +158,7 @@ mod tests {
         };
         let r = SubmissionResult {
             submission: "s".into(),
+            folder: String::new(),
             score: 3.0,
             max_score: 3.0,
             status: SubmissionStatus::Graded,

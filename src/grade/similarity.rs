@@ -7,7 +7,7 @@
 
 use crate::cpu::Op;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 /// Tuning of the fingerprinting and of what counts as suspicious.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -222,9 +222,27 @@ pub struct SimilarPair {
 pub struct SimilarityReport {
     /// The settings used.
     pub options: Option<SimilarityOptions>,
-    /// Suspicious pairs, most similar first.
+    /// Suspicious pairs, most similar first (at most [`MAX_PAIRS`]).
     pub pairs: Vec<SimilarPair>,
+    /// Groups of submissions whose sources are identical (names in order),
+    /// each compared with the others once, through its first member; only
+    /// groups that share more than starter code are listed.
+    #[serde(default)]
+    pub identical: Vec<Vec<String>>,
+    /// Suspicious pairs beyond [`MAX_PAIRS`], counted but not listed.
+    #[serde(default)]
+    pub omitted_pairs: usize,
 }
+
+/// Most pairs a report lists (the most similar): a batch full of shared
+/// code must not make a report that grows with the square of the batch.
+pub const MAX_PAIRS: usize = 200;
+
+/// Most matching stretches listed for one pair (the longest ones).
+pub const MAX_MATCHES: usize = 12;
+
+/// Most lines of each side of a stretch quoted in the report.
+pub const MAX_QUOTED_LINES: usize = 40;
 
 /// Where a fingerprint sits: file index and k-gram start within that file's tokens.
 type Place = (usize, usize);
@@ -258,16 +276,21 @@ fn line_range(
     let first = toks.get(start)?.line;
     let last = toks.get(end.min(toks.len()).checked_sub(1)?)?.line;
     let (path, text) = src.files.get(file)?;
+    let count = last.saturating_sub(first) as usize + 1;
     let lines: Vec<&str> = text
         .lines()
         .skip((first as usize).saturating_sub(1))
-        .take(last.saturating_sub(first) as usize + 1)
+        .take(count.min(MAX_QUOTED_LINES))
         .collect();
+    let mut text = lines.join("\n");
+    if count > MAX_QUOTED_LINES {
+        text.push_str(&format!("\n... ({} more lines)", count - MAX_QUOTED_LINES));
+    }
     Some(LineRange {
         file: path.clone(),
         first,
         last,
-        text: lines.join("\n"),
+        text,
     })
 }
 
@@ -325,6 +348,14 @@ fn matches(
             _ => kept.push(r),
         }
     }
+    if kept.len() > MAX_MATCHES {
+        // The longest stretches are the evidence; keep them in `a`'s order.
+        let mut longest: Vec<usize> = (0..kept.len()).collect();
+        longest.sort_by_key(|&i| (std::cmp::Reverse(kept[i].2 - kept[i].1), i));
+        longest.truncate(MAX_MATCHES);
+        longest.sort_unstable();
+        kept = longest.into_iter().map(|i| kept[i]).collect();
+    }
     kept.into_iter()
         .filter_map(|(fa, s_a, e_a, fb, s_b, e_b)| {
             Some(MatchRange {
@@ -336,7 +367,37 @@ fn matches(
         .collect()
 }
 
-/// Compares every pair of submissions, ignoring code that also occurs in `starter`.
+/// Groups submissions with identical sources (the same file texts, line
+/// endings aside, whatever the paths): each group as indices, by name.
+fn identical_groups(sources: &[SimSource]) -> Vec<Vec<usize>> {
+    let mut by_content: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, s) in sources.iter().enumerate() {
+        let mut texts: Vec<String> = s
+            .files
+            .iter()
+            .map(|(_, t)| t.replace("\r\n", "\n"))
+            .collect();
+        texts.sort_unstable();
+        match by_content.get(&texts) {
+            Some(&g) => groups[g].push(i),
+            None => {
+                by_content.insert(texts, groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
+    for g in &mut groups {
+        g.sort_by(|&x, &y| sources[x].name.cmp(&sources[y].name));
+    }
+    groups
+}
+
+/// Compares every pair of submissions, ignoring code that also occurs in
+/// `starter`. Identical submissions are compared once, as a group; the
+/// pairs, their matches and the quoted lines are capped ([`MAX_PAIRS`],
+/// [`MAX_MATCHES`], [`MAX_QUOTED_LINES`]), so the report stays small
+/// however much of the batch is shared.
 pub fn compare(
     sources: &[SimSource],
     starter: &SimSource,
@@ -350,69 +411,104 @@ pub fn compare(
         let all = SimilarityOptions { window: 1, ..*opts };
         starter_prints.extend(winnow(&toks, &all).into_iter().map(|(h, _)| h));
     }
-    let fps: Vec<Fingerprinted> = sources
+    let groups = identical_groups(sources);
+    // One fingerprinted member per group; its weight is the group's size.
+    let reps: Vec<(&SimSource, Fingerprinted, usize)> = groups
         .iter()
-        .map(|s| fingerprint(s, opts, &starter_prints))
+        .filter_map(|g| {
+            let s = sources.get(*g.first()?)?;
+            Some((s, fingerprint(s, opts, &starter_prints), g.len()))
+        })
         .collect();
-    // Inverted index: fingerprint -> submissions holding it.
-    let mut index: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
-    for (i, fp) in fps.iter().enumerate() {
+    let identical: Vec<Vec<String>> = groups
+        .iter()
+        .zip(&reps)
+        .filter(|(g, (_, fp, _))| g.len() > 1 && fp.prints.len() >= opts.min_shared.max(1))
+        .map(|(g, _)| g.iter().map(|&i| sources[i].name.clone()).collect())
+        .collect();
+    // How many submissions hold each fingerprint, and which groups.
+    let mut index: HashMap<u64, (usize, Vec<usize>)> = HashMap::new();
+    for (r, (_, fp, weight)) in reps.iter().enumerate() {
         for h in fp.prints.keys() {
-            index.entry(*h).or_default().push(i);
+            let e = index.entry(*h).or_default();
+            e.0 += weight;
+            e.1.push(r);
         }
     }
-    let mut shared: BTreeMap<(usize, usize), Vec<u64>> = BTreeMap::new();
     // A fingerprint in most of the batch is a common idiom, not evidence.
     let common = (sources.len() / 2).max(4);
-    for (h, holders) in &index {
-        if holders.len() > common {
+    let evidence = |h: &u64| index.get(h).is_some_and(|(n, _)| *n <= common);
+    // Only counts per pair here: the shared fingerprints are collected
+    // again for the few pairs that are reported.
+    let mut counts: HashMap<(usize, usize), u32> = HashMap::new();
+    for (n, holders) in index.values() {
+        if *n > common {
             continue;
         }
         for (x, &i) in holders.iter().enumerate() {
             for &j in holders.iter().skip(x + 1) {
-                shared.entry((i, j)).or_default().push(*h);
+                *counts.entry((i.min(j), i.max(j))).or_default() += 1;
             }
         }
     }
-    let mut pairs = Vec::new();
-    for ((i, j), hashes) in shared {
-        let (Some(fa), Some(fb), Some(sa), Some(sb)) =
-            (fps.get(i), fps.get(j), sources.get(i), sources.get(j))
-        else {
+    let mut pairs: Vec<(SimilarPair, usize, usize)> = Vec::new();
+    for ((i, j), n) in counts {
+        let (Some((sa, fa, _)), Some((sb, fb, _))) = (reps.get(i), reps.get(j)) else {
             continue;
         };
+        let shared = n as usize;
         let smaller = fa.prints.len().min(fb.prints.len()).max(1);
-        let score = hashes.len() as f64 / smaller as f64;
+        let score = shared as f64 / smaller as f64;
         // A small program (few fingerprints of its own, like a short
         // exercise change) cannot share `min_shared`: ask for half of it.
         let min_shared = opts.min_shared.min(smaller.div_ceil(2)).max(2);
-        if hashes.len() < min_shared || score < opts.threshold {
+        if shared < min_shared || score < opts.threshold {
             continue;
         }
-        let (sa, fa, sb, fb) = if sa.name <= sb.name {
-            (sa, fa, sb, fb)
-        } else {
-            (sb, fb, sa, fa)
-        };
-        pairs.push(SimilarPair {
-            a: sa.name.clone(),
-            b: sb.name.clone(),
-            score: super::result::round2(score),
-            shared: hashes.len(),
-            a_fingerprints: fa.prints.len(),
-            b_fingerprints: fb.prints.len(),
-            matches: matches(sa, fa, sb, fb, &hashes, opts),
-        });
+        let (i, j) = if sa.name <= sb.name { (i, j) } else { (j, i) };
+        let ((sa, fa, _), (sb, fb, _)) = (&reps[i], &reps[j]);
+        pairs.push((
+            SimilarPair {
+                a: sa.name.clone(),
+                b: sb.name.clone(),
+                score: super::result::round2(score),
+                shared,
+                a_fingerprints: fa.prints.len(),
+                b_fingerprints: fb.prints.len(),
+                matches: Vec::new(),
+            },
+            i,
+            j,
+        ));
     }
-    pairs.sort_by(|x, y| {
+    pairs.sort_by(|(x, ..), (y, ..)| {
         y.score
             .total_cmp(&x.score)
             .then(y.shared.cmp(&x.shared))
             .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
     });
+    let omitted_pairs = pairs.len().saturating_sub(MAX_PAIRS);
+    pairs.truncate(MAX_PAIRS);
+    let pairs = pairs
+        .into_iter()
+        .map(|(mut p, i, j)| {
+            let ((sa, fa, _), (sb, fb, _)) = (&reps[i], &reps[j]);
+            let mut hashes: Vec<u64> = fa
+                .prints
+                .keys()
+                .filter(|h| fb.prints.contains_key(h) && evidence(h))
+                .copied()
+                .collect();
+            hashes.sort_unstable();
+            p.matches = matches(sa, fa, sb, fb, &hashes, opts);
+            p
+        })
+        .collect();
     SimilarityReport {
         options: Some(*opts),
         pairs,
+        identical,
+        omitted_pairs,
     }
 }
 
@@ -502,6 +598,51 @@ done        rts
         assert!(
             p.matches[0].b.text.contains("pruefeZeile") || p.matches[0].b.text.contains("ldaa")
         );
+    }
+
+    #[test]
+    fn identical_copies_are_one_group_and_the_report_is_bounded() {
+        let opts = SimilarityOptions::default();
+        // A long program of varied instructions, copied 40 times, 10
+        // submissions that each change a little of it, and 50 of their own
+        // (so the copies are not most of the batch, and count as evidence).
+        let mut big = String::new();
+        let mut x: u64 = 88172645463325252;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let op = [
+                "ldaa #1", "staa 0,x", "inx", "ldab 2,y", "aba", "psha", "pula", "tab",
+            ];
+            big.push_str(&format!(" {}\n", op[(x % 8) as usize]));
+        }
+        let mut sources: Vec<SimSource> =
+            (0..40).map(|i| src(&format!("copy{i:02}"), &big)).collect();
+        for i in 0..10 {
+            sources.push(src(
+                &format!("edit{i:02}"),
+                &format!("{}{big} daa\n", " mul\n".repeat(i + 1)),
+            ));
+        }
+        for i in 0..50 {
+            sources.push(src(&format!("own{i:02}"), &" nop\n".repeat(i + 1)));
+        }
+        let rep = compare(&sources, &src("starter", ""), &opts);
+        assert_eq!(rep.identical.len(), 1, "{:?}", rep.identical);
+        assert_eq!(rep.identical[0].len(), 40);
+        // copy00 with each edit, and the edits among themselves.
+        assert_eq!(rep.pairs.len() + rep.omitted_pairs, 10 + 45);
+        assert_eq!(rep.identical[0][0], "copy00");
+        assert!(rep.pairs.len() <= MAX_PAIRS);
+        for p in &rep.pairs {
+            assert!(p.matches.len() <= MAX_MATCHES);
+            for m in &p.matches {
+                assert!(m.a.text.lines().count() <= MAX_QUOTED_LINES + 1);
+            }
+        }
+        let json = serde_json::to_string(&rep).unwrap();
+        assert!(json.len() < 2_000_000, "{} bytes", json.len());
     }
 
     #[test]

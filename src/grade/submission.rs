@@ -85,18 +85,111 @@ pub fn normalize(path: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// What a file-system entry is, in words, when it is neither a regular
+/// file, a folder nor a symbolic link (those are handled by name).
+fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("fifo");
+        }
+        if ft.is_char_device() {
+            return Some("character device");
+        }
+        if ft.is_block_device() {
+            return Some("block device");
+        }
+        if ft.is_socket() {
+            return Some("socket");
+        }
+    }
+    (!ft.is_file() && !ft.is_dir() && !ft.is_symlink()).then_some("special file")
+}
+
+/// Opens a file only if it is a regular file, with its size checked against
+/// `limit` before a byte is read. On Unix the open does not block (a fifo
+/// swapped in after the check would otherwise hang the batch), and the
+/// opened handle is checked again.
+fn open_regular(path: &Path, shown: &str, limit: u64) -> Result<std::fs::File, SubmissionError> {
+    let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
+        path: shown.to_string(),
+        message: e.to_string(),
+    };
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK on Linux's common architectures (asm-generic/fcntl.h).
+        #[cfg(any(
+            target_arch = "x86_64",
+            target_arch = "x86",
+            target_arch = "aarch64",
+            target_arch = "arm",
+            target_arch = "riscv64"
+        ))]
+        opts.custom_flags(0o4000);
+    }
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    if let Some(kind) = special_kind(meta.file_type()) {
+        return Err(SubmissionError::NotRegular {
+            path: shown.to_string(),
+            kind: kind.to_string(),
+        });
+    }
+    let file = opts.open(path).map_err(unreadable)?;
+    let meta = file.metadata().map_err(unreadable)?;
+    if !meta.is_file() {
+        return Err(SubmissionError::NotRegular {
+            path: shown.to_string(),
+            kind: special_kind(meta.file_type())
+                .unwrap_or("folder")
+                .to_string(),
+        });
+    }
+    if meta.len() > limit {
+        return Err(SubmissionError::FileTooLarge {
+            file: shown.to_string(),
+            size: meta.len(),
+            limit,
+        });
+    }
+    Ok(file)
+}
+
 impl Submission {
-    /// Reads a submission from a folder or a `.zip`.
+    /// Reads a submission from a folder or a `.zip`. Anything else (a fifo,
+    /// a device, a file that is not a zip) is refused without being read.
     pub fn load(path: &Path, limits: &Limits) -> Result<Submission, SubmissionError> {
         let name = submission_name(path);
         let is_zip = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("zip"));
+        let shown = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let meta = std::fs::metadata(path).map_err(|e| SubmissionError::Unreadable {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
+        if let Some(kind) = special_kind(meta.file_type()) {
+            return Err(SubmissionError::NotRegular {
+                path: shown,
+                kind: kind.to_string(),
+            });
+        }
         let mut notes = Vec::new();
-        let raw = if is_zip {
+        let raw = if meta.is_dir() {
+            read_folder(path, limits, &mut notes)?
+        } else if is_zip {
             read_zip(path, limits, &mut notes)?
         } else {
-            read_folder(path, limits, &mut notes)?
+            return Err(SubmissionError::Unreadable {
+                path: shown,
+                message: "a submission is a folder or a .zip archive".into(),
+            });
         };
         Submission::from_files(name, path.to_path_buf(), raw, notes)
     }
@@ -119,6 +212,15 @@ impl Submission {
             if encoding == Encoding::Windows1252 {
                 windows.push(path.clone());
             }
+            let text = match crate::asm::source::lone_cr_to_lf(&text) {
+                Some(fixed) => {
+                    notes.push(format!(
+                        "{path} ends its lines with a carriage return only (classic Mac); they were read as line breaks"
+                    ));
+                    fixed
+                }
+                None => text,
+            };
             files.insert(path, SourceText { text, encoding });
         }
         match windows.as_slice() {
@@ -314,6 +416,69 @@ fn skipped_note(skipped: &[String]) -> Option<String> {
     ))
 }
 
+/// Names that the zip's central directory lists more than once (the zip
+/// reader keeps only the last entry of a name, so it cannot tell). Read from
+/// the end of the file: the end record gives the directory's size, which
+/// ends where the record starts. Empty when the zip is not understood (the
+/// zip reader then says what is wrong).
+fn repeated_zip_names(f: &mut (impl Read + std::io::Seek)) -> Vec<String> {
+    use std::io::SeekFrom;
+    const EOCD: &[u8] = b"PK\x05\x06";
+    const ENTRY: &[u8] = b"PK\x01\x02";
+    // Beyond this a directory is not read for this check (200 files' worth is far less).
+    const MAX_DIRECTORY: u64 = 4 << 20;
+    let Ok(len) = f.seek(SeekFrom::End(0)) else {
+        return Vec::new();
+    };
+    let tail_len = len.min(65_557 + MAX_DIRECTORY);
+    let mut tail = Vec::new();
+    if f.seek(SeekFrom::Start(len - tail_len)).is_err()
+        || f.take(tail_len).read_to_end(&mut tail).is_err()
+    {
+        return Vec::new();
+    }
+    let Some(eocd) = tail.windows(4).rposition(|w| w == EOCD) else {
+        return Vec::new();
+    };
+    let u16_at = |b: &[u8], i: usize| {
+        b.get(i..i + 2)
+            .map(|x| usize::from(u16::from_le_bytes([x[0], x[1]])))
+    };
+    let u32_at = |b: &[u8], i: usize| {
+        b.get(i..i + 4)
+            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as usize)
+    };
+    let Some(size) = u32_at(&tail, eocd + 12) else {
+        return Vec::new();
+    };
+    let Some(dir) = eocd
+        .checked_sub(size)
+        .and_then(|start| tail.get(start..eocd))
+    else {
+        return Vec::new();
+    };
+    let mut seen: BTreeMap<&[u8], usize> = BTreeMap::new();
+    let mut at = 0usize;
+    while dir.get(at..at + 4) == Some(ENTRY) {
+        let (Some(n), Some(x), Some(c)) = (
+            u16_at(dir, at + 28),
+            u16_at(dir, at + 30),
+            u16_at(dir, at + 32),
+        ) else {
+            break;
+        };
+        let Some(name) = dir.get(at + 46..at + 46 + n) else {
+            break;
+        };
+        *seen.entry(name).or_default() += 1;
+        at += 46 + n + x + c;
+    }
+    seen.into_iter()
+        .filter(|(_, count)| *count > 1)
+        .map(|(name, _)| String::from_utf8_lossy(name).into_owned())
+        .collect()
+}
+
 fn read_zip(
     path: &Path,
     limits: &Limits,
@@ -323,16 +488,51 @@ fn read_zip(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let file = std::fs::File::open(path).map_err(|e| SubmissionError::Unreadable {
-        path: path.display().to_string(),
+    let file = open_regular(path, &zip_name, limits.max_zip_bytes).map_err(|e| match e {
+        SubmissionError::FileTooLarge { size, limit, .. } => SubmissionError::ZipTooLarge {
+            name: zip_name.clone(),
+            size,
+            limit,
+        },
+        e => e,
+    })?;
+    read_zip_from(std::io::BufReader::new(file), &zip_name, limits, notes)
+}
+
+/// Reads the sources of a `.zip` submission held in memory (what
+/// [`Submission::load`] does with a file; the fuzz target feeds it bytes).
+pub fn zip_from_bytes(
+    name: &str,
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Submission, SubmissionError> {
+    let mut notes = Vec::new();
+    let raw = read_zip_from(std::io::Cursor::new(bytes), name, limits, &mut notes)?;
+    Submission::from_files(
+        name.trim_end_matches(".zip").to_string(),
+        PathBuf::from(name),
+        raw,
+        notes,
+    )
+}
+
+fn read_zip_from(
+    mut reader: impl Read + std::io::Seek,
+    zip_name: &str,
+    limits: &Limits,
+    notes: &mut Vec<String>,
+) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
+    let repeated = repeated_zip_names(&mut reader);
+    let mut archive = zip::ZipArchive::new(reader).map_err(|e| SubmissionError::BadZip {
+        name: zip_name.to_string(),
         message: e.to_string(),
     })?;
-    let mut archive = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| {
-        SubmissionError::BadZip {
-            name: zip_name.clone(),
-            message: e.to_string(),
-        }
-    })?;
+    if !repeated.is_empty() {
+        notes.push(format!(
+            "the zip holds {} more than once; only the last copy of each was read",
+            repeated.join(", ")
+        ));
+    }
     // A zip can claim millions of entries; refuse before walking them.
     if archive.len() > limits.max_files.saturating_mul(4).max(64) {
         return Err(SubmissionError::TooManyFiles {
@@ -448,13 +648,14 @@ fn read_folder(
                     continue;
                 }
                 budget.admit(&rel, meta.len())?;
-                let f =
-                    std::fs::File::open(e.path()).map_err(|err| SubmissionError::Unreadable {
-                        path: rel.clone(),
-                        message: err.to_string(),
-                    })?;
+                let f = open_regular(&e.path(), &rel, limits.max_file_bytes)?;
                 let bytes = read_bounded(f, &rel, limits.max_file_bytes)?;
                 out.insert(rel, bytes);
+            } else {
+                let kind = special_kind(meta.file_type()).unwrap_or("special file");
+                notes.push(format!(
+                    "skipped {rel}: a {kind}, not a regular file (it was not opened)"
+                ));
             }
         }
     }
@@ -487,7 +688,9 @@ pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeErr
             path: p.clone(),
             source,
         })?;
-        if meta.is_file() || is_submission_folder(p, entry)? {
+        // Anything but a folder is one submission; loading it says what is
+        // wrong with a fifo or device instead of stopping the batch here.
+        if !meta.is_dir() || is_submission_folder(p, entry)? {
             out.push(p.clone());
         } else {
             let rd = std::fs::read_dir(p).map_err(|source| GradeError::Io {
@@ -522,19 +725,34 @@ pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeErr
 }
 
 /// Unique report names for submission paths, in the same order: a second
-/// `alice` (say `alice/` and `alice.zip`) becomes `alice-2`.
+/// `alice` (say `alice/` and `alice.zip`) becomes `alice-2`, or `alice-3`
+/// when some submission is really called `alice-2`.
 pub fn unique_names(paths: &[PathBuf]) -> Vec<String> {
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    paths
+    let bases: Vec<String> = paths.iter().map(|p| submission_name(p)).collect();
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut dup = vec![false; bases.len()];
+    for (i, b) in bases.iter().enumerate() {
+        if seen.insert(b) {
+            taken.insert(b.clone());
+        } else {
+            dup[i] = true;
+        }
+    }
+    bases
         .iter()
-        .map(|p| {
-            let base = submission_name(p);
-            let n = seen.entry(base.clone()).or_insert(0);
-            *n += 1;
-            if *n == 1 {
-                base
-            } else {
-                format!("{base}-{n}")
+        .zip(dup)
+        .map(|(base, dup)| {
+            if !dup {
+                return base.clone();
+            }
+            let mut n = 2usize;
+            loop {
+                let candidate = format!("{base}-{n}");
+                if taken.insert(candidate.clone()) {
+                    return candidate;
+                }
+                n += 1;
             }
         })
         .collect()
@@ -695,6 +913,8 @@ mod tests {
         assert_eq!(single, [d.join("batch/bob")]);
         let names = unique_names(&[d.join("a/x"), d.join("b/x.zip")]);
         assert_eq!(names, ["x", "x-2"]);
+        let names = unique_names(&[d.join("a/x"), d.join("b/x"), d.join("x-2")]);
+        assert_eq!(names, ["x", "x-3", "x-2"]);
         let _ = std::fs::remove_dir_all(&d);
     }
 }

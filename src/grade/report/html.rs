@@ -2,7 +2,7 @@
 //! with its feedback and, for failed LCD checks, the submission's picture
 //! beside the expected one as embedded PNGs) and `similarity.html`.
 
-use super::safe_dir_name;
+use super::folder_names;
 use crate::grade::png::{diff_png, frame_png};
 use crate::grade::result::{fmt_points, BatchReport, CheckResult, SubmissionStatus};
 use base64::Engine as _;
@@ -121,11 +121,13 @@ pub fn report_html(report: &BatchReport) -> String {
         let _ = write!(out, "<th>{}</th>", esc(name));
     }
     out.push_str("</tr>\n");
-    for s in &report.submissions {
+    // Anchors are the submissions' folders: unique, where names may not be.
+    let folders = folder_names(&report.submissions);
+    for (s, folder) in report.submissions.iter().zip(&folders) {
         let _ = write!(
             out,
             "<tr><td><a href=\"#s-{}\">{}</a></td><td>{} / {}</td>",
-            esc(&safe_dir_name(&s.submission)),
+            esc(folder),
             esc(&s.submission),
             fmt_points(s.score),
             fmt_points(s.max_score)
@@ -146,11 +148,11 @@ pub fn report_html(report: &BatchReport) -> String {
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
-    for s in &report.submissions {
+    for (s, folder) in report.submissions.iter().zip(&folders) {
         let _ = writeln!(
             out,
             "<h2 id=\"s-{}\">{} — {} / {}</h2>",
-            esc(&safe_dir_name(&s.submission)),
+            esc(folder),
             esc(&s.submission),
             fmt_points(s.score),
             fmt_points(s.max_score)
@@ -206,8 +208,26 @@ pub fn similarity_html(report: &BatchReport) -> String {
             o.min_shared
         );
     }
+    for group in &report.similarity.identical {
+        let names: Vec<String> = group.iter().map(|n| esc(n)).collect();
+        let _ = writeln!(
+            out,
+            "<p class=\"bad\">{} submissions have identical sources: {}. They are compared with the others once, as {}.</p>",
+            group.len(),
+            names.join(", "),
+            names.first().cloned().unwrap_or_default()
+        );
+    }
     if report.similarity.pairs.is_empty() {
         out.push_str("<p>No suspicious pairs.</p>\n");
+    }
+    if report.similarity.omitted_pairs > 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">{} more suspicious pair(s) are not listed (only the {} most similar are kept).</p>",
+            report.similarity.omitted_pairs,
+            crate::grade::similarity::MAX_PAIRS
+        );
     }
     let pairs = &report.similarity.pairs;
     if pairs.len() > MAX_PAIRS_SHOWN {

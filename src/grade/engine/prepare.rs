@@ -1,0 +1,173 @@
+//! From submitted files to a program: the reference solution, the course's
+//! provided files, assembling within the limits, and the cache key.
+
+use super::*;
+
+/// Longest assembler output quoted in feedback.
+pub(super) const MAX_DIAGNOSTICS_CHARS: usize = 6000;
+
+/// Everything about a program that can change its results: the bytes, the
+/// start, and the symbols (the checks read memory by symbol, messages name labels).
+pub(super) fn program_key(p: &Program) -> Vec<u8> {
+    let mut k = Vec::new();
+    for s in &p.segments {
+        k.extend_from_slice(&s.start.to_le_bytes());
+        k.extend_from_slice(&(s.bytes.len() as u32).to_le_bytes());
+        k.extend_from_slice(&s.bytes);
+    }
+    k.extend_from_slice(&p.entry.map_or(0x1_0000u32, u32::from).to_le_bytes());
+    for s in &p.symbols {
+        k.extend_from_slice(s.name.as_bytes());
+        k.push(0);
+        k.extend_from_slice(&s.value.to_le_bytes());
+        k.push(u8::from(s.kind == SymbolKind::Label));
+        k.extend_from_slice(&s.size.unwrap_or(u32::MAX).to_le_bytes());
+    }
+    k
+}
+
+/// Reads a reference folder: every source file in it, by relative path.
+pub(super) fn read_reference(assignment: &Assignment) -> Result<Option<Submission>, GradeError> {
+    match &assignment.reference {
+        None => Ok(None),
+        Some(ReferenceSource::Folder(dir)) => {
+            let sub = Submission::load(dir, &assignment.limits)
+                .map_err(|e| GradeError::Reference(format!("{}: {e}", dir.display())))?;
+            Ok(Some(sub))
+        }
+        Some(ReferenceSource::Image(image)) => {
+            // The image's folder holds the provided files (only sources are read).
+            let dir = image.parent().unwrap_or(Path::new("."));
+            let sub = Submission::load(dir, &assignment.limits)
+                .map_err(|e| GradeError::Reference(format!("{}: {e}", dir.display())))?;
+            Ok(Some(sub))
+        }
+        Some(ReferenceSource::Bundled) => {
+            let raw = crate::firmware::FILES
+                .iter()
+                .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+                .collect();
+            let sub = Submission::from_files(
+                "bundled firmware".into(),
+                Path::new(crate::firmware::FOLDER).to_path_buf(),
+                raw,
+                Vec::new(),
+            )
+            .map_err(|e| GradeError::Reference(format!("bundled firmware: {e}")))?;
+            Ok(Some(sub))
+        }
+    }
+}
+
+/// The assembler's input for a submission: its files, with the course's
+/// provided files (from the reference) next to its entry file. A provided
+/// file always comes from the course: the student's copy, if any, is left
+/// out, so test data and register definitions cannot be changed.
+pub(super) fn source_files(
+    sub: &Submission,
+    entry: &str,
+    provided: &[(String, String)],
+) -> MemoryFiles {
+    let wanted: Vec<(String, &String)> = provided
+        .iter()
+        .map(|(name, text)| (provided_path(entry, name), text))
+        .collect();
+    let mut files = MemoryFiles::new();
+    for (path, src) in &sub.files {
+        if !wanted.iter().any(|(w, _)| path.eq_ignore_ascii_case(w)) {
+            files.insert(path, src.text.as_bytes().to_vec());
+        }
+    }
+    for (path, text) in wanted {
+        files.insert(&path, text.as_bytes().to_vec());
+    }
+    files
+}
+
+/// Where a provided file sits in a submission: beside its entry file.
+pub(super) fn provided_path(entry: &str, name: &str) -> String {
+    match entry.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// Notes for provided files the submission brought in a changed copy of
+/// (that copy was not used).
+pub(super) fn replaced_notes(
+    sub: &Submission,
+    entry: &str,
+    provided: &[(String, String)],
+) -> Vec<String> {
+    provided
+        .iter()
+        .filter_map(|(name, text)| {
+            let wanted = provided_path(entry, name);
+            let (path, src) = sub
+                .files
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(&wanted))?;
+            let same = |a: &str, b: &str| a.replace("\r\n", "\n").trim_end() == b.replace("\r\n", "\n").trim_end();
+            (!same(&src.text, text)).then(|| {
+                format!("{path} differs from the course's copy; it is provided by the course, so the course's {name} was used instead")
+            })
+        })
+        .collect()
+}
+
+/// Refuses an assignment that names a symbol the reference solution does
+/// not define (a typo would otherwise fail every student's check).
+pub(super) fn check_symbols(
+    assignment: &Assignment,
+    reference: &Program,
+) -> Result<(), GradeError> {
+    for (place, name) in assignment.symbols_named() {
+        if reference.symbol(&name).is_some() {
+            continue;
+        }
+        let known = reference.symbols.iter().map(|s| s.name.as_str());
+        let hint = crate::asm::diagnostics::did_you_mean(&crate::asm::diagnostics::suggestions(
+            &name, known,
+        ))
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+        return Err(GradeError::Assignment {
+            path: assignment.dir.join("assignment.toml"),
+            message: format!("{place}: `{name}` is not a symbol of the reference solution{hint}"),
+        });
+    }
+    Ok(())
+}
+
+/// Assembles a submission; Err carries the rendered diagnostics.
+pub(super) fn assemble(
+    sub: &Submission,
+    entry: &str,
+    provided: &[(String, String)],
+    limits: &crate::grade::assignment::Limits,
+) -> Result<Program, String> {
+    let files = source_files(sub, entry, provided);
+    let opts = AsmOptions {
+        max_file_size: limits.max_file_bytes,
+        max_total_size: limits.max_total_bytes.saturating_mul(2),
+        max_lines: limits.max_source_lines,
+        time_limit: Some(std::time::Duration::from_millis(limits.max_assemble_ms)),
+        ..AsmOptions::default()
+    };
+    let asm = assemble_with(Path::new(entry), &files, &opts);
+    match asm.program {
+        Some(p) if !asm.has_errors() => Ok(p),
+        _ => {
+            let mut text = asm.render_diagnostics();
+            if text.len() > MAX_DIAGNOSTICS_CHARS {
+                let cut = (0..=MAX_DIAGNOSTICS_CHARS)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(0);
+                text.truncate(cut);
+                text.push_str("\n... (more diagnostics cut)");
+            }
+            Err(text)
+        }
+    }
+}

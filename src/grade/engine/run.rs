@@ -1,0 +1,345 @@
+//! Running a program for a check: booting it, running key scripts in
+//! chunks with the stack watched, and why a run ended early.
+
+use super::*;
+
+/// Upper end of the RAM the stack may live in (the trainer11's RAM ends at $7FFF).
+pub(super) const RAM_TOP: u16 = 0x7FFF;
+
+/// E-cycles run between two looks at the stack pointer.
+pub(super) const CHUNK_CYCLES: u64 = 1024;
+
+/// Why a run ended early.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunFailure {
+    /// The cycle budget ran out (an endless loop, or a program that never becomes idle).
+    Budget {
+        /// The budget in E-cycles.
+        cycles: u64,
+        /// Where the program was.
+        at: String,
+        /// True if the program was still writing to devices (never idle).
+        busy: bool,
+    },
+    /// An illegal opcode.
+    Illegal {
+        /// The machine's description (`illegal opcode $41 at $C123`).
+        what: String,
+        /// Label and offset of the address.
+        at: String,
+    },
+    /// A write into program memory.
+    RomWrite {
+        /// The address written (label and offset if the program names it).
+        addr: String,
+        /// The instruction that wrote.
+        at: String,
+        /// True if the write came from the stack (pointer in program memory).
+        stack: bool,
+    },
+    /// A write to an address with nothing behind it.
+    UnmappedWrite {
+        /// The address written.
+        addr: u16,
+        /// The instruction that wrote.
+        at: String,
+    },
+    /// The stack pointer went below the end of the variables.
+    StackOverflow {
+        /// The stack pointer.
+        sp: u16,
+        /// The lowest address the stack may use.
+        floor: u16,
+        /// What the floor is (symbol name).
+        floor_name: String,
+        /// Where the program was.
+        at: String,
+    },
+    /// STOP executed with nothing to wake the CPU.
+    Stopped {
+        /// Where.
+        at: String,
+    },
+}
+
+impl std::fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunFailure::Budget { cycles, at, busy } => {
+                write!(
+                    f,
+                    "stopped after {cycles} E-cycles ({} ms of board time), the cycle budget, at {at}: ",
+                    cycles / 2000
+                )?;
+                if *busy {
+                    write!(f, "the program never became idle (it kept writing to the LCD or the ports); is there an endless loop, e.g. a branch back to the start instead of the main loop?")
+                } else {
+                    write!(f, "is there an endless loop?")
+                }
+            }
+            RunFailure::Illegal { what, at } => write!(
+                f,
+                "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
+            ),
+            RunFailure::RomWrite { addr, at, stack: true } => write!(
+                f,
+                "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
+            ),
+            RunFailure::RomWrite { addr, at, stack: false } => write!(
+                f,
+                "write into program memory (ROM) at {addr} by the instruction at {at}; variables belong in RAM (RamSection)"
+            ),
+            RunFailure::UnmappedWrite { addr, at } => write!(
+                f,
+                "write to ${addr:04X}, where nothing is mapped, by the instruction at {at}"
+            ),
+            RunFailure::StackOverflow { sp, floor, floor_name, at } => write!(
+                f,
+                "stack overflow: the stack pointer reached ${sp:04X}, below ${floor:04X} ({floor_name}), so pushes overwrite the variables (at {at}); is a subroutine calling itself, or a push without its pull?"
+            ),
+            RunFailure::Stopped { at } => write!(f, "the CPU executed STOP at {at} and nothing wakes it"),
+        }
+    }
+}
+
+/// `label+off ($ADDR)` for an address, from the program's symbols.
+pub(super) fn locate(program: &Program, addr: u16) -> String {
+    match program.label_for(addr) {
+        Some((s, 0)) => format!("{} (${addr:04X})", s.name),
+        Some((s, off)) if off < 0x400 => format!("{}+{off} (${addr:04X})", s.name),
+        _ => format!("${addr:04X}"),
+    }
+}
+
+/// Watches the stack pointer: once it has been set into RAM above the
+/// variables, it must stay there.
+#[derive(Clone, Debug)]
+pub(super) struct StackGuard {
+    pub(super) floor: u16,
+    pub(super) floor_name: String,
+    pub(super) armed: bool,
+}
+
+impl StackGuard {
+    pub(super) fn new(program: &Program, symbol: Option<&str>) -> Option<StackGuard> {
+        if let Some(name) = symbol {
+            if let Some(s) = program.symbol(name) {
+                return Some(StackGuard {
+                    floor: s.value,
+                    floor_name: format!("`{}`", s.name),
+                    armed: false,
+                });
+            }
+        }
+        // Default: the end of the highest variable (RAM label + its size).
+        let (end, name) = program
+            .symbols
+            .iter()
+            .filter(|s| s.kind == SymbolKind::Label && (0x0040..=RAM_TOP).contains(&s.value))
+            .map(|s| (u32::from(s.value) + s.size.unwrap_or(1).max(1), &s.name))
+            .max_by_key(|(end, _)| *end)?;
+        Some(StackGuard {
+            floor: u16::try_from(end).unwrap_or(RAM_TOP),
+            floor_name: format!("the end of the variables, after `{name}`"),
+            armed: false,
+        })
+    }
+
+    pub(super) fn check(&mut self, m: &Machine) -> Result<(), RunFailure> {
+        let sp = m.registers().sp;
+        // SP points at the next free byte, so SP == floor - 1 means the byte below the floor is used.
+        let inside = sp >= self.floor.saturating_sub(1) && sp <= RAM_TOP;
+        if inside {
+            self.armed = true;
+            Ok(())
+        } else if self.armed && sp < self.floor {
+            Err(RunFailure::StackOverflow {
+                sp,
+                floor: self.floor,
+                floor_name: self.floor_name.clone(),
+                at: locate(m.program(), m.registers().pc),
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Why a bounded run ended before it was done.
+pub(super) enum Cut {
+    /// The program failed on the way (or its stack left its place).
+    Failed(RunFailure),
+    /// The budget ran out first.
+    Budget,
+}
+
+/// Runs `m` under `stop` for at most `budget` E-cycles, in chunks so the
+/// stack guard looks at SP between them, until `done` returns a value for
+/// a stop (it sees every stop that is no failure).
+pub(super) fn run_chunked<T>(
+    m: &mut Machine,
+    stop: &mut StopConditions,
+    budget: u64,
+    guard: &mut Option<StackGuard>,
+    mut done: impl FnMut(&Machine, &StopReason) -> Option<T>,
+) -> Result<T, Cut> {
+    let start = m.cycles();
+    loop {
+        let used = m.cycles() - start;
+        if used >= budget {
+            return Err(Cut::Budget);
+        }
+        stop.max_cycles = CHUNK_CYCLES.min(budget - used);
+        let reason = m.run_until(stop);
+        if let Some(g) = guard.as_mut() {
+            g.check(m).map_err(Cut::Failed)?;
+        }
+        if let Some(failure) = stop_failure(m, reason) {
+            return Err(Cut::Failed(failure));
+        }
+        if let Some(v) = done(m, &reason) {
+            return Ok(v);
+        }
+    }
+}
+
+/// Plays `script` on `m` within `budget` E-cycles. Ok(true) if the program
+/// settled at the end, Ok(false) if it was still busy when the script ended.
+pub(super) fn run_script(
+    m: &mut Machine,
+    script: &Script,
+    timing: Timing,
+    budget: u64,
+    guard: &mut Option<StackGuard>,
+) -> Result<bool, RunFailure> {
+    m.start_script_with(script, timing);
+    if let Some(g) = guard.as_mut() {
+        g.check(m)?;
+    }
+    let mut stop = StopConditions::budget(CHUNK_CYCLES);
+    let ended = run_chunked(m, &mut stop, budget, guard, |_, reason| match reason {
+        // A program that halts (a branch to itself, WAI with nothing to
+        // wake it) has ended as surely as one waiting for keys.
+        StopReason::Settled | StopReason::Halted(Halt::SelfLoop { .. } | Halt::Wai { .. }) => {
+            Some(true)
+        }
+        _ => None,
+    });
+    match ended {
+        Ok(settled) => Ok(settled),
+        Err(Cut::Failed(f)) => Err(f),
+        Err(Cut::Budget) => Err(RunFailure::Budget {
+            cycles: budget,
+            at: locate(m.program(), m.registers().pc),
+            busy: m.board().last_activity().saturating_add(timing.quiet) > m.cycles(),
+        }),
+    }
+}
+
+/// A stop reason that ends a run as a failure (for `run_script` and the breakpoint checks).
+pub(super) fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure> {
+    let program = m.program();
+    match reason {
+        StopReason::IllegalOpcode(op) => Some(RunFailure::Illegal {
+            what: format!(
+                "illegal opcode {}",
+                hex_bytes(op.bytes.get(..usize::from(op.len)).unwrap_or(&[]))
+            ),
+            at: locate(program, op.addr),
+        }),
+        StopReason::RomWrite { addr, pc, .. } => {
+            // The machine stops before the writing instruction takes effect,
+            // so SP is as before it: a push writes at SP, SP-1, ... SP-8.
+            let sp = m.registers().sp;
+            let stack = addr <= sp && u32::from(addr) + 8 >= u32::from(sp);
+            Some(RunFailure::RomWrite {
+                addr: locate(program, addr),
+                at: locate(program, pc),
+                stack,
+            })
+        }
+        StopReason::UnmappedWrite { addr, pc, .. } => Some(RunFailure::UnmappedWrite {
+            addr,
+            at: locate(program, pc),
+        }),
+        StopReason::Halted(Halt::Stop) => Some(RunFailure::Stopped {
+            at: locate(program, m.registers().pc),
+        }),
+        StopReason::CycleBudget
+        | StopReason::Breakpoint(_)
+        | StopReason::Settled
+        | StopReason::Halted(_) => None,
+    }
+}
+
+/// The LCD as the grader compares it.
+pub fn frame_of(m: &Machine) -> Frame {
+    let lcd = m.lcd();
+    let mut f = Frame::default();
+    if !lcd.is_visible() {
+        return f;
+    }
+    for (y, row) in f.rows.iter_mut().enumerate().take(HEIGHT) {
+        let mut bits = 0u128;
+        for x in 0..WIDTH {
+            if lcd.pixel(x, y) {
+                bits |= 1 << x;
+            }
+        }
+        *row = bits;
+    }
+    f
+}
+
+/// A program assembled and booted: the machine right after the boot settled.
+#[derive(Clone, Debug)]
+pub(super) struct Booted {
+    pub(super) machine: Machine,
+    pub(super) boot_cycles: u64,
+    pub(super) guard: Option<StackGuard>,
+}
+
+/// Settings of the runs.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Timings {
+    pub(super) scenario: Timing,
+    pub(super) game: Timing,
+}
+
+pub(super) fn boot(
+    program: Program,
+    limits: &crate::grade::assignment::Limits,
+    t: &Timings,
+) -> Result<Booted, String> {
+    let program = Arc::new(program);
+    let mut machine = Machine::new(program.clone()).map_err(|e| e.to_string())?;
+    let mut guard = StackGuard::new(&program, limits.stack_guard.as_deref());
+    // Start-up may take the whole budget to become idle: a program that
+    // never does (an endless loop through its init) is stopped by the budget.
+    let startup = Timing {
+        settle_cap: limits.max_cycles,
+        ..t.scenario
+    };
+    let settled = run_script(
+        &mut machine,
+        &Script::empty(),
+        startup,
+        limits.max_cycles,
+        &mut guard,
+    )
+    .map_err(|e| format!("while starting up: {e}"))?;
+    if !settled {
+        let e = RunFailure::Budget {
+            cycles: limits.max_cycles,
+            at: locate(&program, machine.registers().pc),
+            busy: true,
+        };
+        return Err(format!("while starting up: {e}"));
+    }
+    let boot_cycles = machine.cycles();
+    Ok(Booted {
+        machine,
+        boot_cycles,
+        guard,
+    })
+}
