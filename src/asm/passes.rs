@@ -829,9 +829,11 @@ impl Asm<'_> {
                         self.push(file, line, lbl, Kind::Equ(e, span));
                     }
                     None => {
-                        // Defined (so uses do not cascade into more errors) but without value.
-                        let lbl = self.define(file, line, label, None, SymbolKind::Constant);
-                        self.push(file, line, lbl, Kind::Plain);
+                        // Defined (so uses do not cascade into more errors) but without
+                        // value; not attached to the line, where the layout would give
+                        // it the line's address as if it were a label.
+                        self.define(file, line, label, None, SymbolKind::Constant);
+                        self.push(file, line, None, Kind::Plain);
                     }
                 }
             }

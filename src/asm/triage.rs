@@ -12,7 +12,7 @@ use std::path::Path;
 /// Errors shown per file before the rest are summed up in one line.
 pub const MAX_ERRORS_PER_FILE: usize = 25;
 
-/// Fewest course-dialect errors for which another dialect is suggested.
+/// Fewest "text after the operands" errors taken as AS11's free comments.
 const MIN_ERRORS_FOR_DIALECT: usize = 3;
 
 /// Runs the assembler, then applies the dialect rule and the error cap.
@@ -28,7 +28,8 @@ fn error_count(asm: &Assembly) -> usize {
     asm.diagnostics.iter().filter(|d| d.is_error()).count()
 }
 
-/// If the file assembles as AS11 or ASM11 with no errors (or with at most a
+/// If the errors point at AS11 or ASM11 (see [`reasons`]) and the file
+/// assembles in that dialect with no errors (or, of 8 or more, with at most a
 /// quarter of the course dialect's), replaces the course errors by one
 /// saying which dialect the file is written in and why it looks so.
 fn explain_dialect(
@@ -40,25 +41,22 @@ fn explain_dialect(
     let course_errors = error_count(asm);
     let best = [Dialect::As11, Dialect::Asm11]
         .into_iter()
-        .map(|d| {
+        .filter_map(|d| {
+            // Only a dialect the errors point at is tried at all.
+            let why = reasons(asm, d)?;
             let other = AsmOptions {
                 dialect: d,
                 ..opts.clone()
             };
-            (d, error_count(&passes::assemble(path, provider, &other)))
+            let errors = error_count(&passes::assemble(path, provider, &other));
+            // It must explain all the errors, or nearly all of many.
+            let explains = errors == 0 || (course_errors >= 8 && errors * 4 <= course_errors);
+            explains.then_some((d, errors, why))
         })
-        .min_by_key(|&(_, n)| n);
-    let Some((dialect, errors)) = best else {
+        .min_by_key(|(_, n, _)| *n);
+    let Some((dialect, errors, reasons)) = best else {
         return;
     };
-    // A typo or two is not a dialect: the claim needs several course errors
-    // that the other dialect all (or nearly all) explains.
-    let explained = course_errors >= MIN_ERRORS_FOR_DIALECT
-        && (errors == 0 || (course_errors >= 8 && errors * 4 <= course_errors));
-    if !explained {
-        return;
-    }
-    let reasons = reasons(asm, dialect);
     let first = asm
         .diagnostics
         .iter()
@@ -89,14 +87,22 @@ fn explain_dialect(
     asm.diagnostics = kept;
 }
 
-/// Why the course errors point at `dialect`, from what they complain about.
-fn reasons(asm: &Assembly, dialect: Dialect) -> String {
+/// Why the course errors point at `dialect`, from what they complain about;
+/// `None` if nothing does (then the other dialect merely tolerates the
+/// mistakes, which is no reason to name it). Directive words only the other
+/// dialect knows are a sign by themselves; text after the operands only from
+/// [`MIN_ERRORS_FOR_DIALECT`] such errors on, as a typo or two looks the same.
+fn reasons(asm: &Assembly, dialect: Dialect) -> Option<String> {
     let mut out: Vec<String> = Vec::new();
-    let text_after = asm.diagnostics.iter().any(|d| {
-        d.is_error()
-            && (d.message.starts_with("unexpected ") || d.message.starts_with("expected `,`"))
-    });
-    if dialect == Dialect::As11 && text_after {
+    let text_after = asm
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.is_error()
+                && (d.message.starts_with("unexpected ") || d.message.starts_with("expected `,`"))
+        })
+        .count();
+    if dialect == Dialect::As11 && text_after >= MIN_ERRORS_FOR_DIALECT {
         out.push("free-text comments after operands".to_string());
     }
     let mut words: Vec<String> = Vec::new();
@@ -115,11 +121,17 @@ fn reasons(asm: &Assembly, dialect: Dialect) -> String {
             words.push(word.to_string());
         }
     }
-    let hashes = asm
-        .diagnostics
-        .iter()
-        .any(|d| d.code == Code::Syntax && d.message.starts_with("a label must start"));
-    if dialect == Dialect::Asm11 && hashes {
+    let hash_lines = asm.diagnostics.iter().any(|d| {
+        d.code == Code::Syntax
+            && d.message.starts_with("a label must start")
+            && d.span.is_some_and(|s| {
+                asm.files
+                    .get(s.file)
+                    .and_then(|f| f.text.get(s.start as usize..))
+                    .is_some_and(|t| t.starts_with('#'))
+            })
+    });
+    if dialect == Dialect::Asm11 && hash_lines {
         words.push("#-directives".to_string());
     }
     if !words.is_empty() {
@@ -130,10 +142,7 @@ fn reasons(asm: &Assembly, dialect: Dialect) -> String {
             words.join(", ")
         ));
     }
-    if out.is_empty() {
-        out.push(format!("it assembles as {}", dialect.title()));
-    }
-    out.join(", ")
+    (!out.is_empty()).then(|| out.join(", "))
 }
 
 /// The diagnostics as shown: the first [`MAX_ERRORS_PER_FILE`] errors of
