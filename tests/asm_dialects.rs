@@ -303,3 +303,47 @@ fn course_sources_read_the_same_as_before() {
     );
     assert_eq!(image(&asm, 0xC000), vec![0x86, b';', 0xC6, b'x']);
 }
+
+#[test]
+fn dialect_flag_on_asm_and_run() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-dialects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join("store.as11");
+    std::fs::write(
+        &src,
+        "* store a byte\n        ORG  $C000\nSTART   LDAA #$5A   the value\n        STAA $20    into RAM\n        BRA  *      done\n        ORG  $FFFE\n        FDB  START\n",
+    )
+    .expect("write source");
+    let exe = env!("CARGO_BIN_EXE_hc11lab");
+    let run = |args: &[&str]| {
+        std::process::Command::new(exe)
+            .args(args)
+            .output()
+            .expect("run hc11lab")
+    };
+    let path = src.to_str().expect("utf-8 path");
+    let out = run(&["run", path, "--dialect", "as11", "--dump", "$0020:1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("@ $0020: 5A"));
+    let out = run(&["asm", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[E0026]: this file looks like AS11 source"),
+        "{err}"
+    );
+    assert!(err.contains("error: 1 error"), "{err}");
+    let out = run(&["asm", path, "--dialect", "as11"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["asm", path, "--dialect", "gnu"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
