@@ -23,7 +23,10 @@
 //!   next label or instruction in the same section;
 //! - strings have no escapes; their characters are stored as Windows-1252.
 
+pub mod as11;
+pub mod asm11;
 pub mod diagnostics;
+pub mod dialect;
 pub mod directives;
 pub mod disasm;
 pub mod encode;
@@ -32,11 +35,13 @@ pub mod lexer;
 pub mod listing;
 pub mod passes;
 pub mod source;
+pub mod triage;
 
 use crate::image::{FileId, Program, SourceFile, Symbol};
 use std::path::Path;
 
 pub use diagnostics::{render, render_all, Code, Diagnostic, Severity, Span};
+pub use dialect::Dialect;
 pub use disasm::{disassemble, disassemble_lines, disassemble_memory, DisasmLine};
 pub use listing::{listing, symbol_file};
 pub use source::{FsProvider, MemoryFiles, SourceError, SourceProvider};
@@ -60,6 +65,8 @@ pub struct AsmOptions {
     /// Symbols defined before the first line, like `-D NAME=VALUE`
     /// (`MAP_PAGE` for `.ifndef MAP_PAGE`).
     pub defines: Vec<(String, i64)>,
+    /// The source dialect (`--dialect`; default the course's).
+    pub dialect: Dialect,
 }
 
 impl Default for AsmOptions {
@@ -71,6 +78,7 @@ impl Default for AsmOptions {
             max_lines: 1_000_000,
             time_limit: None,
             defines: Vec::new(),
+            dialect: Dialect::Course,
         }
     }
 }
@@ -113,26 +121,27 @@ impl Assembly {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
-    /// All diagnostics rendered rustc-style, with a summary line.
+    /// The diagnostics rendered rustc-style, with a summary line; at most 25
+    /// errors per file, then one line with how many more.
     pub fn render_diagnostics(&self) -> String {
-        render_all(&self.diagnostics, &self.files)
+        render_all(&triage::capped(&self.diagnostics, &self.files), &self.files)
     }
 }
 
 /// Assembles the file at `path` and everything it includes, from disk.
 pub fn assemble_file(path: &Path, opts: &AsmOptions) -> Assembly {
-    passes::assemble(path, &FsProvider, opts)
+    triage::assemble(path, &FsProvider, opts)
 }
 
 /// Assembles `path` with files from any [`SourceProvider`] (a zip read into
 /// memory, [`MemoryFiles`] in tests).
 pub fn assemble_with(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -> Assembly {
-    passes::assemble(path, provider, opts)
+    triage::assemble(path, provider, opts)
 }
 
 /// Assembles source text held in memory under the file name `name`; it may
 /// include nothing (use [`assemble_with`] and [`MemoryFiles`] for that).
 pub fn assemble_source(name: &str, text: &str, opts: &AsmOptions) -> Assembly {
     let files = MemoryFiles::new().with(name, text.as_bytes().to_vec());
-    passes::assemble(Path::new(name), &files, opts)
+    triage::assemble(Path::new(name), &files, opts)
 }

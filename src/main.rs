@@ -42,6 +42,9 @@ enum Command {
     Gui {
         /// Program to open.
         path: Option<PathBuf>,
+        /// Source dialect: course (default), as11 or asm11 (docs/dialects.md).
+        #[arg(long, value_name = "DIALECT", default_value = "course")]
+        dialect: asm::Dialect,
     },
     /// Assemble a source file; print diagnostics; optionally write S19, listing and symbols.
     Asm(AsmArgs),
@@ -148,6 +151,9 @@ struct AsmArgs {
     /// Write a symbol file: one `NAME $VALUE` per line.
     #[arg(long, value_name = "OUT.sym")]
     symbols: Option<PathBuf>,
+    /// Source dialect: course (default), as11 or asm11 (docs/dialects.md).
+    #[arg(long, value_name = "DIALECT", default_value = "course")]
+    dialect: asm::Dialect,
 }
 
 #[derive(Args, Debug)]
@@ -199,6 +205,9 @@ struct RunArgs {
     /// Print calls and inclusive/exclusive cycles per subroutine label.
     #[arg(long)]
     profile: bool,
+    /// Source dialect of an .asm program: course (default), as11 or asm11.
+    #[arg(long, value_name = "DIALECT", default_value = "course")]
+    dialect: asm::Dialect,
 }
 
 fn main() -> ExitCode {
@@ -237,10 +246,16 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Asm(args)) => cmd_asm(&args),
         Some(Command::Disasm { file }) => cmd_disasm(&file),
         Some(Command::Lesson(cmd)) => cmd_lesson(&cmd),
-        Some(Command::Run(args)) => cmd_run(&args),
+        Some(Command::Run(args)) => {
+            open::set_dialect(args.dialect);
+            cmd_run(&args)
+        }
         Some(Command::Grade(args)) => cmd_grade(args),
         None => cmd_gui(None),
-        Some(Command::Gui { path }) => cmd_gui(path),
+        Some(Command::Gui { path, dialect }) => {
+            open::set_dialect(dialect);
+            cmd_gui(path)
+        }
     }
 }
 
@@ -250,7 +265,11 @@ fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 }
 
 fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
-    let assembly = asm::assemble_file(&args.file, &asm::AsmOptions::default());
+    let opts = asm::AsmOptions {
+        dialect: args.dialect,
+        ..asm::AsmOptions::default()
+    };
+    let assembly = asm::assemble_file(&args.file, &opts);
     if !assembly.diagnostics.is_empty() {
         err!("{}", assembly.render_diagnostics());
     }

@@ -135,9 +135,23 @@ pub fn main_file_in(dir: &Path) -> Result<PathBuf, OpenError> {
     }
 }
 
+/// The dialect `open` assembles sources in, set once by the command line
+/// (`--dialect` on `run` and `gui`) before anything is opened.
+static DIALECT: std::sync::OnceLock<asm::Dialect> = std::sync::OnceLock::new();
+
+/// Sets the dialect for every source this process opens; only the first
+/// call counts (the command line makes it once, before the first open).
+pub fn set_dialect(dialect: asm::Dialect) {
+    let _ = DIALECT.set(dialect);
+}
+
 fn assemble_path(path: &Path) -> Result<Opened, OpenError> {
+    let opts = AsmOptions {
+        dialect: DIALECT.get().copied().unwrap_or_default(),
+        ..AsmOptions::default()
+    };
     from_assembly(
-        asm::assemble_file(path, &AsmOptions::default()),
+        asm::assemble_file(path, &opts),
         Origin::Source(path.to_path_buf()),
     )
 }

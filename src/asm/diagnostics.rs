@@ -114,6 +114,14 @@ pub enum Code {
     Truncated,
     /// W0002: a mnemonic stands in column 1 and so is a label (`rts` not indented).
     LabelLikeInstruction,
+    /// E0026: the file is written in another dialect (`--dialect as11`/`asm11`);
+    /// replaces the per-line errors that dialect explains.
+    WrongDialect,
+    /// E0027: more errors in one file than are shown.
+    TooManyErrors,
+    /// W0003: a bit mask written as a bare number that other assemblers read
+    /// in another radix.
+    MaskRadix,
 }
 
 impl Code {
@@ -147,13 +155,16 @@ impl Code {
             Code::Circular => "E0025",
             Code::Truncated => "W0001",
             Code::LabelLikeInstruction => "W0002",
+            Code::WrongDialect => "E0026",
+            Code::TooManyErrors => "E0027",
+            Code::MaskRadix => "W0003",
         }
     }
 
     /// Errors stop the program from being built; warnings do not.
     pub fn severity(self) -> Severity {
         match self {
-            Code::Truncated | Code::LabelLikeInstruction => Severity::Warning,
+            Code::Truncated | Code::LabelLikeInstruction | Code::MaskRadix => Severity::Warning,
             _ => Severity::Error,
         }
     }

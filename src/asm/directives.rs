@@ -4,6 +4,7 @@
 use super::diagnostics::Span;
 use super::diagnostics::{Code, Diagnostic};
 use super::expr::{Expr, Parser};
+use super::lexer::is_open_char;
 use super::source::cp1252_byte;
 use crate::cpu::opcodes::Op;
 use std::collections::HashMap;
@@ -40,6 +41,19 @@ pub enum Directive {
     Endif,
     /// `end`: stop reading this file.
     End,
+    /// `bsz`/`zmb COUNT` (AS11): COUNT zero bytes.
+    Zero,
+    /// `fill VALUE,COUNT` (AS11): COUNT bytes of VALUE.
+    Fill,
+    /// `opt`, `nam`, `ttl`, `page`, `spc` (AS11): listing controls, no bytes.
+    Listing,
+    /// `cpu 6811` (any dialect): names the processor; checked, no bytes.
+    Cpu,
+    /// `fcs "text"` (ASM11): the string followed by a zero byte.
+    Fcs,
+    /// `#RAM`, `#ROM`, `#DATA`, `#EEPROM`, `#VECTORS` (ASM11): switch to that
+    /// segment, each with its own location counter.
+    Segment(&'static str),
 }
 
 /// Every directive spelling (without the optional leading dot), for lookups
@@ -163,11 +177,17 @@ pub fn parse_data(p: &mut Parser, unit: u8, fcc: bool) -> Result<Vec<Item>, Diag
     let mut first = true;
     loop {
         p.skip_ws();
+        if unit == 2 && p.peek() == Some('#') {
+            // `fdb #label`: some assemblers allow the `#`; a word is a value.
+            p.eat('#');
+        }
         let save = p.pos();
         let c = p.peek().unwrap_or(' ');
         if fcc && first && !c.is_alphanumeric() && !"'\"$%@(-~<>*_.".contains(c) {
             let (s, span) = p.delimited(c)?;
             items.push(Item::Bytes(string_bytes(&s, span)?));
+        } else if let Some(item) = open_char(p) {
+            items.push(item?);
         } else if let Some((s, span)) = p.string()? {
             let ends_item = p.at_end() || p.peek() == Some(',');
             if ends_item && (unit == 1 || s.chars().count() != 1) {
@@ -205,6 +225,12 @@ pub fn parse_data(p: &mut Parser, unit: u8, fcc: bool) -> Result<Vec<Item>, Diag
         }
     }
     Ok(items)
+}
+
+/// `fcb 'A,'B`: a character constant without its closing quote (see
+/// [`is_open_char`]); the expression parser reads it.
+fn open_char(p: &mut Parser) -> Option<Result<Item, Diagnostic>> {
+    is_open_char(p.rest()).then(|| p.expr().map(|(e, span)| Item::Value(e, span)))
 }
 
 /// Number of bytes a data list takes.

@@ -112,6 +112,9 @@ pub struct Chosen {
     pub info: &'static OpcodeInfo,
     /// Operand expressions and their spans.
     pub args: Vec<(Expr, Span)>,
+    /// Cut a too-wide 8-bit immediate to its low byte with a warning instead
+    /// of an error (AS11 does that).
+    pub truncate: bool,
 }
 
 /// The table entries of each operation, indexed by `Op as usize`, built once
@@ -177,7 +180,11 @@ pub fn select(
     };
     let chosen = |mode: Mode, args: Vec<(Expr, Span)>| -> Result<Chosen, Diagnostic> {
         match has(op, mode) {
-            Some(info) => Ok(Chosen { info, args }),
+            Some(info) => Ok(Chosen {
+                info,
+                args,
+                truncate: false,
+            }),
             None => Err(no_mode(op, &mode.to_string(), all_span, mnemonic)),
         }
     };
@@ -308,7 +315,11 @@ pub fn select(
     let mut it = ops.into_iter();
     match (it.next(), it.next(), it.next()) {
         (None, _, _) => match has(op, Mode::Inherent) {
-            Some(info) => Ok(Chosen { info, args: vec![] }),
+            Some(info) => Ok(Chosen {
+                info,
+                args: vec![],
+                truncate: false,
+            }),
             None => Err(Diagnostic::new(
                 Code::Operands,
                 mnemonic_span,
@@ -403,6 +414,7 @@ pub fn encode(
     };
     match info.mode {
         Mode::Inherent | Mode::Relative => {}
+        Mode::Imm8 if chosen.truncate => enc.low_byte(),
         Mode::Imm8 => enc.field(0, -128, 0xFF, 1, range(
             "immediate value",
             format!("`{m} #` takes an 8-bit value, -128..255 ($00-$FF); write `#<(...)` for the low byte"),
@@ -526,6 +538,28 @@ impl Encoder<'_, '_, '_> {
             None => None,
         };
         self.push(v, len);
+    }
+
+    /// Slot 0 as its low byte; a warning if that dropped set bits.
+    fn low_byte(&mut self) {
+        let v = self.value(0).map(|(v, span)| {
+            if !(-128..=0xFF).contains(&v) {
+                (self.report)(
+                    Diagnostic::new(
+                        Code::Truncated,
+                        span,
+                        format!(
+                            "immediate value {} cut to its low byte ${:02X}",
+                            show(v),
+                            v & 0xFF
+                        ),
+                    )
+                    .hint("AS11 keeps the low byte; write `#<(...)` (or mask it) to say so"),
+                );
+            }
+            v & 0xFF
+        });
+        self.push(v, 1);
     }
 
     fn push(&mut self, v: Option<i64>, len: usize) {

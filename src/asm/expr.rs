@@ -8,7 +8,7 @@
 //! where a value is used (byte, word, direct page, offset).
 
 use super::diagnostics::{Code, Diagnostic, Span};
-use super::lexer::{is_ident_char, is_ident_start};
+use super::lexer::{is_ident_char, is_ident_start, is_open_char};
 use super::source::cp1252_byte;
 use crate::image::FileId;
 
@@ -200,6 +200,9 @@ pub struct Parser<'a, 'i> {
     /// allow operands separated by spaces only.
     pub ws_separates: bool,
     intern: &'i mut dyn FnMut(&str) -> SymId,
+    /// When true, binary operators have no precedence and group left to
+    /// right (the AS11 rule: `2+3*4` is 20).
+    pub left_to_right: bool,
     /// Operators and parentheses parsed so far in the current expression;
     /// capped so that parsing, evaluation and dropping never recurse deeply.
     nodes: usize,
@@ -225,6 +228,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             base,
             file,
             ws_separates: false,
+            left_to_right: false,
             intern,
             nodes: 0,
         }
@@ -383,7 +387,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 self.pos = save;
                 break;
             };
-            if prec < min_prec {
+            if prec < min_prec && !self.left_to_right {
                 self.pos = save;
                 break;
             }
@@ -399,7 +403,11 @@ impl<'a, 'i> Parser<'a, 'i> {
             let op_span = self.span(self.pos, self.pos + len);
             self.node()?;
             self.pos += len;
-            let rhs = self.binary(prec + 1)?;
+            let rhs = if self.left_to_right {
+                self.unary()?
+            } else {
+                self.binary(prec + 1)?
+            };
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), op_span);
         }
         Ok(lhs)
@@ -494,6 +502,24 @@ impl<'a, 'i> Parser<'a, 'i> {
             '@' => {
                 self.pos += 1;
                 self.radix_digits(start, 8, "`@` must be followed by octal digits (0-7)")
+            }
+            '&' if self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) => {
+                // `&10`: an explicit decimal number.
+                self.pos += 1;
+                self.radix_digits(start, 10, "`&` must be followed by decimal digits")
+            }
+            '\'' if is_open_char(self.rest()) => {
+                // `'A` without its closing quote: one character.
+                self.pos += 1;
+                let ch = self.peek().unwrap_or(' ');
+                self.pos += ch.len_utf8();
+                cp1252_byte(ch).map(|b| Expr::Num(b as i64)).ok_or_else(|| {
+                    Diagnostic::new(
+                        Code::BadCharacter,
+                        self.span(start, self.pos),
+                        format!("`{ch}` has no byte in Windows-1252"),
+                    )
+                })
             }
             '\'' | '"' => {
                 let (s, span) = self.delimited(c)?;
@@ -706,7 +732,9 @@ mod tests {
         assert!(value("nope").unwrap_err().contains("Undefined"));
         assert!(value("(1").unwrap_err().contains("expected `)`"));
         assert!(value("'ab'").is_err());
-        assert!(value("'a").unwrap_err().contains("unterminated"));
+        // Issue 16: a character constant without its closing quote (AS11 style).
+        assert_eq!(value("'a"), Ok(97));
+        assert_eq!(value("&10+1"), Ok(11));
         // Deep nesting and long chains are refused, not a stack overflow.
         assert!(value(&"(".repeat(100_000))
             .unwrap_err()

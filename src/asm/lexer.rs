@@ -160,18 +160,34 @@ fn skip_space(line: &str, mut pos: usize) -> usize {
 /// Offset of the `;` that starts the comment, not counting `;` inside quotes;
 /// `line.len()` if none. An unclosed quote runs to the end of the line (the
 /// expression parser reports it).
-fn comment_start(line: &str, from: usize) -> usize {
+pub fn comment_start(line: &str, from: usize) -> usize {
     let mut quote: Option<char> = None;
+    let mut skip = 0usize;
     for (i, c) in line[from..].char_indices() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
         match quote {
             Some(q) if c == q => quote = None,
             Some(_) => {}
             None if c == ';' => return from + i,
+            None if c == '\'' && is_open_char(&line[from + i..]) => skip = 1,
             None if c == '"' || c == '\'' => quote = Some(c),
             None => {}
         }
     }
     line.len()
+}
+
+/// True if `text` (starting at a `'`) is a character constant without its
+/// closing quote (`#'A ; comment`, `fcb 'A,'B`): the character after the
+/// quote is not a quote, and no quote follows before the next `,`.
+pub fn is_open_char(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next() == Some('\'')
+        && chars.next().is_some_and(|c| c != '\'')
+        && !chars.take_while(|&c| c != ',').any(|c| c == '\'')
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 use super::diagnostics::{
     did_you_mean, display_path, location, suggestions, Code, Diagnostic, Span,
 };
+use super::dialect::{self, Dialect};
 use super::directives::{
     data_len, directive, instruction, parse_data, Directive, Item, DIRECTIVE_NAMES,
 };
@@ -25,6 +26,11 @@ use crate::cpu::opcodes::{Op, OPCODES};
 use crate::image::{FileId, LineEntry, Program, Segment, SourceFile, Symbol, SymbolKind};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+// Directives and checks of the other dialects, kept out of this file so that
+// it stays the course dialect's passes.
+#[path = "dialect_passes.rs"]
+mod dialect_passes;
 
 /// How many layout walks may be needed for forward references to settle;
 /// each walk resolves at least one more level of `a equ b` chains.
@@ -400,7 +406,7 @@ impl Asm<'_> {
         conds: &mut Vec<Cond>,
     ) -> Flow {
         let active = conds.last().is_none_or(|c| c.active);
-        let fields = match split_line(text, base) {
+        let fields = match dialect::split_line(self.opts.dialect, text, base) {
             Ok(f) => f,
             Err(bad) => {
                 if active {
@@ -423,7 +429,9 @@ impl Asm<'_> {
                 return Flow::Go;
             }
         };
-        let dir = fields.mnemonic.and_then(|m| directive(m.text));
+        let dir = fields
+            .mnemonic
+            .and_then(|m| dialect::directive(self.opts.dialect, m.text));
         let mspan = fields.mnemonic.map(|m| Span::new(file, m.start, m.end()));
         match dir {
             Some(d @ (Directive::If | Directive::Ifdef | Directive::Ifndef)) => {
@@ -539,7 +547,7 @@ impl Asm<'_> {
         if let Some(d) = dir {
             return self.directive(d, file, line, fields.label, m, mspan, fields.operands);
         }
-        match instruction(m.text) {
+        match dialect::instruction(self.opts.dialect, m.text) {
             Some(op) => self.instruction(op, file, line, fields.label, m, mspan, fields.operands),
             None => {
                 let names = OPCODES.iter().map(|e| e.op.mnemonic()).chain(
@@ -630,8 +638,11 @@ impl Asm<'_> {
         text: Piece<'t>,
         file: FileId,
         intern: &'i mut dyn FnMut(&str) -> SymId,
+        dialect: Dialect,
     ) -> Parser<'t, 'i> {
-        Parser::new(text.text, text.start, file, intern)
+        let mut p = Parser::new(text.text, text.start, file, intern);
+        p.left_to_right = dialect.left_to_right();
+        p
     }
 
     /// Parses exactly one expression from an operand field.
@@ -652,7 +663,7 @@ impl Asm<'_> {
         };
         let table = &mut self.table;
         let mut intern = |n: &str| table.intern(n);
-        let mut p = Self::parser(ops, file, &mut intern);
+        let mut p = Self::parser(ops, file, &mut intern, self.opts.dialect);
         let r = p.expr().and_then(|e| {
             if p.at_end() {
                 Ok(e)
@@ -832,6 +843,7 @@ impl Asm<'_> {
                 }
             }
             Directive::Equ => {
+                let ops = ops.map(dialect::strip_hash);
                 let e = self.one_expr(file, ops, mspan, &format!("value after `{word}`"));
                 let Some(label) = label else {
                     self.error(
@@ -852,9 +864,11 @@ impl Asm<'_> {
                         self.push(file, line, lbl, Kind::Equ(e, span));
                     }
                     None => {
-                        // Defined (so uses do not cascade into more errors) but without value.
-                        let lbl = self.define(file, line, label, None, SymbolKind::Constant);
-                        self.push(file, line, lbl, Kind::Plain);
+                        // Defined (so uses do not cascade into more errors) but without
+                        // value; not attached to the line, where the layout would give
+                        // it the line's address as if it were a label.
+                        self.define(file, line, label, None, SymbolKind::Constant);
+                        self.push(file, line, None, Kind::Plain);
                     }
                 }
             }
@@ -885,7 +899,7 @@ impl Asm<'_> {
                 };
                 let table = &mut self.table;
                 let mut intern = |n: &str| table.intern(n);
-                let mut p = Self::parser(ops, file, &mut intern);
+                let mut p = Self::parser(ops, file, &mut intern, self.opts.dialect);
                 match parse_data(&mut p, unit, d == Directive::Fcc) {
                     Ok(items) => {
                         self.advance(data_len(&items, unit) as i64);
@@ -905,6 +919,14 @@ impl Asm<'_> {
                 };
                 self.push(file, line, lbl, Kind::End(e));
                 return Flow::End;
+            }
+            Directive::Zero
+            | Directive::Fill
+            | Directive::Listing
+            | Directive::Cpu
+            | Directive::Fcs
+            | Directive::Segment(_) => {
+                self.dialect_directive(d, file, line, label, mspan, ops);
             }
             Directive::If
             | Directive::Ifdef
@@ -1033,7 +1055,7 @@ impl Asm<'_> {
             Some(ops) => {
                 let table = &mut self.table;
                 let mut intern = |n: &str| table.intern(n);
-                let mut p = Self::parser(ops, file, &mut intern);
+                let mut p = Self::parser(ops, file, &mut intern, self.opts.dialect);
                 parse_operands(&mut p, allows_space_separated(op))
             }
         };
@@ -1051,6 +1073,7 @@ impl Asm<'_> {
         });
         match chosen {
             Ok(c) => {
+                let c = self.dialect_checks(c, file);
                 self.advance(c.info.byte_len() as i64);
                 self.push(file, line, lbl, Kind::Instr(c));
             }

@@ -1,0 +1,229 @@
+//! The parts of pass 1 that only the AS11 and ASM11 dialects (and the
+//! harmless quirks every dialect accepts) need: their extra directives and
+//! the checks on a chosen instruction. A child module of `passes`, so it
+//! works on the same assembler state.
+
+use super::super::diagnostics::{Code, Diagnostic, Span};
+use super::super::directives::{data_len, parse_data, Directive, Item};
+use super::super::encode::Chosen;
+use super::{Asm, Kind, SectionInfo};
+use crate::cpu::opcodes::Mode;
+use crate::image::FileId;
+
+use super::super::lexer::Piece;
+
+/// Most bytes one `bsz`/`zmb`/`fill` may produce (the whole address space).
+const MAX_FILL: i64 = 0x1_0000;
+
+impl Asm<'_> {
+    /// Pass 1 of a directive from [`super::super::dialect::directive`] that
+    /// the course table does not have.
+    pub(super) fn dialect_directive(
+        &mut self,
+        d: Directive,
+        file: FileId,
+        line: u32,
+        label: Option<Piece>,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) {
+        match d {
+            Directive::Zero => {
+                let lbl = self.label_here(file, line, label);
+                let n = self
+                    .one_expr(file, ops, mspan, "byte count")
+                    .and_then(|(e, span)| self.fill_count(&e, span));
+                match n {
+                    Some(n) => {
+                        self.advance(n as i64);
+                        self.push(file, line, lbl, Kind::Dc(1, vec![Item::Bytes(vec![0; n])]));
+                    }
+                    None => self.push(file, line, lbl, Kind::Plain),
+                }
+            }
+            Directive::Fill => {
+                let lbl = self.label_here(file, line, label);
+                let kind = self.fill(file, mspan, ops).map_or(Kind::Plain, |items| {
+                    self.advance(items.len() as i64);
+                    Kind::Dc(1, items)
+                });
+                self.push(file, line, lbl, kind);
+            }
+            Directive::Listing => {
+                let lbl = self.label_here(file, line, label);
+                self.push(file, line, lbl, Kind::Plain);
+            }
+            Directive::Cpu => {
+                let lbl = self.label_here(file, line, label);
+                let name = ops.map(|o| o.text.trim().to_ascii_lowercase());
+                let ok = matches!(
+                    name.as_deref(),
+                    Some("6811" | "68hc11" | "hc11" | "68hc711" | "68hc811")
+                );
+                if !ok {
+                    let at = ops.map_or(mspan, |o| Span::new(file, o.start, o.end()));
+                    self.error(
+                        Diagnostic::new(
+                            Code::Operands,
+                            at,
+                            "hc11lab assembles for the 68HC11 only",
+                        )
+                        .hint("write `cpu 6811` or remove the line"),
+                    );
+                }
+                self.push(file, line, lbl, Kind::Plain);
+            }
+            Directive::Fcs => {
+                let lbl = self.label_here(file, line, label);
+                let Some(ops) = ops else {
+                    self.error(Diagnostic::new(
+                        Code::Operands,
+                        mspan,
+                        "missing text after `fcs`",
+                    ));
+                    self.push(file, line, lbl, Kind::Plain);
+                    return;
+                };
+                let dialect = self.opts.dialect;
+                let table = &mut self.table;
+                let mut intern = |n: &str| table.intern(n);
+                let mut p = Self::parser(ops, file, &mut intern, dialect);
+                match parse_data(&mut p, 1, true) {
+                    Ok(mut items) => {
+                        items.push(Item::Bytes(vec![0]));
+                        self.advance(data_len(&items, 1) as i64);
+                        self.push(file, line, lbl, Kind::Dc(1, items));
+                    }
+                    Err(e) => {
+                        self.error(e);
+                        self.push(file, line, lbl, Kind::Plain);
+                    }
+                }
+            }
+            Directive::Segment(name) => {
+                let id = match self
+                    .sections
+                    .iter()
+                    .position(|s| s.name.eq_ignore_ascii_case(name))
+                {
+                    Some(id) => id,
+                    None => {
+                        self.sections.push(SectionInfo {
+                            name: name.to_string(),
+                            lc: Some(0),
+                        });
+                        self.sections.len() - 1
+                    }
+                };
+                self.cur = id;
+                let lbl = self.label_here(file, line, label);
+                self.push(file, line, lbl, Kind::Section(id));
+            }
+            _ => {}
+        }
+    }
+
+    /// A byte count that must be known in pass 1 (it decides the layout).
+    fn fill_count(&mut self, e: &super::Expr, span: Span) -> Option<usize> {
+        match self.known(e) {
+            Some(n) if (0..=MAX_FILL).contains(&n) => usize::try_from(n).ok(),
+            Some(n) => {
+                self.error(Diagnostic::new(
+                    Code::OutOfRange,
+                    span,
+                    format!("byte count {n} is out of range (0..{MAX_FILL})"),
+                ));
+                None
+            }
+            None => {
+                self.error(
+                    Diagnostic::new(Code::NotKnownYet, span, "the byte count must be known here")
+                        .hint("use numbers or symbols defined above this line"),
+                );
+                None
+            }
+        }
+    }
+
+    /// `fill VALUE,COUNT`: COUNT copies of the byte VALUE.
+    fn fill(&mut self, file: FileId, mspan: Span, ops: Option<Piece>) -> Option<Vec<Item>> {
+        let Some(ops) = ops else {
+            self.error(Diagnostic::new(
+                Code::Operands,
+                mspan,
+                "missing `value,count` after `fill`",
+            ));
+            return None;
+        };
+        let dialect = self.opts.dialect;
+        let table = &mut self.table;
+        let mut intern = |n: &str| table.intern(n);
+        let mut p = Self::parser(ops, file, &mut intern, dialect);
+        let parsed = p.expr().and_then(|value| {
+            if !p.eat(',') {
+                return Err(p
+                    .error_here(format!("expected `,` and a count, found {}", p.found()))
+                    .hint("write `fill value,count`"));
+            }
+            let count = p.expr()?;
+            if !p.at_end() {
+                return Err(p.error_here(format!("unexpected {} after the count", p.found())));
+            }
+            Ok((value, count))
+        });
+        let ((value, vspan), (count, cspan)) = match parsed {
+            Ok(v) => v,
+            Err(d) => {
+                self.error(d);
+                return None;
+            }
+        };
+        let n = self.fill_count(&count, cspan)?;
+        Some(vec![Item::Value(value, vspan); n])
+    }
+
+    /// Dialect rules on an instruction whose mode is chosen: AS11 cuts a
+    /// too-wide 8-bit immediate to its low byte; a bit mask written as a bare
+    /// decimal number that reads differently in hexadecimal gets a warning.
+    pub(super) fn dialect_checks(&mut self, mut c: Chosen, file: FileId) -> Chosen {
+        if self.opts.dialect.truncates_immediates() && c.info.mode == Mode::Imm8 {
+            c.truncate = true;
+        }
+        let bit = matches!(
+            c.info.mode,
+            Mode::BitDirect
+                | Mode::BitIndexedX
+                | Mode::BitIndexedY
+                | Mode::BitBranchDirect
+                | Mode::BitBranchIndexedX
+                | Mode::BitBranchIndexedY
+        );
+        if let (true, Some((_, span))) = (bit, c.args.get(1)) {
+            let text = self
+                .files
+                .get(file)
+                .and_then(|f| f.text.get(span.start as usize..span.end as usize))
+                .unwrap_or("");
+            let digits = text.trim().trim_start_matches('#').trim();
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                if let (Ok(dec), Ok(hex)) = (digits.parse::<i64>(), i64::from_str_radix(digits, 16))
+                {
+                    if dec != hex {
+                        let d = Diagnostic::new(
+                            Code::MaskRadix,
+                            *span,
+                            format!(
+                                "bit mask `{}` is read as decimal {dec} (${:02X}); some assemblers read it as ${digits}",
+                                text.trim(),
+                                dec & 0xFF
+                            ),
+                        )
+                        .hint(format!("write `#${digits}` if you meant hexadecimal, or `#%...` for binary"));
+                        self.error(d);
+                    }
+                }
+            }
+        }
+        c
+    }
+}
