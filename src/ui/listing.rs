@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use egui::{Color32, RichText, Sense, Stroke, Vec2};
 
+use super::i18n::tr;
 use super::links::{LineRole, Selection};
 use super::session::Session;
 use super::syntax::{Highlighter, Span};
@@ -20,6 +21,8 @@ const SEL: Color32 = Color32::from_rgb(0xFF, 0x80, 0x00);
 const WROTE: Color32 = Color32::from_rgba_premultiplied(0x70, 0x10, 0x38, 0x70);
 const READ: Color32 = Color32::from_rgba_premultiplied(0x10, 0x38, 0x70, 0x70);
 const BREAK: Color32 = Color32::from_rgb(0xE0, 0x30, 0x30);
+const ERROR_MARK: Color32 = Color32::from_rgb(0xF0, 0x40, 0x40);
+const WARNING_MARK: Color32 = Color32::from_rgb(0xE0, 0xB0, 0x30);
 
 /// What a line assembled to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -316,23 +319,41 @@ impl ListingPanel {
             self.disassembly(ui, session, &program);
             return;
         }
-        // Tabs.
-        ui.horizontal_wrapped(|ui| {
-            for (i, f) in program.files.iter().enumerate() {
-                let name = f
-                    .path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| f.path.display().to_string());
-                if ui
-                    .selectable_label(self.tab == i, name)
-                    .on_hover_text(f.path.display().to_string())
-                    .clicked()
-                {
-                    self.tab = i;
+        // Tabs; a drop-down where a row of tabs would take several lines.
+        let name_of = |f: &crate::image::SourceFile| {
+            f.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| f.path.display().to_string())
+        };
+        if ui.available_width() < 420.0 && program.files.len() > 2 {
+            let current = program.files.get(self.tab).map(name_of).unwrap_or_default();
+            ui.horizontal(|ui| {
+                let label = ui.label(tr(session.lang(), "File"));
+                egui::ComboBox::from_id_salt("listing-file")
+                    .selected_text(current)
+                    .width(ui.available_width() - 8.0)
+                    .show_ui(ui, |ui| {
+                        for (i, f) in program.files.iter().enumerate() {
+                            ui.selectable_value(&mut self.tab, i, name_of(f));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+        } else {
+            ui.horizontal_wrapped(|ui| {
+                for (i, f) in program.files.iter().enumerate() {
+                    if ui
+                        .selectable_label(self.tab == i, name_of(f))
+                        .on_hover_text(f.path.display().to_string())
+                        .clicked()
+                    {
+                        self.tab = i;
+                    }
                 }
-            }
-        });
+            });
+        }
         ui.separator();
         let file = self.tab.min(program.files.len() - 1);
         let Some(pf) = self.prepared.get(file) else {
@@ -351,6 +372,7 @@ impl ListingPanel {
         let spacing = ui.spacing().item_spacing.y;
         let mut area = egui::ScrollArea::both()
             .id_salt(("listing", file))
+            .min_scrolled_height(40.0)
             .auto_shrink([false, false]);
         if let Some((f, line)) = self.scroll_to.take() {
             if f == file {
@@ -363,6 +385,28 @@ impl ListingPanel {
             }
         }
         let default = ui.visuals().text_color();
+        // Assembly errors and warnings of this file, by line, for the gutter.
+        let marks: HashMap<u32, (bool, String)> = session
+            .problems
+            .iter()
+            .filter_map(|p| {
+                let (path, line, col) = p.at.as_ref()?;
+                (*path == src.path).then(|| {
+                    let error = p.severity == "error";
+                    (
+                        *line,
+                        (error, format!("{} {line}:{col}: {}", p.severity, p.message)),
+                    )
+                })
+            })
+            .fold(HashMap::new(), |mut m, (l, v)| {
+                // An error wins over a warning on the same line.
+                let keep = m.get(&l).is_some_and(|(e, _): &(bool, String)| *e && !v.0);
+                if !keep {
+                    m.insert(l, v);
+                }
+                m
+            });
         let mut actions: Vec<Action> = Vec::new();
         let links = session.links().clone();
         let selection = session.selection;
@@ -382,14 +426,28 @@ impl ListingPanel {
                     // Breakpoint gutter.
                     let bp = code.and_then(|c| session.breakpoint_at(c.addr));
                     let (r, resp) = ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
-                    resp.widget_info(|| {
-                        egui::WidgetInfo::labeled(
+                    let mark = marks.get(&line_no);
+                    resp.widget_info(|| match mark {
+                        Some((_, message)) => {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, message.clone())
+                        }
+                        None => egui::WidgetInfo::labeled(
                             egui::Role::Button,
                             code.is_some(),
                             format!("breakpoint {line_no}"),
-                        )
+                        ),
                     });
-                    if let Some(enabled) = bp {
+                    let resp = match mark {
+                        Some((_, message)) => resp.on_hover_text(message.as_str()),
+                        None => resp,
+                    };
+                    if let Some((error, _)) = mark {
+                        // A square (breakpoints are round): red for an
+                        // error, amber for a warning.
+                        let c = if *error { ERROR_MARK } else { WARNING_MARK };
+                        let sq = egui::Rect::from_center_size(r.center(), Vec2::splat(row_h * 0.6));
+                        ui.painter().rect_filled(sq, 2.0, c);
+                    } else if let Some(enabled) = bp {
                         // A disabled breakpoint keeps its place, in grey.
                         let c = if enabled { BREAK } else { Color32::GRAY };
                         ui.painter().circle_filled(r.center(), row_h * 0.3, c);

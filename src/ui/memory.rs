@@ -269,10 +269,15 @@ fn byte_cell(
 ) -> Option<MemoryAction> {
     if let Some((a, text)) = &mut state.editing {
         if *a == addr {
+            // The field starts empty with the old value as its hint: what
+            // is typed replaces the byte (a field holding the two old
+            // digits at its limit would take no typing until Backspace).
+            let old = (view.peek)(addr);
             let r = ui.put(
                 cell.expand2(egui::vec2(2.0, 1.0)),
                 egui::TextEdit::singleline(text)
                     .char_limit(2)
+                    .hint_text(format!("{old:02X}"))
                     .font(egui::TextStyle::Monospace)
                     .margin(egui::Margin::ZERO),
             );
@@ -282,7 +287,9 @@ fn byte_cell(
                 state.editing = None;
                 return None;
             }
-            if ui.input(|i| i.key_pressed(egui::Key::Enter)) || r.lost_focus() {
+            let full = text.trim().len() == 2;
+            if ui.input(|i| i.key_pressed(egui::Key::Enter)) || r.lost_focus() || full {
+                // Two hex digits complete the byte, as in a hex editor.
                 let parsed = u8::from_str_radix(text.trim(), 16).ok();
                 state.editing = None;
                 return parsed.map(|v| MemoryAction::Write(addr, v));
@@ -319,7 +326,7 @@ fn byte_cell(
     );
     let r = r.on_hover_text(format!("${addr:04X} = {value} = %{value:08b}"));
     if r.double_clicked() && view.editable {
-        state.editing = Some((addr, format!("{value:02X}")));
+        state.editing = Some((addr, String::new()));
         None
     } else if r.clicked() {
         Some(MemoryAction::Select(addr))
@@ -475,11 +482,9 @@ mod tests {
             n.role() == egui::accesskit::Role::TextInput
                 && n.label().is_some_and(|l| l.contains("new value"))
         };
-        assert_eq!(harness.get_by(editor).value().as_deref(), Some("AB"));
-        harness.key_press(egui::Key::Backspace);
-        harness.key_press(egui::Key::Backspace);
+        // Typing replaces the byte at once: no Backspace first.
+        assert_eq!(harness.get_by(editor).value().as_deref(), Some(""));
         harness.get_by(editor).type_text("5c");
-        harness.key_press(egui::Key::Enter);
         harness.run();
         drop(harness);
         assert_eq!(actions.first(), Some(&MemoryAction::Select(0x40)));

@@ -12,12 +12,14 @@ use super::lcd::{LcdFrame, LcdSettings, HEIGHT, WIDTH};
 use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
 use super::links::{ChainLink, ProvenanceSource};
 use super::syntax::Highlighter;
+use super::theme::{self, Theme};
 use super::AppInput;
 use crate::cpu::{Instruction, Op, Registers};
 use crate::debug::breakpoint::Breakpoint;
 use crate::debug::report::FrameReport;
 use crate::debug::{BreakSpec, Debugger, Reason, Stop};
 use crate::image::{FileId, Program, SymbolKind};
+use crate::lesson::Lang;
 use crate::machine::Machine;
 use crate::script::{Script, HOLD_CYCLES};
 
@@ -107,6 +109,50 @@ pub struct Settings {
     /// made of. Off, the machine runs several times faster and the links
     /// fall back to the buffer/LCD formula.
     pub record_links: bool,
+    /// Watch lists of the programs not open now, by program key (the
+    /// bundled program is the empty path): each program keeps its own.
+    pub program_watches: Vec<(PathBuf, Vec<String>)>,
+    /// The tab of the right column (normal layout).
+    pub side_tab: SideTab,
+    /// The tab of the single pane (compact layout).
+    pub pane: Pane,
+    /// Dark or light.
+    pub theme: Theme,
+    /// Body text size in points.
+    pub font_size: u8,
+    /// Language of labels and lessons; `None` follows the system.
+    pub language: Option<Lang>,
+    /// The program key `watches` belongs to (`None`: the bundled game's
+    /// defaults).
+    pub watches_program: Option<PathBuf>,
+}
+
+/// Tabs of the right column in the normal layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum SideTab {
+    /// Registers, call stack, breakpoints, watches.
+    #[default]
+    Debugger,
+    /// Lessons and exercises.
+    Course,
+}
+
+/// Tabs of the single pane in the compact layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Pane {
+    /// The listing.
+    #[default]
+    Listing,
+    /// Registers, call stack, breakpoints, watches.
+    Debugger,
+    /// Lessons and exercises.
+    Course,
+    /// The hex view.
+    Memory,
+    /// The SCI terminal.
+    Serial,
+    /// Assembly errors and load problems.
+    Problems,
 }
 
 impl Default for Settings {
@@ -124,6 +170,13 @@ impl Default for Settings {
             ],
             frame_overlay: false,
             record_links: true,
+            program_watches: Vec::new(),
+            side_tab: SideTab::Debugger,
+            pane: Pane::Listing,
+            theme: Theme::Dark,
+            font_size: theme::DEFAULT_FONT_SIZE,
+            language: None,
+            watches_program: None,
         }
     }
 }
@@ -236,6 +289,13 @@ pub struct Session {
     /// Modification times of the source files, to reload on change.
     mtimes: Vec<(PathBuf, Option<SystemTime>)>,
     last_poll: Option<Instant>,
+    /// The language shown (the saved one, else the system's).
+    lang: Lang,
+    /// Something changed outside a frame's normal flow (a reload): draw
+    /// another frame.
+    repaint: bool,
+    /// The program key the current watch list belongs to.
+    watches_of: Option<PathBuf>,
 }
 
 impl Session {
@@ -252,6 +312,7 @@ impl Session {
                 }],
             ),
         };
+        let settings_lang = settings.language.unwrap_or_else(Lang::from_env);
         Session {
             settings,
             selection: None,
@@ -280,11 +341,74 @@ impl Session {
             mtimes: Vec::new(),
             last_poll: None,
             recording_since: None,
+            lang: settings_lang,
+            repaint: false,
+            watches_of: None,
         }
+    }
+
+    /// The language of labels and lessons.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Switches the language (saved with the settings).
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+        self.settings.language = Some(lang);
+    }
+
+    /// True once after something changed that the window must show even
+    /// without input (a reload).
+    pub fn take_repaint(&mut self) -> bool {
+        std::mem::take(&mut self.repaint)
+    }
+
+    /// The files a reload watches, with their modification times at load.
+    pub fn watched_files(&self) -> &[(PathBuf, Option<SystemTime>)] {
+        &self.mtimes
+    }
+
+    /// Keeps the watch list of the program being left and takes out the
+    /// one of the program being opened: its own from an earlier visit, else
+    /// those of the default watches its symbols have (the game's variables
+    /// for any Viergewinnt), else none.
+    fn switch_watches(&mut self) {
+        let key = self.program_key();
+        let owner = self
+            .watches_of
+            .clone()
+            .or_else(|| self.settings.watches_program.clone())
+            .unwrap_or_default();
+        self.watches_of = Some(key.clone());
+        self.settings.watches_program = Some(key.clone());
+        if owner == key {
+            return;
+        }
+        let list = std::mem::take(&mut self.settings.watches);
+        self.settings.program_watches.retain(|(k, _)| *k != owner);
+        self.settings.program_watches.push((owner, list));
+        let saved = self
+            .settings
+            .program_watches
+            .iter()
+            .position(|(k, _)| *k == key)
+            .map(|i| self.settings.program_watches.remove(i).1);
+        self.settings.watches = saved.unwrap_or_else(|| {
+            Settings::default()
+                .watches
+                .into_iter()
+                .filter(|w| {
+                    let name = w.split(':').next().unwrap_or(w);
+                    self.resolve(name).is_some()
+                })
+                .collect()
+        });
     }
 
     /// Loads what `input` names; problems go to the Problems panel.
     pub fn open(&mut self, input: AppInput) {
+        self.repaint = true;
         let loaded = super::load::load(&input);
         self.problems = loaded.problems;
         if let AppInput::Path(p) = &input {
@@ -404,6 +528,7 @@ impl Session {
         };
         self.recording_since = None;
         self.mark_before();
+        self.switch_watches();
         self.restore_breakpoints();
         self.status = format!("Loaded {}.", self.title());
     }
@@ -420,6 +545,7 @@ impl Session {
         self.script_active = false;
         self.dbg = None;
         self.mark_before();
+        self.switch_watches();
     }
 
     /// A short name of what is loaded (for the title bar).
@@ -659,6 +785,120 @@ impl Session {
         }
     }
 
+    /// Runs to the selected listing line (its first address) or the
+    /// selected byte's address; says so in the status bar when the
+    /// selection has no code.
+    pub fn run_to_selection(&mut self) {
+        let target = match self.selection {
+            Some(Selection::Line { file, line }) => self
+                .program
+                .as_deref()
+                .and_then(|p| p.addrs_of_line(file, line).next().map(|e| e.addr)),
+            _ => None,
+        };
+        match target {
+            Some(a) if self.is_paused() => {
+                self.status = format!("Running to ${a:04X}{}.", self.describe(a));
+                self.run_to(a);
+            }
+            Some(_) => {}
+            None => {
+                self.status =
+                    "Run to cursor: select a listing line with code first (click its number)."
+                        .into()
+            }
+        }
+    }
+
+    /// Queues typed bytes for the program's serial receiver (the SCI's
+    /// RDR, M68HC11 RM section 9); they arrive at the line's baud rate as
+    /// the machine runs.
+    pub fn send_serial(&mut self, bytes: &[u8]) -> bool {
+        match self.dbg.as_mut() {
+            Some(d) => {
+                d.target_mut().feed_serial(bytes);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The program's source files as (path relative to the main file's
+    /// folder, text); the bundled program's under their own names.
+    pub fn source_files(&self) -> Vec<(PathBuf, String)> {
+        let Some(p) = self.program.as_deref() else {
+            return Vec::new();
+        };
+        let base = p
+            .files
+            .first()
+            .and_then(|f| f.path.parent())
+            .map(PathBuf::from)
+            .unwrap_or_default();
+        p.files
+            .iter()
+            .map(|f| {
+                let rel = f
+                    .path
+                    .strip_prefix(&base)
+                    .ok()
+                    .filter(|r| !r.as_os_str().is_empty() && r.is_relative())
+                    .map(PathBuf::from)
+                    .or_else(|| f.path.file_name().map(PathBuf::from))
+                    .unwrap_or_else(|| PathBuf::from("source.asm"));
+                (rel, f.text.clone())
+            })
+            .collect()
+    }
+
+    /// Writes the program's sources into `dir` (created if missing) and
+    /// opens the copy there. Refuses to overwrite: a file that already
+    /// exists is an error and nothing is written.
+    pub fn save_sources_to(&mut self, dir: &std::path::Path) -> Result<PathBuf, String> {
+        let files = self.source_files();
+        let Some((main, _)) = files.first() else {
+            return Err("nothing to save: the program has no source files".into());
+        };
+        let main = dir.join(main);
+        if let Some((rel, _)) = files.iter().find(|(rel, _)| dir.join(rel).exists()) {
+            return Err(format!(
+                "{} exists already: choose an empty folder (nothing was written)",
+                dir.join(rel).display()
+            ));
+        }
+        for (rel, text) in &files {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        self.open(AppInput::Path(main.clone()));
+        self.status = format!(
+            "Saved {} file(s) to {} and opened the copy: edit it in your editor, the window \
+             reloads when you save.",
+            files.len(),
+            dir.display()
+        );
+        Ok(main)
+    }
+
+    /// File > Save a copy of the sources: a folder dialog, then
+    /// [`Self::save_sources_to`].
+    pub fn save_sources_dialog(&mut self) {
+        match rfd::FileDialog::new().pick_folder() {
+            Some(dir) => {
+                if let Err(e) = self.save_sources_to(&dir) {
+                    self.status = e;
+                }
+            }
+            None => {
+                self.status = "No folder chosen (or no file dialog available).".into();
+            }
+        }
+    }
+
     fn finish(&mut self, stop: Stop) {
         self.mode = Mode::Paused;
         if matches!(stop.reason, Reason::ScriptDone { .. }) {
@@ -861,8 +1101,15 @@ impl Session {
     pub fn select(&mut self, sel: Selection) {
         self.selection = Some(sel);
         self.links_dirty = true;
-        if let Selection::BufferByte(_) = sel {
-            self.reveal_mem = Some(sel);
+        match sel {
+            Selection::BufferByte(_) => self.reveal_mem = Some(sel),
+            // The memory view follows a pixel to the buffer byte it comes from.
+            Selection::Pixel { .. } => {
+                if let Some((a, _)) = self.links().bytes.first().copied() {
+                    self.reveal_mem = Some(Selection::BufferByte(a));
+                }
+            }
+            Selection::Line { .. } => {}
         }
     }
 
