@@ -824,8 +824,15 @@ impl Session {
     }
 
     /// The program's source files as (path relative to the main file's
-    /// folder, text); the bundled program's under their own names.
+    /// folder, text); for the bundled program all of `firmware/` under the
+    /// names the authors gave them.
     pub fn source_files(&self) -> Vec<(PathBuf, String)> {
+        if self.origin == Some(Origin::Bundled) {
+            return crate::firmware::FILES
+                .iter()
+                .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+                .collect();
+        }
         let Some(p) = self.program.as_deref() else {
             return Vec::new();
         };
