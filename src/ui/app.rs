@@ -735,13 +735,10 @@ impl App {
                 let s = &mut self.session.settings;
                 ui.radio_value(&mut s.theme, Theme::Dark, t("Dark theme"));
                 ui.radio_value(&mut s.theme, Theme::Light, t("Light theme"));
-                ui.horizontal(|ui| {
-                    ui.label(t("Text size"));
-                    ui.add(egui::Slider::new(
-                        &mut s.font_size,
-                        theme::FONT_SIZES.0..=theme::FONT_SIZES.1,
-                    ));
-                });
+                ui.add(
+                    egui::Slider::new(&mut s.font_size, theme::FONT_SIZES.0..=theme::FONT_SIZES.1)
+                        .text(t("Text size")),
+                );
                 ui.separator();
                 let mut lang = self.session.lang();
                 ui.horizontal(|ui| {

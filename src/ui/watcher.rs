@@ -57,3 +57,29 @@ impl SourceWatcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_file_asks_for_a_frame_without_any_input() {
+        let dir = std::env::temp_dir().join(format!("hc11lab-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.asm");
+        std::fs::write(&file, "  nop\n").unwrap();
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        let w = SourceWatcher::start(&ctx);
+        // Unchanged: no frame asked for.
+        w.watch(&[(file.clone(), mtime(&file))]);
+        std::thread::sleep(EVERY * 2);
+        assert!(!ctx.has_requested_repaint());
+        // Changed on disk since the load (an older time on record).
+        w.watch(&[(file.clone(), Some(SystemTime::UNIX_EPOCH))]);
+        std::thread::sleep(EVERY * 2);
+        assert!(ctx.has_requested_repaint());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
