@@ -50,7 +50,12 @@ pub fn run_app(initial: AppInput) -> eframe::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("hc11lab")
-            .with_inner_size([1280.0, 800.0])
+            .with_inner_size(
+                autorun
+                    .as_ref()
+                    .and_then(|a| a.size)
+                    .unwrap_or([1280.0, 800.0]),
+            )
             // Small screens work too (the layout turns compact).
             .with_min_inner_size([480.0, 300.0]),
         persist_window: autorun.is_none(),

@@ -35,10 +35,10 @@ pub fn cell_buffer_widget(
     let rows = layout.rows as f32;
     let gap = 3.0;
     // Bit squares sized to fit the width and the height left (minus the
-    // detail line below), at least 3 and at most 10 points.
+    // detail line below), at least 2 (a short window) and at most 10 points.
     let by_width = (ui.available_width() - gap * (cols - 1.0)) / (cols * 8.0);
     let by_height = (ui.available_height() - 4.0 - gap * (rows - 1.0)) / (rows * 8.0);
-    let bit = (by_width.min(by_height).clamp(3.0, 10.0) * 2.0).floor() / 2.0;
+    let bit = (by_width.min(by_height).clamp(2.0, 10.0) * 2.0).floor() / 2.0;
     let cell = bit * 8.0;
     let size = Vec2::new(
         cols * cell + (cols - 1.0) * gap,

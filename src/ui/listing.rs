@@ -385,6 +385,9 @@ impl ListingPanel {
             }
         }
         let default = ui.visuals().text_color();
+        // A narrow listing shows addresses but not the bytes (the link bar
+        // shows them for a selected line).
+        let narrow = ui.available_width() < 480.0;
         // Assembly errors and warnings of this file, by line, for the gutter.
         let marks: HashMap<u32, (bool, String)> = session
             .problems
@@ -475,9 +478,14 @@ impl ListingPanel {
                             if c.bytes.len() > 4 {
                                 hex.push('+');
                             }
-                            left.push_str(&format!("{:04X} {hex:<12} ", c.addr));
+                            if narrow {
+                                // The code matters more than its bytes.
+                                left.push_str(&format!("{:04X} ", c.addr));
+                            } else {
+                                left.push_str(&format!("{:04X} {hex:<12} ", c.addr));
+                            }
                         }
-                        None => left.push_str(&" ".repeat(18)),
+                        None => left.push_str(&" ".repeat(if narrow { 5 } else { 18 })),
                     }
                     let r = ui.add(
                         egui::Label::new(RichText::new(left).monospace().weak())
@@ -500,7 +508,13 @@ impl ListingPanel {
                                             .sense(Sense::click())
                                             .selectable(false),
                                     )
-                                    .on_hover_text(symbol_tip(&program, i));
+                                    .on_hover_ui(|ui| {
+                                        ui.label(symbol_tip(&program, i));
+                                        // A variable: what it holds now.
+                                        if let Some(v) = value_now(session, &program, sym) {
+                                            ui.label(RichText::new(v).monospace().strong());
+                                        }
+                                    });
                                 if r.clicked() {
                                     actions.push(Action::GoToSymbol(i));
                                 }
@@ -592,6 +606,29 @@ enum Action {
     GoToSymbol(usize),
     RunTo(u16),
     ShowMemory(u16),
+}
+
+/// What a RAM variable (a label that is not code) holds now: its byte, or
+/// its word for a 2-byte variable; `None` for code and constants.
+pub fn value_now(
+    session: &Session,
+    program: &Program,
+    sym: &crate::image::Symbol,
+) -> Option<String> {
+    let is_code = program
+        .line_at(sym.value)
+        .is_some_and(|e| e.addr == sym.value);
+    if sym.kind != SymbolKind::Label || is_code || !session.has_machine() {
+        return None;
+    }
+    let a = sym.value;
+    Some(if sym.size == Some(2) {
+        let w = u16::from_be_bytes([session.peek(a), session.peek(a.wrapping_add(1))]);
+        format!("now: [{}].w = ${w:04X} = {w}", sym.name)
+    } else {
+        let b = session.peek(a);
+        format!("now: [{}] = ${b:02X} = {b} = %{b:08b}", sym.name)
+    })
 }
 
 /// The hover text of a symbol: value, kind, size and where it is defined.

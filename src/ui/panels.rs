@@ -14,7 +14,13 @@ use crate::lesson::Lang;
 pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
     let lang = session.lang();
     let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
-    let height = row * LINK_BAR_ROWS;
+    // A short window keeps a row for the cell buffer.
+    let rows = if ui.available_height() < 320.0 {
+        LINK_BAR_ROWS - 1.0
+    } else {
+        LINK_BAR_ROWS
+    };
+    let height = row * rows;
     egui::ScrollArea::vertical()
         .id_salt("link-bar")
         .max_height(height)
