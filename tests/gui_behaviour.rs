@@ -339,3 +339,28 @@ fn every_translated_label_has_a_german_entry() {
     assert!(seen > 100, "{seen}");
     assert!(missing.is_empty(), "no German for:\n{}", missing.join("\n"));
 }
+
+#[test]
+fn selecting_a_load_from_the_buffer_lights_the_bytes_it_read() {
+    let mut h = booted();
+    let p = h.state().session.program().unwrap().clone();
+    // `lda 0,y` in drawCellLoop: reads the cell buffer, stores nothing.
+    let at = p.symbol("drawCellLoop").unwrap().value + 4;
+    let e = *p.line_at(at).unwrap();
+    let text = p.files[e.file].text.lines().nth(e.line as usize - 1).unwrap();
+    assert!(text.contains("0,y"), "{text}");
+    h.state_mut().session.select(Selection::Line {
+        file: e.file,
+        line: e.line,
+    });
+    h.run();
+    let links = h.state_mut().session.links().clone();
+    let board = p.symbol("board").unwrap().value;
+    let in_buffer = links
+        .bytes
+        .iter()
+        .filter(|(a, _)| (board..board + 336).contains(a))
+        .count();
+    // The whole board was drawn at boot: every byte of it was read.
+    assert_eq!(in_buffer, 336, "{links:?}");
+}
