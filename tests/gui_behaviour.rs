@@ -347,7 +347,11 @@ fn selecting_a_load_from_the_buffer_lights_the_bytes_it_read() {
     // `lda 0,y` in drawCellLoop: reads the cell buffer, stores nothing.
     let at = p.symbol("drawCellLoop").unwrap().value + 4;
     let e = *p.line_at(at).unwrap();
-    let text = p.files[e.file].text.lines().nth(e.line as usize - 1).unwrap();
+    let text = p.files[e.file]
+        .text
+        .lines()
+        .nth(e.line as usize - 1)
+        .unwrap();
     assert!(text.contains("0,y"), "{text}");
     h.state_mut().session.select(Selection::Line {
         file: e.file,

@@ -6,6 +6,7 @@
 
 use egui::{Color32, ColorImage, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
+use super::i18n::tr;
 use super::links::{CellLayout, Links, Selection, CELL_BYTES};
 use super::session::Session;
 use super::texture::CachedTexture;
@@ -215,8 +216,12 @@ pub struct CellBufferPanel {
 impl CellBufferPanel {
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        let lang = session.lang();
         let Some(layout) = session.layout() else {
-            ui.weak("This program has no `board` symbol, so there is no cell buffer to show.");
+            ui.weak(tr(
+                lang,
+                "This program has no `board` symbol, so there is no cell buffer to show.",
+            ));
             return;
         };
         let bytes: Vec<u8> = (0..layout.len())
@@ -231,13 +236,13 @@ impl CellBufferPanel {
         // with its 8 bytes, each clickable.
         let focus = selected.or_else(|| links.bytes.first().map(|(a, _)| *a));
         ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new("Cell buffer").strong())
+            ui.label(egui::RichText::new(tr(lang, "Cell buffer")).strong())
                 .on_hover_text(
                     "board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, \
                  bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.",
                 );
             let Some((col, row, _)) = focus.and_then(|a| layout.cell_of(a)) else {
-                ui.weak("(7 x 6 cells of 8 bytes; click a bit)");
+                ui.weak(tr(lang, "(7 x 6 cells of 8 bytes; click a bit)"));
                 return;
             };
             let first = layout.addr_of(col, row, 0);

@@ -245,7 +245,10 @@ impl ListingPanel {
             self.disasm = disassemble_lines(program);
             self.disasm_for = Some(session.program_generation());
         }
-        ui.weak("No source files: the program's disassembly.");
+        ui.weak(tr(
+            session.lang(),
+            "No source files: the program's disassembly.",
+        ));
         let pc = session.pc();
         let font = egui::TextStyle::Monospace.resolve(ui.style());
         let row_h = ui.fonts_mut(|f| f.row_height(&font)).max(14.0);
@@ -312,7 +315,10 @@ impl ListingPanel {
             self.reveal(f, l);
         }
         let Some(program) = session.program().cloned() else {
-            ui.weak("No program loaded: File > Open, or see the Problems panel.");
+            ui.weak(tr(
+                session.lang(),
+                "No program loaded: File > Open, or see the Problems panel.",
+            ));
             return;
         };
         if program.files.is_empty() {
@@ -388,6 +394,7 @@ impl ListingPanel {
         // A narrow listing shows addresses but not the bytes (the link bar
         // shows them for a selected line).
         let narrow = ui.available_width() < 480.0;
+        let lang = session.lang();
         // Assembly errors and warnings of this file, by line, for the gutter.
         let marks: HashMap<u32, (bool, String)> = session
             .problems
@@ -519,24 +526,34 @@ impl ListingPanel {
                                     actions.push(Action::GoToSymbol(i));
                                 }
                                 r.context_menu(|ui| {
-                                    if ui.button(format!("Go to {}", sym.name)).clicked() {
+                                    if ui
+                                        .button(format!("{} {}", tr(lang, "Go to"), sym.name))
+                                        .clicked()
+                                    {
                                         actions.push(Action::GoToSymbol(i));
                                         ui.close();
                                     }
                                     if sym.kind == SymbolKind::Label {
                                         if ui
-                                            .button(format!("Toggle breakpoint at {}", sym.name))
+                                            .button(format!(
+                                                "{} {}",
+                                                tr(lang, "Toggle breakpoint at"),
+                                                sym.name
+                                            ))
                                             .clicked()
                                         {
                                             actions.push(Action::ToggleAddr(sym.value));
                                             ui.close();
                                         }
-                                        if ui.button(format!("Run to {}", sym.name)).clicked() {
+                                        if ui
+                                            .button(format!("{} {}", tr(lang, "Run to"), sym.name))
+                                            .clicked()
+                                        {
                                             actions.push(Action::RunTo(sym.value));
                                             ui.close();
                                         }
                                     }
-                                    if ui.button("Show in memory").clicked() {
+                                    if ui.button(tr(lang, "Show in memory")).clicked() {
                                         actions.push(Action::ShowMemory(sym.value));
                                         ui.close();
                                     }

@@ -6,6 +6,7 @@
 
 use egui::{Color32, Sense};
 
+use super::i18n::tr;
 use super::links::{Links, Selection};
 use super::session::Session;
 
@@ -28,6 +29,8 @@ pub struct MemoryView<'a> {
     pub links: &'a Links,
     /// True when bytes may be edited (machine paused).
     pub editable: bool,
+    /// The language of the labels.
+    pub lang: crate::lesson::Lang,
 }
 
 /// A name over the hex view.
@@ -130,7 +133,7 @@ pub fn memory_widget(
         let r = ui.add(
             egui::TextEdit::singleline(&mut state.goto)
                 .desired_width(110.0)
-                .hint_text("go to $addr / symbol"),
+                .hint_text(tr(view.lang, "go to $addr / symbol")),
         );
         if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
             if let Some(a) = resolve(state.goto.trim()) {
@@ -138,9 +141,9 @@ pub fn memory_widget(
             }
         }
         if !view.editable {
-            ui.weak("pause to edit");
+            ui.weak(tr(view.lang, "pause to edit"));
         } else {
-            ui.weak("double-click a byte to edit");
+            ui.weak(tr(view.lang, "double-click a byte to edit"));
         }
     });
     let font = egui::TextStyle::Monospace.resolve(ui.style());
@@ -383,6 +386,7 @@ impl MemoryPanel {
             names: &self.names,
             links: &links,
             editable: session.is_paused(),
+            lang: session.lang(),
         };
         let resolve = |s: &str| session.resolve(s);
         let action = memory_widget(ui, &view, &mut self.state, &resolve);
@@ -454,6 +458,7 @@ mod tests {
                     names: &names,
                     links: &Links::default(),
                     editable: true,
+                    lang: crate::lesson::Lang::En,
                 };
                 if let Some(a) = memory_widget(ui, &view, &mut state, &|_| None) {
                     if let MemoryAction::Write(addr, v) = a {
