@@ -23,6 +23,7 @@ pub mod panels;
 pub mod registers;
 pub mod serial;
 pub mod session;
+pub mod settings;
 pub mod side;
 pub mod syntax;
 pub mod texture;
