@@ -70,10 +70,6 @@ fn check(points: Vec2, scale: f32) {
         .map(|(_, r)| *r)
         .expect("LCD panel");
     let lcd = h.get_by_label("LCD 128x64").rect();
-    let lcd = Rect::from_min_max(
-        egui::pos2(lcd.min.x as f32, lcd.min.y as f32),
-        egui::pos2(lcd.max.x as f32, lcd.max.y as f32),
-    );
     assert!(
         inside(panel, lcd),
         "{what}: LCD {lcd:?} not inside {lcd_panel} {panel:?}"
@@ -95,10 +91,6 @@ fn check(points: Vec2, scale: f32) {
     }
     for button in ["Run", "Step", "Step back", "Reset"] {
         let b = h.get_by_label(button).rect();
-        let b = Rect::from_min_max(
-            egui::pos2(b.min.x as f32, b.min.y as f32),
-            egui::pos2(b.max.x as f32, b.max.y as f32),
-        );
         assert!(inside(window, b), "{what}: {button} {b:?} off screen");
     }
 }
