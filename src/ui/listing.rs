@@ -393,7 +393,7 @@ impl ListingPanel {
         let default = ui.visuals().text_color();
         // A narrow listing shows addresses but not the bytes (the link bar
         // shows them for a selected line).
-        let narrow = ui.available_width() < 480.0;
+        let narrow = ui.available_width() < 420.0;
         let lang = session.lang();
         // Assembly errors and warnings of this file, by line, for the gutter.
         let marks: HashMap<u32, (bool, String)> = session

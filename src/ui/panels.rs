@@ -15,7 +15,7 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
     let lang = session.lang();
     let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
     // A short window keeps a row for the cell buffer.
-    let rows = if ui.available_height() < 320.0 {
+    let rows = if ui.available_height() < 260.0 {
         LINK_BAR_ROWS - 1.0
     } else {
         LINK_BAR_ROWS
