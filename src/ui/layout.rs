@@ -104,7 +104,7 @@ pub fn arrange(size: Vec2) -> Arrangement {
     let listing = PanelSize::new(w * 0.38, 240.0, (w * 0.5).min(760.0));
     let side = PanelSize::new((w * 0.24).clamp(250.0, 340.0), 220.0, w * 0.35);
     let course = PanelSize::new((w * 0.2).clamp(300.0, 420.0), 240.0, w * 0.3);
-    let bottom = PanelSize::new((h * 0.24).clamp(120.0, 260.0), 100.0, h * 0.45);
+    let bottom = PanelSize::new((h * 0.2).clamp(110.0, 260.0), 100.0, h * 0.45);
     Arrangement {
         mode,
         listing,
