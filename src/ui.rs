@@ -6,18 +6,29 @@
 pub mod app;
 pub mod autorun;
 pub mod cells;
+pub mod course;
+pub mod exercises;
+pub mod goto;
+pub mod i18n;
 pub mod keys;
+pub mod layout;
 pub mod lcd;
 pub mod lessons_panel;
 pub mod links;
 pub mod listing;
 pub mod load;
+pub mod markdown;
 pub mod memory;
 pub mod panels;
 pub mod registers;
+pub mod serial;
 pub mod session;
+pub mod settings;
+pub mod side;
 pub mod syntax;
 pub mod texture;
+pub mod theme;
+pub mod watcher;
 
 use std::path::PathBuf;
 
@@ -40,8 +51,14 @@ pub fn run_app(initial: AppInput) -> eframe::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("hc11lab")
-            .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([960.0, 600.0]),
+            .with_inner_size(
+                autorun
+                    .as_ref()
+                    .and_then(|a| a.size)
+                    .unwrap_or([1280.0, 800.0]),
+            )
+            // Small screens work too (the layout turns compact).
+            .with_min_inner_size([480.0, 300.0]),
         persist_window: autorun.is_none(),
         // Dithering costs a few operations per pixel in the fragment shader;
         // the window has no gradients to dither, and under a software

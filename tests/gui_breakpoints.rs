@@ -65,6 +65,9 @@ fn type_over(h: &mut Harness<'_, App>, text: &str) {
 
 /// Types `text` into the "Add breakpoint" field and presses Enter.
 fn add_breakpoint(h: &mut Harness<'_, App>, text: &str) {
+    // The field is at the end of the side column: scroll it into view first.
+    h.get_by_label("Add breakpoint").scroll_to_me();
+    h.run();
     h.get_by_label("Add breakpoint").click();
     h.run();
     type_over(h, text);
@@ -122,6 +125,8 @@ fn a_conditional_breakpoint_added_in_the_list_stops_where_its_condition_holds() 
     // Edit it in place to a hit count: the 2nd arrival with cellAddress 0
     // (the board is drawn again after the first drop), same breakpoint id.
     let id = list[0].id;
+    spec_field(&h, id).scroll_to_me();
+    h.run();
     spec_field(&h, id).click();
     h.run();
     // A bad edit is refused and the breakpoint stays as it was.
@@ -131,6 +136,8 @@ fn a_conditional_breakpoint_added_in_the_list_stops_where_its_condition_holds() 
         "drawCell if [cellAddress].w == 136"
     );
     assert!(h.query_by_label_contains("column").is_some());
+    spec_field(&h, id).scroll_to_me();
+    h.run();
     spec_field(&h, id).click();
     h.run();
     type_over(&mut h, "drawCell:2 if [cellAddress].w == 0");

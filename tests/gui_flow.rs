@@ -185,8 +185,14 @@ fn step_break_on_label_run_and_follow_a_pixel_to_its_buffer_byte() {
         .unwrap()
         .to_string_lossy()
         .into_owned();
-    h.get_by_label(&format!("stored by {file_name}:{sl}"))
-        .click();
+    // Said as what it is: the instruction that wrote the byte, its code
+    // and its place.
+    assert!(h.query_by_label("written by the instruction").is_some());
+    let place = format!("({file_name}:{sl})");
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::Link && n.label().is_some_and(|l| l.contains(&place))
+    })
+    .click();
     h.run();
     let links = h.state_mut().session.links().clone();
     assert_eq!(

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Screenshot of the real hc11lab window under Xvfb, for CI and the docs.
 #
-#   tests/gui_xvfb.sh BINARY OUT.png [AUTORUN]
+#   tests/gui_xvfb.sh BINARY OUT.png [AUTORUN] [WIDTHxHEIGHT]
 #
 # BINARY is the hc11lab binary (or target/release/examples/gui); AUTORUN is
-# an HC11LAB_AUTORUN value (default: two drops and a pixel selected). The
-# script starts Xvfb (1280x800), runs the app with the key script, waits
+# an HC11LAB_AUTORUN value (default: two drops and a pixel selected); the
+# screen and the window are WIDTHxHEIGHT (default 1280x800). The
+# script starts Xvfb, runs the app with the key script, waits
 # for its done file, takes the screenshot with ImageMagick's `import`,
 # prints the done file (stop reason, cycles, frame times) and lets the app
 # close itself. The frame times are those of the real window: 120 frames
@@ -20,13 +21,15 @@ out=${2:?output png}
 work=$(mktemp -d)
 done_file="$work/done"
 autorun=${3:-"keys=right,drop,drop;select=pixel:71,43"}
+size=${4:-1280x800}
+case "$size" in *[!0-9x]*|x*|*x) echo "bad size $size (WIDTHxHEIGHT)" >&2; exit 2 ;; esac
 case "$autorun" in *frames=*) ;; *) autorun="$autorun;frames=120" ;; esac
 case "$autorun" in *idle_ms=*) ;; *) autorun="$autorun;idle_ms=1000" ;; esac
-autorun="$autorun;done=$done_file;quit_after_ms=3000"
+autorun="$autorun;size=$size;done=$done_file;quit_after_ms=3000"
 
 # Xvfb picks a free display itself and writes its number once it accepts
 # connections (-displayfd): no guessing, no race with a server still exiting.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 "${size}x24" -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb=$!
 trap 'kill "$xvfb" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do
@@ -50,11 +53,11 @@ for _ in $(seq 120); do
 done
 [ -f "$done_file" ] || { cat "$work/app.log"; echo "no done file after 60 s" >&2; exit 1; }
 # Pointer out of the way (no tooltip in the picture).
-DISPLAY="$display" xdotool mousemove 1279 799 || true
+DISPLAY="$display" xdotool mousemove "$(( ${size%x*} - 1 ))" "$(( ${size#*x} - 1 ))" || true
 sleep 0.5
 DISPLAY="$display" import -window root "$out"
 cat "$done_file"
 awk '/^whole_ms_mean/ {m=$2} /^whole_ms_p95/ {p=$2} /^idle_frames/ {i=$2}
-  END {printf "whole frame at 1280x800: mean %s ms, p95 %s ms; frames drawn while idle: %s; load %s\n", m, p, i, load}' \
-  load="$(cut -d' ' -f1-3 /proc/loadavg)" "$done_file"
+  END {printf "whole frame at " size ": mean %s ms, p95 %s ms; frames drawn while idle: %s; load %s\n", m, p, i, load}' \
+  load="$(cut -d' ' -f1-3 /proc/loadavg)" size="$size" "$done_file"
 wait "$app" || true

@@ -2,10 +2,9 @@
 //! shortcuts, loading and reloading, persistence. Panels live in their own
 //! files; this one arranges them around the LCD and the cell buffer.
 //!
-//! Layout at 1280x800 (scales up): listing on the left, LCD + link bar +
-//! cell buffer in the middle, registers / call stack / watch on the right
-//! (with room below for the lessons panel), keys and memory / serial /
-//! problems at the bottom.
+//! The arrangement follows the window's size (see [`super::layout`]):
+//! listing, LCD column, debugger, course and bottom tabs side by side on a
+//! large screen, one tabbed pane beside the LCD on a small one.
 
 use std::time::{Duration, Instant};
 
@@ -13,13 +12,20 @@ use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText};
 
 use super::autorun::Autorun;
 use super::cells::CellBufferPanel;
+use super::course::CoursePanel;
+use super::goto::GotoLabel;
+use super::i18n::tr;
 use super::keys::{keyboard_keys, keys_widget};
+use super::layout::{self, Mode};
 use super::lcd::LcdPanel;
-use super::lessons_panel::LessonsPanel;
 use super::listing::ListingPanel;
 use super::memory::MemoryPanel;
-use super::panels::{self, ProblemsPanel, SerialPanel, SidePanel};
-use super::session::{BottomTab, Session, Settings, Speed};
+use super::panels::{self, ProblemsPanel};
+use super::serial::SerialPanel;
+use super::session::{BottomTab, Pane, Session, Settings, SideTab, Speed};
+use super::side::SidePanel;
+use super::theme::{self, Theme};
+use super::watcher::SourceWatcher;
 use super::AppInput;
 
 /// Storage key of [`Settings`].
@@ -41,6 +47,10 @@ pub const BACK: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CTRL, Key::F
 pub const BREAK: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F9);
 /// Reset the board.
 pub const RESET: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CTRL, Key::R);
+/// Run to the selected line (or the line of the selected address).
+pub const RUN_TO_CURSOR: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CTRL, Key::F10);
+/// Go to a label (type to filter).
+pub const GOTO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CTRL, Key::P);
 /// Open a file.
 pub const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::CTRL, Key::O);
 
@@ -138,13 +148,28 @@ pub struct App {
     serial: SerialPanel,
     problems: ProblemsPanel,
     side: SidePanel,
-    lessons: LessonsPanel,
+    /// The course: lessons and exercises.
+    pub course: CoursePanel,
+    goto: GotoLabel,
     mouse_keys: u8,
     /// Frame timing.
     pub stats: FrameStats,
     autorun: Option<Autorun>,
     last_frame: Option<Instant>,
     sent_title: String,
+    /// The rectangle each panel got in the last frame, by name (for the
+    /// layout tests: inside the window, none over another).
+    rects: Vec<(&'static str, egui::Rect)>,
+    /// The arrangement of the last frame.
+    mode: Option<Mode>,
+    /// The bottom tab the session asked for last (a load with errors asks
+    /// for Problems); the compact layout follows it into its tabs.
+    seen_bottom_tab: BottomTab,
+    /// Theme and text size applied to the context (applied again on change).
+    applied_look: Option<(Theme, u8)>,
+    watcher: Option<SourceWatcher>,
+    /// The course was drawn this frame (else the lessons observe anyway).
+    course_drawn: bool,
 }
 
 impl App {
@@ -169,9 +194,21 @@ impl App {
         };
         let mut app = Self::with_settings(settings, initial, autorun);
         if app.autorun.is_none() {
-            // Lesson progress lives in the user's data folder (tests and
-            // scripted runs keep none).
-            app.lessons = LessonsPanel::new(crate::lesson::progress::default_dir());
+            // Lesson progress and exercise copies live in the user's data
+            // folder (tests and scripted runs keep none).
+            app.course = CoursePanel::new(crate::lesson::progress::default_dir());
+            // The language saved with lesson progress (older versions kept
+            // it only there) counts until the window has its own.
+            match app.session.settings.language {
+                Some(l) => app.course.set_lang(l),
+                None => {
+                    let l = app.course.lessons.lang();
+                    app.session.set_lang(l);
+                }
+            }
+            // Edits made in another editor reload the program even while
+            // the window is idle (no frames are drawn then).
+            app.watcher = Some(SourceWatcher::start(&cc.egui_ctx));
         }
         app
     }
@@ -180,22 +217,50 @@ impl App {
     pub fn with_settings(settings: Settings, initial: AppInput, autorun: Option<Autorun>) -> Self {
         let mut session = Session::new(settings);
         session.open(initial);
+        let seen_bottom_tab = session.settings.bottom_tab;
+        let mut course = CoursePanel::new(None);
+        course.set_lang(session.lang());
         App {
             session,
             listing: ListingPanel::default(),
             lcd: LcdPanel::default(),
             cells: CellBufferPanel::default(),
             memory: MemoryPanel::default(),
-            serial: SerialPanel,
+            serial: SerialPanel::default(),
             problems: ProblemsPanel,
             side: SidePanel::default(),
-            lessons: LessonsPanel::new(None),
+            course,
+            goto: GotoLabel::default(),
             mouse_keys: 0,
             stats: FrameStats::default(),
             autorun,
             last_frame: None,
             sent_title: String::new(),
+            rects: Vec::new(),
+            mode: None,
+            seen_bottom_tab,
+            applied_look: None,
+            watcher: None,
+            course_drawn: false,
         }
+    }
+
+    /// The course panel with its own data folder (tests: progress and
+    /// exercise copies in a scratch folder).
+    pub fn with_course_dir(mut self, dir: std::path::PathBuf) -> Self {
+        self.course = CoursePanel::new(Some(dir));
+        self.course.set_lang(self.session.lang());
+        self
+    }
+
+    /// The rectangle each panel got in the last frame, by name.
+    pub fn panel_rects(&self) -> &[(&'static str, egui::Rect)] {
+        &self.rects
+    }
+
+    /// The arrangement used in the last frame.
+    pub fn mode(&self) -> Option<Mode> {
+        self.mode
     }
 
     /// Draws one frame into `ui` (the whole window) and advances the machine.
@@ -210,6 +275,7 @@ impl App {
             .unwrap_or(Duration::from_millis(16))
             .min(Duration::from_millis(100));
         self.last_frame = Some(start);
+        self.apply_look(&ctx);
 
         self.shortcuts(&ctx);
         // A file or folder dropped on the window opens like File > Open.
@@ -229,6 +295,9 @@ impl App {
         }
         self.session.advance(dt);
         self.session.poll_source_change();
+        if let Some(w) = &self.watcher {
+            w.watch(self.session.watched_files());
+        }
 
         // The panels leave their background to the window's clear colour
         // (see `clear_color`): filling every panel again would shade each
@@ -236,85 +305,246 @@ impl App {
         // software rasterizer (Mesa llvmpipe under Xvfb) pays for in full.
         let side = egui::Frame::side_top_panel(ui.style()).fill(Color32::TRANSPARENT);
         let central = egui::Frame::central_panel(ui.style()).fill(Color32::TRANSPARENT);
-        egui::Panel::top("menu")
+        let arrangement = layout::arrange(ui.max_rect().size());
+        self.mode = Some(arrangement.mode);
+        self.rects.clear();
+        if self.session.settings.bottom_tab != self.seen_bottom_tab {
+            // The session asked for a bottom tab (Problems after a failed
+            // load, Memory for "show in memory"): the compact pane follows.
+            self.seen_bottom_tab = self.session.settings.bottom_tab;
+            self.session.settings.pane = match self.seen_bottom_tab {
+                BottomTab::Memory => Pane::Memory,
+                BottomTab::Serial => Pane::Serial,
+                BottomTab::Problems => Pane::Problems,
+            };
+        }
+        let r = egui::Panel::top("menu")
             .frame(side)
             .show(ui, |ui| self.menu_bar(ui));
-        egui::Panel::top("toolbar")
+        self.rects.push(("menu", r.response.rect));
+        let r = egui::Panel::top("toolbar")
             .frame(side)
             .show(ui, |ui| self.toolbar(ui));
-        egui::Panel::bottom("status")
+        self.rects.push(("toolbar", r.response.rect));
+        let r = egui::Panel::bottom("status")
             .frame(side)
             .show(ui, |ui| self.status_bar(ui));
-        egui::Panel::bottom("bottom")
-            .frame(side)
-            .resizable(true)
-            .default_size(180.0)
-            .min_size(120.0)
-            .show(ui, |ui| self.bottom(ui));
-        egui::Panel::left("listing")
-            .frame(side)
-            .resizable(true)
-            .default_size(540.0)
-            .min_size(260.0)
-            .show(ui, |ui| self.listing.ui(ui, &mut self.session));
-        egui::Panel::right("side")
-            .frame(side)
-            .resizable(true)
-            .default_size(270.0)
-            .min_size(200.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().id_salt("side").show(ui, |ui| {
-                    self.side.ui(ui, &mut self.session);
-                    ui.separator();
-                    self.lessons.ui(ui, &mut self.session);
-                });
-            });
-        egui::CentralPanel::default()
-            .frame(central)
-            .show(ui, |ui| self.center(ui));
+        self.rects.push(("status", r.response.rect));
+        self.course_drawn = false;
+        match arrangement.mode {
+            Mode::Compact => self.compact(ui, &arrangement, side, central),
+            Mode::Normal | Mode::Wide => self.regular(ui, &arrangement, side, central),
+        }
+        if !self.course_drawn {
+            // A lesson step done while another tab is shown still counts.
+            self.course.lessons.observe(&mut self.session);
+        }
 
+        self.goto.ui(&ctx, &mut self.session);
         if self.session.settings.frame_overlay {
             self.overlay(&ctx);
         }
         if let Some((f, l)) = self.session.take_jump() {
             self.listing.reveal(f, l);
         }
-        if self.session.is_running() {
+        if self.session.is_running() || self.session.take_repaint() || self.course.busy() {
             ctx.request_repaint();
         }
         self.stats.push(start.elapsed());
     }
 
+    /// Listing left, LCD / link bar / cell buffer in the middle, debugger
+    /// (and course) right, keys and memory at the bottom.
+    fn regular(
+        &mut self,
+        ui: &mut egui::Ui,
+        a: &layout::Arrangement,
+        side: egui::Frame,
+        central: egui::Frame,
+    ) {
+        let r = egui::Panel::bottom("bottom")
+            .frame(side)
+            .resizable(true)
+            .default_size(a.bottom.default)
+            .size_range(a.bottom.range)
+            .show(ui, |ui| self.bottom(ui));
+        self.rects.push(("bottom", r.response.rect));
+        let r = egui::Panel::left("listing")
+            .frame(side)
+            .resizable(true)
+            .default_size(a.listing.default)
+            .size_range(a.listing.range)
+            .show(ui, |ui| self.listing.ui(ui, &mut self.session));
+        self.rects.push(("listing", r.response.rect));
+        if a.mode == Mode::Wide {
+            let r = egui::Panel::right("course")
+                .frame(side)
+                .resizable(true)
+                .default_size(a.course.default)
+                .size_range(a.course.range)
+                .show(ui, |ui| {
+                    let lang = self.session.lang();
+                    ui.label(RichText::new(tr(lang, "Course")).strong());
+                    self.course_ui(ui);
+                });
+            self.rects.push(("course", r.response.rect));
+        }
+        let r = egui::Panel::right("side")
+            .frame(side)
+            .resizable(true)
+            .default_size(a.side.default)
+            .size_range(a.side.range)
+            .show(ui, |ui| {
+                if a.mode == Mode::Wide {
+                    self.side_ui(ui);
+                    return;
+                }
+                let lang = self.session.lang();
+                ui.horizontal(|ui| {
+                    let tab = &mut self.session.settings.side_tab;
+                    ui.selectable_value(tab, SideTab::Debugger, tr(lang, "Debugger"));
+                    ui.selectable_value(tab, SideTab::Course, tr(lang, "Course"));
+                });
+                ui.separator();
+                match self.session.settings.side_tab {
+                    SideTab::Debugger => self.side_ui(ui),
+                    SideTab::Course => self.course_ui(ui),
+                }
+            });
+        self.rects.push(("side", r.response.rect));
+        let r = egui::CentralPanel::default()
+            .frame(central)
+            .show(ui, |ui| self.center(ui));
+        self.rects.push(("center", r.response.rect));
+    }
+
+    /// Narrow windows: one tabbed pane, and a column with the LCD, the
+    /// keys, the link bar and the cell buffer.
+    fn compact(
+        &mut self,
+        ui: &mut egui::Ui,
+        a: &layout::Arrangement,
+        side: egui::Frame,
+        central: egui::Frame,
+    ) {
+        let r = egui::Panel::right("lcd-column")
+            .frame(side)
+            .resizable(false)
+            .exact_size(a.lcd_column)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("lcd-column")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        self.lcd.ui(ui, &mut self.session);
+                        self.keys(ui);
+                        ui.separator();
+                        panels::link_bar(ui, &mut self.session);
+                        ui.add_space(2.0);
+                        self.cells.ui(ui, &mut self.session);
+                    });
+            });
+        self.rects.push(("lcd-column", r.response.rect));
+        let r = egui::CentralPanel::default().frame(central).show(ui, |ui| {
+            let lang = self.session.lang();
+            let problems = self.problems_label();
+            ui.horizontal_wrapped(|ui| {
+                let tab = &mut self.session.settings.pane;
+                ui.selectable_value(tab, Pane::Listing, tr(lang, "Listing"));
+                ui.selectable_value(tab, Pane::Debugger, tr(lang, "Debugger"));
+                ui.selectable_value(tab, Pane::Course, tr(lang, "Course"));
+                ui.selectable_value(tab, Pane::Memory, tr(lang, "Memory"));
+                ui.selectable_value(tab, Pane::Serial, tr(lang, "Serial"));
+                ui.selectable_value(tab, Pane::Problems, problems);
+            });
+            ui.separator();
+            match self.session.settings.pane {
+                Pane::Listing => self.listing.ui(ui, &mut self.session),
+                Pane::Debugger => self.side_ui(ui),
+                Pane::Course => self.course_ui(ui),
+                Pane::Memory => self.memory.ui(ui, &mut self.session),
+                Pane::Serial => self.serial.ui(ui, &mut self.session),
+                Pane::Problems => self.problems.ui(ui, &mut self.session),
+            }
+        });
+        self.rects.push(("pane", r.response.rect));
+    }
+
+    fn side_ui(&mut self, ui: &mut egui::Ui) {
+        egui::ScrollArea::vertical()
+            .id_salt("side")
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.side.ui(ui, &mut self.session));
+    }
+
+    fn course_ui(&mut self, ui: &mut egui::Ui) {
+        self.course_drawn = true;
+        self.course.ui(ui, &mut self.session);
+    }
+
     fn center(&mut self, ui: &mut egui::Ui) {
-        self.lcd.ui(ui, &mut self.session);
-        panels::link_bar(ui, &mut self.session);
-        ui.add_space(2.0);
-        self.cells.ui(ui, &mut self.session);
+        // Whatever does not fit the height scrolls; nothing is drawn over
+        // a neighbour.
+        egui::ScrollArea::vertical()
+            .id_salt("center")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                self.lcd.ui(ui, &mut self.session);
+                panels::link_bar(ui, &mut self.session);
+                ui.add_space(2.0);
+                self.cells.ui(ui, &mut self.session);
+            });
+    }
+
+    fn problems_label(&self) -> String {
+        let lang = self.session.lang();
+        let n = self.session.problems.len();
+        if n == 0 {
+            tr(lang, "Problems").to_string()
+        } else {
+            format!("{} ({n})", tr(lang, "Problems"))
+        }
+    }
+
+    /// The board keys with a hint that says what a press does now.
+    fn keys(&mut self, ui: &mut egui::Ui) {
+        let lang = self.session.lang();
+        ui.label(RichText::new(tr(lang, "Board keys")).strong());
+        let (held, clicked) = keys_widget(ui, self.session.keys_down());
+        // A click shorter than a frame is still a press: it is held until
+        // the program has had the debounce time to see it.
+        self.mouse_keys = held | clicked;
+        let hint = if self.session.is_running() {
+            tr(lang, "Keys go to the running program.")
+        } else if self.session.has_machine() {
+            tr(
+                lang,
+                "Paused: a key pressed now is held until the program runs (F5) and reads it.",
+            )
+        } else {
+            tr(lang, "No program loaded.")
+        };
+        ui.add(egui::Label::new(RichText::new(hint).weak()).wrap());
     }
 
     fn bottom(&mut self, ui: &mut egui::Ui) {
+        let lang = self.session.lang();
         ui.horizontal_top(|ui| {
+            let keys_w = (ui.available_width() * 0.3).clamp(200.0, 330.0);
             ui.vertical(|ui| {
-                ui.set_width(330.0);
-                ui.label(RichText::new("Board keys").strong());
-                let (held, _) = keys_widget(ui, self.session.keys_down());
-                self.mouse_keys = held;
-                ui.weak("Keys act while the program runs (F5).");
+                ui.set_width(keys_w);
+                self.keys(ui);
             });
             ui.separator();
             ui.vertical(|ui| {
+                let problems = self.problems_label();
                 ui.horizontal(|ui| {
                     let tab = &mut self.session.settings.bottom_tab;
-                    ui.selectable_value(tab, BottomTab::Memory, "Memory");
-                    ui.selectable_value(tab, BottomTab::Serial, "Serial");
-                    let n = self.session.problems.len();
-                    let label = if n == 0 {
-                        "Problems".to_string()
-                    } else {
-                        format!("Problems ({n})")
-                    };
-                    ui.selectable_value(tab, BottomTab::Problems, label);
+                    ui.selectable_value(tab, BottomTab::Memory, tr(lang, "Memory"));
+                    ui.selectable_value(tab, BottomTab::Serial, tr(lang, "Serial"));
+                    ui.selectable_value(tab, BottomTab::Problems, problems);
                 });
+                self.seen_bottom_tab = self.session.settings.bottom_tab;
                 match self.session.settings.bottom_tab {
                     BottomTab::Memory => self.memory.ui(ui, &mut self.session),
                     BottomTab::Serial => self.serial.ui(ui, &mut self.session),
@@ -322,6 +552,16 @@ impl App {
                 }
             });
         });
+    }
+
+    /// Theme and text size from the settings, applied when they change.
+    fn apply_look(&mut self, ctx: &egui::Context) {
+        let look = (self.session.settings.theme, self.session.settings.font_size);
+        if self.applied_look == Some(look) {
+            return;
+        }
+        self.applied_look = Some(look);
+        theme::apply(ctx, look.0, look.1);
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -336,6 +576,9 @@ impl App {
         }
         if pressed(&PAUSE) {
             s.pause();
+        }
+        if pressed(&RUN_TO_CURSOR) {
+            s.run_to_selection();
         }
         if pressed(&RUN) {
             s.run();
@@ -355,36 +598,52 @@ impl App {
         if pressed(&OPEN) {
             s.open_dialog(false);
         }
+        if pressed(&GOTO) {
+            self.goto.open();
+        }
     }
 
     fn menu_bar(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        let lang = self.session.lang();
+        let t = |s: &'static str| tr(lang, s);
         let sc = |k: &KeyboardShortcut| ctx.format_shortcut(k);
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
+            ui.menu_button(t("File"), |ui| {
                 if ui
-                    .add(egui::Button::new("Open file…").shortcut_text(sc(&OPEN)))
+                    .add(egui::Button::new(t("Open file…")).shortcut_text(sc(&OPEN)))
                     .clicked()
                 {
                     self.session.open_dialog(false);
                     ui.close();
                 }
-                if ui.button("Open folder…").clicked() {
+                if ui.button(t("Open folder…")).clicked() {
                     self.session.open_dialog(true);
                     ui.close();
                 }
-                if ui.button("Open bundled Viergewinnt").clicked() {
+                if ui.button(t("Open bundled Viergewinnt")).clicked() {
                     self.session.open(AppInput::Bundled);
                     ui.close();
                 }
-                if ui.button("Reload").clicked() {
+                if ui.button(t("Reload")).clicked() {
                     self.session.reload();
                     ui.close();
                 }
-                ui.menu_button("Recent", |ui| {
+                if ui
+                    .button(t("Save a copy of the sources…"))
+                    .on_hover_text(t(
+                        "Write the program's source files into a folder you choose and open \
+                         that copy: edit it in your editor, the window reloads on every save.",
+                    ))
+                    .clicked()
+                {
+                    self.session.save_sources_dialog();
+                    ui.close();
+                }
+                ui.menu_button(t("Recent"), |ui| {
                     let recent = self.session.settings.recent.clone();
                     if recent.is_empty() {
-                        ui.weak("(none)");
+                        ui.weak(t("(none)"));
                     }
                     for p in recent {
                         if ui.button(p.display().to_string()).clicked() {
@@ -394,18 +653,19 @@ impl App {
                     }
                 });
                 ui.separator();
-                if ui.button("Quit").clicked() {
+                if ui.button(t("Quit")).clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
-            ui.menu_button("Debug", |ui| {
-                let items: [MenuItem; 8] = [
+            ui.menu_button(t("Debug"), |ui| {
+                let items: [MenuItem; 9] = [
                     ("Run / continue", &RUN, Session::run),
                     ("Pause", &PAUSE, Session::pause),
                     ("Step into", &STEP, Session::step_into),
                     ("Step over", &OVER, Session::step_over),
                     ("Step out", &OUT, Session::step_out),
                     ("Step back", &BACK, Session::step_back),
+                    ("Run to cursor", &RUN_TO_CURSOR, Session::run_to_selection),
                     (
                         "Toggle breakpoint",
                         &BREAK,
@@ -415,7 +675,7 @@ impl App {
                 ];
                 for (label, k, f) in items {
                     if ui
-                        .add(egui::Button::new(label).shortcut_text(sc(k)))
+                        .add(egui::Button::new(t(label)).shortcut_text(sc(k)))
                         .clicked()
                     {
                         f(&mut self.session);
@@ -423,44 +683,73 @@ impl App {
                     }
                 }
                 if ui
-                    .button("Breakpoints...")
-                    .on_hover_text(
+                    .button(t("Breakpoints..."))
+                    .on_hover_text(t(
                         "The breakpoint list in the side column: add one with a hit count \
                          or a condition (`drawCell if [cellAddress].w == 136`, `readInput:3`)",
-                    )
+                    ))
                     .clicked()
                 {
+                    self.session.settings.side_tab = SideTab::Debugger;
+                    self.session.settings.pane = Pane::Debugger;
                     self.side.focus_breakpoint_field();
+                    ui.close();
+                }
+                if ui
+                    .add(egui::Button::new(t("Go to label…")).shortcut_text(sc(&GOTO)))
+                    .clicked()
+                {
+                    self.goto.open();
                     ui.close();
                 }
                 ui.separator();
                 for sp in [Speed::RealTime, Speed::Times10, Speed::Max] {
-                    ui.radio_value(&mut self.session.settings.speed, sp, sp.label());
+                    ui.radio_value(&mut self.session.settings.speed, sp, t(sp.label()));
                 }
                 ui.separator();
                 let mut record = self.session.settings.record_links;
                 if ui
-                    .checkbox(&mut record, "Record data flow (links)")
-                    .on_hover_text(
+                    .checkbox(&mut record, t("Record data flow (links)"))
+                    .on_hover_text(t(
                         "Record which instruction stored and loaded every byte: what the \
                          links between listing, buffer and LCD are made of. Off, the \
                          machine runs several times faster; links then cover only what \
                          ran with recording on.",
-                    )
+                    ))
                     .changed()
                 {
                     self.session.set_record_links(record);
                 }
             });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.session.settings.lcd.grid, "LCD page grid");
+            ui.menu_button(t("View"), |ui| {
+                ui.checkbox(&mut self.session.settings.lcd.grid, t("LCD page grid"));
                 ui.checkbox(
                     &mut self.session.settings.frame_overlay,
-                    "Frame time overlay",
+                    t("Frame time overlay"),
                 );
-                if ui.button("Clear selection").clicked() {
+                if ui.button(t("Clear selection")).clicked() {
                     self.session.clear_selection();
                     ui.close();
+                }
+                ui.separator();
+                let s = &mut self.session.settings;
+                ui.radio_value(&mut s.theme, Theme::Dark, t("Dark theme"));
+                ui.radio_value(&mut s.theme, Theme::Light, t("Light theme"));
+                ui.add(
+                    egui::Slider::new(&mut s.font_size, theme::FONT_SIZES.0..=theme::FONT_SIZES.1)
+                        .text(t("Text size")),
+                );
+                ui.separator();
+                let mut lang = self.session.lang();
+                ui.horizontal(|ui| {
+                    ui.label(t("Language"));
+                    for l in crate::lesson::Lang::ALL {
+                        ui.radio_value(&mut lang, l, l.name());
+                    }
+                });
+                if lang != self.session.lang() {
+                    self.session.set_lang(lang);
+                    self.course.set_lang(lang);
                 }
             });
         });
@@ -469,81 +758,94 @@ impl App {
     fn toolbar(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         let sc = |k: &KeyboardShortcut| ctx.format_shortcut(k);
+        let lang = self.session.lang();
+        let t = |s: &'static str| tr(lang, s);
         let s = &mut self.session;
         let has_machine = s.has_machine();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let running = s.is_running();
             let b = |ui: &mut egui::Ui, enabled: bool, label: &str, tip: String| {
                 ui.add_enabled(enabled, egui::Button::new(label))
                     .on_hover_text(tip)
-                    .on_disabled_hover_text("needs a loaded program")
+                    .on_disabled_hover_text(t("needs a loaded program"))
                     .clicked()
             };
+            let idle = has_machine && !running;
             if b(
                 ui,
-                has_machine && !running,
-                "Run",
-                format!("Run / continue ({})", sc(&RUN)),
+                idle,
+                t("Run"),
+                format!("{} ({})", t("Run / continue"), sc(&RUN)),
             ) {
                 s.run();
             }
-            if b(ui, running, "Pause", format!("Pause ({})", sc(&PAUSE))) {
+            if b(
+                ui,
+                running,
+                t("Pause"),
+                format!("{} ({})", t("Pause"), sc(&PAUSE)),
+            ) {
                 s.pause();
             }
             if b(
                 ui,
-                has_machine && !running,
-                "Step",
-                format!("Step into ({})", sc(&STEP)),
+                idle,
+                t("Step"),
+                format!("{} ({})", t("Step into"), sc(&STEP)),
             ) {
                 s.step_into();
             }
             if b(
                 ui,
-                has_machine && !running,
-                "Over",
-                format!("Step over ({})", sc(&OVER)),
+                idle,
+                t("Over"),
+                format!("{} ({})", t("Step over"), sc(&OVER)),
             ) {
                 s.step_over();
             }
             if b(
                 ui,
-                has_machine && !running,
-                "Out",
-                format!("Step out ({})", sc(&OUT)),
+                idle,
+                t("Out"),
+                format!("{} ({})", t("Step out"), sc(&OUT)),
             ) {
                 s.step_out();
             }
             if b(
                 ui,
-                has_machine && !running && s.can_step_back(),
-                "Back",
-                format!("Step back: undo the last step or run ({})", sc(&BACK)),
+                idle && s.can_step_back(),
+                t("Step back"),
+                format!(
+                    "{} ({})",
+                    t("Step back: undo the last step or run"),
+                    sc(&BACK)
+                ),
             ) {
                 s.step_back();
             }
             if b(
                 ui,
                 has_machine,
-                "Reset",
-                format!("Reset the board ({})", sc(&RESET)),
+                t("Reset"),
+                format!("{} ({})", t("Reset the board"), sc(&RESET)),
             ) {
                 s.reset();
             }
             ui.separator();
             egui::ComboBox::from_id_salt("speed")
-                .selected_text(s.settings.speed.label())
+                .selected_text(t(s.settings.speed.label()))
                 .show_ui(ui, |ui| {
                     for sp in [Speed::RealTime, Speed::Times10, Speed::Max] {
-                        ui.selectable_value(&mut s.settings.speed, sp, sp.label());
+                        ui.selectable_value(&mut s.settings.speed, sp, t(sp.label()));
                     }
                 })
                 .response
-                .on_hover_text("Run speed");
+                .on_hover_text(t("Run speed"));
             ui.separator();
-            ui.label(RichText::new(format!("cycles {}", s.cycles())).monospace())
-                .on_hover_text("E-clock cycles since reset (2 MHz)");
-            ui.label(RichText::new(s.run_state_text()).strong());
+            // Fixed width: the buttons do not move as the count grows.
+            ui.label(RichText::new(format!("{} {:>11}", t("cycles"), s.cycles())).monospace())
+                .on_hover_text(t("E-clock cycles since reset (2 MHz)"));
+            ui.add(egui::Label::new(RichText::new(s.run_state_text()).strong()).truncate());
         });
     }
 
@@ -551,7 +853,7 @@ impl App {
         ui.horizontal(|ui| {
             ui.label(self.session.title());
             ui.separator();
-            ui.label(&self.session.status);
+            ui.add(egui::Label::new(&self.session.status).truncate());
         });
     }
 

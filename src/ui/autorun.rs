@@ -25,7 +25,8 @@
 //!   calls) without the buffer swap, where a software rasterizer does its
 //!   work; `whole_ms_*` is the wall-clock time from one frame's start to the
 //!   next while frames are drawn back to back: the real frame time);
-//! - `quit_after_ms=N` — close the window N ms after `done`.
+//! - `quit_after_ms=N` — close the window N ms after `done`;
+//! - `size=WxH` — open the window at W x H points (default 1280x800).
 //!
 //! Settings from earlier sessions are ignored and not saved in such a run.
 
@@ -51,6 +52,9 @@ pub struct Autorun {
     pub quit_after: Option<Duration>,
     /// Frames to draw after the script before done.
     pub frames: u32,
+    /// The window's inner size in points (`size=1024x600`), for screenshots
+    /// of smaller screens.
+    pub size: Option<[f32; 2]>,
     /// Frame statistics taken before the idle wait.
     report: String,
     /// Idle time to watch after the measured frames.
@@ -84,7 +88,7 @@ pub enum AutorunError {
     NotPair(String),
     /// A name this version does not know.
     #[error(
-        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms)"
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size)"
     )]
     Unknown(String),
     /// A value that does not parse.
@@ -133,6 +137,17 @@ impl Autorun {
                     })
                 }
                 "done" => a.done = Some(PathBuf::from(v)),
+                "size" => {
+                    let (w, h) = v.split_once('x').ok_or_else(bad)?;
+                    let (w, h): (f32, f32) = (
+                        w.trim().parse().map_err(|_| bad())?,
+                        h.trim().parse().map_err(|_| bad())?,
+                    );
+                    if !(100.0..=10000.0).contains(&w) || !(100.0..=10000.0).contains(&h) {
+                        return Err(bad());
+                    }
+                    a.size = Some([w, h]);
+                }
                 "frames" => a.frames = v.parse().map_err(|_| bad())?,
                 "idle_ms" => a.idle = Some(Duration::from_millis(v.parse().map_err(|_| bad())?)),
                 "quit_after_ms" => {

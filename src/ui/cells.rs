@@ -6,6 +6,7 @@
 
 use egui::{Color32, ColorImage, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
+use super::i18n::tr;
 use super::links::{CellLayout, Links, Selection, CELL_BYTES};
 use super::session::Session;
 use super::texture::CachedTexture;
@@ -35,10 +36,10 @@ pub fn cell_buffer_widget(
     let rows = layout.rows as f32;
     let gap = 3.0;
     // Bit squares sized to fit the width and the height left (minus the
-    // detail line below), at least 3 and at most 10 points.
+    // detail line below), at least 2 (a short window) and at most 10 points.
     let by_width = (ui.available_width() - gap * (cols - 1.0)) / (cols * 8.0);
     let by_height = (ui.available_height() - 4.0 - gap * (rows - 1.0)) / (rows * 8.0);
-    let bit = (by_width.min(by_height).clamp(3.0, 10.0) * 2.0).floor() / 2.0;
+    let bit = (by_width.min(by_height).clamp(2.0, 10.0) * 2.0).floor() / 2.0;
     let cell = bit * 8.0;
     let size = Vec2::new(
         cols * cell + (cols - 1.0) * gap,
@@ -215,8 +216,12 @@ pub struct CellBufferPanel {
 impl CellBufferPanel {
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        let lang = session.lang();
         let Some(layout) = session.layout() else {
-            ui.weak("This program has no `board` symbol, so there is no cell buffer to show.");
+            ui.weak(tr(
+                lang,
+                "This program has no `board` symbol, so there is no cell buffer to show.",
+            ));
             return;
         };
         let bytes: Vec<u8> = (0..layout.len())
@@ -231,13 +236,13 @@ impl CellBufferPanel {
         // with its 8 bytes, each clickable.
         let focus = selected.or_else(|| links.bytes.first().map(|(a, _)| *a));
         ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new("Cell buffer").strong())
+            ui.label(egui::RichText::new(tr(lang, "Cell buffer")).strong())
                 .on_hover_text(
                     "board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, \
                  bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.",
                 );
             let Some((col, row, _)) = focus.and_then(|a| layout.cell_of(a)) else {
-                ui.weak("(7 x 6 cells of 8 bytes; click a bit)");
+                ui.weak(tr(lang, "(7 x 6 cells of 8 bytes; click a bit)"));
                 return;
             };
             let first = layout.addr_of(col, row, 0);

@@ -17,7 +17,9 @@ pub const KEYS: [(u8, &str, &str); 8] = [
     (7, "", ""),
 ];
 
-/// Keyboard keys held right now, as board keys (bit n = key n down).
+/// Keyboard keys held right now, as board keys (bit n = key n down); a key
+/// pressed and released within one frame counts as held in that frame (the
+/// session then holds it until the program had time to see it).
 /// Ignored while a text field has the keyboard.
 pub fn keyboard_keys(ctx: &egui::Context) -> u8 {
     if ctx.egui_wants_keyboard_input() {
@@ -30,7 +32,7 @@ pub fn keyboard_keys(ctx: &egui::Context) -> u8 {
         }
         let mut held = 0u8;
         let mut on = |n: u8, k: Key| {
-            if i.key_down(k) {
+            if i.key_down(k) || i.key_pressed(k) {
                 held |= 1 << n;
             }
         };

@@ -5,6 +5,7 @@
 
 use egui::{Color32, ColorImage, Pos2, Rect, Sense, Stroke, Vec2};
 
+use super::i18n::tr;
 use super::links::{Links, Selection};
 use super::session::Session;
 use super::texture::CachedTexture;
@@ -83,7 +84,23 @@ const GLASS_LIT: Color32 = Color32::from_rgb(0xE4, 0xF4, 0xFF);
 const INK: Color32 = Color32::from_rgb(0x18, 0x20, 0x30);
 const LINK: Color32 = Color32::from_rgb(0xFF, 0x40, 0x80);
 
-/// Draws `frame` and returns the pixel the user clicked, if any.
+/// The zoom the LCD is drawn at in a space `width` points wide with
+/// `height` points left below: a whole number, so every LCD pixel is the
+/// same square; never wider than the space (the display is always whole);
+/// 2 or more whenever the width allows it. "Fit" takes at most 45% of the
+/// height (the link bar and the cell buffer share the column).
+pub fn zoom_for(settings: &LcdSettings, width: f32, height: f32) -> f32 {
+    let widest = super::layout::lcd_zoom(width, f32::INFINITY);
+    let wanted = if settings.fit {
+        super::layout::lcd_zoom(width, height * 0.45).max(2.0)
+    } else {
+        settings.zoom.round().clamp(1.0, 16.0)
+    };
+    wanted.min(widest)
+}
+
+/// Draws `frame` and returns the pixel the user clicked and the one under
+/// the pointer, if any.
 ///
 /// `tex` caches the GPU texture (and the picture it holds) between frames.
 pub fn lcd_widget(
@@ -94,20 +111,10 @@ pub fn lcd_widget(
     selected: Option<(u8, u8)>,
     tex: &mut CachedTexture,
 ) -> (egui::Response, Option<(u8, u8)>) {
-    let zoom = if settings.fit {
-        // The LCD shares the column with the link bar and the cell buffer:
-        // it takes at most 45% of the height left.
-        (ui.available_width() / WIDTH as f32)
-            .min(ui.available_height() * 0.45 / HEIGHT as f32)
-            .clamp(1.0, 12.0)
-            .floor()
-    } else {
-        settings.zoom.clamp(1.0, 16.0)
-    };
+    let zoom = zoom_for(settings, ui.available_width(), ui.available_height());
     let size = Vec2::new(WIDTH as f32 * zoom, HEIGHT as f32 * zoom);
     let (rect, response) = ui.allocate_exact_size(size, Sense::click());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "LCD 128x64"));
-    let response = response.on_hover_text("Click a pixel to see the buffer byte it comes from");
 
     let background = if frame.backlight { GLASS_LIT } else { GLASS };
     let mut img = ColorImage::filled([WIDTH, HEIGHT], background);
@@ -169,51 +176,66 @@ pub fn lcd_widget(
             }
         }
     }
-    if let Some(pos) = response.hover_pos() {
-        let rel = (pos - rect.min) / zoom;
-        if rel.x >= 0.0 && rel.y >= 0.0 {
-            let (x, y) = (rel.x as usize, rel.y as usize);
-            if x < WIDTH && y < HEIGHT {
-                response.clone().on_hover_text_at_pointer(format!(
-                    "pixel ({x},{y}): page {} bit {}, column {x}",
-                    y / 8,
-                    y % 8
-                ));
-            }
-        }
-    }
     (response, clicked)
+}
+
+/// The LCD pixel under the pointer, if the pointer is over the display.
+pub fn hovered_pixel(response: &egui::Response) -> Option<(u8, u8)> {
+    let pos = response.hover_pos()?;
+    let zoom = response.rect.width() / WIDTH as f32;
+    let rel = (pos - response.rect.min) / zoom;
+    let (x, y) = (rel.x.floor(), rel.y.floor());
+    (x >= 0.0 && y >= 0.0 && (x as usize) < WIDTH && (y as usize) < HEIGHT)
+        .then_some((x as u8, y as u8))
+}
+
+/// The words for pixel (x, y): coordinates, its display RAM page and bit.
+pub fn pixel_words(x: u8, y: u8) -> String {
+    format!("({x},{y}) page {} bit {}", y / 8, y % 8)
 }
 
 /// The LCD panel: zoom and grid controls over the display.
 #[derive(Default)]
 pub struct LcdPanel {
     tex: CachedTexture,
+    /// The pixel under the pointer in the last frame.
+    hovered: Option<(u8, u8)>,
 }
 
 impl LcdPanel {
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
-        ui.horizontal(|ui| {
+        let lang = session.lang();
+        let t = |s: &'static str| tr(lang, s);
+        ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new("LCD").strong());
             let s = &mut session.settings.lcd;
-            ui.checkbox(&mut s.grid, "Grid")
-                .on_hover_text("Show the 8-pixel pages and 8-column cells");
-            ui.checkbox(&mut s.fit, "Fit");
-            ui.add_enabled(
-                !s.fit,
-                egui::Slider::new(&mut s.zoom, 1.0..=12.0)
-                    .step_by(1.0)
-                    .text("zoom"),
-            );
-            match session.selection {
-                Some(Selection::Pixel { x, y }) => {
-                    ui.label(format!("selected ({x},{y})"));
-                }
-                _ => {
-                    ui.weak("click a pixel");
-                }
+            ui.checkbox(&mut s.grid, t("Grid"))
+                .on_hover_text(t("Show the 8-pixel pages and 8-column cells"));
+            ui.checkbox(&mut s.fit, t("Fit"));
+            if !s.fit {
+                ui.add(
+                    egui::Slider::new(&mut s.zoom, 1.0..=12.0)
+                        .step_by(1.0)
+                        .text(t("zoom")),
+                );
             }
+            // Where the pointer is, in a label of fixed width, so the
+            // controls do not move as it changes.
+            let text = match (self.hovered, session.selection) {
+                (Some((x, y)), _) => format!("{} {}", t("pixel"), pixel_words(x, y)),
+                (None, Some(Selection::Pixel { x, y })) => {
+                    format!("{} ({x},{y})", t("selected"))
+                }
+                _ => t("hover or click a pixel").to_string(),
+            };
+            ui.add_sized(
+                [
+                    220.0_f32.min(ui.available_width()),
+                    ui.spacing().interact_size.y,
+                ],
+                egui::Label::new(egui::RichText::new(text).monospace()).truncate(),
+            );
         });
         let frame = session.lcd_frame();
         let selected = match session.selection {
@@ -221,7 +243,7 @@ impl LcdPanel {
             _ => None,
         };
         let links = session.links().clone();
-        let (_, clicked) = lcd_widget(
+        let (response, clicked) = lcd_widget(
             ui,
             &frame,
             &session.settings.lcd,
@@ -229,6 +251,15 @@ impl LcdPanel {
             selected,
             &mut self.tex,
         );
+        self.hovered = hovered_pixel(&response);
+        if let Some((x, y)) = self.hovered {
+            response.on_hover_text_at_pointer(format!(
+                "{} {}\n{}",
+                t("pixel"),
+                pixel_words(x, y),
+                t("click: where it comes from")
+            ));
+        }
         if let Some((x, y)) = clicked {
             session.select(Selection::Pixel { x, y });
         }

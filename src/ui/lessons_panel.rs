@@ -7,9 +7,16 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use egui::{text::LayoutJob, Color32, FontId, RichText, TextFormat};
+use egui::{Color32, RichText};
 
+use super::i18n::tr as window_tr;
 use super::links::Selection;
+use super::markdown::{drawable, markdown};
+
+/// `text` with the characters the fonts lack replaced (see [`drawable`]).
+fn plain(ui: &egui::Ui, text: &str) -> String {
+    drawable(ui.ctx(), &egui::TextStyle::Body.resolve(ui.style()), text)
+}
 use super::session::{Session, UserEvent};
 use crate::cpu::Registers;
 use crate::image::Program;
@@ -130,6 +137,15 @@ impl LessonsPanel {
         self.answer.clear();
     }
 
+    /// The lesson after the open one in course order: (id, title).
+    pub fn next_lesson(&self) -> Option<(String, String)> {
+        let cat = self.catalog.as_ref()?;
+        let current = &self.run.as_ref()?.lesson().id;
+        let at = cat.lessons.iter().position(|l| &l.id == current)?;
+        let next = cat.lessons.get(at + 1)?;
+        Some((next.id.clone(), next.title(self.lang).to_string()))
+    }
+
     fn save(&mut self) {
         if let Some(run) = &self.run {
             self.progress.set_lesson(&run.lesson().id, run.progress());
@@ -142,7 +158,7 @@ impl LessonsPanel {
 
     /// Turns what happened since the last frame into engine events;
     /// `labels` are the link labels of a new selection.
-    fn observe(
+    fn observe_events(
         &mut self,
         probe: &SessionProbe<'_>,
         labels: (Vec<String>, bool),
@@ -187,8 +203,9 @@ impl LessonsPanel {
         changed | run.update(probe)
     }
 
-    /// Shows the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+    /// Feeds the open lesson what the student did since the last frame
+    /// (every frame, also while the panel is not shown).
+    pub fn observe(&mut self, session: &mut Session) {
         // Links need `&mut Session` (they are computed lazily): take them
         // before the read-only probe borrows the session.
         let labels = if session.selection != self.last_selection {
@@ -202,10 +219,20 @@ impl LessonsPanel {
             session,
             frame: session.lcd_frame(),
         };
-        if self.observe(&probe, labels, &events) {
+        if self.observe_events(&probe, labels, &events) {
             self.viewing = None;
             self.save();
         }
+    }
+
+    /// Shows the panel (and observes, see [`Self::observe`]).
+    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
+        self.observe(session);
+        let session: &Session = session;
+        let probe = SessionProbe {
+            session,
+            frame: session.lcd_frame(),
+        };
         ui.horizontal(|ui| {
             ui.label(RichText::new(tr(self.lang, Ui::Course)).strong());
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -246,10 +273,12 @@ impl LessonsPanel {
                 |l| l.title(self.lang).to_string(),
             );
         let mut pick = None;
-        // The label names the box for screen readers (and kittest).
-        egui::ComboBox::from_label(tr(self.lang, Ui::Lessons))
+        // The label names the box for screen readers (and kittest); on its
+        // own line, so a narrow column does not squeeze it letter by letter.
+        let label = ui.label(tr(self.lang, Ui::Lessons));
+        egui::ComboBox::from_id_salt("lesson-picker")
             .selected_text(title)
-            .width((ui.available_width() - 90.0).max(120.0))
+            .width((ui.available_width() - 8.0).max(120.0))
             .show_ui(ui, |ui| {
                 for e in cat.list(self.lang) {
                     if e.kind == Kind::Exercise {
@@ -261,7 +290,7 @@ impl LessonsPanel {
                         .get(&e.id)
                         .is_some_and(|p| p.completed);
                     let mark = if done { "✔ " } else { "" };
-                    let text = format!("{mark}{}", e.title);
+                    let text = plain(ui, &format!("{mark}{}", e.title));
                     if ui
                         .selectable_label(current.as_deref() == Some(&e.id), text)
                         .clicked()
@@ -269,7 +298,9 @@ impl LessonsPanel {
                         pick = Some(e.id.clone());
                     }
                 }
-            });
+            })
+            .response
+            .labelled_by(label.id);
         if let Some(id) = pick {
             self.open(&id);
         }
@@ -277,19 +308,34 @@ impl LessonsPanel {
 
     fn step_view(&mut self, ui: &mut egui::Ui, probe: &SessionProbe<'_>) {
         let lang = self.lang;
+        let next = self.next_lesson();
         let Some(run) = self.run.as_mut() else { return };
         let count = run.step_count();
         let current = run.current();
         if run.finished() && self.viewing.is_none() {
             ui.label(RichText::new(tr(lang, Ui::Finished)).color(Color32::LIGHT_GREEN));
-            ui.horizontal(|ui| {
+            let mut open_next = None;
+            ui.horizontal_wrapped(|ui| {
                 if ui.button(tr(lang, Ui::Previous)).clicked() {
                     self.viewing = Some(count.saturating_sub(1));
                 }
                 if ui.button(tr(lang, Ui::Restart)).clicked() {
                     run.restart();
                 }
+                if let Some((id, title)) = &next {
+                    if ui
+                        .button(window_tr(lang, "Next lesson"))
+                        .on_hover_text(title.as_str())
+                        .clicked()
+                    {
+                        open_next = Some(id.clone());
+                    }
+                }
             });
+            if let Some(id) = open_next {
+                self.open(&id);
+                self.save();
+            }
             return;
         }
         let shown = self.viewing.unwrap_or(current).min(count.saturating_sub(1));
@@ -303,17 +349,15 @@ impl LessonsPanel {
             }
         }
         let Some(view) = run.view(shown) else { return };
-        ui.label(
-            RichText::new(format!(
-                "{} {} {} {}: {}",
-                tr(lang, Ui::Step),
-                shown + 1,
-                tr(lang, Ui::Of),
-                count,
-                view.heading
-            ))
-            .strong(),
+        let heading = format!(
+            "{} {} {} {}: {}",
+            tr(lang, Ui::Step),
+            shown + 1,
+            tr(lang, Ui::Of),
+            count,
+            view.heading
         );
+        ui.label(RichText::new(plain(ui, &heading)).strong());
         markdown(ui, view.body);
         let mut submit: Option<String> = None;
         if shown == current {
@@ -334,7 +378,8 @@ impl LessonsPanel {
                 }
                 Question::Choice => {
                     for c in view.choices {
-                        if ui.button(format!("{}) {}", c.key, c.text)).clicked() {
+                        let text = plain(ui, &format!("{}) {}", c.key, c.text));
+                        if ui.add(egui::Button::new(text).wrap()).clicked() {
                             submit = Some(c.key.clone());
                         }
                     }
@@ -352,7 +397,8 @@ impl LessonsPanel {
             }
         } else if view.done {
             ui.label(
-                RichText::new(format!("✔ {}", tr(lang, Ui::Done))).color(Color32::LIGHT_GREEN),
+                RichText::new(plain(ui, &format!("✔ {}", tr(lang, Ui::Done))))
+                    .color(Color32::LIGHT_GREEN),
             );
         }
         let mut check = false;
@@ -392,7 +438,8 @@ impl LessonsPanel {
                 } else {
                     Color32::from_rgb(255, 190, 90)
                 };
-                ui.label(RichText::new(&f.message).color(color));
+                let message = plain(ui, &f.message);
+                ui.add(egui::Label::new(RichText::new(message).color(color)).wrap());
             }
             if tries > 0 {
                 ui.label(RichText::new(format!("{}: {}", tr(lang, Ui::Tries), tries)).weak());
@@ -448,112 +495,4 @@ fn explanation_labels(session: &mut Session) -> (Vec<String>, bool) {
         }
     }
     (labels, links.provenance)
-}
-
-/// Minimal Markdown for lesson texts: paragraphs, `- ` lists, `code`,
-/// **bold**; fenced code blocks in monospace.
-fn markdown(ui: &mut egui::Ui, text: &str) {
-    let mut para = String::new();
-    let mut code: Option<String> = None;
-    let flush = |ui: &mut egui::Ui, para: &mut String| {
-        if !para.trim().is_empty() {
-            ui.label(inline(ui, para.trim()));
-        }
-        para.clear();
-    };
-    for line in text.lines() {
-        let t = line.trim_start();
-        if let Some(block) = code.as_mut() {
-            if t.starts_with("```") {
-                ui.label(RichText::new(block.trim_end()).monospace());
-                code = None;
-            } else {
-                block.push_str(line);
-                block.push('\n');
-            }
-            continue;
-        }
-        if t.starts_with("```") {
-            flush(ui, &mut para);
-            code = Some(String::new());
-        } else if t.is_empty() {
-            flush(ui, &mut para);
-        } else if let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
-            flush(ui, &mut para);
-            para.push_str("• ");
-            para.push_str(item);
-        } else {
-            if !para.is_empty() {
-                para.push(' ');
-            }
-            para.push_str(t);
-        }
-    }
-    flush(ui, &mut para);
-    if let Some(block) = code {
-        ui.label(RichText::new(block).monospace());
-    }
-}
-
-/// One paragraph with `code` and **bold** spans.
-fn inline(ui: &egui::Ui, text: &str) -> LayoutJob {
-    let style = ui.style();
-    let color = style.visuals.text_color();
-    let body = FontId::proportional(
-        style
-            .text_styles
-            .get(&egui::TextStyle::Body)
-            .map_or(14.0, |f| f.size),
-    );
-    let mono = FontId::monospace(body.size - 1.0);
-    let mut job = LayoutJob::default();
-    job.wrap.max_width = ui.available_width();
-    let mut rest = text;
-    let plain = TextFormat {
-        font_id: body.clone(),
-        color,
-        ..Default::default()
-    };
-    while !rest.is_empty() {
-        let next_code = rest.find('`');
-        let next_bold = rest.find("**");
-        match (next_code, next_bold) {
-            (Some(c), b) if b.is_none_or(|b| c < b) => {
-                job.append(&rest[..c], 0.0, plain.clone());
-                let after = &rest[c + 1..];
-                let end = after.find('`').unwrap_or(after.len());
-                job.append(
-                    &after[..end],
-                    0.0,
-                    TextFormat {
-                        font_id: mono.clone(),
-                        color,
-                        background: style.visuals.code_bg_color,
-                        ..Default::default()
-                    },
-                );
-                rest = after.get(end + 1..).unwrap_or("");
-            }
-            (_, Some(b)) => {
-                job.append(&rest[..b], 0.0, plain.clone());
-                let after = &rest[b + 2..];
-                let end = after.find("**").unwrap_or(after.len());
-                job.append(
-                    &after[..end],
-                    0.0,
-                    TextFormat {
-                        font_id: body.clone(),
-                        color: style.visuals.strong_text_color(),
-                        ..Default::default()
-                    },
-                );
-                rest = after.get(end + 2..).unwrap_or("");
-            }
-            _ => {
-                job.append(rest, 0.0, plain.clone());
-                rest = "";
-            }
-        }
-    }
-    job
 }

@@ -320,7 +320,7 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
             }
             match chain {
                 Some(c) => add_chain(&mut links, inp, &c),
-                None => links.notes.push(NOT_TRACKED.into()),
+                None => links.notes.push(untracked(inp).into()),
             }
         }
         Selection::BufferByte(addr) => {
@@ -339,7 +339,7 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
             }
             match inp.provenance.and_then(|p| p.explain_byte(addr)) {
                 Some(c) => add_chain(&mut links, inp, &c),
-                None => links.notes.push(NOT_TRACKED.into()),
+                None => links.notes.push(untracked(inp).into()),
             }
         }
         Selection::Line { file, line } => {
@@ -358,7 +358,7 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     .push(format!("assembled to ${:04X}: {}", e.addr, bytes.join(" ")));
             }
             let Some(prov) = inp.provenance else {
-                links.notes.push(NOT_TRACKED.into());
+                links.notes.push(RECORDING_OFF.into());
                 return links;
             };
             if pcs.is_empty() {
@@ -375,15 +375,28 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     }
                 }
             }
-            // Display RAM bytes (and so pixels) whose history passes through it.
+            // Display RAM bytes (and so pixels) whose history passes through
+            // it; a load on this line that read the cell buffer on the way
+            // (`ldaa 0,y` in drawCell) lights the buffer bytes it read.
             for page in 0..RAM_PAGES {
                 for column in 0..RAM_COLUMNS {
                     let cell = LcdRamCell { page, column };
                     let Some((x, y)) = (inp.ram_to_pixel)(cell, 0) else {
                         continue;
                     };
-                    if prov.explain_pixel(x, y).is_some_and(|c| by_line(&c)) {
-                        add_pixels_of_ram(&mut links, inp, cell);
+                    let Some(chain) = prov.explain_pixel(x, y).filter(|c| by_line(c)) else {
+                        continue;
+                    };
+                    add_pixels_of_ram(&mut links, inp, cell);
+                    let read = chain
+                        .iter()
+                        .filter(|l| l.pc.is_some_and(|pc| pcs.contains(&pc)))
+                        .filter_map(|l| l.data_address)
+                        .filter(|a| inp.layout.is_some_and(|lay| lay.contains(*a)));
+                    for a in read {
+                        if links.byte(a).is_none() {
+                            links.bytes.push((a, None));
+                        }
                     }
                 }
             }
@@ -397,7 +410,17 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
     links
 }
 
-const NOT_TRACKED: &str = "no recorded provenance (tracking is off)";
+const RECORDING_OFF: &str = "no recorded data flow: recording is off (Debug > Record data flow)";
+
+/// Why a selection has no recorded chain: recording is off, or nothing
+/// was recorded for it (never written since recording started).
+fn untracked(inp: &LinkInputs<'_>) -> &'static str {
+    if inp.provenance.is_none() {
+        RECORDING_OFF
+    } else {
+        "nothing recorded for it yet: not written since the data flow recording started"
+    }
+}
 
 fn add_pixels_of_ram(links: &mut Links, inp: &LinkInputs<'_>, cell: LcdRamCell) {
     for bit in 0..8 {
@@ -515,7 +538,7 @@ mod tests {
         let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
         assert_eq!(links.bytes, vec![(0x0040 + 3 * 8 + 5 * 56 + 3, Some(3))]);
         assert!(!links.provenance);
-        assert!(links.notes.iter().any(|n| n.contains("tracking is off")));
+        assert!(links.notes.iter().any(|n| n.contains("recording is off")));
 
         let links = compute(Selection::BufferByte(0x0040 + 136), &inp);
         assert_eq!(links.pixels.len(), 8);

@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use egui::{Color32, RichText, Sense, Stroke, Vec2};
 
+use super::i18n::tr;
 use super::links::{LineRole, Selection};
 use super::session::Session;
 use super::syntax::{Highlighter, Span};
@@ -20,6 +21,8 @@ const SEL: Color32 = Color32::from_rgb(0xFF, 0x80, 0x00);
 const WROTE: Color32 = Color32::from_rgba_premultiplied(0x70, 0x10, 0x38, 0x70);
 const READ: Color32 = Color32::from_rgba_premultiplied(0x10, 0x38, 0x70, 0x70);
 const BREAK: Color32 = Color32::from_rgb(0xE0, 0x30, 0x30);
+const ERROR_MARK: Color32 = Color32::from_rgb(0xF0, 0x40, 0x40);
+const WARNING_MARK: Color32 = Color32::from_rgb(0xE0, 0xB0, 0x30);
 
 /// What a line assembled to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -242,7 +245,10 @@ impl ListingPanel {
             self.disasm = disassemble_lines(program);
             self.disasm_for = Some(session.program_generation());
         }
-        ui.weak("No source files: the program's disassembly.");
+        ui.weak(tr(
+            session.lang(),
+            "No source files: the program's disassembly.",
+        ));
         let pc = session.pc();
         let font = egui::TextStyle::Monospace.resolve(ui.style());
         let row_h = ui.fonts_mut(|f| f.row_height(&font)).max(14.0);
@@ -309,30 +315,51 @@ impl ListingPanel {
             self.reveal(f, l);
         }
         let Some(program) = session.program().cloned() else {
-            ui.weak("No program loaded: File > Open, or see the Problems panel.");
+            ui.weak(tr(
+                session.lang(),
+                "No program loaded: File > Open, or see the Problems panel.",
+            ));
             return;
         };
         if program.files.is_empty() {
             self.disassembly(ui, session, &program);
             return;
         }
-        // Tabs.
-        ui.horizontal_wrapped(|ui| {
-            for (i, f) in program.files.iter().enumerate() {
-                let name = f
-                    .path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| f.path.display().to_string());
-                if ui
-                    .selectable_label(self.tab == i, name)
-                    .on_hover_text(f.path.display().to_string())
-                    .clicked()
-                {
-                    self.tab = i;
+        // Tabs; a drop-down where a row of tabs would take several lines.
+        let name_of = |f: &crate::image::SourceFile| {
+            f.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| f.path.display().to_string())
+        };
+        if ui.available_width() < 420.0 && program.files.len() > 2 {
+            let current = program.files.get(self.tab).map(name_of).unwrap_or_default();
+            ui.horizontal(|ui| {
+                let label = ui.label(tr(session.lang(), "File"));
+                egui::ComboBox::from_id_salt("listing-file")
+                    .selected_text(current)
+                    .width(ui.available_width() - 8.0)
+                    .show_ui(ui, |ui| {
+                        for (i, f) in program.files.iter().enumerate() {
+                            ui.selectable_value(&mut self.tab, i, name_of(f));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+            });
+        } else {
+            ui.horizontal_wrapped(|ui| {
+                for (i, f) in program.files.iter().enumerate() {
+                    if ui
+                        .selectable_label(self.tab == i, name_of(f))
+                        .on_hover_text(f.path.display().to_string())
+                        .clicked()
+                    {
+                        self.tab = i;
+                    }
                 }
-            }
-        });
+            });
+        }
         ui.separator();
         let file = self.tab.min(program.files.len() - 1);
         let Some(pf) = self.prepared.get(file) else {
@@ -351,6 +378,7 @@ impl ListingPanel {
         let spacing = ui.spacing().item_spacing.y;
         let mut area = egui::ScrollArea::both()
             .id_salt(("listing", file))
+            .min_scrolled_height(40.0)
             .auto_shrink([false, false]);
         if let Some((f, line)) = self.scroll_to.take() {
             if f == file {
@@ -363,6 +391,32 @@ impl ListingPanel {
             }
         }
         let default = ui.visuals().text_color();
+        // A narrow listing shows addresses but not the bytes (the link bar
+        // shows them for a selected line).
+        let narrow = ui.available_width() < 420.0;
+        let lang = session.lang();
+        // Assembly errors and warnings of this file, by line, for the gutter.
+        let marks: HashMap<u32, (bool, String)> = session
+            .problems
+            .iter()
+            .filter_map(|p| {
+                let (path, line, col) = p.at.as_ref()?;
+                (*path == src.path).then(|| {
+                    let error = p.severity == "error";
+                    (
+                        *line,
+                        (error, format!("{} {line}:{col}: {}", p.severity, p.message)),
+                    )
+                })
+            })
+            .fold(HashMap::new(), |mut m, (l, v)| {
+                // An error wins over a warning on the same line.
+                let keep = m.get(&l).is_some_and(|(e, _): &(bool, String)| *e && !v.0);
+                if !keep {
+                    m.insert(l, v);
+                }
+                m
+            });
         let mut actions: Vec<Action> = Vec::new();
         let links = session.links().clone();
         let selection = session.selection;
@@ -382,14 +436,28 @@ impl ListingPanel {
                     // Breakpoint gutter.
                     let bp = code.and_then(|c| session.breakpoint_at(c.addr));
                     let (r, resp) = ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
-                    resp.widget_info(|| {
-                        egui::WidgetInfo::labeled(
+                    let mark = marks.get(&line_no);
+                    resp.widget_info(|| match mark {
+                        Some((_, message)) => {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, message.clone())
+                        }
+                        None => egui::WidgetInfo::labeled(
                             egui::Role::Button,
                             code.is_some(),
                             format!("breakpoint {line_no}"),
-                        )
+                        ),
                     });
-                    if let Some(enabled) = bp {
+                    let resp = match mark {
+                        Some((_, message)) => resp.on_hover_text(message.as_str()),
+                        None => resp,
+                    };
+                    if let Some((error, _)) = mark {
+                        // A square (breakpoints are round): red for an
+                        // error, amber for a warning.
+                        let c = if *error { ERROR_MARK } else { WARNING_MARK };
+                        let sq = egui::Rect::from_center_size(r.center(), Vec2::splat(row_h * 0.6));
+                        ui.painter().rect_filled(sq, 2.0, c);
+                    } else if let Some(enabled) = bp {
                         // A disabled breakpoint keeps its place, in grey.
                         let c = if enabled { BREAK } else { Color32::GRAY };
                         ui.painter().circle_filled(r.center(), row_h * 0.3, c);
@@ -417,9 +485,14 @@ impl ListingPanel {
                             if c.bytes.len() > 4 {
                                 hex.push('+');
                             }
-                            left.push_str(&format!("{:04X} {hex:<12} ", c.addr));
+                            if narrow {
+                                // The code matters more than its bytes.
+                                left.push_str(&format!("{:04X} ", c.addr));
+                            } else {
+                                left.push_str(&format!("{:04X} {hex:<12} ", c.addr));
+                            }
                         }
-                        None => left.push_str(&" ".repeat(18)),
+                        None => left.push_str(&" ".repeat(if narrow { 5 } else { 18 })),
                     }
                     let r = ui.add(
                         egui::Label::new(RichText::new(left).monospace().weak())
@@ -442,29 +515,45 @@ impl ListingPanel {
                                             .sense(Sense::click())
                                             .selectable(false),
                                     )
-                                    .on_hover_text(symbol_tip(&program, i));
+                                    .on_hover_ui(|ui| {
+                                        ui.label(symbol_tip(&program, i));
+                                        // A variable: what it holds now.
+                                        if let Some(v) = value_now(session, &program, sym) {
+                                            ui.label(RichText::new(v).monospace().strong());
+                                        }
+                                    });
                                 if r.clicked() {
                                     actions.push(Action::GoToSymbol(i));
                                 }
                                 r.context_menu(|ui| {
-                                    if ui.button(format!("Go to {}", sym.name)).clicked() {
+                                    if ui
+                                        .button(format!("{} {}", tr(lang, "Go to"), sym.name))
+                                        .clicked()
+                                    {
                                         actions.push(Action::GoToSymbol(i));
                                         ui.close();
                                     }
                                     if sym.kind == SymbolKind::Label {
                                         if ui
-                                            .button(format!("Toggle breakpoint at {}", sym.name))
+                                            .button(format!(
+                                                "{} {}",
+                                                tr(lang, "Toggle breakpoint at"),
+                                                sym.name
+                                            ))
                                             .clicked()
                                         {
                                             actions.push(Action::ToggleAddr(sym.value));
                                             ui.close();
                                         }
-                                        if ui.button(format!("Run to {}", sym.name)).clicked() {
+                                        if ui
+                                            .button(format!("{} {}", tr(lang, "Run to"), sym.name))
+                                            .clicked()
+                                        {
                                             actions.push(Action::RunTo(sym.value));
                                             ui.close();
                                         }
                                     }
-                                    if ui.button("Show in memory").clicked() {
+                                    if ui.button(tr(lang, "Show in memory")).clicked() {
                                         actions.push(Action::ShowMemory(sym.value));
                                         ui.close();
                                     }
@@ -534,6 +623,29 @@ enum Action {
     GoToSymbol(usize),
     RunTo(u16),
     ShowMemory(u16),
+}
+
+/// What a RAM variable (a label that is not code) holds now: its byte, or
+/// its word for a 2-byte variable; `None` for code and constants.
+pub fn value_now(
+    session: &Session,
+    program: &Program,
+    sym: &crate::image::Symbol,
+) -> Option<String> {
+    let is_code = program
+        .line_at(sym.value)
+        .is_some_and(|e| e.addr == sym.value);
+    if sym.kind != SymbolKind::Label || is_code || !session.has_machine() {
+        return None;
+    }
+    let a = sym.value;
+    Some(if sym.size == Some(2) {
+        let w = u16::from_be_bytes([session.peek(a), session.peek(a.wrapping_add(1))]);
+        format!("now: [{}].w = ${w:04X} = {w}", sym.name)
+    } else {
+        let b = session.peek(a);
+        format!("now: [{}] = ${b:02X} = {b} = %{b:08b}", sym.name)
+    })
 }
 
 /// The hover text of a symbol: value, kind, size and where it is defined.

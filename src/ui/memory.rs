@@ -6,6 +6,7 @@
 
 use egui::{Color32, Sense};
 
+use super::i18n::tr;
 use super::links::{Links, Selection};
 use super::session::Session;
 
@@ -28,6 +29,8 @@ pub struct MemoryView<'a> {
     pub links: &'a Links,
     /// True when bytes may be edited (machine paused).
     pub editable: bool,
+    /// The language of the labels.
+    pub lang: crate::lesson::Lang,
 }
 
 /// A name over the hex view.
@@ -130,7 +133,7 @@ pub fn memory_widget(
         let r = ui.add(
             egui::TextEdit::singleline(&mut state.goto)
                 .desired_width(110.0)
-                .hint_text("go to $addr / symbol"),
+                .hint_text(tr(view.lang, "go to $addr / symbol")),
         );
         if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
             if let Some(a) = resolve(state.goto.trim()) {
@@ -138,9 +141,9 @@ pub fn memory_widget(
             }
         }
         if !view.editable {
-            ui.weak("pause to edit");
+            ui.weak(tr(view.lang, "pause to edit"));
         } else {
-            ui.weak("double-click a byte to edit");
+            ui.weak(tr(view.lang, "double-click a byte to edit"));
         }
     });
     let font = egui::TextStyle::Monospace.resolve(ui.style());
@@ -269,10 +272,15 @@ fn byte_cell(
 ) -> Option<MemoryAction> {
     if let Some((a, text)) = &mut state.editing {
         if *a == addr {
+            // The field starts empty with the old value as its hint: what
+            // is typed replaces the byte (a field holding the two old
+            // digits at its limit would take no typing until Backspace).
+            let old = (view.peek)(addr);
             let r = ui.put(
                 cell.expand2(egui::vec2(2.0, 1.0)),
                 egui::TextEdit::singleline(text)
                     .char_limit(2)
+                    .hint_text(format!("{old:02X}"))
                     .font(egui::TextStyle::Monospace)
                     .margin(egui::Margin::ZERO),
             );
@@ -282,7 +290,9 @@ fn byte_cell(
                 state.editing = None;
                 return None;
             }
-            if ui.input(|i| i.key_pressed(egui::Key::Enter)) || r.lost_focus() {
+            let full = text.trim().len() == 2;
+            if ui.input(|i| i.key_pressed(egui::Key::Enter)) || r.lost_focus() || full {
+                // Two hex digits complete the byte, as in a hex editor.
                 let parsed = u8::from_str_radix(text.trim(), 16).ok();
                 state.editing = None;
                 return parsed.map(|v| MemoryAction::Write(addr, v));
@@ -319,7 +329,7 @@ fn byte_cell(
     );
     let r = r.on_hover_text(format!("${addr:04X} = {value} = %{value:08b}"));
     if r.double_clicked() && view.editable {
-        state.editing = Some((addr, format!("{value:02X}")));
+        state.editing = Some((addr, String::new()));
         None
     } else if r.clicked() {
         Some(MemoryAction::Select(addr))
@@ -376,6 +386,7 @@ impl MemoryPanel {
             names: &self.names,
             links: &links,
             editable: session.is_paused(),
+            lang: session.lang(),
         };
         let resolve = |s: &str| session.resolve(s);
         let action = memory_widget(ui, &view, &mut self.state, &resolve);
@@ -447,6 +458,7 @@ mod tests {
                     names: &names,
                     links: &Links::default(),
                     editable: true,
+                    lang: crate::lesson::Lang::En,
                 };
                 if let Some(a) = memory_widget(ui, &view, &mut state, &|_| None) {
                     if let MemoryAction::Write(addr, v) = a {
@@ -475,11 +487,9 @@ mod tests {
             n.role() == egui::accesskit::Role::TextInput
                 && n.label().is_some_and(|l| l.contains("new value"))
         };
-        assert_eq!(harness.get_by(editor).value().as_deref(), Some("AB"));
-        harness.key_press(egui::Key::Backspace);
-        harness.key_press(egui::Key::Backspace);
+        // Typing replaces the byte at once: no Backspace first.
+        assert_eq!(harness.get_by(editor).value().as_deref(), Some(""));
         harness.get_by(editor).type_text("5c");
-        harness.key_press(egui::Key::Enter);
         harness.run();
         drop(harness);
         assert_eq!(actions.first(), Some(&MemoryAction::Select(0x40)));

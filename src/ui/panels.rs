@@ -1,47 +1,88 @@
-//! The smaller panels: the link bar under the LCD, the serial terminal (the
-//! SCI's output, M68HC11 RM section 9), the Problems list with
-//! click-to-line, and the side column with registers, stack, breakpoints
-//! and watches.
-
-use std::collections::HashMap;
+//! The smaller panels: the link bar under the LCD and the Problems list
+//! with click-to-line.
 
 use egui::{Color32, RichText};
 
+use super::i18n::tr;
 use super::links::{LineRole, Selection};
-use super::registers::registers_widget;
 use super::session::Session;
+use crate::lesson::Lang;
 
 /// The link bar: what is selected and what it lights up, in words, with the
-/// linked lines as buttons.
+/// linked lines as links. It keeps one height whatever it says (the views
+/// below do not jump as the selection changes); longer text scrolls.
 pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
+    let lang = session.lang();
+    let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    // A short window keeps a row for the cell buffer.
+    let rows = if ui.available_height() < 260.0 {
+        LINK_BAR_ROWS - 1.0
+    } else {
+        LINK_BAR_ROWS
+    };
+    let height = row * rows;
+    egui::ScrollArea::vertical()
+        .id_salt("link-bar")
+        .max_height(height)
+        .min_scrolled_height(height)
+        .auto_shrink([false, false])
+        .show(ui, |ui| link_bar_text(ui, session, lang));
+}
+
+/// Text rows the link bar keeps room for.
+const LINK_BAR_ROWS: f32 = 4.0;
+
+/// The source text of a line, trimmed of its comment and blanks.
+fn line_text(session: &Session, file: usize, line: u32) -> String {
+    session
+        .program()
+        .and_then(|p| p.files.get(file))
+        .and_then(|f| f.text.lines().nth(line.saturating_sub(1) as usize))
+        .map(|t| {
+            t.split(';')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+fn link_bar_text(ui: &mut egui::Ui, session: &mut Session, lang: Lang) {
+    let t = |s: &'static str| tr(lang, s);
     if let Some(warning) = session.links_coverage() {
         // Never a silent wrong answer: say what the links are missing.
-        ui.label(
-            RichText::new(warning)
-                .small()
-                .color(Color32::from_rgb(0xFF, 0xB0, 0x00)),
+        ui.add(
+            egui::Label::new(RichText::new(warning).color(Color32::from_rgb(0xFF, 0xB0, 0x00)))
+                .wrap(),
         );
     }
     let Some(sel) = session.selection else {
-        ui.weak(
-            "Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing \
-             line: its partners light up in the other views.",
+        ui.add(
+            egui::Label::new(RichText::new(t(
+                "Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing \
+                 line: its partners light up in the other views.",
+            )))
+            .wrap(),
         );
         return;
     };
     let links = session.links().clone();
+    let file_name = |session: &Session, f: usize| {
+        session
+            .program()
+            .and_then(|p| p.files.get(f))
+            .and_then(|f| f.path.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     ui.horizontal_wrapped(|ui| {
         let what = match sel {
-            Selection::Pixel { x, y } => format!("Pixel ({x},{y})"),
-            Selection::BufferByte(a) => format!("Byte ${a:04X}{}", session.describe(a)),
+            Selection::Pixel { x, y } => format!("{} ({x},{y})", t("Pixel")),
+            Selection::BufferByte(a) => format!("{} ${a:04X}{}", t("Byte"), session.describe(a)),
             Selection::Line { file, line } => {
-                let name = session
-                    .program()
-                    .and_then(|p| p.files.get(file))
-                    .and_then(|f| f.path.file_name())
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                format!("Line {name}:{line}")
+                format!("{} {}:{line}", t("Line"), file_name(session, file))
             }
         };
         ui.label(
@@ -53,101 +94,47 @@ pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
             if Some(Selection::BufferByte(*a)) == session.selection {
                 continue;
             }
-            let t = match bit {
-                Some(b) => format!("-> ${a:04X} bit {b}"),
+            let text = match bit {
+                Some(b) => format!("-> ${a:04X} {} {b}", t("bit")),
                 None => format!("-> ${a:04X}"),
             };
-            if ui.link(t).on_hover_text("select this byte").clicked() {
+            if ui.link(text).on_hover_text(t("select this byte")).clicked() {
                 session.select(Selection::BufferByte(*a));
             }
         }
         if !links.pixels.is_empty() && !matches!(sel, Selection::Pixel { .. }) {
-            ui.label(format!("-> {} pixel(s)", links.pixels.len()));
+            ui.label(format!("-> {} {}", links.pixels.len(), t("pixel(s)")));
         }
-        for (f, l, role) in &links.lines {
-            if *role == LineRole::Selected {
-                continue;
-            }
-            let verb = match role {
-                LineRole::Wrote => "stored by",
-                LineRole::Read => "loaded by",
-                LineRole::Computed => "computed by",
-                LineRole::Selected => "",
-            };
-            let name = session
-                .program()
-                .and_then(|p| p.files.get(*f))
-                .and_then(|f| f.path.file_name())
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+    });
+    for (f, l, role) in &links.lines {
+        let verb = match role {
+            LineRole::Wrote => t("written by the instruction"),
+            LineRole::Read => t("read by the instruction"),
+            LineRole::Computed => t("value computed by"),
+            LineRole::Selected => continue,
+        };
+        let code = line_text(session, *f, *l);
+        let name = file_name(session, *f);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(verb);
             if ui
-                .link(format!("{verb} {name}:{l}"))
-                .on_hover_text("go to this line")
+                .link(RichText::new(format!("{code}  ({name}:{l})")).monospace())
+                .on_hover_text(t("go to this line"))
                 .clicked()
             {
                 session.reveal_line(*f, *l);
                 session.select(Selection::Line { file: *f, line: *l });
             }
-        }
-    });
-    if !links.notes.is_empty() {
-        ui.label(RichText::new(links.notes.join("  ·  ")).small());
+        });
+    }
+    for note in &links.notes {
+        ui.add(egui::Label::new(note.as_str()).wrap());
     }
     if !links.chain.is_empty() {
-        // The first links inline (one line), the whole chain on hover.
-        let shown: Vec<&str> = links.chain.iter().take(3).map(String::as_str).collect();
-        let more = links.chain.len().saturating_sub(shown.len());
-        let tail = if more > 0 {
-            format!("  <- (+{more})")
-        } else {
-            String::new()
-        };
-        let r = ui.add(
-            egui::Label::new(
-                RichText::new(format!("recorded: {}{tail}", shown.join("  <-  ")))
-                    .small()
-                    .weak(),
-            )
-            .truncate(),
-        );
-        r.on_hover_text(links.chain.join("\n  <- "));
-    }
-}
-
-/// The id of breakpoint `id`'s text field.
-fn edit_id(id: u32) -> egui::Id {
-    egui::Id::unique(("breakpoint-spec", id))
-}
-
-/// The serial terminal: what the program sent through the SCI.
-#[derive(Default)]
-pub struct SerialPanel;
-
-impl SerialPanel {
-    /// Shows the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
-        let text = session.serial_text();
-        if text.is_empty() {
-            ui.weak("Nothing sent on the serial line yet.");
+        ui.label(RichText::new(t("Recorded chain (each step from the next):")).strong());
+        for step in &links.chain {
+            ui.add(egui::Label::new(RichText::new(format!("<- {step}")).monospace()).wrap());
         }
-        egui::ScrollArea::vertical()
-            .id_salt("serial")
-            .stick_to_bottom(true)
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                // Control characters (the firmware clears the terminal with
-                // $0C) are shown as ^L and the like.
-                let shown: String = text
-                    .chars()
-                    .flat_map(|c| match c {
-                        '\n' | '\t' => vec![c],
-                        '\r' => vec![],
-                        c if (c as u32) < 0x20 => vec!['^', char::from(b'@' + c as u8)],
-                        c => vec![c],
-                    })
-                    .collect();
-                ui.label(RichText::new(shown).monospace());
-            });
     }
 }
 
@@ -160,7 +147,7 @@ impl ProblemsPanel {
     /// Shows the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
         if session.problems.is_empty() {
-            ui.weak("No problems.");
+            ui.weak(tr(session.lang(), "No problems."));
             return;
         }
         let mut goto = None;
@@ -207,334 +194,5 @@ impl ProblemsPanel {
                 }
             }
         }
-    }
-}
-
-/// The side column: registers and CCR, stop reason, stack, breakpoints,
-/// watches. The lessons panel goes below these when it exists.
-#[derive(Default)]
-pub struct SidePanel {
-    new_watch: String,
-    /// The "add breakpoint" field and the parser's error for it.
-    new_break: String,
-    new_break_error: Option<String>,
-    /// Breakpoints being edited: id -> (text, error of the last attempt).
-    editing: HashMap<u32, (String, Option<String>)>,
-    /// Set by Debug > Breakpoints...: open the section and focus its add field.
-    focus_add_break: bool,
-}
-
-/// Colour of parser errors shown inline.
-const ERROR: Color32 = Color32::from_rgb(0xFF, 0x60, 0x60);
-
-impl SidePanel {
-    /// Opens the Breakpoints section and puts the cursor into its "add
-    /// breakpoint" field on the next frame (Debug > Breakpoints...).
-    pub fn focus_breakpoint_field(&mut self) {
-        self.focus_add_break = true;
-    }
-
-    /// Shows the panel.
-    pub fn ui(&mut self, ui: &mut egui::Ui, session: &mut Session) {
-        ui.label(RichText::new("Registers").strong());
-        match session.registers() {
-            Some((now, before)) => {
-                // PC: the code label it is in. X, Y, SP: a label only if the
-                // value points into a data label's bytes (`board+136`).
-                let code = |a: u16| -> Option<String> {
-                    let p = session.program()?;
-                    let (s, off) = p.label_for(a)?;
-                    Some(if off == 0 {
-                        s.name.clone()
-                    } else {
-                        format!("{}+{off}", s.name)
-                    })
-                };
-                let data = |a: u16| -> Option<String> {
-                    let p = session.program()?;
-                    let (s, off) = p.label_for(a)?;
-                    let inside = off == 0 || s.size.is_some_and(|n| (off as u32) < n);
-                    inside.then(|| {
-                        if off == 0 {
-                            s.name.clone()
-                        } else {
-                            format!("{}+{off}", s.name)
-                        }
-                    })
-                };
-                let name = |reg: &str, a: u16| if reg == "PC" { code(a) } else { data(a) };
-                registers_widget(ui, &now, &before, &name);
-                ui.label(
-                    RichText::new(format!(
-                        "cycles {}  ·  instructions {}",
-                        session.cycles(),
-                        session.instructions()
-                    ))
-                    .monospace(),
-                );
-                if let Some(r) = session.stop_reason() {
-                    ui.label(format!("Stop: {r}"));
-                }
-            }
-            None => {
-                ui.weak("No machine (nothing loaded).");
-            }
-        }
-        ui.separator();
-        egui::CollapsingHeader::new("Call stack")
-            .default_open(true)
-            .show(ui, |ui| {
-                if let Some(pc) = session.pc() {
-                    ui.label(
-                        RichText::new(format!("${pc:04X}{}", session.describe(pc))).monospace(),
-                    );
-                }
-                let frames = session.call_stack();
-                if frames.is_empty() {
-                    ui.weak("(top level)");
-                }
-                for f in frames {
-                    let site = match (&f.call_site.file, f.call_site.line) {
-                        (Some(file), Some(line)) => {
-                            let name = std::path::Path::new(file)
-                                .file_name()
-                                .map(|n| n.to_string_lossy().into_owned())
-                                .unwrap_or_else(|| file.clone());
-                            format!(" from {name}:{line}")
-                        }
-                        _ => String::new(),
-                    };
-                    let text = format!("{} (${:04X}){site}", f.label, f.target);
-                    let r = ui.link(RichText::new(text).monospace());
-                    let r = match &f.doubt {
-                        Some(d) => r.on_hover_text(format!("not trusted: {d:?}")),
-                        None => r.on_hover_text(format!(
-                            "{} frame; returns to {} (${:04X})",
-                            f.kind, f.return_label, f.return_addr
-                        )),
-                    };
-                    if r.clicked() {
-                        if let Some(e) = session
-                            .program()
-                            .and_then(|p| p.line_at(f.call_site.address))
-                            .copied()
-                        {
-                            session.reveal_line(e.file, e.line);
-                            session.select(Selection::Line {
-                                file: e.file,
-                                line: e.line,
-                            });
-                        }
-                    }
-                }
-            });
-        let open = self.focus_add_break.then_some(true);
-        egui::CollapsingHeader::new("Breakpoints")
-            .default_open(true)
-            .open(open)
-            .show(ui, |ui| self.breakpoints(ui, session));
-        egui::CollapsingHeader::new("Watch")
-            .default_open(true)
-            .show(ui, |ui| self.watch(ui, session));
-    }
-
-    /// The breakpoint list: each with its spec (location, `:N` hit count,
-    /// `if` condition, the library's syntax) editable in place, enabled,
-    /// hits so far, where it is placed; an "add" field below.
-    fn breakpoints(&mut self, ui: &mut egui::Ui, session: &mut Session) {
-        enum Do {
-            Enable(u32, bool),
-            Remove(u32),
-            Edit(u32, String),
-            Reveal(u16),
-        }
-        let mut todo = Vec::new();
-        let list = session.breakpoint_list().to_vec();
-        if list.is_empty() {
-            ui.weak("Click the gutter left of a line, or F9, or add one below.");
-        }
-        self.editing
-            .retain(|id, _| list.iter().any(|b| b.id == *id));
-        for b in &list {
-            let id = b.id;
-            let row = ui.horizontal_wrapped(|ui| {
-                let mut enabled = b.enabled;
-                if ui
-                    .checkbox(&mut enabled, "")
-                    .on_hover_text("enabled")
-                    .changed()
-                {
-                    todo.push(Do::Enable(id, enabled));
-                }
-                let place = match (b.addrs.first(), &b.error) {
-                    (_, Some(_)) => "not placed".to_string(),
-                    (Some(a), None) => format!("${a:04X}{}", session.describe(*a)),
-                    (None, None) => "not placed".to_string(),
-                };
-                let r = ui.link(RichText::new(format!("#{id} {place}")).monospace().small());
-                let link = r.id;
-                if r.on_hover_text("go to its line").clicked() {
-                    if let Some(a) = b.addrs.first() {
-                        todo.push(Do::Reveal(*a));
-                    }
-                }
-                ui.label(RichText::new(format!("hits {}", b.hits)).small())
-                    .on_hover_text(match b.spec.hit_count {
-                        Some(n) => format!(
-                            "times it was reached with its condition true; stops from hit {n} on"
-                        ),
-                        None => "times it was reached with its condition true".into(),
-                    });
-                if ui
-                    .small_button("x")
-                    .on_hover_text("delete this breakpoint")
-                    .clicked()
-                {
-                    todo.push(Do::Remove(id));
-                }
-                link
-            });
-            let (text, error) = self
-                .editing
-                .entry(id)
-                .or_insert_with(|| (b.spec.text.clone(), None));
-            if *text != b.spec.text && error.is_none() && !ui.memory(|m| m.has_focus(edit_id(id))) {
-                // Changed elsewhere (the gutter, a reload): show the new spec.
-                *text = b.spec.text.clone();
-            }
-            // Named by its "#id place" link for screen readers and tests.
-            let r = ui
-                .add(
-                    egui::TextEdit::singleline(text)
-                        .id(edit_id(id))
-                        .font(egui::TextStyle::Monospace)
-                        .desired_width(f32::INFINITY),
-                )
-                .labelled_by(row.inner);
-            let r = r.on_hover_text(
-                "LOC[:N][ if COND], Enter to apply. LOC: label[+n], $addr or file:line; \
-                 :N stops from the Nth hit on; COND e.g. A == 3, [cellAddress].w == 136",
-            );
-            if r.lost_focus()
-                && ui.input(|i| i.key_pressed(egui::Key::Enter))
-                && *text != b.spec.text
-            {
-                todo.push(Do::Edit(id, text.clone()));
-            }
-            if let Some(e) = error.as_ref().or(b.error.as_ref()) {
-                ui.label(RichText::new(e).small().color(ERROR));
-            }
-        }
-        for t in todo {
-            match t {
-                Do::Enable(id, on) => session.set_breakpoint_enabled(id, on),
-                Do::Remove(id) => session.remove_breakpoint(id),
-                Do::Edit(id, text) => {
-                    let result = session.edit_breakpoint(id, &text);
-                    if let Some((_, error)) = self.editing.get_mut(&id) {
-                        *error = result.err();
-                    }
-                }
-                Do::Reveal(a) => {
-                    if let Some(e) = session.program().and_then(|p| p.line_at(a)).copied() {
-                        session.reveal_line(e.file, e.line);
-                    }
-                }
-            }
-        }
-        let label = ui.label(RichText::new("Add breakpoint").small());
-        // Field and button on lines of their own: a field sized to "the
-        // width left" beside a button makes a resizable panel grow a little
-        // every frame.
-        let r = ui
-            .add(
-                egui::TextEdit::singleline(&mut self.new_break)
-                    .font(egui::TextStyle::Monospace)
-                    .desired_width(f32::INFINITY)
-                    .hint_text("readInput:3 / drawCell if A == 3"),
-            )
-            .labelled_by(label.id);
-        if std::mem::take(&mut self.focus_add_break) {
-            r.request_focus();
-            r.scroll_to_me(Some(egui::Align::Center));
-        }
-        let add = ui
-            .button("Add")
-            .on_hover_text("Add the breakpoint (Enter)")
-            .clicked();
-        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (add || enter) && !self.new_break.trim().is_empty() {
-            match session.add_breakpoint_spec(&self.new_break) {
-                Ok(_) => {
-                    self.new_break.clear();
-                    self.new_break_error = None;
-                }
-                Err(e) => self.new_break_error = Some(e),
-            }
-        }
-        if let Some(e) = &self.new_break_error {
-            ui.label(RichText::new(e).small().color(ERROR));
-        }
-    }
-
-    fn watch(&mut self, ui: &mut egui::Ui, session: &mut Session) {
-        let mut remove = None;
-        egui::Grid::new("watch").num_columns(3).show(ui, |ui| {
-            for (i, w) in session.settings.watches.iter().enumerate() {
-                let (name, len) = match w.rsplit_once(':') {
-                    Some((n, l)) => (n, l.parse::<u16>().unwrap_or(1).clamp(1, 16)),
-                    None => (w.as_str(), 1),
-                };
-                ui.label(RichText::new(w).monospace());
-                match session.resolve(name) {
-                    Some(a) => {
-                        let bytes: Vec<u8> =
-                            (0..len).map(|k| session.peek(a.wrapping_add(k))).collect();
-                        let changed = (0..len).any(|k| session.changed(a.wrapping_add(k)));
-                        let hex: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
-                        let value = if len == 2 {
-                            format!("${hex} = {}", u16::from_be_bytes([bytes[0], bytes[1]]))
-                        } else if len == 1 {
-                            format!("${hex} = {}", bytes[0])
-                        } else {
-                            format!("${hex}")
-                        };
-                        let t = RichText::new(value).monospace();
-                        let t = if changed {
-                            t.background_color(Color32::from_rgb(0xFF, 0xB0, 0x00))
-                                .color(Color32::BLACK)
-                        } else {
-                            t
-                        };
-                        ui.label(t).on_hover_text(format!("at ${a:04X}"));
-                    }
-                    None => {
-                        ui.weak("unknown");
-                    }
-                }
-                if ui.small_button("x").on_hover_text("remove watch").clicked() {
-                    remove = Some(i);
-                }
-                ui.end_row();
-            }
-        });
-        if let Some(i) = remove {
-            session.settings.watches.remove(i);
-        }
-        ui.horizontal(|ui| {
-            let r = ui.add(
-                egui::TextEdit::singleline(&mut self.new_watch)
-                    .desired_width(130.0)
-                    .hint_text("symbol or $addr[:len]"),
-            );
-            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button("Add").clicked() || enter) && !self.new_watch.trim().is_empty() {
-                session
-                    .settings
-                    .watches
-                    .push(self.new_watch.trim().to_string());
-                self.new_watch.clear();
-            }
-        });
     }
 }

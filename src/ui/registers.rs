@@ -21,6 +21,44 @@ pub const FLAGS: [(char, u8, &str); 8] = [
     ('C', 0x01, "Carry / borrow"),
 ];
 
+/// The hover text of a register: its value in hex, unsigned and signed
+/// decimal and binary, and what it was before the last step if it changed.
+pub fn value_tip(reg: &str, now: &Registers, before: &Registers, changed: bool) -> String {
+    let get = |r: &Registers| -> Option<(u16, bool)> {
+        Some(match reg {
+            "A" => (u16::from(r.a), false),
+            "B" => (u16::from(r.b), false),
+            "D" => (r.d(), true),
+            "X" => (r.x, true),
+            "Y" => (r.y, true),
+            "SP" => (r.sp, true),
+            "PC" => (r.pc, true),
+            _ => return None,
+        })
+    };
+    let Some((v, wide)) = get(now) else {
+        return String::new();
+    };
+    let mut t = if wide {
+        format!("{reg} = ${v:04X} = {v} = signed {} = %{v:016b}", v as i16)
+    } else {
+        format!(
+            "{reg} = ${v:02X} = {v} = signed {} = %{v:08b}",
+            v as u8 as i8
+        )
+    };
+    if changed {
+        if let Some((b, _)) = get(before) {
+            t.push_str(&if wide {
+                format!("\nwas ${b:04X} before the last step")
+            } else {
+                format!("\nwas ${b:02X} before the last step")
+            });
+        }
+    }
+    t
+}
+
 /// Shows the registers; values that differ from `before` are highlighted.
 /// `name(register, value)` gives a `label+offset` to show beside X, Y, SP, PC.
 pub fn registers_widget(
@@ -34,18 +72,16 @@ pub fn registers_widget(
         .spacing([10.0, 2.0])
         .show(ui, |ui| {
             let row = |ui: &mut egui::Ui, reg: &str, text: String, changed: bool, extra: String| {
-                ui.label(RichText::new(reg).monospace().strong());
+                let tip = value_tip(reg, regs, before, changed);
+                ui.label(RichText::new(reg).monospace().strong())
+                    .on_hover_text(&tip);
                 let t = RichText::new(text).monospace();
                 let t = if changed {
                     t.background_color(CHANGED).color(Color32::BLACK)
                 } else {
                     t
                 };
-                ui.label(t).on_hover_text(if changed {
-                    "changed by the last step"
-                } else {
-                    ""
-                });
+                ui.label(t).on_hover_text(tip);
                 ui.label(RichText::new(extra).weak());
                 ui.end_row();
             };
@@ -139,5 +175,26 @@ mod tests {
         for f in ["S=1", "X=1", "H=0", "I=1", "N=0", "Z=1", "V=0", "C=0"] {
             assert!(harness.query_by_label(f).is_some(), "{f}");
         }
+    }
+
+    #[test]
+    fn hovering_a_register_gives_its_value_every_way() {
+        let before = Registers {
+            b: 0x10,
+            ..Registers::default()
+        };
+        let now = Registers {
+            b: 0xFE,
+            x: 0x8001,
+            ..Registers::default()
+        };
+        assert_eq!(
+            value_tip("B", &now, &before, true),
+            "B = $FE = 254 = signed -2 = %11111110\nwas $10 before the last step"
+        );
+        assert_eq!(
+            value_tip("X", &now, &before, false),
+            "X = $8001 = 32769 = signed -32767 = %1000000000000001"
+        );
     }
 }

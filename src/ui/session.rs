@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use super::lcd::{LcdFrame, LcdSettings, HEIGHT, WIDTH};
+use super::lcd::{LcdFrame, HEIGHT, WIDTH};
 use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
 use super::links::{ChainLink, ProvenanceSource};
+pub use super::settings::{BottomTab, Pane, SavedBreakpoint, Settings, SideTab, Speed};
 use super::syntax::Highlighter;
 use super::AppInput;
 use crate::cpu::{Instruction, Op, Registers};
@@ -18,6 +19,7 @@ use crate::debug::breakpoint::Breakpoint;
 use crate::debug::report::FrameReport;
 use crate::debug::{BreakSpec, Debugger, Reason, Stop};
 use crate::image::{FileId, Program, SymbolKind};
+use crate::lesson::Lang;
 use crate::machine::Machine;
 use crate::script::{Script, HOLD_CYCLES};
 
@@ -36,109 +38,6 @@ const FRAME_BUDGET: Duration = Duration::from_millis(8);
 const SLICE_CYCLES: u64 = 20_000;
 /// How often the source files are checked for changes on disk.
 const POLL_EVERY: Duration = Duration::from_millis(750);
-
-/// How fast the machine runs while running.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Speed {
-    /// The board's 2 MHz E clock.
-    #[default]
-    RealTime,
-    /// Ten times the E clock.
-    Times10,
-    /// As many cycles as fit in a frame.
-    Max,
-}
-
-impl Speed {
-    /// Label for menus.
-    pub fn label(self) -> &'static str {
-        match self {
-            Speed::RealTime => "Real time (2 MHz)",
-            Speed::Times10 => "x10",
-            Speed::Max => "As fast as possible",
-        }
-    }
-}
-
-/// A breakpoint as it is persisted: by source line when the program has
-/// sources, else by address.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum SavedBreakpoint {
-    /// A source line (file path as opened, 1-based line).
-    Line {
-        /// The file's path.
-        file: PathBuf,
-        /// The line.
-        line: u32,
-    },
-    /// An address.
-    Addr(u16),
-    /// A breakpoint spec as the library parses it (`Board.inc:60`,
-    /// `readInput:3`, `drawCell if [cellAddress].w == 136`) and whether it
-    /// is enabled. What this version writes; the two above are read for
-    /// settings saved by earlier versions.
-    Spec {
-        /// The spec text.
-        text: String,
-        /// Enabled (a disabled breakpoint stays in the list).
-        enabled: bool,
-    },
-}
-
-/// What is persisted between runs (eframe storage).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    /// LCD zoom and grid.
-    pub lcd: LcdSettings,
-    /// Most recent first.
-    pub recent: Vec<PathBuf>,
-    /// Breakpoints by program path (the bundled program is the empty path).
-    pub breakpoints: Vec<(PathBuf, Vec<SavedBreakpoint>)>,
-    /// Run speed.
-    pub speed: Speed,
-    /// Bottom panel tab.
-    pub bottom_tab: BottomTab,
-    /// Watch expressions (symbol names or `$addr`, optional `:len`).
-    pub watches: Vec<String>,
-    /// Show the frame-time overlay.
-    pub frame_overlay: bool,
-    /// Record data flow (provenance) while running: what the links are
-    /// made of. Off, the machine runs several times faster and the links
-    /// fall back to the buffer/LCD formula.
-    pub record_links: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            lcd: LcdSettings::default(),
-            recent: Vec::new(),
-            breakpoints: Vec::new(),
-            speed: Speed::RealTime,
-            bottom_tab: BottomTab::Memory,
-            watches: vec![
-                "player".into(),
-                "cursorColumn".into(),
-                "cellAddress:2".into(),
-            ],
-            frame_overlay: false,
-            record_links: true,
-        }
-    }
-}
-
-/// Tabs of the bottom panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum BottomTab {
-    /// The hex view.
-    #[default]
-    Memory,
-    /// The SCI terminal.
-    Serial,
-    /// Assembly errors and load problems.
-    Problems,
-}
 
 /// A problem to show in the Problems panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,6 +135,13 @@ pub struct Session {
     /// Modification times of the source files, to reload on change.
     mtimes: Vec<(PathBuf, Option<SystemTime>)>,
     last_poll: Option<Instant>,
+    /// The language shown (the saved one, else the system's).
+    lang: Lang,
+    /// Something changed outside a frame's normal flow (a reload): draw
+    /// another frame.
+    repaint: bool,
+    /// The program key the current watch list belongs to.
+    watches_of: Option<PathBuf>,
 }
 
 impl Session {
@@ -252,6 +158,7 @@ impl Session {
                 }],
             ),
         };
+        let settings_lang = settings.language.unwrap_or_else(Lang::from_env);
         Session {
             settings,
             selection: None,
@@ -280,146 +187,27 @@ impl Session {
             mtimes: Vec::new(),
             last_poll: None,
             recording_since: None,
+            lang: settings_lang,
+            repaint: false,
+            watches_of: None,
         }
     }
 
-    /// Loads what `input` names; problems go to the Problems panel.
-    pub fn open(&mut self, input: AppInput) {
-        let loaded = super::load::load(&input);
-        self.problems = loaded.problems;
-        if let AppInput::Path(p) = &input {
-            self.settings.recent.retain(|r| r != p);
-            self.settings.recent.insert(0, p.clone());
-            self.settings.recent.truncate(10);
-        }
-        let origin = match input {
-            AppInput::Bundled => Origin::Bundled,
-            AppInput::Path(p) => Origin::Path(p),
-        };
-        match loaded.program {
-            Some(p) if loaded.runnable => self.set_program(p, origin),
-            Some(p) => {
-                self.set_sources(p, origin);
-                self.settings.bottom_tab = BottomTab::Problems;
-                self.status = "Assembly failed: see Problems (click one to go to its line).".into();
-            }
-            None => {
-                self.origin = Some(origin);
-                self.settings.bottom_tab = BottomTab::Problems;
-                self.status = "Not loaded: see Problems.".into();
-            }
-        }
-        self.mtimes = loaded
-            .watch
-            .into_iter()
-            .map(|p| {
-                let t = mtime(&p);
-                (p, t)
-            })
-            .collect();
+    /// The language of labels and lessons.
+    pub fn lang(&self) -> Lang {
+        self.lang
     }
 
-    /// Loads the same input again (after an edit on disk).
-    pub fn reload(&mut self) {
-        let input = match &self.origin {
-            Some(Origin::Path(p)) => AppInput::Path(p.clone()),
-            Some(Origin::Bundled) | None => AppInput::Bundled,
-        };
-        self.open(input);
+    /// Switches the language (saved with the settings).
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+        self.settings.language = Some(lang);
     }
 
-    /// Checks (at most every 750 ms) whether a source file changed on disk,
-    /// and reloads if so.
-    pub fn poll_source_change(&mut self) {
-        let now = Instant::now();
-        if self
-            .last_poll
-            .is_some_and(|t| now.duration_since(t) < POLL_EVERY)
-        {
-            return;
-        }
-        self.last_poll = Some(now);
-        let changed = self.mtimes.iter().any(|(p, t)| mtime(p) != *t);
-        if changed {
-            self.reload();
-            self.status = "Reloaded: a source file changed on disk.".into();
-        }
-    }
-
-    /// Opens a file (or folder) chosen in a dialog.
-    pub fn open_dialog(&mut self, folder: bool) {
-        let dialog = rfd::FileDialog::new();
-        let picked = if folder {
-            dialog.pick_folder()
-        } else {
-            dialog
-                .add_filter(
-                    "68HC11 programs",
-                    &["asm", "s", "a11", "s19", "s28", "elf", "out"],
-                )
-                .add_filter("All files", &["*"])
-                .pick_file()
-        };
-        match picked {
-            Some(p) => self.open(AppInput::Path(p)),
-            None => {
-                self.status = "No file chosen (or no file dialog available: pass the path on \
-                               the command line, `hc11lab gui PATH`)."
-                    .into()
-            }
-        }
-    }
-
-    /// Installs a program (replacing the previous one) and loads it onto a
-    /// fresh machine.
-    pub fn set_program(&mut self, program: Program, origin: Origin) {
-        let program = Arc::new(program);
-        self.program = Some(program.clone());
-        self.origin = Some(origin);
-        self.generation += 1;
-        self.selection = None;
-        self.links_dirty = true;
-        self.mode = Mode::Paused;
-        self.stop = None;
-        self.script_active = false;
-        self.key_down_since = [None; 8];
-        self.dbg = match Machine::new(program) {
-            Ok(m) => {
-                let mut d = Debugger::new(m);
-                // Provenance is what the links are made of: on unless the
-                // user traded it for speed.
-                d.set_provenance(self.settings.record_links);
-                d.max_cycles = COMMAND_CYCLES;
-                Some(d)
-            }
-            Err(e) => {
-                self.problems.push(Problem {
-                    severity: "error".into(),
-                    message: e.to_string(),
-                    at: None,
-                });
-                self.settings.bottom_tab = BottomTab::Problems;
-                None
-            }
-        };
-        self.recording_since = None;
-        self.mark_before();
-        self.restore_breakpoints();
-        self.status = format!("Loaded {}.", self.title());
-    }
-
-    /// Shows the sources of a program that did not assemble, with no machine.
-    pub fn set_sources(&mut self, sources: Program, origin: Origin) {
-        self.program = Some(Arc::new(sources));
-        self.origin = Some(origin);
-        self.generation += 1;
-        self.selection = None;
-        self.links_dirty = true;
-        self.mode = Mode::Paused;
-        self.stop = None;
-        self.script_active = false;
-        self.dbg = None;
-        self.mark_before();
+    /// True once after something changed that the window must show even
+    /// without input (a reload).
+    pub fn take_repaint(&mut self) -> bool {
+        std::mem::take(&mut self.repaint)
     }
 
     /// A short name of what is loaded (for the title bar).
@@ -659,6 +447,44 @@ impl Session {
         }
     }
 
+    /// Runs to the selected listing line (its first address) or the
+    /// selected byte's address; says so in the status bar when the
+    /// selection has no code.
+    pub fn run_to_selection(&mut self) {
+        let target = match self.selection {
+            Some(Selection::Line { file, line }) => self
+                .program
+                .as_deref()
+                .and_then(|p| p.addrs_of_line(file, line).next().map(|e| e.addr)),
+            _ => None,
+        };
+        match target {
+            Some(a) if self.is_paused() => {
+                self.status = format!("Running to ${a:04X}{}.", self.describe(a));
+                self.run_to(a);
+            }
+            Some(_) => {}
+            None => {
+                self.status =
+                    "Run to cursor: select a listing line with code first (click its number)."
+                        .into()
+            }
+        }
+    }
+
+    /// Queues typed bytes for the program's serial receiver (the SCI's
+    /// RDR, M68HC11 RM section 9); they arrive at the line's baud rate as
+    /// the machine runs.
+    pub fn send_serial(&mut self, bytes: &[u8]) -> bool {
+        match self.dbg.as_mut() {
+            Some(d) => {
+                d.target_mut().feed_serial(bytes);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn finish(&mut self, stop: Stop) {
         self.mode = Mode::Paused;
         if matches!(stop.reason, Reason::Settled { .. }) {
@@ -861,8 +687,15 @@ impl Session {
     pub fn select(&mut self, sel: Selection) {
         self.selection = Some(sel);
         self.links_dirty = true;
-        if let Selection::BufferByte(_) = sel {
-            self.reveal_mem = Some(sel);
+        match sel {
+            Selection::BufferByte(_) => self.reveal_mem = Some(sel),
+            // The memory view follows a pixel to the buffer byte it comes from.
+            Selection::Pixel { .. } => {
+                if let Some((a, _)) = self.links().bytes.first().copied() {
+                    self.reveal_mem = Some(Selection::BufferByte(a));
+                }
+            }
+            Selection::Line { .. } => {}
         }
     }
 
@@ -932,12 +765,6 @@ impl Session {
         links::compute(sel, &inp)
     }
 
-    /// The debugger's breakpoints (empty without a machine), in the order
-    /// set: spec, enabled, hits, placement, error.
-    pub fn breakpoint_list(&self) -> &[Breakpoint] {
-        self.dbg.as_ref().map_or(&[], |d| d.breakpoints.list())
-    }
-
     /// Switches data-flow recording (provenance, the links' source) on or
     /// off. Off drops what was recorded; on records from now on, so the
     /// links miss what ran in between until the next reset.
@@ -971,282 +798,6 @@ impl Session {
                  on: bytes written earlier show no writer. Reset to record from power-on."
             )
         })
-    }
-
-    /// True if an enabled breakpoint is placed at `addr`.
-    pub fn has_breakpoint(&self, addr: u16) -> bool {
-        self.breakpoint_list()
-            .iter()
-            .any(|b| b.enabled && b.addrs.contains(&addr))
-    }
-
-    /// `Some(enabled)` if a breakpoint (enabled or not) is placed at `addr`.
-    pub fn breakpoint_at(&self, addr: u16) -> Option<bool> {
-        let mut at = self
-            .breakpoint_list()
-            .iter()
-            .filter(|b| b.addrs.contains(&addr));
-        let first = at.next()?;
-        Some(first.enabled || at.any(|b| b.enabled))
-    }
-
-    /// Addresses of the enabled breakpoints, in the order they were set:
-    /// the debugger's whole list, so those with a condition or hit count
-    /// (`LOC[:N][ if COND]`) are in it too (a lesson's `breakpoint` check).
-    pub fn breakpoints(&self) -> Vec<u16> {
-        self.breakpoint_list()
-            .iter()
-            .filter(|b| b.enabled)
-            .flat_map(|b| b.addrs.iter().copied())
-            .collect()
-    }
-
-    /// The spec the gutter uses for `addr`: the label that starts there,
-    /// else the source line that starts there, else the address, so the
-    /// breakpoint follows its code when the program is re-assembled.
-    fn spec_for(&self, addr: u16) -> String {
-        let fallback = format!("${addr:04X}");
-        let Some(p) = self.program.as_deref() else {
-            return fallback;
-        };
-        let label = p
-            .label_for(addr)
-            .filter(|(s, off)| *off == 0 && s.kind == SymbolKind::Label)
-            .map(|(s, _)| s.name.clone());
-        let line = p.line_at(addr).filter(|e| e.addr == addr).and_then(|e| {
-            let f = p.files.get(e.file)?.path.file_name()?.to_str()?;
-            Some(format!("{f}:{}", e.line))
-        });
-        // Only a spec that resolves back to this very address will do.
-        [label, line]
-            .into_iter()
-            .flatten()
-            .find(|spec| {
-                BreakSpec::parse(spec)
-                    .and_then(|s| s.resolve(p))
-                    .is_ok_and(|r| r.addrs.first() == Some(&addr))
-            })
-            .unwrap_or(fallback)
-    }
-
-    fn add_breakpoint(&mut self, addr: u16) -> bool {
-        if self.breakpoint_at(addr).is_some() {
-            return false;
-        }
-        let spec = self.spec_for(addr);
-        match self.dbg.as_mut().map(|d| d.add_breakpoint(&spec)) {
-            Some(Ok(_)) => true,
-            Some(Err(e)) => {
-                self.status = e.to_string();
-                false
-            }
-            None => false,
-        }
-    }
-
-    /// Adds a breakpoint from a spec in the library's syntax
-    /// (`LOC[:N][ if COND]`, see [`crate::debug::breakpoint`]); on an error
-    /// nothing is added and the parser's message is returned.
-    pub fn add_breakpoint_spec(&mut self, text: &str) -> Result<u32, String> {
-        let Some(d) = self.dbg.as_mut() else {
-            return Err("no program loaded".into());
-        };
-        let id = d.add_breakpoint(text.trim()).map_err(|e| e.to_string())?;
-        self.status = format!("Breakpoint #{id} `{}` set.", text.trim());
-        self.save_breakpoints();
-        Ok(id)
-    }
-
-    /// Replaces a breakpoint's spec (same place in the list, hits from
-    /// zero); on an error the breakpoint stays as it was.
-    pub fn edit_breakpoint(&mut self, id: u32, text: &str) -> Result<(), String> {
-        let Some(d) = self.dbg.as_mut() else {
-            return Err("no program loaded".into());
-        };
-        let spec = BreakSpec::parse(text.trim()).map_err(|e| e.to_string())?;
-        let program = d.target().program().clone();
-        d.breakpoints
-            .replace(id, spec, &program)
-            .map_err(|e| e.to_string())?;
-        self.save_breakpoints();
-        Ok(())
-    }
-
-    /// Enables or disables a breakpoint.
-    pub fn set_breakpoint_enabled(&mut self, id: u32, enabled: bool) {
-        if let Some(d) = self.dbg.as_mut() {
-            // The id came from this debugger; a stale one changes nothing.
-            let _ = d.breakpoints.set_enabled(id, enabled);
-        }
-        self.save_breakpoints();
-    }
-
-    /// Deletes a breakpoint.
-    pub fn remove_breakpoint(&mut self, id: u32) {
-        if let Some(d) = self.dbg.as_mut() {
-            // The id came from this debugger; a stale one changes nothing.
-            let _ = d.breakpoints.remove(id);
-        }
-        self.save_breakpoints();
-    }
-
-    /// Sets a breakpoint at an address, or clears every breakpoint placed
-    /// there (enabled or not).
-    pub fn toggle_breakpoint(&mut self, addr: u16) {
-        if self.breakpoint_at(addr).is_some() {
-            let ids: Vec<u32> = self
-                .breakpoint_list()
-                .iter()
-                .filter(|b| b.addrs.contains(&addr))
-                .map(|b| b.id)
-                .collect();
-            if let Some(d) = self.dbg.as_mut() {
-                for id in ids {
-                    // Ids just read from this debugger.
-                    let _ = d.breakpoints.remove(id);
-                }
-            }
-            self.status = format!("Breakpoint at ${addr:04X} removed.");
-        } else if self.add_breakpoint(addr) {
-            self.status = format!("Breakpoint at ${addr:04X}{}.", self.describe(addr));
-        }
-        self.save_breakpoints();
-    }
-
-    /// ` (label+off, file:line)` for messages.
-    pub fn describe(&self, addr: u16) -> String {
-        let Some(p) = self.program.as_deref() else {
-            return String::new();
-        };
-        let label = p.label_for(addr).map(|(s, off)| {
-            if off == 0 {
-                s.name.clone()
-            } else {
-                format!("{}+{off}", s.name)
-            }
-        });
-        let line = p.line_at(addr).and_then(|e| {
-            let f = p.files.get(e.file)?.path.file_name()?.to_string_lossy();
-            Some(format!("{f}:{}", e.line))
-        });
-        match (label, line) {
-            (Some(l), Some(f)) => format!(" ({l}, {f})"),
-            (Some(l), None) => format!(" ({l})"),
-            (None, Some(f)) => format!(" ({f})"),
-            (None, None) => String::new(),
-        }
-    }
-
-    /// Sets or clears a breakpoint on a source line (at its first address);
-    /// a line with only a label breaks at the label's address (the next
-    /// instruction); another line without code gets none.
-    pub fn toggle_breakpoint_line(&mut self, file: FileId, line: u32) {
-        let addr = self.program.as_deref().and_then(|p| {
-            p.addrs_of_line(file, line)
-                .next()
-                .map(|e| e.addr)
-                .or_else(|| {
-                    p.symbols
-                        .iter()
-                        .find(|s| s.kind == SymbolKind::Label && s.defined_at == Some((file, line)))
-                        .map(|s| s.value)
-                })
-        });
-        match addr {
-            Some(a) => self.toggle_breakpoint(a),
-            None => self.status = format!("Line {line} has no code: no breakpoint there."),
-        }
-    }
-
-    /// F9: toggles a breakpoint on the selected line, else at the PC.
-    pub fn toggle_breakpoint_at_selection(&mut self) {
-        match self.selection {
-            Some(Selection::Line { file, line }) => self.toggle_breakpoint_line(file, line),
-            _ => {
-                if let Some(pc) = self.pc() {
-                    self.toggle_breakpoint(pc);
-                }
-            }
-        }
-    }
-
-    fn program_key(&self) -> PathBuf {
-        match &self.origin {
-            Some(Origin::Path(p)) => p.clone(),
-            _ => PathBuf::new(),
-        }
-    }
-
-    fn save_breakpoints(&mut self) {
-        if self.dbg.is_none() {
-            // Sources that did not assemble: keep what was saved.
-            return;
-        }
-        let saved: Vec<SavedBreakpoint> = self
-            .breakpoint_list()
-            .iter()
-            .map(|b| SavedBreakpoint::Spec {
-                text: b.spec.text.clone(),
-                enabled: b.enabled,
-            })
-            .collect();
-        let key = self.program_key();
-        self.settings.breakpoints.retain(|(k, _)| *k != key);
-        if !saved.is_empty() {
-            self.settings.breakpoints.push((key, saved));
-        }
-    }
-
-    fn restore_breakpoints(&mut self) {
-        let Some(p) = self.program.clone() else {
-            return;
-        };
-        let key = self.program_key();
-        let saved = self
-            .settings
-            .breakpoints
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default();
-        let mut lost = Vec::new();
-        for b in saved {
-            match b {
-                SavedBreakpoint::Addr(a) => {
-                    self.add_breakpoint(a);
-                }
-                SavedBreakpoint::Line { file, line } => {
-                    let addr = p
-                        .files
-                        .iter()
-                        .position(|f| f.path == file)
-                        .and_then(|fi| p.addrs_of_line(fi, line).next())
-                        .map(|e| e.addr);
-                    if let Some(a) = addr {
-                        self.add_breakpoint(a);
-                    }
-                }
-                SavedBreakpoint::Spec { text, enabled } => {
-                    let Some(d) = self.dbg.as_mut() else {
-                        return;
-                    };
-                    match d.add_breakpoint(&text) {
-                        Ok(id) if !enabled => {
-                            let _ = d.breakpoints.set_enabled(id, false);
-                        }
-                        Ok(_) => {}
-                        Err(e) => lost.push(e.to_string()),
-                    }
-                }
-            }
-        }
-        for message in lost {
-            self.problems.push(Problem {
-                severity: "warning".into(),
-                message: format!("saved breakpoint dropped: {message}"),
-                at: None,
-            });
-        }
     }
 
     /// Asks the memory panel to show `addr`.
@@ -1340,9 +891,8 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
     }
 }
 
-fn mtime(p: &std::path::Path) -> Option<SystemTime> {
-    std::fs::metadata(p).and_then(|m| m.modified()).ok()
-}
+mod breakpoints;
+mod files;
 
 #[cfg(test)]
 mod tests {

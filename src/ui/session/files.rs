@@ -1,0 +1,278 @@
+//! What the session loads: opening and reloading programs (with each
+//! program's own watch list), watching their files for edits, and saving a
+//! copy of the sources.
+
+use super::*;
+
+impl Session {
+    /// The files a reload watches, with their modification times at load.
+    pub fn watched_files(&self) -> &[(PathBuf, Option<SystemTime>)] {
+        &self.mtimes
+    }
+
+    /// Keeps the watch list of the program being left and takes out the
+    /// one of the program being opened: its own from an earlier visit, else
+    /// those of the default watches its symbols have (the game's variables
+    /// for any Viergewinnt), else none.
+    fn switch_watches(&mut self) {
+        let key = self.program_key();
+        let owner = self
+            .watches_of
+            .clone()
+            .or_else(|| self.settings.watches_program.clone())
+            .unwrap_or_default();
+        self.watches_of = Some(key.clone());
+        self.settings.watches_program = Some(key.clone());
+        if owner == key {
+            return;
+        }
+        let list = std::mem::take(&mut self.settings.watches);
+        self.settings.program_watches.retain(|(k, _)| *k != owner);
+        self.settings.program_watches.push((owner, list));
+        let saved = self
+            .settings
+            .program_watches
+            .iter()
+            .position(|(k, _)| *k == key)
+            .map(|i| self.settings.program_watches.remove(i).1);
+        self.settings.watches = saved.unwrap_or_else(|| {
+            Settings::default()
+                .watches
+                .into_iter()
+                .filter(|w| {
+                    let name = w.split(':').next().unwrap_or(w);
+                    self.resolve(name).is_some()
+                })
+                .collect()
+        });
+    }
+
+    /// Loads what `input` names; problems go to the Problems panel.
+    pub fn open(&mut self, input: AppInput) {
+        self.repaint = true;
+        let loaded = crate::ui::load::load(&input);
+        self.problems = loaded.problems;
+        if let AppInput::Path(p) = &input {
+            self.settings.recent.retain(|r| r != p);
+            self.settings.recent.insert(0, p.clone());
+            self.settings.recent.truncate(10);
+        }
+        let origin = match input {
+            AppInput::Bundled => Origin::Bundled,
+            AppInput::Path(p) => Origin::Path(p),
+        };
+        match loaded.program {
+            Some(p) if loaded.runnable => self.set_program(p, origin),
+            Some(p) => {
+                self.set_sources(p, origin);
+                self.settings.bottom_tab = BottomTab::Problems;
+                self.status = "Assembly failed: see Problems (click one to go to its line).".into();
+            }
+            None => {
+                self.origin = Some(origin);
+                self.settings.bottom_tab = BottomTab::Problems;
+                self.status = "Not loaded: see Problems.".into();
+            }
+        }
+        self.mtimes = loaded
+            .watch
+            .into_iter()
+            .map(|p| {
+                let t = mtime(&p);
+                (p, t)
+            })
+            .collect();
+    }
+
+    /// Loads the same input again (after an edit on disk).
+    pub fn reload(&mut self) {
+        let input = match &self.origin {
+            Some(Origin::Path(p)) => AppInput::Path(p.clone()),
+            Some(Origin::Bundled) | None => AppInput::Bundled,
+        };
+        self.open(input);
+    }
+
+    /// Checks (at most every 750 ms) whether a source file changed on disk,
+    /// and reloads if so.
+    pub fn poll_source_change(&mut self) {
+        let now = Instant::now();
+        if self
+            .last_poll
+            .is_some_and(|t| now.duration_since(t) < POLL_EVERY)
+        {
+            return;
+        }
+        self.last_poll = Some(now);
+        let changed = self.mtimes.iter().any(|(p, t)| mtime(p) != *t);
+        if changed {
+            self.reload();
+            self.status = "Reloaded: a source file changed on disk.".into();
+        }
+    }
+
+    /// Opens a file (or folder) chosen in a dialog.
+    pub fn open_dialog(&mut self, folder: bool) {
+        let dialog = rfd::FileDialog::new();
+        let picked = if folder {
+            dialog.pick_folder()
+        } else {
+            dialog
+                .add_filter(
+                    "68HC11 programs",
+                    &["asm", "s", "a11", "s19", "s28", "elf", "out"],
+                )
+                .add_filter("All files", &["*"])
+                .pick_file()
+        };
+        match picked {
+            Some(p) => self.open(AppInput::Path(p)),
+            None => {
+                self.status = "No file chosen (or no file dialog available: pass the path on \
+                               the command line, `hc11lab gui PATH`)."
+                    .into()
+            }
+        }
+    }
+
+    /// Installs a program (replacing the previous one) and loads it onto a
+    /// fresh machine.
+    pub fn set_program(&mut self, program: Program, origin: Origin) {
+        let program = Arc::new(program);
+        self.program = Some(program.clone());
+        self.origin = Some(origin);
+        self.generation += 1;
+        self.selection = None;
+        self.links_dirty = true;
+        self.mode = Mode::Paused;
+        self.stop = None;
+        self.script_active = false;
+        self.key_down_since = [None; 8];
+        self.dbg = match Machine::new(program) {
+            Ok(m) => {
+                let mut d = Debugger::new(m);
+                // Provenance is what the links are made of: on unless the
+                // user traded it for speed.
+                d.set_provenance(self.settings.record_links);
+                d.max_cycles = COMMAND_CYCLES;
+                Some(d)
+            }
+            Err(e) => {
+                self.problems.push(Problem {
+                    severity: "error".into(),
+                    message: e.to_string(),
+                    at: None,
+                });
+                self.settings.bottom_tab = BottomTab::Problems;
+                None
+            }
+        };
+        self.recording_since = None;
+        self.mark_before();
+        self.switch_watches();
+        self.restore_breakpoints();
+        self.status = format!("Loaded {}.", self.title());
+    }
+
+    /// Shows the sources of a program that did not assemble, with no machine.
+    pub fn set_sources(&mut self, sources: Program, origin: Origin) {
+        self.program = Some(Arc::new(sources));
+        self.origin = Some(origin);
+        self.generation += 1;
+        self.selection = None;
+        self.links_dirty = true;
+        self.mode = Mode::Paused;
+        self.stop = None;
+        self.script_active = false;
+        self.dbg = None;
+        self.mark_before();
+        self.switch_watches();
+    }
+
+    /// The program's source files as (path relative to the main file's
+    /// folder, text); for the bundled program all of `firmware/` under the
+    /// names the authors gave them.
+    pub fn source_files(&self) -> Vec<(PathBuf, String)> {
+        if self.origin == Some(Origin::Bundled) {
+            return crate::firmware::FILES
+                .iter()
+                .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+                .collect();
+        }
+        let Some(p) = self.program.as_deref() else {
+            return Vec::new();
+        };
+        let base = p
+            .files
+            .first()
+            .and_then(|f| f.path.parent())
+            .map(PathBuf::from)
+            .unwrap_or_default();
+        p.files
+            .iter()
+            .map(|f| {
+                let rel = f
+                    .path
+                    .strip_prefix(&base)
+                    .ok()
+                    .filter(|r| !r.as_os_str().is_empty() && r.is_relative())
+                    .map(PathBuf::from)
+                    .or_else(|| f.path.file_name().map(PathBuf::from))
+                    .unwrap_or_else(|| PathBuf::from("source.asm"));
+                (rel, f.text.clone())
+            })
+            .collect()
+    }
+
+    /// Writes the program's sources into `dir` (created if missing) and
+    /// opens the copy there. Refuses to overwrite: a file that already
+    /// exists is an error and nothing is written.
+    pub fn save_sources_to(&mut self, dir: &std::path::Path) -> Result<PathBuf, String> {
+        let files = self.source_files();
+        let Some((main, _)) = files.first() else {
+            return Err("nothing to save: the program has no source files".into());
+        };
+        let main = dir.join(main);
+        if let Some((rel, _)) = files.iter().find(|(rel, _)| dir.join(rel).exists()) {
+            return Err(format!(
+                "{} exists already: choose an empty folder (nothing was written)",
+                dir.join(rel).display()
+            ));
+        }
+        for (rel, text) in &files {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        self.open(AppInput::Path(main.clone()));
+        self.status = format!(
+            "Saved {} file(s) to {} and opened the copy: edit it in your editor, the window \
+             reloads when you save.",
+            files.len(),
+            dir.display()
+        );
+        Ok(main)
+    }
+
+    /// File > Save a copy of the sources: a folder dialog, then
+    /// [`Self::save_sources_to`].
+    pub fn save_sources_dialog(&mut self) {
+        match rfd::FileDialog::new().pick_folder() {
+            Some(dir) => {
+                if let Err(e) = self.save_sources_to(&dir) {
+                    self.status = e;
+                }
+            }
+            None => {
+                self.status = "No folder chosen (or no file dialog available).".into();
+            }
+        }
+    }
+}
+
+pub(super) fn mtime(p: &std::path::Path) -> Option<SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}

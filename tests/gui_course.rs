@@ -1,0 +1,225 @@
+//! The course in the window, clicked through with egui_kittest (no window
+//! opens): open an exercise (its starter copied into the data folder and
+//! loaded), Check it (feedback and points from the course's grader), Hand
+//! in (the zip the grader takes, graded the same); File > Save a copy of
+//! the sources; the next-lesson button; the serial input line reaching the
+//! program's receiver.
+#![cfg(feature = "gui")]
+
+use std::path::PathBuf;
+
+use egui::Vec2;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use hc11lab::lesson::Catalog;
+use hc11lab::ui::app::App;
+use hc11lab::ui::course::CourseTab;
+use hc11lab::ui::exercises::CheckState;
+use hc11lab::ui::session::{Origin, Settings, SideTab, Speed};
+use hc11lab::ui::AppInput;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hc11lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn harness(app: App) -> Harness<'static, App> {
+    Harness::builder()
+        .with_size(Vec2::new(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(120)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app)
+}
+
+#[test]
+fn open_check_and_hand_in_an_exercise() {
+    let data = scratch("course-exercise");
+    let settings = Settings {
+        side_tab: SideTab::Course,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Bundled, None).with_course_dir(data.clone());
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Exercises").click();
+    h.run();
+    assert_eq!(h.state().course.tab, CourseTab::Exercises);
+    // E2 (stack pulls) is graded at breakpoints: quick to check.
+    h.state_mut().course.exercises.select("e2-pulls");
+    h.run();
+    h.get_by_label("Start (copy the starter code)").click();
+    h.run();
+    let work = data.join("exercises").join("e2-pulls");
+    let main = work.join("Viergewinnt.asm");
+    assert!(main.is_file(), "starter not copied");
+    assert_eq!(
+        h.state().session.origin,
+        Some(Origin::Path(main.clone())),
+        "the copy is not what is open"
+    );
+    assert!(h.state().session.has_machine());
+
+    h.get_by_label("Check").click();
+    h.step();
+    let start = std::time::Instant::now();
+    while matches!(
+        h.state().course.exercises.result("e2-pulls"),
+        Some(CheckState::Running)
+    ) && start.elapsed().as_secs() < 120
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    let Some(CheckState::Done(r)) = h.state().course.exercises.result("e2-pulls").cloned() else {
+        panic!("{:?}", h.state().course.exercises.result("e2-pulls"));
+    };
+    // The unchanged game assembles but does not do the task.
+    assert!(r.score < r.max_score && r.max_score > 0.0, "{r:?}");
+    assert!(r.checks.iter().any(|c| c.passed), "{r:?}");
+    h.run();
+    h.get_by_label_contains("Points:");
+    assert!(h
+        .query_all_by_label_contains(&r.checks[0].name)
+        .next()
+        .is_some());
+
+    h.get_by_label("Hand in").click();
+    h.run();
+    let zip = data.join("exercises").join("e2-pulls.zip");
+    assert!(zip.is_file(), "no hand-in zip");
+    h.get_by_label_contains("Hand-in zip written:");
+    // The zip is what the grader takes: same points as the folder.
+    let cat = Catalog::load_default().unwrap();
+    let graded = hc11lab::lesson::check::check(&cat, "e2-pulls", &zip).unwrap();
+    assert_eq!(graded.score, r.score);
+    drop(h);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn save_a_copy_of_the_bundled_sources_and_open_it() {
+    let dir = scratch("save-copy");
+    let app = App::with_settings(Settings::default(), AppInput::Bundled, None);
+    let mut h = harness(app);
+    h.run();
+    let main = h.state_mut().session.save_sources_to(&dir).expect("saved");
+    assert_eq!(main, dir.join("Viergewinnt.asm"));
+    for (name, text) in hc11lab::firmware::FILES {
+        assert_eq!(
+            &std::fs::read_to_string(dir.join(name)).unwrap(),
+            text,
+            "{name}"
+        );
+    }
+    assert_eq!(h.state().session.origin, Some(Origin::Path(main)));
+    assert!(h.state().session.has_machine());
+    // A second save into the same folder overwrites nothing.
+    let again = h.state_mut().session.save_sources_to(&dir);
+    assert!(again.unwrap_err().contains("exists already"));
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_finished_lesson_offers_the_next_one() {
+    let data = scratch("next-lesson");
+    // The tour done, as saved progress says.
+    let cat = Catalog::load_default().unwrap();
+    let tour = cat.lesson("01-tour").unwrap().clone();
+    let mut progress = hc11lab::lesson::Progress::default();
+    progress.set_lesson(
+        "01-tour",
+        hc11lab::lesson::progress::LessonProgress {
+            done: tour.manifest.step.iter().map(|s| s.id.clone()).collect(),
+            completed: true,
+            ..Default::default()
+        },
+    );
+    progress.save(&data).unwrap();
+    let settings = Settings {
+        side_tab: SideTab::Course,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Bundled, None).with_course_dir(data.clone());
+    let mut h = harness(app);
+    h.state_mut().course.lessons.open("01-tour");
+    h.run();
+    let (next, _) = h
+        .state()
+        .course
+        .lessons
+        .next_lesson()
+        .expect("a lesson after the tour");
+    h.get_by_label("Next lesson").click();
+    h.run();
+    let open = h
+        .state()
+        .course
+        .lessons
+        .run()
+        .map(|r| r.lesson().id.clone());
+    assert_eq!(open.as_deref(), Some(next.as_str()));
+    drop(h);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A program that sends back every byte it receives on the SCI.
+const ECHO: &str = "
+                include Trainer11Register.inc
+                org     $C000
+Start           lds     #$00FF
+                ldaa    #$30
+                staa    BAUD
+                ldaa    #$0C
+                staa    SCCR2
+Loop            brclr   SCSR, #$20, Loop
+                ldaa    SCDR
+                brclr   SCSR, #$80, *
+                staa    SCDR
+                bra     Loop
+                org     VRESET
+                dc.w    Start
+";
+
+#[test]
+fn the_serial_input_line_reaches_the_programs_receiver() {
+    let dir = scratch("serial-echo");
+    let inc = hc11lab::firmware::FILES
+        .iter()
+        .find(|(n, _)| *n == "Trainer11Register.inc")
+        .unwrap()
+        .1;
+    std::fs::write(dir.join("Trainer11Register.inc"), inc).unwrap();
+    std::fs::write(dir.join("echo.asm"), ECHO).unwrap();
+    let settings = Settings {
+        speed: Speed::Max,
+        bottom_tab: hc11lab::ui::session::BottomTab::Serial,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Path(dir.join("echo.asm")), None);
+    let mut h = harness(app);
+    h.run();
+    assert!(
+        h.state().session.has_machine(),
+        "{:?}",
+        h.state().session.problems
+    );
+    h.get_by_label("Send:").click();
+    h.run();
+    h.get_by_label("Send:").type_text("Hi");
+    h.run();
+    h.key_press(egui::Key::Enter);
+    h.run();
+    h.get_by_label_contains("byte(s) sent");
+    h.state_mut().session.run();
+    for _ in 0..30 {
+        h.step();
+    }
+    // "Hi" and the CR come back (the terminal hides the CR).
+    let echoed = h.state().session.serial_text();
+    assert_eq!(echoed, "Hi\r");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}

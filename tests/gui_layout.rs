@@ -1,0 +1,128 @@
+//! The window's layout at the screens students have: 1024x600, 1280x800 and
+//! 1920x1080, each at scale 1 and 2 (a HiDPI scale of 2 leaves half the
+//! points). In every case the panels lie inside the window and none over
+//! another, the LCD is drawn whole at 2:1 and at least 2x, inside its own
+//! panel, and the toolbar's buttons are on screen. No window opens.
+#![cfg(feature = "gui")]
+
+use egui::{Rect, Vec2};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use hc11lab::ui::app::App;
+use hc11lab::ui::layout::Mode;
+use hc11lab::ui::session::Settings;
+use hc11lab::ui::AppInput;
+
+const SCREENS: [(f32, f32); 3] = [(1024.0, 600.0), (1280.0, 800.0), (1920.0, 1080.0)];
+
+fn harness(points: Vec2, scale: f32) -> Harness<'static, App> {
+    let app = App::with_settings(Settings::default(), AppInput::Bundled, None);
+    Harness::builder()
+        .with_size(points)
+        .with_pixels_per_point(scale)
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app)
+}
+
+/// True if `a` and `b` share more than a hairline (panel edges touch).
+fn overlap(a: Rect, b: Rect) -> bool {
+    let i = a.intersect(b);
+    i.width() > 1.0 && i.height() > 1.0
+}
+
+fn inside(outer: Rect, inner: Rect) -> bool {
+    outer.expand(0.5).contains_rect(inner)
+}
+
+fn check(points: Vec2, scale: f32) {
+    let what = format!("{}x{} at scale {scale}", points.x * scale, points.y * scale);
+    let mut h = harness(points, scale);
+    for _ in 0..4 {
+        h.step();
+    }
+    let window = Rect::from_min_size(egui::Pos2::ZERO, points);
+    let app = h.state();
+    let rects = app.panel_rects().to_vec();
+    assert!(rects.len() >= 5, "{what}: {rects:?}");
+    for (name, r) in &rects {
+        assert!(
+            inside(window, *r),
+            "{what}: {name} {r:?} outside the window"
+        );
+        assert!(
+            r.width() > 20.0 && r.height() > 10.0,
+            "{what}: {name} {r:?} squeezed"
+        );
+    }
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        for (b, rb) in rects.iter().skip(i + 1) {
+            assert!(!overlap(*ra, *rb), "{what}: {a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+    let lcd_panel = if app.mode() == Some(Mode::Compact) {
+        "lcd-column"
+    } else {
+        "center"
+    };
+    let panel = rects
+        .iter()
+        .find(|(n, _)| *n == lcd_panel)
+        .map(|(_, r)| *r)
+        .expect("LCD panel");
+    let lcd = h.get_by_label("LCD 128x64").rect();
+    assert!(
+        inside(panel, lcd),
+        "{what}: LCD {lcd:?} not inside {lcd_panel} {panel:?}"
+    );
+    assert!(inside(window, lcd), "{what}: LCD {lcd:?} cut off");
+    assert!(
+        (lcd.width() - 2.0 * lcd.height()).abs() < 0.5,
+        "{what}: LCD {lcd:?} not 2:1"
+    );
+    let zoom = lcd.width() / 128.0;
+    assert!(
+        zoom >= 2.0 && (zoom - zoom.round()).abs() < 0.01,
+        "{what}: LCD zoom {zoom}"
+    );
+    for (name, r) in &rects {
+        if *name != lcd_panel {
+            assert!(!overlap(*r, lcd), "{what}: LCD over {name}");
+        }
+    }
+    for button in ["Run", "Step", "Step back", "Reset"] {
+        let b = h.get_by_label(button).rect();
+        assert!(inside(window, b), "{what}: {button} {b:?} off screen");
+    }
+}
+
+#[test]
+fn every_screen_at_scale_1_and_2_has_the_lcd_whole_and_no_overlaps() {
+    for (w, h) in SCREENS {
+        for scale in [1.0, 2.0] {
+            check(Vec2::new(w / scale, h / scale), scale);
+        }
+    }
+}
+
+#[test]
+fn the_listing_grows_with_the_window() {
+    let width = |w: f32| {
+        let mut h = harness(Vec2::new(w, 800.0), 1.0);
+        for _ in 0..3 {
+            h.step();
+        }
+        let r = h
+            .state()
+            .panel_rects()
+            .iter()
+            .find(|(n, _)| *n == "listing")
+            .map(|(_, r)| r.width())
+            .expect("listing panel");
+        r
+    };
+    let (narrow, wide) = (width(1024.0), width(1920.0));
+    assert!(
+        wide > narrow + 150.0,
+        "listing {narrow} at 1024, {wide} at 1920"
+    );
+}
