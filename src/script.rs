@@ -383,6 +383,11 @@ pub struct Timing {
     pub quiet: u64,
     /// E-cycles to wait for quiet at most before going on anyway.
     pub settle_cap: u64,
+    /// False (the default, the shared stop rule): the script ends only when
+    /// the program waits for input. True: a quiet window alone ends it, for
+    /// a grader that limits how long a program may think without output
+    /// (an assignment's `idle_without_input`).
+    pub end_on_quiet: bool,
 }
 
 impl Default for Timing {
@@ -391,6 +396,7 @@ impl Default for Timing {
             hold: HOLD_CYCLES,
             quiet: QUIET_CYCLES,
             settle_cap: SETTLE_CAP_CYCLES,
+            end_on_quiet: false,
         }
     }
 }
@@ -567,6 +573,10 @@ impl ScriptRunner {
         if board.serial_rx_pending() > 0 {
             return Progress::Continue(board.next_event().max(now + 1));
         }
+        if self.timing.end_on_quiet {
+            let waiting_on = board.last_input_poll().map_or(InputKind::Keys, |(_, k)| k);
+            return Progress::Finished { waiting_on };
+        }
         match board.last_input_poll() {
             Some((at, kind)) if at.saturating_add(quiet) >= now => {
                 Progress::Finished { waiting_on: kind }
@@ -659,6 +669,7 @@ mod tests {
             hold: 100,
             quiet: 1000,
             settle_cap: 1_000_000,
+            end_on_quiet: false,
         };
         let mut r = ScriptRunner::new(&script, timing, 0);
         // Boot settle: quiet since 0.
@@ -693,6 +704,7 @@ mod tests {
             hold: 10,
             quiet: 1000,
             settle_cap: 5000,
+            end_on_quiet: false,
         };
         let mut r = ScriptRunner::new(&Script::empty(), timing, 0);
         board.tick(1000);
@@ -721,6 +733,7 @@ mod tests {
             hold: 10,
             quiet: 1000,
             settle_cap: 5000,
+            end_on_quiet: false,
         };
         let mut r = ScriptRunner::new(&s, timing, 0);
         board.tick(1000);
@@ -740,6 +753,7 @@ mod tests {
             hold: 10,
             quiet: 1000,
             settle_cap: 5000,
+            end_on_quiet: false,
         };
         let mut r = ScriptRunner::new(&Script::empty(), timing, 0);
         for i in 0..10 {

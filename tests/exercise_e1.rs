@@ -73,19 +73,26 @@ fn e1_solution_full_marks_original_fails() {
 }
 
 /// Grades `subs` (plus the unchanged firmware) as a batch and returns the
-/// similar pairs by folder name.
+/// similar pairs by folder name; identical submissions form a group, listed
+/// here as pairs of the group's first with each other one (shared 0).
 fn similar_pairs(subs: &[&Scratch]) -> Vec<(String, String, usize)> {
     let mut paths: Vec<std::path::PathBuf> = subs.iter().map(|s| s.path().to_path_buf()).collect();
     paths.push(firmware());
     let mut opts = hc11lab::grade::GradeOptions::new(lesson("e1-draw"), paths);
     opts.jobs = Some(1);
     let report = hc11lab::grade::grade_batch(&opts, &|_, _| {}).unwrap();
-    report
+    let mut pairs: Vec<(String, String, usize)> = report
         .similarity
         .pairs
         .iter()
         .map(|p| (p.a.clone(), p.b.clone(), p.shared))
-        .collect()
+        .collect();
+    for group in &report.similarity.identical {
+        for other in group.iter().skip(1) {
+            pairs.push((group[0].clone(), other.clone(), 0));
+        }
+    }
+    pairs
 }
 
 fn name(s: &Scratch) -> String {
@@ -116,9 +123,11 @@ fn two_identical_e1_solutions_are_flagged_as_similar() {
     let c = Scratch::new("e1-sim-c");
     c.copy_dir(&firmware())
         .write("Logic.inc", &format!("{logic}{routine}"));
+    // A comment of its own keeps d from being an identical copy of c, so
+    // the pair is found by its shared fingerprints.
     let d = Scratch::new("e1-sim-d");
     d.copy_dir(&firmware())
-        .write("Logic.inc", &format!("{logic}{routine}"));
+        .write("Logic.inc", &format!("; mine\n{logic}{routine}"));
     let pairs = similar_pairs(&[&c, &d]);
     assert_eq!(pairs.len(), 1, "{pairs:?}");
     assert_eq!(

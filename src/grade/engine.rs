@@ -74,11 +74,13 @@ impl Grader {
                 hold: limits.hold_cycles,
                 quiet: limits.quiet_cycles,
                 settle_cap: limits.settle_cap_cycles,
+                end_on_quiet: limits.idle_without_input,
             },
             game: Timing {
                 hold: limits.hold_cycles,
                 quiet: limits.game_quiet_cycles,
                 settle_cap: limits.settle_cap_cycles.min(GAME_SETTLE_CAP),
+                end_on_quiet: limits.idle_without_input,
             },
         };
         // Key scripts are validated now, so a typo fails the assignment, not every student.

@@ -40,6 +40,11 @@ pub struct Limits {
     pub settle_cap_cycles: u64,
     /// A scenario fails if the program never becomes idle after its keys.
     pub require_idle: bool,
+    /// False (default): after its last key a program is idle only when it
+    /// waits for input again (hc11lab's `settled` rule). True: `quiet_cycles`
+    /// without output alone make it idle, so an assignment can limit how long
+    /// a program thinks silently (E4: 50 ms).
+    pub idle_without_input: bool,
 }
 
 impl Default for Limits {
@@ -58,6 +63,7 @@ impl Default for Limits {
             game_quiet_cycles: 25_000,
             settle_cap_cycles: 4_000_000,
             require_idle: true,
+            idle_without_input: false,
         }
     }
 }
