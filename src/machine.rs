@@ -785,6 +785,16 @@ impl Machine {
         }
     }
 
+    /// Applies a lab-bench action (`--analog`, `--signal`, `--pin`, IRQ) now.
+    pub fn apply_bench(&mut self, action: &crate::board::bench::BenchAction) {
+        self.board.apply_bench(action);
+    }
+
+    /// Logs the changes of port A bits `mask` from now on (`--trace-pin`).
+    pub fn trace_pins(&mut self, mask: u8) {
+        self.board.trace_pins(mask);
+    }
+
     /// The CPU (registers, cycle count, run state).
     pub fn cpu(&self) -> &Cpu {
         &self.cpu

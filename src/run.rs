@@ -115,6 +115,10 @@ pub struct RunReport {
     pub lcd: Vec<String>,
     /// One entry per `--dump` item, keyed as given.
     pub symbols: BTreeMap<String, Dump>,
+    /// With `--trace-pin`: each traced port A pin's level at the start of the
+    /// trace and every change after it (cycle, bit, level), in time order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pin_trace: Vec<crate::board::timer::PinEdge>,
     /// The debugger's part (stop details, provenance, profile, call stack) when used.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub debug: Option<DebugRun>,
@@ -186,6 +190,7 @@ pub fn run(
         serial: machine.serial_text(),
         lcd: machine.lcd_text(),
         symbols,
+        pin_trace: machine.board().pin_trace().to_vec(),
         debug,
     };
     Ok((machine, report))
