@@ -126,7 +126,8 @@ fn ic1_on_falling_edges_with_duty_cycle() {
 /// bench's events (conversions, signal edges, compare matches) as without it.
 #[test]
 fn fast_forward_is_exact_with_bench_events() {
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 5] = [
+        ("pa.asm", &["signal:PA7=square:1000"]),
         ("ic.asm", &["signal:PA2=square:1000"]),
         ("adc.asm", &["analog:AN1=1.0"]),
         ("oc.asm", &[]),
@@ -147,4 +148,27 @@ fn fast_forward_is_exact_with_bench_events() {
         assert_eq!(runs[0].0, runs[1].0, "{file}");
         assert!(runs[0].1 == runs[1].1, "{file}: machines differ");
     }
+}
+
+#[test]
+fn pulse_accumulator_counts_edges_and_gated_time() {
+    let mut m = lab("pa.asm");
+    m.apply_bench(&bench::parse_signal("PA7=square:1000").expect("valid"));
+    run_to_halt(&mut m, 100_000);
+    // Rising edges at 0, 2000, 4000, ...; counting starts after cycle 0, so
+    // the edges at 2000 and 4000 take PACNT from $FE to $00 at 4000, and the
+    // 6-cycle poll sees PAOVF at most 6 cycles later, then `ldd TCNT`.
+    let t_ovf = word(&m, 0x80) as u64;
+    assert!((4006..4006 + 6).contains(&t_ovf), "t_ovf {t_ovf}");
+    assert_eq!(m.peek(0x82), 0x00);
+    assert_eq!(m.peek(0x83), 0x30, "PAOVF and PAIF");
+    // The gate measured is the high phase [2000k, 2000k + 1000) before t_gate.
+    let t_gate = word(&m, 0x85) as u64;
+    let k = (t_gate - 1000) / 2000;
+    let (open, close) = (2000 * k, 2000 * k + 1000);
+    assert!(t_gate - close < 20, "t_gate {t_gate}");
+    // E/64 ticks at multiples of 64 after reset, strictly inside the gate.
+    let ticks = (open + 1..close).filter(|t| t % 64 == 0).count() as u8;
+    assert_eq!(m.peek(0x84), ticks);
+    assert!(ticks == 15 || ticks == 16);
 }
