@@ -14,6 +14,7 @@
 
 pub mod adc;
 pub mod bench;
+pub mod cop;
 pub mod lcd;
 pub mod pio;
 pub mod ports;
@@ -177,6 +178,9 @@ pub struct Board {
     mem: Box<[u8; 0x10000]>,
     ports: Ports,
     adc: Adc,
+    cop: cop::Cop,
+    /// The CONFIG EEPROM cell; it takes effect at the next reset.
+    config_cell: u8,
     timer: Timer,
     spi: Spi,
     sci: Sci,
@@ -225,6 +229,8 @@ impl Board {
             mem: Box::new([0; 0x10000]),
             ports: Ports::new(),
             adc: Adc::new(),
+            cop: cop::Cop::new(ports::CONFIG_RESET, 0),
+            config_cell: ports::CONFIG_RESET,
             timer: Timer::new(),
             spi: Spi::new(),
             sci: Sci::new(),
@@ -248,6 +254,8 @@ impl Board {
     pub fn reset(&mut self) {
         let now = self.now;
         self.ports.reset(now);
+        self.ports.set_config(self.config_cell);
+        self.cop = cop::Cop::new(self.config_cell, now);
         self.adc.reset(now);
         self.timer.reset(now);
         self.spi.reset(now);
@@ -436,6 +444,28 @@ impl Board {
             },
         }
         self.service();
+    }
+
+    /// Sets the CONFIG EEPROM cell (as a programmer would); like on the chip
+    /// it takes effect at the next reset. NOCOP = 0 ($08) turns the COP on.
+    pub fn set_config_cell(&mut self, value: u8) {
+        self.config_cell = value;
+    }
+
+    /// The CONFIG EEPROM cell.
+    pub fn config_cell(&self) -> u8 {
+        self.config_cell
+    }
+
+    /// The cycle the COP watchdog times out (`u64::MAX` if it is off).
+    pub fn cop_deadline(&self) -> u64 {
+        self.cop
+            .deadline(self.ports.peek(ports::addr::OPTION, self.now) & 0x03)
+    }
+
+    /// The cycle of the program's last completed $55/$AA clear since reset.
+    pub fn cop_last_feed(&self) -> Option<u64> {
+        self.cop.last_feed()
     }
 
     /// Logs the changes of port A bits `mask` from now on (`--trace-pin`),
@@ -689,6 +719,9 @@ impl Board {
                     0x28..=0x2A => self.spi.write(addr, value, now),
                     0x2B..=0x2F => self.sci.write(addr, value, now),
                     adc::ADCTL => self.adc.write(addr, value, now),
+                    ports::addr::COPRST => {
+                        self.cop.write(value, now);
+                    }
                     _ => {
                         self.ports.write(addr, value, now);
                         if addr == ports::addr::PORTA {

@@ -159,6 +159,10 @@ struct RunArgs {
     /// Hold an input pin at a level: PA0..PA2, PA7 = 0|1, or PE0..PE7 (0 V / 5 V). Repeatable.
     #[arg(long, value_name = "PIN=0|1")]
     pin: Vec<String>,
+    /// Program the CONFIG EEPROM cell before the run (takes effect at reset, as on the
+    /// chip): $08 turns the COP watchdog on (NOCOP = 0). The board's default is $0C.
+    #[arg(long, value_name = "$HEX")]
+    config: Option<String>,
     /// Drive the IRQ pin from the start: low (asserted) or high.
     #[arg(long, value_name = "low|high")]
     irq: Option<String>,
@@ -450,6 +454,23 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             Ok(b) => bench.push(b),
             Err(e) => {
                 errln!("error: {option}: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        }
+    }
+    if let Some(text) = &args.config {
+        let t = text.trim();
+        let digits = t
+            .strip_prefix('$')
+            .or_else(|| t.strip_prefix("0x"))
+            .unwrap_or(t);
+        match u8::from_str_radix(digits, 16) {
+            Ok(v) => {
+                machine.set_config_cell(v);
+                machine.reset_button();
+            }
+            Err(_) => {
+                errln!("error: --config: `{t}` is not a byte in hex ($08 turns the COP on)");
                 return Ok(ExitCode::from(USAGE));
             }
         }

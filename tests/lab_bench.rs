@@ -172,3 +172,27 @@ fn pulse_accumulator_counts_edges_and_gated_time() {
     assert_eq!(m.peek(0x84), ticks);
     assert!(ticks == 15 || ticks == 16);
 }
+
+#[test]
+fn cop_resets_when_the_program_stops_feeding_it_and_not_while_it_does() {
+    let mut m = lab("cop.asm");
+    m.set_config_cell(0x08); // NOCOP = 0: the watchdog on after reset
+    m.reset_button();
+    let r = m.run_until(&StopConditions::budget(1_000_000));
+    assert_eq!(r, StopReason::CycleBudget, "the second boot feeds forever");
+    let resets = m.cop_resets();
+    assert_eq!(resets.len(), 1, "{resets:?}");
+    let reset = resets[0];
+    let stuck = m.program().symbol("stuck").expect("label").value as u16;
+    assert_eq!(reset.pc, stuck, "where the program stopped feeding it");
+    let last = reset.last_feed.expect("it fed three times");
+    // CR = 00: one E/2^15 period after the first tick that follows the
+    // last clear (RM: tolerance -0/+1 tick).
+    assert_eq!(reset.cycle, (last / 32768 + 2) * 32768);
+    assert_eq!(m.peek(0x80), 2, "booted twice");
+    // With the watchdog off (NOCOP = 1, the board's CONFIG) nothing resets.
+    let mut off = lab("cop.asm");
+    let r = off.run_until(&StopConditions::budget(1_000_000));
+    assert!(matches!(r, StopReason::Halted(_)), "{r}");
+    assert!(off.cop_resets().is_empty());
+}

@@ -110,3 +110,23 @@ fn bad_bench_options_are_usage_errors() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn cop_reset_is_reported_with_where_the_program_was() {
+    let file = lab("cop.asm");
+    let (code, out, err) = run(&[&file, "--config", "$08", "--max-cycles", "500000", "--json"]);
+    assert_eq!(code, 1, "the second boot feeds forever: budget; {err}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    let resets = v["cop_resets"].as_array().expect("cop_resets");
+    assert_eq!(resets.len(), 1);
+    let last = resets[0]["last_feed"].as_u64().expect("fed");
+    assert_eq!(
+        resets[0]["cycle"].as_u64(),
+        Some((last / 32768 + 2) * 32768)
+    );
+    // Without --config the watchdog is off: the program hangs in `stuck`.
+    let (_, out, _) = run(&[&file, "--json"]);
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["stop_reason"], "halted");
+    assert!(v.get("cop_resets").is_none());
+}

@@ -57,6 +57,9 @@ pub const PORTA_BACKLIGHT_OFF: u8 = 0x40;
 /// Bit 5 of PORTD is the LCD's A0 line: 0 = command, 1 = data.
 pub const PORTD_LCD_A0: u8 = 0x20;
 
+/// CONFIG as the model's boards leave it: no security, COP off, ROM and EEPROM off.
+pub const CONFIG_RESET: u8 = 0x0C;
+
 /// Writes to time-protected bits are taken only this many E-cycles after reset.
 pub const TIME_PROTECT_CYCLES: u64 = 64;
 
@@ -83,6 +86,11 @@ impl Ports {
         };
         p.reset(0);
         p
+    }
+
+    /// Loads CONFIG from its EEPROM cell (the board does this at reset).
+    pub fn set_config(&mut self, value: u8) {
+        self.latch[addr::CONFIG as usize] = value;
     }
 
     /// True while PORTA bit 6 is low: the LCD backlight is on.
@@ -184,9 +192,10 @@ impl Device for Ports {
             // Read-only registers: input port, A/D results, factory CONFIG
             // (EEPROM cell, programmed through PPROG, not by a store).
             addr::PORTE | 0x31..=0x34 | addr::CONFIG => {}
-            // OPTION bits 5, 4, 0 (IRQE, DLY, CR) and INIT are time protected.
+            // OPTION bits 5, 4, 1, 0 (IRQE, DLY, CR1, CR0) and INIT are
+            // time protected.
             addr::OPTION => {
-                let mask = if protected_open { 0xFF } else { 0xCE };
+                let mask = if protected_open { 0xFF } else { 0xCC };
                 *slot = (*slot & !mask) | (value & mask);
             }
             addr::INIT => {
