@@ -52,7 +52,7 @@ enum Command {
         file: PathBuf,
     },
     /// Run a program headless on the trainer11 board and report what it did.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Guided lessons and exercises: list them, show one, check a submission.
     #[command(subcommand)]
     Lesson(LessonCommand),

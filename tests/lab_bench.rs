@@ -183,7 +183,7 @@ fn cop_resets_when_the_program_stops_feeding_it_and_not_while_it_does() {
     let resets = m.cop_resets();
     assert_eq!(resets.len(), 1, "{resets:?}");
     let reset = resets[0];
-    let stuck = m.program().symbol("stuck").expect("label").value as u16;
+    let stuck = m.program().symbol("stuck").expect("label").value;
     assert_eq!(reset.pc, stuck, "where the program stopped feeding it");
     let last = reset.last_feed.expect("it fed three times");
     // CR = 00: one E/2^15 period after the first tick that follows the

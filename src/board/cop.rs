@@ -87,7 +87,7 @@ mod tests {
         assert_eq!(c.deadline(0), 2 * 32768);
         assert_eq!(c.deadline(1), 5 * 32768);
         assert!(!c.write(0xAA, 10));
-        assert!(c.write(0x55, 20) == false && c.write(0xAA, 30_000));
+        assert!(!c.write(0x55, 20) && c.write(0xAA, 30_000));
         assert_eq!(
             c.deadline(0),
             2 * 32768,
