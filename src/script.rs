@@ -10,6 +10,14 @@
 //! and besides those actions knows `press N`, `release N` (no waiting) and
 //! `settle` (wait until the program is idle).
 //!
+//! # The lab bench
+//!
+//! `analog:AN0=1.2` (volts), `signal:PA2=square:1000[:DUTY]`,
+//! `signal:PA2=off`, `pin:PA1=0`, `irq:low`, `xirq:high` act on the pins at
+//! once and the script goes on ([`crate::board::bench`] parses them, as it
+//! does `run --analog/--signal/--pin/--irq`). Conversions that ended before
+//! a voltage change keep the old value.
+//!
 //! # Serial input
 //!
 //! `serial:TEXT` queues the bytes on RxD: the first arrives one frame (at

@@ -196,3 +196,16 @@ fn cop_resets_when_the_program_stops_feeding_it_and_not_while_it_does() {
     assert!(matches!(r, StopReason::Halted(_)), "{r}");
     assert!(off.cop_resets().is_empty());
 }
+
+#[test]
+fn irq_pin_from_a_script_action_is_taken() {
+    for (keys, expected) in [("", 0u8), ("wait:1000,irq:low", 1)] {
+        let mut m = lab("irq.asm");
+        let script = hc11lab::script::Script::parse_keys(keys).expect("parses");
+        m.start_script(&script);
+        let r = m.run_until(&StopConditions::budget(2_000_000));
+        assert_eq!(r, StopReason::Settled, "{keys}");
+        assert_eq!(m.waiting_on(), Some(hc11lab::board::InputKind::PortA));
+        assert_eq!(m.peek(0x80), expected, "{keys}");
+    }
+}
