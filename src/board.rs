@@ -12,6 +12,9 @@
 //! first access at or after it. Everything is a function of the cycle count,
 //! so runs are deterministic.
 
+pub mod adc;
+pub mod bench;
+pub mod cop;
 pub mod lcd;
 pub mod pio;
 pub mod ports;
@@ -21,6 +24,7 @@ pub mod spi;
 pub mod timer;
 
 use crate::cpu::Bus;
+use adc::Adc;
 use lcd::Lcd;
 use pio::Pio;
 use ports::Ports;
@@ -129,6 +133,10 @@ pub enum InputKind {
     Keys,
     /// The SCI receiver: a read of SCSR while RE is set (polling RDRF).
     Serial,
+    /// The analog inputs: a read of PORTE, ADCTL or ADR1-ADR4.
+    Analog,
+    /// Port A's pins: a read of PORTA (switches, a signal on PA0-PA2, PA7).
+    PortA,
 }
 
 impl InputKind {
@@ -137,6 +145,8 @@ impl InputKind {
         match self {
             InputKind::Keys => "keys (PIO_B)",
             InputKind::Serial => "serial input (SCSR.RDRF)",
+            InputKind::Analog => "analog inputs (PORTE, A/D)",
+            InputKind::PortA => "port A pins (PORTA)",
         }
     }
 }
@@ -167,6 +177,10 @@ pub struct Board {
     next_event: u64,
     mem: Box<[u8; 0x10000]>,
     ports: Ports,
+    adc: Adc,
+    cop: cop::Cop,
+    /// The CONFIG EEPROM cell; it takes effect at the next reset.
+    config_cell: u8,
     timer: Timer,
     spi: Spi,
     sci: Sci,
@@ -214,6 +228,9 @@ impl Board {
             next_event: 0,
             mem: Box::new([0; 0x10000]),
             ports: Ports::new(),
+            adc: Adc::new(),
+            cop: cop::Cop::new(ports::CONFIG_RESET, 0),
+            config_cell: ports::CONFIG_RESET,
             timer: Timer::new(),
             spi: Spi::new(),
             sci: Sci::new(),
@@ -237,12 +254,14 @@ impl Board {
     pub fn reset(&mut self) {
         let now = self.now;
         self.ports.reset(now);
+        self.ports.set_config(self.config_cell);
+        self.cop = cop::Cop::new(self.config_cell, now);
+        self.adc.reset(now);
         self.timer.reset(now);
         self.spi.reset(now);
         self.sci.reset(now);
         self.pio.reset(now);
         self.lcd.reset(now);
-        self.lcd.set_backlight(self.ports.backlight_on());
         self.fault = None;
         self.last_activity = now;
         self.service();
@@ -319,8 +338,10 @@ impl Board {
     /// function of device state, which changes only at events, on writes
     /// and on reads (see [`Board::read_effects`]): the PIO and port latches
     /// and the keys, SPSR/SPDR and SCSR/SCDR after the device's `tick`
-    /// (a no-op before its event), TFLG1/TFLG2 (`flags_at` folds in only
-    /// flags whose event has come), the other timer latches.
+    /// (a no-op before its event), the timer's flags, captures, PACNT and
+    /// port A's pins (every compare match, input edge of a bench signal and
+    /// gated-accumulator tick is an event), the A/D results and CCF (every
+    /// conversion end is an event).
     pub fn read_is_time_dependent(addr: u16) -> bool {
         matches!(addr, 0x0E | 0x0F)
     }
@@ -378,6 +399,95 @@ impl Board {
             || self.timer.interrupts_enabled()
             || self.spi.interrupts_enabled()
             || self.sci.interrupts_enabled()
+    }
+
+    /// Sets analog input ANn (`channel` 0..=7) to `millivolts` from now on
+    /// (a potentiometer or a script's `analog:` action); conversions that
+    /// ended before keep the old value. Other channels are ignored.
+    pub fn set_analog(&mut self, channel: u8, millivolts: u32) {
+        self.catch_up();
+        self.adc.set_input(channel, millivolts, self.now);
+        self.service();
+    }
+
+    /// Does what the lab bench does to the pins (a voltage, a signal
+    /// generator, a level, the IRQ/XIRQ pins) from this cycle on.
+    pub fn apply_bench(&mut self, action: &bench::BenchAction) {
+        use bench::{BenchAction, Drive, IrqLine, SignalSpec, Square};
+        self.catch_up();
+        let now = self.now;
+        match *action {
+            BenchAction::Analog {
+                channel,
+                millivolts,
+            } => self.adc.set_input(channel, millivolts, now),
+            BenchAction::Signal { pin, spec } => {
+                let drive = match spec {
+                    SignalSpec::Off => Drive::Open,
+                    SignalSpec::Square {
+                        millihertz,
+                        duty_percent,
+                    } => Drive::Square(Square {
+                        millihertz,
+                        duty_percent,
+                        start: now,
+                    }),
+                };
+                self.timer.set_input(pin.index(), drive, now);
+            }
+            BenchAction::Pin { pin, high } => {
+                self.timer.set_input(pin.index(), Drive::Level(high), now)
+            }
+            BenchAction::Irq { line, low } => match line {
+                IrqLine::Irq => self.irq_pin = low,
+                IrqLine::Xirq => self.xirq_pin = low,
+            },
+        }
+        self.service();
+    }
+
+    /// Sets the CONFIG EEPROM cell (as a programmer would); like on the chip
+    /// it takes effect at the next reset. NOCOP = 0 ($08) turns the COP on.
+    pub fn set_config_cell(&mut self, value: u8) {
+        self.config_cell = value;
+    }
+
+    /// The CONFIG EEPROM cell.
+    pub fn config_cell(&self) -> u8 {
+        self.config_cell
+    }
+
+    /// The cycle the COP watchdog times out (`u64::MAX` if it is off).
+    pub fn cop_deadline(&self) -> u64 {
+        self.cop
+            .deadline(self.ports.peek(ports::addr::OPTION, self.now) & 0x03)
+    }
+
+    /// The cycle of the program's last completed $55/$AA clear since reset.
+    pub fn cop_last_feed(&self) -> Option<u64> {
+        self.cop.last_feed()
+    }
+
+    /// Logs the changes of port A bits `mask` from now on (`--trace-pin`),
+    /// starting with their levels now.
+    pub fn trace_pins(&mut self, mask: u8) {
+        self.catch_up();
+        self.timer.trace_pins(mask, self.now);
+    }
+
+    /// The logged port A pin changes, oldest first.
+    pub fn pin_trace(&self) -> &[timer::PinEdge] {
+        self.timer.pin_trace()
+    }
+
+    /// The voltage on ANn in millivolts (`None` for channels past 7).
+    pub fn analog(&self, channel: u8) -> Option<u32> {
+        self.adc.input(channel)
+    }
+
+    /// The A/D converter.
+    pub fn adc(&self) -> &Adc {
+        &self.adc
     }
 
     /// Serial bytes queued for the receiver that have not arrived yet.
@@ -480,6 +590,29 @@ impl Board {
     pub fn registers(&self) -> Vec<RegisterInfo> {
         let now = self.now;
         let mut v = self.ports.registers(now);
+        let pins = self.timer.porta_at(now);
+        for r in v.iter_mut() {
+            match r.address {
+                Some(ports::addr::PORTA) => {
+                    r.value = pins as u16;
+                    r.meaning = format!(
+                        "pins %{pins:08b}; PA6={} (LCD backlight {})",
+                        (pins >> 6) & 1,
+                        if pins & ports::PORTA_BACKLIGHT_OFF == 0 {
+                            "on"
+                        } else {
+                            "off"
+                        }
+                    );
+                }
+                Some(ports::addr::PORTE) => {
+                    r.value = self.adc.port_e() as u16;
+                    r.meaning = format!("pins %{:08b}", self.adc.port_e());
+                }
+                _ => {}
+            }
+        }
+        v.extend(self.adc.registers(now));
         v.extend(self.timer.registers(now));
         v.extend(self.spi.registers(now));
         v.extend(self.sci.registers(now));
@@ -492,12 +625,16 @@ impl Board {
     fn service(&mut self) {
         let now = self.now;
         let mut next = self.timer.tick(now);
+        next = next.min(self.adc.next_event(now));
         next = next.min(self.spi.tick(now));
         if let Some(byte) = self.spi.take_completed() {
             self.route_spi(byte);
         }
         next = next.min(self.sci.tick(now));
         self.next_event = next;
+        // PORTA bit 6 low lights the backlight, whoever drives the pin.
+        self.lcd
+            .set_backlight(self.timer.porta() & ports::PORTA_BACKLIGHT_OFF == 0);
         self.update_irq();
     }
 
@@ -543,6 +680,14 @@ impl Board {
             0x0000..=0x003F => match addr {
                 0x0B..=0x27 => self.timer.read(addr, now),
                 0x28..=0x2A => self.spi.read(addr, now),
+                ports::addr::PORTA => {
+                    self.input_poll = Some((now, InputKind::PortA));
+                    self.timer.porta()
+                }
+                ports::addr::PORTE | 0x30..=0x34 => {
+                    self.input_poll = Some((now, InputKind::Analog));
+                    self.peek_io(addr)
+                }
                 0x2B..=0x2F => {
                     if addr == 0x2E && self.sci.receiver_enabled() {
                         self.input_poll = Some((now, InputKind::Serial));
@@ -570,15 +715,22 @@ impl Board {
             0x0000..=0x003F => {
                 let before = self.peek_io(addr);
                 match addr {
-                    0x0B..=0x27 => {
-                        self.timer.write(addr, value, now);
-                        self.ports.set_pa7_output(self.timer.pa7_output());
-                    }
+                    0x0B..=0x27 => self.timer.write(addr, value, now),
                     0x28..=0x2A => self.spi.write(addr, value, now),
                     0x2B..=0x2F => self.sci.write(addr, value, now),
+                    adc::ADCTL => self.adc.write(addr, value, now),
+                    ports::addr::COPRST => {
+                        self.cop.write(value, now);
+                    }
                     _ => {
                         self.ports.write(addr, value, now);
-                        self.lcd.set_backlight(self.ports.backlight_on());
+                        if addr == ports::addr::PORTA {
+                            self.timer.write_porta(value, now);
+                        }
+                        if addr == ports::addr::OPTION {
+                            let adpu = self.ports.peek(addr, now) & ports::OPTION_ADPU != 0;
+                            self.adc.set_powered(adpu, now);
+                        }
                     }
                 }
                 // Output (SPDR, SCDR) and any change of a port or control
@@ -627,6 +779,9 @@ impl Board {
                 0x0B..=0x27 => self.timer.peek(addr, now),
                 0x28..=0x2A => self.spi.peek(addr, now),
                 0x2B..=0x2F => self.sci.peek(addr, now),
+                ports::addr::PORTA => self.timer.porta_at(now),
+                ports::addr::PORTE => self.adc.port_e(),
+                0x30..=0x34 => self.adc.read(addr, now),
                 _ => self.ports.peek(addr, now),
             },
             0x8000..=0x8003 => self.pio.peek(addr, now),

@@ -272,6 +272,19 @@ impl StopConditions {
     }
 }
 
+/// A reset by the COP watchdog: the program stopped feeding it ($55/$AA to
+/// COPRST) and the chip restarted through the COP failure vector $FFFA.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CopReset {
+    /// The cycle the watchdog timed out.
+    pub cycle: u64,
+    /// Where the program was when it did (the instruction boundary at or
+    /// after the timeout: the machine resets between instructions).
+    pub pc: u16,
+    /// The cycle of the program's last feed since the reset before, if any.
+    pub last_feed: Option<u64>,
+}
+
 /// What one [`Machine::step`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepOutcome {
@@ -302,6 +315,8 @@ pub struct Machine {
     /// The polling-loop fast-forward switch and cache (not compared: see
     /// [`fastforward`]).
     ff: fastforward::FastForward,
+    /// Every COP watchdog reset so far.
+    cop_resets: Vec<CopReset>,
 }
 
 impl Machine {
@@ -320,6 +335,7 @@ impl Machine {
             waiting_on: None,
             resume_write_at: None,
             ff: fastforward::FastForward::default(),
+            cop_resets: Vec::new(),
         };
         m.cpu.trap_illegal = false;
         m.reset_cpu();
@@ -404,6 +420,7 @@ impl Machine {
         self.script_deadline = u64::MAX;
         self.waiting_on = None;
         self.resume_write_at = None;
+        self.cop_resets.clear();
         self.reset_cpu();
     }
 
@@ -440,6 +457,41 @@ impl Machine {
         self.finish_step(step, before)
     }
 
+    /// The COP watchdog resets the chip if it timed out: devices reset, the
+    /// CPU restarts from the COP failure vector $FFFA; the event is kept.
+    #[inline]
+    fn check_cop(&mut self) {
+        let deadline = self.board.cop_deadline();
+        if self.board.now() >= deadline {
+            self.cop_reset(deadline);
+        }
+    }
+
+    #[cold]
+    fn cop_reset(&mut self, deadline: u64) {
+        self.cop_resets.push(CopReset {
+            cycle: deadline,
+            pc: self.cpu.regs.pc,
+            last_feed: self.board.cop_last_feed(),
+        });
+        self.board.reset();
+        self.resume_write_at = None;
+        self.cpu.reset(&mut self.board);
+        let vector = u16::from_be_bytes([self.board.peek(0xFFFA), self.board.peek(0xFFFB)]);
+        self.cpu.regs.pc = vector;
+    }
+
+    /// Every COP watchdog reset since the machine was made or reset.
+    pub fn cop_resets(&self) -> &[CopReset] {
+        &self.cop_resets
+    }
+
+    /// Sets the CONFIG EEPROM cell; it takes effect at the next reset
+    /// ([`Machine::reset_button`]). `$08` turns the COP watchdog on.
+    pub fn set_config_cell(&mut self, value: u8) {
+        self.board.set_config_cell(value);
+    }
+
     fn finish_step(&mut self, mut step: Step, before: Registers) -> StepOutcome {
         let resume = self.resume_write_at.take();
         let mut fault = self.board.take_fault();
@@ -454,6 +506,7 @@ impl Machine {
                 fault = None;
             }
         }
+        self.check_cop();
         let halt = self.halt_after(&step);
         StepOutcome { step, fault, halt }
     }
@@ -495,7 +548,8 @@ impl Machine {
         // asserted now. The IRQ pin counts among the I-maskable sources.
         let xirq = self.cpu.regs.ccr & crate::cpu::flags::X == 0 && self.board.xirq();
         let irq_possible = !masked && self.board.can_interrupt();
-        if xirq || irq_possible {
+        // A running COP watchdog will reset the chip: not halted.
+        if xirq || irq_possible || self.board.cop_deadline() != u64::MAX {
             return None;
         }
         // A byte still going out on the SCI or SPI is output the program
@@ -644,6 +698,7 @@ impl Machine {
             }
         }
         loop {
+            self.check_cop();
             // Script actions happen between instructions.
             if self.board.now() >= self.script_deadline {
                 if let Some(reason) = self.advance_script() {
@@ -653,7 +708,12 @@ impl Machine {
             if self.board.now() >= budget_end {
                 return StopReason::CycleBudget;
             }
-            let limit = budget_end.min(self.script_deadline);
+            // The COP deadline only moves later (a feed; CR can only be set
+            // in the first 64 cycles, and 00 is the shortest), so the hot
+            // loop leaving at it is enough to reset exactly there.
+            let limit = budget_end
+                .min(self.script_deadline)
+                .min(self.board.cop_deadline());
             // The hot loop: ordinary instructions with nothing to report stay
             // in here; everything else goes through `after_step`.
             while self.board.now() < limit {
@@ -783,6 +843,16 @@ impl Machine {
                 Some(StopReason::Settled)
             }
         }
+    }
+
+    /// Applies a lab-bench action (`--analog`, `--signal`, `--pin`, IRQ) now.
+    pub fn apply_bench(&mut self, action: &crate::board::bench::BenchAction) {
+        self.board.apply_bench(action);
+    }
+
+    /// Logs the changes of port A bits `mask` from now on (`--trace-pin`).
+    pub fn trace_pins(&mut self, mask: u8) {
+        self.board.trace_pins(mask);
     }
 
     /// The CPU (registers, cycle count, run state).

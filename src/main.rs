@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use hc11lab::board::bench;
 use hc11lab::debug::cli::RunRequest;
 use hc11lab::image::s19;
 use hc11lab::machine::Machine;
@@ -54,7 +55,7 @@ enum Command {
         file: PathBuf,
     },
     /// Run a program headless on the trainer11 board and report what it did.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Guided lessons and exercises: list them, show one, check a submission.
     #[command(subcommand)]
     Lesson(LessonCommand),
@@ -174,6 +175,28 @@ struct RunArgs {
     /// Like --serial-in, with the bytes of FILE (`-` = standard input), sent as they are.
     #[arg(long, value_name = "FILE", conflicts_with = "serial_in")]
     serial_in_file: Option<PathBuf>,
+    /// Put a voltage on an analog input from the start: ANn=VOLTS (AN0=2.5; VRH 5 V,
+    /// VRL 0 V). Repeatable.
+    #[arg(long, value_name = "ANn=V")]
+    analog: Vec<String>,
+    /// Connect a signal generator to an input pin: PIN=square:HZ[:DUTY] (PA2=square:1000;
+    /// PA0-PA2 input captures, PA7 pulse accumulator). Repeatable.
+    #[arg(long, value_name = "PIN=square:HZ")]
+    signal: Vec<String>,
+    /// Hold an input pin at a level: PA0..PA2, PA7 = 0|1, or PE0..PE7 (0 V / 5 V). Repeatable.
+    #[arg(long, value_name = "PIN=0|1")]
+    pin: Vec<String>,
+    /// Program the CONFIG EEPROM cell before the run (takes effect at reset, as on the
+    /// chip): $08 turns the COP watchdog on (NOCOP = 0). The board's default is $0C.
+    #[arg(long, value_name = "$HEX")]
+    config: Option<String>,
+    /// Drive the IRQ pin from the start: low (asserted) or high.
+    #[arg(long, value_name = "low|high")]
+    irq: Option<String>,
+    /// Log the edges (cycle, level) of port A pins into --json's `pin_trace`: PA0..PA7,
+    /// comma list or repeated.
+    #[arg(long, value_name = "PAn")]
+    trace_pin: Vec<String>,
     /// Let an illegal opcode take the trap through $FFF8 as on the chip (for programs
     /// that install a handler) instead of stopping before it.
     #[arg(long)]
@@ -493,6 +516,65 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    let mut machine = machine;
+    let mut bench = Vec::new();
+    let parsed = args
+        .analog
+        .iter()
+        .map(|a| ("--analog", bench::parse_analog(a)))
+        .chain(
+            args.signal
+                .iter()
+                .map(|a| ("--signal", bench::parse_signal(a))),
+        )
+        .chain(args.pin.iter().map(|a| ("--pin", bench::parse_pin(a))))
+        .chain(
+            args.irq
+                .iter()
+                .map(|a| ("--irq", bench::parse_irq(bench::IrqLine::Irq, a))),
+        );
+    for (option, result) in parsed {
+        match result {
+            Ok(b) => bench.push(b),
+            Err(e) => {
+                errln!("error: {option}: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        }
+    }
+    if let Some(text) = &args.config {
+        let t = text.trim();
+        let digits = t
+            .strip_prefix('$')
+            .or_else(|| t.strip_prefix("0x"))
+            .unwrap_or(t);
+        match u8::from_str_radix(digits, 16) {
+            Ok(v) => {
+                machine.set_config_cell(v);
+                machine.reset_button();
+            }
+            Err(_) => {
+                errln!("error: --config: `{t}` is not a byte in hex ($08 turns the COP on)");
+                return Ok(ExitCode::from(USAGE));
+            }
+        }
+    }
+    let mut trace_mask = 0u8;
+    for item in args.trace_pin.iter().flat_map(|t| t.split(',')) {
+        match bench::parse_port_a_bit(item) {
+            Ok(bit) => trace_mask |= 1 << bit,
+            Err(e) => {
+                errln!("error: --trace-pin: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        }
+    }
+    if trace_mask != 0 {
+        machine.trace_pins(trace_mask);
+    }
+    for b in &bench {
+        machine.apply_bench(b);
+    }
     let request = RunRequest {
         breaks: args.breaks.clone(),
         explain_pixels: args.explain_pixel.clone(),

@@ -115,6 +115,14 @@ pub struct RunReport {
     pub lcd: Vec<String>,
     /// One entry per `--dump` item, keyed as given.
     pub symbols: BTreeMap<String, Dump>,
+    /// With `--trace-pin`: each traced port A pin's level at the start of the
+    /// trace and every change after it (cycle, bit, level), in time order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pin_trace: Vec<crate::board::timer::PinEdge>,
+    /// Every COP watchdog reset during the run: when it timed out, where the
+    /// program was, and its last feed before.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cop_resets: Vec<crate::machine::CopReset>,
     /// The debugger's part (stop details, provenance, profile, call stack) when used.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub debug: Option<DebugRun>,
@@ -186,6 +194,8 @@ pub fn run(
         serial: machine.serial_text(),
         lcd: machine.lcd_text(),
         symbols,
+        pin_trace: machine.board().pin_trace().to_vec(),
+        cop_resets: machine.cop_resets().to_vec(),
         debug,
     };
     Ok((machine, report))
@@ -319,6 +329,17 @@ impl RunReport {
             r.ccr,
             ccr_letters(r.ccr)
         ));
+        for c in &self.cop_resets {
+            out.push_str(&format!(
+                "COP reset at cycle {} with PC ${:04X}; last fed {}\n",
+                c.cycle,
+                c.pc,
+                c.last_feed
+                    .map_or("never since the reset before".to_string(), |t| format!(
+                        "at cycle {t}"
+                    ))
+            ));
+        }
         if !self.serial.is_empty() {
             out.push_str(&format!("serial: {:?}\n", self.serial));
         }

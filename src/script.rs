@@ -10,6 +10,14 @@
 //! and besides those actions knows `press N`, `release N` (no waiting) and
 //! `settle` (wait until the program is idle).
 //!
+//! # The lab bench
+//!
+//! `analog:AN0=1.2` (volts), `signal:PA2=square:1000[:DUTY]`,
+//! `signal:PA2=off`, `pin:PA1=0`, `irq:low`, `xirq:high` act on the pins at
+//! once and the script goes on ([`crate::board::bench`] parses them, as it
+//! does `run --analog/--signal/--pin/--irq`). Conversions that ended before
+//! a voltage change keep the old value.
+//!
 //! # Serial input
 //!
 //! `serial:TEXT` queues the bytes on RxD: the first arrives one frame (at
@@ -69,6 +77,7 @@
 //! quiet after a tap (it keeps drawing or printing), the runner stops
 //! waiting after [`SETTLE_CAP_CYCLES`] and goes on with the next action.
 
+use crate::board::bench::{self, BenchAction};
 use crate::board::{Board, InputKind, E_CLOCK_HZ};
 use std::fmt;
 
@@ -96,6 +105,9 @@ pub enum Action {
     Wait(u64),
     /// Wait until the program has settled.
     Settle,
+    /// Something on the lab bench (`analog:AN0=1.2`, `signal:PA2=square:1000`,
+    /// `signal:PA0=off`, `pin:PA1=0`, `irq:low`, `xirq:high`); goes on at once.
+    Bench(BenchAction),
 }
 
 impl fmt::Display for Action {
@@ -111,6 +123,7 @@ impl fmt::Display for Action {
             Action::Wait(n) => write!(f, "wait:{n}"),
             Action::Settle => write!(f, "settle"),
             Action::Serial(bytes) => write!(f, "serial:{}", escape_serial(bytes)),
+            Action::Bench(b) => write!(f, "{b}"),
         }
     }
 }
@@ -135,7 +148,8 @@ impl fmt::Display for Position {
 
 /// The actions both formats accept, for error messages.
 pub const VALID_KEYS_ACTIONS: &str =
-    "0..7, drop, left, right, reset, wait:N, wait:Nms, serial:TEXT";
+    "0..7, drop, left, right, reset, wait:N, wait:Nms, serial:TEXT, analog:ANn=VOLTS, \
+     signal:PIN=square:HZ[:DUTY], signal:PIN=off, pin:PIN=0|1, irq:low|high, xirq:low|high";
 /// The extra actions of script files.
 pub const VALID_FILE_ACTIONS: &str = "press N, release N, settle";
 
@@ -351,6 +365,17 @@ fn parse_common(item: &str, at: Position) -> Result<Option<Action>, ScriptError>
             Action::Tap(parse_key(k, item, at)?)
         }
         w if w.starts_with("serial:") => Action::Serial(parse_serial_text(&item[7..], item, at)?),
+        w if bench::parse_action(w).is_some() => match bench::parse_action(item) {
+            Some(Ok(b)) => Action::Bench(b),
+            Some(Err(problem)) => {
+                return Err(ScriptError::BadNumber {
+                    item: item.to_string(),
+                    at,
+                    problem,
+                })
+            }
+            None => return Ok(None),
+        },
         w => {
             let Some(arg) = w.strip_prefix("wait:") else {
                 return Ok(None);
@@ -553,6 +578,7 @@ impl ScriptRunner {
                             board.feed_serial(&bytes);
                             self.phase = Phase::Feeding;
                         }
+                        Action::Bench(b) => board.apply_bench(&b),
                     }
                 }
             }

@@ -6,8 +6,8 @@
 //! On the trainer11 the chip runs in expanded mode (the PIO and program
 //! memory are external), so ports B and C are the address/data bus; their
 //! registers are kept as plain latches. Undriven input pins read 1. The A/D
-//! converter has nothing connected and is not modelled: its registers are
-//! latches and CCF never sets (as with the converter powered down).
+//! converter and port E's pins are [`super::adc`]; the board routes
+//! $0A and $30-$34 there.
 
 use super::{Device, RegisterInfo};
 
@@ -49,10 +49,16 @@ pub mod addr {
     pub const CONFIG: u16 = 0x3F;
 }
 
+/// OPTION's A/D power-up bit.
+pub const OPTION_ADPU: u8 = 0x80;
+
 /// Bit 6 of PORTA drives the LCD backlight's dimming input: 0 = light on.
 pub const PORTA_BACKLIGHT_OFF: u8 = 0x40;
 /// Bit 5 of PORTD is the LCD's A0 line: 0 = command, 1 = data.
 pub const PORTD_LCD_A0: u8 = 0x20;
+
+/// CONFIG as the model's boards leave it: no security, COP off, ROM and EEPROM off.
+pub const CONFIG_RESET: u8 = 0x0C;
 
 /// Writes to time-protected bits are taken only this many E-cycles after reset.
 pub const TIME_PROTECT_CYCLES: u64 = 64;
@@ -63,7 +69,6 @@ pub struct Ports {
     /// Raw latch per address $00-$3F (only this block's addresses are used).
     latch: [u8; 0x40],
     reset_at: u64,
-    pa7_output: bool,
 }
 
 impl Default for Ports {
@@ -78,10 +83,14 @@ impl Ports {
         let mut p = Ports {
             latch: [0; 0x40],
             reset_at: 0,
-            pa7_output: false,
         };
         p.reset(0);
         p
+    }
+
+    /// Loads CONFIG from its EEPROM cell (the board does this at reset).
+    pub fn set_config(&mut self, value: u8) {
+        self.latch[addr::CONFIG as usize] = value;
     }
 
     /// True while PORTA bit 6 is low: the LCD backlight is on.
@@ -95,11 +104,6 @@ impl Ports {
         self.port_d_pins() & PORTD_LCD_A0 != 0
     }
 
-    /// PACTL's DDRA7 bit, mirrored here by the board so PORTA bit 7 reads right.
-    pub fn set_pa7_output(&mut self, output: bool) {
-        self.pa7_output = output;
-    }
-
     fn port_d_pins(&self) -> u8 {
         let ddrd = self.latch[addr::DDRD as usize] & 0x3F;
         let out = self.latch[addr::PORTD as usize] & ddrd;
@@ -109,12 +113,7 @@ impl Ports {
     fn value(&self, a: u16) -> u8 {
         let l = |r: u16| self.latch[r as usize];
         match a {
-            // PA3-PA6 are outputs (their latch), PA0-PA2 inputs (undriven: 1),
-            // PA7 bidirectional by PACTL's DDRA7.
-            addr::PORTA => {
-                let pa7 = if self.pa7_output { l(a) & 0x80 } else { 0x80 };
-                (l(a) & 0x78) | 0x07 | pa7
-            }
+            // The pins are the timer's (`Timer::porta`); this is the latch.
             addr::PORTC | addr::PORTCL => {
                 let ddrc = l(addr::DDRC);
                 (l(a) & ddrc) | !ddrc
@@ -163,11 +162,6 @@ const NAMES: &[(u16, &str)] = &[
     (0x08, "PORTD"),
     (0x09, "DDRD"),
     (0x0A, "PORTE"),
-    (0x30, "ADCTL"),
-    (0x31, "ADR1"),
-    (0x32, "ADR2"),
-    (0x33, "ADR3"),
-    (0x34, "ADR4"),
     (0x39, "OPTION"),
     (0x3A, "COPRST"),
     (0x3B, "PPROG"),
@@ -198,9 +192,10 @@ impl Device for Ports {
             // Read-only registers: input port, A/D results, factory CONFIG
             // (EEPROM cell, programmed through PPROG, not by a store).
             addr::PORTE | 0x31..=0x34 | addr::CONFIG => {}
-            // OPTION bits 5, 4, 0 (IRQE, DLY, CR) and INIT are time protected.
+            // OPTION bits 5, 4, 1, 0 (IRQE, DLY, CR1, CR0) and INIT are
+            // time protected.
             addr::OPTION => {
-                let mask = if protected_open { 0xFF } else { 0xCE };
+                let mask = if protected_open { 0xFF } else { 0xCC };
                 *slot = (*slot & !mask) | (value & mask);
             }
             addr::INIT => {
@@ -228,7 +223,6 @@ impl Device for Ports {
         self.latch[addr::INIT as usize] = 0x00;
         self.latch[addr::CONFIG as usize] = 0x0C;
         self.reset_at = now;
-        self.pa7_output = false;
     }
 
     fn registers(&self, now: u64) -> Vec<RegisterInfo> {
@@ -267,7 +261,11 @@ mod tests {
         assert!(!p.backlight_on());
         assert_eq!(p.read(addr::PORTA, 0), 0xFF);
         p.write(addr::PORTA, 0x00, 0);
-        assert_eq!(p.read(addr::PORTA, 0), 0x87, "inputs PA0-2 and PA7 read 1");
+        assert_eq!(
+            p.read(addr::PORTA, 0),
+            0x00,
+            "the latch; the pins are the timer's"
+        );
     }
 
     #[test]
