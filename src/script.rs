@@ -497,6 +497,18 @@ impl ScriptRunner {
         self.unsettled
     }
 
+    /// True if an action still to come can raise an interrupt (serial input
+    /// for an RIE program, a pin or signal of the bench): until it has run, a
+    /// waiting CPU is not halted.
+    pub fn may_interrupt_later(&self) -> bool {
+        let pending = self.actions.get(self.next..).unwrap_or(&[]);
+        let feeding = matches!(self.phase, Phase::Feeding);
+        feeding
+            || pending
+                .iter()
+                .any(|a| matches!(a, Action::Serial(_) | Action::Bench(_)))
+    }
+
     /// True once every action was started (the runner waits for the end).
     pub fn actions_done(&self) -> bool {
         matches!(self.phase, Phase::Final { .. })

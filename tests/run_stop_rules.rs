@@ -305,6 +305,8 @@ fn closed_and_full_stdout_for_every_subcommand() {
     // A submission for `lesson check`: the bundled firmware's folder (it
     // scores what it scores; only the output matters here).
     let sub = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware");
+    let assignment = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons/viergewinnt");
+    let out_dir = std::env::temp_dir().join(format!("hc11lab-pipe-out-{}", std::process::id()));
     let commands: Vec<Vec<&str>> = vec![
         vec!["--help"],
         vec!["asm", fw],
@@ -314,6 +316,14 @@ fn closed_and_full_stdout_for_every_subcommand() {
         vec!["lesson", "list"],
         vec!["lesson", "show", "01-tour"],
         vec!["lesson", "check", "viergewinnt", sub.to_str().unwrap()],
+        vec![
+            "grade",
+            "--assignment",
+            assignment.to_str().unwrap(),
+            sub.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
     ];
     for args in &commands {
         let line = args
@@ -360,6 +370,7 @@ fn closed_and_full_stdout_for_every_subcommand() {
         }
     }
     let _ = std::fs::remove_file(&s19);
+    let _ = std::fs::remove_dir_all(&out_dir);
 }
 
 /// Continue (the GUI's F5) from a fault stop does what the chip does: the
@@ -393,4 +404,22 @@ fn continue_from_a_fault_stop_runs_the_instruction_as_the_chip_does() {
     let s = d.run();
     assert!(matches!(s.reason, Reason::Halted { .. }), "{s:?}");
     assert_eq!(d.target().peek(0xC100), 0, "ROM kept its byte");
+}
+
+/// A CPU waiting for an interrupt that only a later script action (the IRQ
+/// pin) can raise is not halted before that action has run.
+#[test]
+fn a_pin_the_script_drives_later_can_still_wake_a_waiting_cpu() {
+    let path = data("wai_irq.asm");
+    let path = path.to_str().unwrap();
+    let (v, _) = run_json(&[path, "--dump", "$0080"]);
+    assert_eq!(v["stop_reason"], "halted", "nothing drives IRQ: {v}");
+    assert!(v["message"].as_str().unwrap().contains("WAI"), "{v}");
+    let (v, _) = run_json(&[path, "--keys", "wait:5000,irq:low", "--dump", "$0080"]);
+    assert_eq!(v["stop_reason"], "halted", "{v}");
+    assert_eq!(
+        v["symbols"]["$0080"]["bytes"],
+        serde_json::json!([0x42]),
+        "{v}"
+    );
 }

@@ -483,7 +483,7 @@ mod tests {
                     other => panic!("unexpected {other:?}"),
                 }
             }
-            assert_eq!(label, format!("drop in column {}", col + 1));
+            assert_eq!(label, format!("drop in column {col}"));
         }
         // Every column filled to the top, then no move is left.
         assert_eq!(drops, 42);

@@ -237,14 +237,14 @@ fn patterns() -> &'static [(Regex, &'static str)] {
             (r"keys from the start: ", "Tasten ab dem Start: "),
             (
                 r"in move (\d+) \(player 1 drops in column (\d+)\)",
-                "in Zug $1 (Spieler 1 wirft in Spalte $2, ab 1 gezählt)",
+                "in Zug $1 (Spieler 1 wirft in Spalte $2)",
             ),
             (
                 r"after move (\d+) \(player 1 drops in column (\d+)\)",
-                "nach Zug $1 (Spieler 1 wirft in Spalte $2, ab 1 gezählt)",
+                "nach Zug $1 (Spieler 1 wirft in Spalte $2)",
             ),
-            (r"in move (\d+) \(drop in column (\d+)\)", "in Zug $1 (Wurf in Spalte $2, ab 1 gezählt)"),
-            (r"after move (\d+) \(drop in column (\d+)\)", "nach Zug $1 (Wurf in Spalte $2, ab 1 gezählt)"),
+            (r"in move (\d+) \(drop in column (\d+)\)", "in Zug $1 (Wurf in Spalte $2)"),
+            (r"after move (\d+) \(drop in column (\d+)\)", "nach Zug $1 (Wurf in Spalte $2)"),
             (r"in move (\d+) \(([^)]*)\): ", "in Zug $1 ($2): "),
             (r"after move (\d+) \(([^)]*)\)", "nach Zug $1 ($2)"),
             (
@@ -260,12 +260,12 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "Spieler 1 hat $1 Stein(e) und Spieler 2 $2: Spieler 2 sollte gleich viele oder einen weniger haben (die Spieler ziehen abwechselnd, Spieler 1 zuerst)",
             ),
             (
-                r"the cell in column (\d+), row (\d+) from the bottom \(board\+(\d+)\) holds (.+?): neither empty nor a stone",
-                "das Feld in Spalte $1, Zeile $2 von unten (ab 1 gezählt, board+$3) enthält $4: weder leer noch ein Stein",
+                r"the cell in column (\d+), row (\d+) \(board\+(\d+)\) holds (.+?): neither empty nor a stone",
+                "das Feld in Spalte $1, Zeile $2 (board+$3) enthält $4: weder leer noch ein Stein",
             ),
             (
-                r"column (\d+) has a stone in row (\d+) from the bottom above an empty cell: stones fall to the bottom",
-                "Spalte $1 hat in Zeile $2 von unten (ab 1 gezählt) einen Stein über einem leeren Feld: Steine fallen nach unten",
+                r"column (\d+) has a stone in row (\d+) above an empty cell: stones fall to the bottom",
+                "Spalte $1 hat in Zeile $2 einen Stein über einem leeren Feld: Steine fallen nach unten",
             ),
             (r"the buffer has (\d+) bytes, not 336", "der Buffer hat $1 Bytes, nicht 336"),
             (

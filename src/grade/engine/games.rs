@@ -106,7 +106,7 @@ impl MoveMaker {
                 if let Some(h) = self.heights.get_mut(usize::from(target)) {
                     *h += 1;
                 }
-                Some((actions, format!("drop in column {}", target + 1)))
+                Some((actions, format!("drop in column {target}")))
             }
         }
     }

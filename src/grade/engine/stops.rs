@@ -257,7 +257,7 @@ impl Grader {
                 keys_so_far.push(script.to_string());
                 cursor = target;
                 moves_played += 1;
-                let what = format!("move {} (player 1 drops in column {})", n + 1, target + 1);
+                let what = format!("move {} (player 1 drops in column {target})", n + 1);
                 if let Err(e) = run_script(&mut m, &script, self.timings.game, budget, &mut guard) {
                     if matches!(e, RunFailure::Budget { .. }) {
                         out_of_cycles += 1;
@@ -411,9 +411,7 @@ pub(super) fn connect4_problem(bytes: &[u8], equal: bool) -> Option<String> {
             if at(col, row) == Cell::Other {
                 let off = row * 56 + col * 8;
                 return Some(format!(
-                    "the cell in column {}, row {} from the bottom (board+{off}) holds {}: neither empty nor a stone",
-                    col + 1,
-                    6 - row,
+                    "the cell in column {col}, row {row} (board+{off}) holds {}: neither empty nor a stone",
                     hex_bytes(bytes.get(off..off + 8).unwrap_or(&[]))
                 ));
             }
@@ -423,9 +421,7 @@ pub(super) fn connect4_problem(bytes: &[u8], equal: bool) -> Option<String> {
         for row in 0..5 {
             if at(col, row) != Cell::Empty && at(col, row + 1) == Cell::Empty {
                 return Some(format!(
-                    "column {} has a stone in row {} from the bottom above an empty cell: stones fall to the bottom",
-                    col + 1,
-                    6 - row
+                    "column {col} has a stone in row {row} above an empty cell: stones fall to the bottom"
                 ));
             }
         }
@@ -479,17 +475,14 @@ mod tests {
     fn broken_positions_are_named() {
         let b = board(&[(3, 1, STONE1), (2, 0, STONE2)]);
         let e = connect4_problem(&b, true).unwrap();
-        assert!(e.contains("column 4 has a stone in row 2"), "{e}");
+        assert!(e.contains("column 3 has a stone in row 4"), "{e}");
         let b = board(&[(0, 0, STONE2), (1, 0, STONE2)]);
         assert!(connect4_problem(&b, false)
             .unwrap()
             .contains("player 1 has 0"));
         let b = board(&[(6, 0, [0xFF; 8])]);
         let e = connect4_problem(&b, false).unwrap();
-        assert!(
-            e.contains("column 7, row 1 from the bottom (board+328)"),
-            "{e}"
-        );
+        assert!(e.contains("column 6, row 5 (board+328)"), "{e}");
         assert!(connect4_problem(&[0; 10], false).is_some());
     }
 
