@@ -546,20 +546,14 @@ impl Machine {
         // XIRQ wakes only if unmasked and asserted: nothing on the board
         // drives the pin during a run unless a user does, and then it is
         // asserted now. The IRQ pin counts among the I-maskable sources.
-        let xirq = self.cpu.regs.ccr & crate::cpu::flags::X == 0 && self.board.xirq();
-        let irq_possible = !masked
-            && (self.board.can_interrupt()
-                || self
-                    .script
-                    .as_ref()
-                    .is_some_and(|s| s.may_interrupt_later()));
         // A pin the script is still to drive may assert XIRQ or IRQ.
-        let xirq = xirq
-            || (self.cpu.regs.ccr & crate::cpu::flags::X == 0
-                && self
-                    .script
-                    .as_ref()
-                    .is_some_and(|s| s.may_interrupt_later()));
+        let later = self
+            .script
+            .as_ref()
+            .is_some_and(|s| s.may_interrupt_later());
+        let unmasked_x = self.cpu.regs.ccr & crate::cpu::flags::X == 0;
+        let xirq = unmasked_x && (self.board.xirq() || later);
+        let irq_possible = !masked && (self.board.can_interrupt() || later);
         // A running COP watchdog will reset the chip: not halted.
         if xirq || irq_possible || self.board.cop_deadline() != u64::MAX {
             return None;

@@ -224,27 +224,14 @@ fn budget_hint(max_cycles: u64) -> String {
 fn source_place(machine: &Machine, addr: u16) -> String {
     machine
         .program()
-        .line_at(addr)
-        .and_then(|l| {
-            let file = machine.program().files.get(l.file)?;
-            Some(format!(
-                " ({}:{})",
-                file.path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                l.line
-            ))
-        })
+        .source_place(addr)
+        .map(|p| format!(" ({p})"))
         .unwrap_or_default()
 }
 
 /// The instruction at `addr` as text (`staa $C100`).
 fn instruction_text(machine: &Machine, addr: u16) -> String {
-    match crate::cpu::Instruction::decode(addr, |a| machine.peek(a)) {
-        Ok(i) => i.to_string(),
-        Err(e) => e.to_string(),
-    }
+    crate::cpu::Instruction::text_at(addr, |a| machine.peek(a))
 }
 
 /// The stop in one sentence, with the label of the address where it

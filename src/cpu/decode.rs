@@ -37,6 +37,15 @@ impl fmt::Display for IllegalOpcode {
 }
 
 impl Instruction {
+    /// The instruction at `addr` as text (`staa $C100`), or the illegal
+    /// opcode's description, for messages.
+    pub fn text_at(addr: u16, fetch: impl Fn(u16) -> u8) -> String {
+        match Instruction::decode(addr, fetch) {
+            Ok(i) => i.to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
     /// Decodes the instruction at `addr`, reading bytes through `fetch`
     /// (which must not have side effects: pass a `peek`).
     pub fn decode(addr: u16, fetch: impl Fn(u16) -> u8) -> Result<Instruction, IllegalOpcode> {

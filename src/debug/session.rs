@@ -689,24 +689,16 @@ impl<T: Target> Debugger<T> {
 
     /// ` (file:line)` of the source line at `addr`, or nothing.
     fn line_of(&self, addr: u16) -> String {
-        let program = self.program();
-        program
-            .line_at(addr)
-            .and_then(|l| {
-                let f = program.files.get(l.file)?;
-                let name = f.path.file_name()?.to_string_lossy().into_owned();
-                Some(format!(" ({name}:{})", l.line))
-            })
+        self.program()
+            .source_place(addr)
+            .map(|p| format!(" ({p})"))
             .unwrap_or_default()
     }
 
     /// The instruction at `addr` as text (`staa $C100`), or its bytes.
     fn disasm(&self, addr: u16) -> String {
         let target = &self.target;
-        match Instruction::decode(addr, |a| target.peek(a)) {
-            Ok(i) => i.to_string(),
-            Err(e) => e.to_string(),
-        }
+        Instruction::text_at(addr, |a| target.peek(a))
     }
 
     /// A stop caused by the step itself (trap, fault, watchpoint, halt).

@@ -106,6 +106,18 @@ impl Program {
             .find(|s| s.name.eq_ignore_ascii_case(name))
     }
 
+    /// `File.inc:34`: the file name and line of the source line whose bytes
+    /// cover `addr`, for messages.
+    pub fn source_place(&self, addr: u16) -> Option<String> {
+        let l = self.line_at(addr)?;
+        let f = self.files.get(l.file)?;
+        let name = f
+            .path
+            .file_name()
+            .map_or_else(|| f.path.to_string_lossy(), |n| n.to_string_lossy());
+        Some(format!("{name}:{}", l.line))
+    }
+
     /// The line entry whose bytes cover `addr`.
     pub fn line_at(&self, addr: u16) -> Option<&LineEntry> {
         let idx = self.lines.partition_point(|l| l.addr <= addr);
