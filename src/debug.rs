@@ -8,7 +8,8 @@ pub mod callstack;
 pub mod cli;
 pub mod condition;
 pub mod history;
-pub mod observe;
+/// The bus observer lives in the machine layer (the debugger builds on it).
+pub use crate::machine::observe;
 pub mod profile;
 pub mod provenance;
 pub mod report;

@@ -19,6 +19,7 @@ pub mod frame;
 pub mod png;
 pub mod report;
 pub mod result;
+pub mod shard;
 pub mod similarity;
 pub mod submission;
 pub mod text;

@@ -15,6 +15,7 @@ use crate::script::{Progress, Script, ScriptRunner, Timing};
 use std::sync::Arc;
 
 mod fastforward;
+pub mod observe;
 
 /// Instructions an idle loop's body may have at most (see `Machine::halt_check`).
 const IDLE_LOOP_MAX: usize = 16;
@@ -447,12 +448,9 @@ impl Machine {
     /// [`Machine::step`] with every CPU bus access reported to `obs`: the
     /// debugger's watchpoints and provenance see reads and writes this way
     /// while the unobserved path stays as it is.
-    pub fn step_observed<O: crate::debug::observe::AccessObserver>(
-        &mut self,
-        obs: &mut O,
-    ) -> StepOutcome {
+    pub fn step_observed<O: observe::AccessObserver>(&mut self, obs: &mut O) -> StepOutcome {
         let before = self.cpu.regs;
-        let mut bus = crate::debug::observe::ObservingBus::new(&mut self.board, obs);
+        let mut bus = observe::ObservingBus::new(&mut self.board, obs);
         let step = self.cpu.step(&mut bus);
         self.finish_step(step, before)
     }

@@ -116,10 +116,13 @@ enum LessonCommand {
 }
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct GradeArgs {
+    #[command(subcommand)]
+    command: Option<GradeCommand>,
     /// The assignment folder (with assignment.toml), e.g. lessons/viergewinnt.
-    #[arg(long, value_name = "DIR")]
-    assignment: PathBuf,
+    #[arg(long, value_name = "DIR", required = true)]
+    assignment: Option<PathBuf>,
     /// Submissions: folders or .zip files, or folders of those (a batch).
     /// With --gradescope: [SUBMISSION_DIR [RESULTS_JSON]].
     #[arg(value_name = "SUBMISSION")]
@@ -137,6 +140,24 @@ struct GradeArgs {
     /// Grade identical programs again instead of reusing the first result.
     #[arg(long)]
     no_cache: bool,
+    /// Grade only part K of N of the batch (split by submission name, the
+    /// same on every machine) and write shard.json for `grade merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<grade::shard::ShardSpec>,
+}
+
+#[derive(Subcommand, Debug)]
+enum GradeCommand {
+    /// Merge the --out folders of `grade --shard K/N` runs into one report
+    /// set (the same a single run writes, similarity across all shards).
+    Merge {
+        /// The output folders of the shards (each holds a shard.json).
+        #[arg(value_name = "SHARD_DIR", required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where the merged reports go (default grade-report).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -613,15 +634,19 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
-    let request = grade::cli::GradeRequest {
-        assignment: args.assignment,
-        paths: args.submissions,
-        out: args.out,
-        jobs: args.jobs,
-        gradescope: args.gradescope,
-        no_cache: args.no_cache,
+    let result = match args.command {
+        Some(GradeCommand::Merge { dirs, out }) => grade::cli::run_merge(&dirs, out.as_deref()),
+        None => grade::cli::run(&grade::cli::GradeRequest {
+            assignment: args.assignment.unwrap_or_default(),
+            paths: args.submissions,
+            out: args.out,
+            jobs: args.jobs,
+            gradescope: args.gradescope,
+            no_cache: args.no_cache,
+            shard: args.shard,
+        }),
     };
-    match grade::cli::run(&request) {
+    match result {
         Ok(outcome) if outcome.exit_code == 2 => {
             eprint!("{}", outcome.text);
             Ok(ExitCode::from(2))

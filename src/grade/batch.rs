@@ -7,6 +7,7 @@ use super::assignment::Assignment;
 use super::engine::Grader;
 use super::error::GradeError;
 use super::result::{BatchReport, SubmissionResult};
+use super::shard::ShardSpec;
 use super::similarity::{compare, SimSource, SimilarityOptions};
 use super::submission::{discover, unique_names, Submission};
 use rayon::prelude::*;
@@ -27,6 +28,8 @@ pub struct GradeOptions {
     pub similarity: SimilarityOptions,
     /// Grade identical programs once (results are deterministic).
     pub cache: bool,
+    /// Grade only this part of the batch (`--shard K/N`).
+    pub shard: Option<ShardSpec>,
 }
 
 impl GradeOptions {
@@ -38,6 +41,7 @@ impl GradeOptions {
             jobs: None,
             similarity: SimilarityOptions::default(),
             cache: true,
+            shard: None,
         }
     }
 }
@@ -78,6 +82,19 @@ fn grade_path(grader: &Grader, path: &Path, name: &str) -> (SubmissionResult, Op
     }
 }
 
+/// A graded batch with what a shard keeps for the merge.
+#[derive(Clone, Debug)]
+pub struct GradedBatch {
+    /// The report of the graded submissions.
+    pub report: BatchReport,
+    /// Their sources (for similarity across shards).
+    pub sources: Vec<SimSource>,
+    /// The assignment's provided files, which similarity leaves out.
+    pub starter: SimSource,
+    /// Submissions in the whole batch, before a shard took its part.
+    pub batch_size: usize,
+}
+
 /// Grades a prepared assignment over submission paths (see [`discover`]).
 /// `progress(done, total)` is called after each submission, from any thread.
 pub fn grade_paths(
@@ -87,8 +104,27 @@ pub fn grade_paths(
     similarity: &SimilarityOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<BatchReport, GradeError> {
-    let subs = discover(paths, &grader.assignment().entry)?;
-    let names = unique_names(&subs);
+    grade_paths_sharded(grader, paths, jobs, similarity, progress, None).map(|b| b.report)
+}
+
+/// [`grade_paths`] over only the submissions of `shard` (all if `None`;
+/// see [`super::shard`]), keeping the sources for a later merge.
+pub fn grade_paths_sharded(
+    grader: &Grader,
+    paths: &[PathBuf],
+    jobs: Option<usize>,
+    similarity: &SimilarityOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    shard: Option<ShardSpec>,
+) -> Result<GradedBatch, GradeError> {
+    let all = discover(paths, &grader.assignment().entry)?;
+    let all_names = unique_names(&all);
+    let batch_size = all.len();
+    let (subs, names): (Vec<PathBuf>, Vec<String>) = all
+        .into_iter()
+        .zip(all_names)
+        .filter(|(_, name)| shard.is_none_or(|s| s.contains(name)))
+        .unzip();
     let total = subs.len();
     let done = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -122,13 +158,19 @@ pub fn grade_paths(
         files: grader.reference_files().to_vec(),
     };
     let a = grader.assignment();
-    Ok(BatchReport {
+    let report = BatchReport {
         assignment: a.id.clone(),
         title: a.title.clone(),
         check_names: a.checks.iter().map(|c| c.name.clone()).collect(),
         max_score: super::result::round2(a.max_score()),
         submissions: results,
         similarity: compare(&sims, &starter, similarity),
+    };
+    Ok(GradedBatch {
+        report,
+        sources: sims,
+        starter,
+        batch_size,
     })
 }
 
@@ -139,15 +181,25 @@ pub fn grade_batch(
     opts: &GradeOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<BatchReport, GradeError> {
+    grade_batch_sharded(opts, progress).map(|b| b.report)
+}
+
+/// [`grade_batch`] keeping what a shard writes for the merge
+/// (`opts.shard` picks the part; `None` grades everything).
+pub fn grade_batch_sharded(
+    opts: &GradeOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<GradedBatch, GradeError> {
     let assignment = Assignment::load(&opts.assignment)?;
     let mut grader = Grader::new(assignment)?;
     grader.set_cache(opts.cache);
-    grade_paths(
+    grade_paths_sharded(
         &grader,
         &opts.submissions,
         opts.jobs,
         &opts.similarity,
         progress,
+        opts.shard,
     )
 }
 

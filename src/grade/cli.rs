@@ -1,13 +1,14 @@
 //! `hc11lab grade` as a library call: the command line only maps its
 //! arguments onto a [`GradeRequest`] and prints what [`run`] returns.
 
-use super::batch::{grade_batch, run_gradescope, terminal_progress, GradeOptions};
+use super::batch::{grade_batch_sharded, run_gradescope, terminal_progress, GradeOptions};
 use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
 use super::error::GradeError;
-use super::report::output::prepare_out;
-use super::report::{summary_line, write_reports_noting};
+use super::report::output::{prepare_out, replace_batch};
+use super::report::{report_files, summary_line, write_reports_noting};
 use super::result::{fmt_points, SubmissionStatus};
-use std::path::PathBuf;
+use super::shard::{merge, ShardOutput, ShardSpec, SHARD_FILE};
+use std::path::{Path, PathBuf};
 
 /// Default output folder of a batch.
 pub const DEFAULT_OUT: &str = "grade-report";
@@ -28,6 +29,9 @@ pub struct GradeRequest {
     pub gradescope: bool,
     /// `--no-cache`: grade identical programs again (for timing the grader).
     pub no_cache: bool,
+    /// `--shard K/N`: grade only the K-th of N parts and write `shard.json`
+    /// for `grade merge`.
+    pub shard: Option<ShardSpec>,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -107,17 +111,69 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     let opts = GradeOptions {
         jobs: req.jobs,
         cache: !req.no_cache,
+        shard: req.shard,
         ..GradeOptions::new(req.assignment.clone(), req.paths.clone())
     };
     let progress = terminal_progress();
-    let report = grade_batch(&opts, &*progress)?;
+    let graded = grade_batch_sharded(&opts, &*progress)?;
+    let mut files = report_files(&graded.report)?;
+    if let Some(shard) = req.shard {
+        let output = ShardOutput {
+            format: 1,
+            shard,
+            batch_size: graded.batch_size,
+            report: graded.report.clone(),
+            sources: graded.sources,
+            starter: graded.starter,
+            similarity: opts.similarity,
+        };
+        files.push((SHARD_FILE.to_string(), output.to_json()?));
+    }
+    let written = replace_batch(&out, &files)?;
+    let mut text = String::new();
+    for n in &written.notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(shard) = req.shard {
+        text.push_str(&format!(
+            "shard {shard}: {} of the batch's {} submissions\n",
+            graded.report.submissions.len(),
+            graded.batch_size
+        ));
+    }
+    text.push_str(&format!(
+        "{}\nreports in {}: grades.csv, report.html, report.json, junit.xml, similarity.html, similarity.csv, <submission>/results.json{}\n",
+        summary_line(&graded.report),
+        out.display(),
+        if req.shard.is_some() {
+            ", shard.json (merge the shards with `hc11lab grade merge DIR... --out DIR`)"
+        } else {
+            ""
+        }
+    ));
+    Ok(GradeOutcome { text, exit_code: 0 })
+}
+
+/// Runs `hc11lab grade merge DIR... [--out DIR]`: one report set from the
+/// output folders of `grade --shard K/N` runs (see [`super::shard`]).
+pub fn run_merge(dirs: &[PathBuf], out: Option<&Path>) -> Result<GradeOutcome, GradeError> {
+    if dirs.is_empty() {
+        return Ok(GradeOutcome {
+            text: "usage: hc11lab grade merge SHARD_DIR... [--out DIR]\n".into(),
+            exit_code: 2,
+        });
+    }
+    let out = out.map_or_else(|| PathBuf::from(DEFAULT_OUT), Path::to_path_buf);
+    prepare_out(&out)?;
+    let report = merge(dirs)?;
     let written = write_reports_noting(&report, &out)?;
     let mut text = String::new();
     for n in &written.notes {
         text.push_str(&format!("note: {n}\n"));
     }
     text.push_str(&format!(
-        "{}\nreports in {}: grades.csv, report.html, report.json, junit.xml, similarity.html, similarity.csv, <submission>/results.json\n",
+        "merged {} shard(s): {}\nreports in {}\n",
+        dirs.len(),
         summary_line(&report),
         out.display()
     ));

@@ -166,7 +166,7 @@ fn winnow(tokens: &[Token], opts: &SimilarityOptions) -> Vec<(u64, usize)> {
 }
 
 /// The sources of one submission, for comparison.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SimSource {
     /// The submission's name.
     pub name: String,

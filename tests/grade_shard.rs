@@ -1,0 +1,219 @@
+//! `grade --shard K/N` and `grade merge`: a batch graded in four shards and
+//! merged writes exactly the reports one run over the whole batch writes
+//! (every file, byte for byte, similarity across shards included); a merge
+//! with a shard missing, twice, or from another batch is refused by name.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn hc11lab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(args)
+        .output()
+        .expect("run hc11lab");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A folder under the system's temp dir, removed at the end.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("hc11lab-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A short assignment (assembles + the start screen) so the test grades the
+/// whole corpus in seconds; the split and merge do not depend on the checks.
+fn assignment(dir: &Path) -> PathBuf {
+    let a = dir.join("assignment");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::write(
+        a.join("assignment.toml"),
+        r#"[assignment]
+id = "shard-test"
+title = "Start screen only"
+entry = "Viergewinnt.asm"
+reference = "bundled"
+provided = ["Trainer11Register.inc"]
+
+[limits]
+max_cycles = 20000000
+
+[[check]]
+name = "assembles"
+kind = "assembles"
+points = 1
+
+[[check]]
+name = "start screen"
+kind = "scenario"
+points = 2
+keys = ""
+expect = [ { lcd = "reference" }, { symbol = "player", equals = 1 } ]
+"#,
+    )
+    .unwrap();
+    a
+}
+
+/// The batch: the grading corpus (copies, restyled copies, broken and
+/// hostile submissions), plus two with awkward names.
+fn batch(dir: &Path) -> PathBuf {
+    let b = dir.join("batch");
+    for e in std::fs::read_dir(root().join("tests/grade_corpus")).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &b.join(e.file_name()));
+        }
+    }
+    let correct = root().join("tests/grade_corpus/correct");
+    copy_dir(&correct, &b.join("Anna Müller"));
+    copy_dir(&correct, &b.join("=SUM(A1)"));
+    b
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` (relative path -> bytes), shard.json left out.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                if rel != "shard.json" {
+                    out.insert(rel, std::fs::read(&p).unwrap());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn four_shards_merge_to_the_reports_of_one_run() {
+    let tmp = TempDir::new("shard");
+    let a = assignment(tmp.path());
+    let b = batch(tmp.path());
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let one = tmp.path().join("one");
+    let (code, _, err) = hc11lab(&[
+        "grade",
+        "--assignment",
+        a,
+        b,
+        "--out",
+        one.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+
+    let mut shard_dirs = Vec::new();
+    let mut graded = 0;
+    for k in 1..=4 {
+        let out = tmp.path().join(format!("shard {k}"));
+        let spec = format!("{k}/4");
+        let (code, text, err) = hc11lab(&[
+            "grade",
+            "--assignment",
+            a,
+            b,
+            "--shard",
+            &spec,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(text.contains(&format!("shard {spec}: ")), "{text}");
+        assert!(out.join("shard.json").is_file());
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+        graded += report["submissions"].as_array().unwrap().len();
+        shard_dirs.push(out);
+    }
+    let whole: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(one.join("report.json")).unwrap()).unwrap();
+    let total = whole["submissions"].as_array().unwrap().len();
+    assert_eq!(graded, total, "every submission in exactly one shard");
+    assert!(
+        !whole["similarity"]["pairs"].as_array().unwrap().is_empty(),
+        "the batch has similar pairs to merge"
+    );
+
+    let merged = tmp.path().join("merged");
+    let mut args = vec!["grade", "merge"];
+    let dirs: Vec<String> = shard_dirs
+        .iter()
+        .rev()
+        .map(|d| d.to_string_lossy().into_owned())
+        .collect();
+    args.extend(dirs.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let (code, text, err) = hc11lab(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("merged 4 shard(s)"), "{text}");
+
+    let (want, got) = (files(&one), files(&merged));
+    assert_eq!(
+        want.keys().collect::<Vec<_>>(),
+        got.keys().collect::<Vec<_>>(),
+        "the same report files"
+    );
+    for (name, bytes) in &want {
+        assert!(
+            got[name] == *bytes,
+            "{name} differs between one run and the merged shards"
+        );
+    }
+
+    // A shard missing, a shard given twice, a bad spec.
+    let s = |i: usize| shard_dirs[i].to_str().unwrap().to_string();
+    let (code, _, err) = hc11lab(&["grade", "merge", &s(0), &s(1), &s(2)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("missing"), "{err}");
+    let (code, _, err) = hc11lab(&["grade", "merge", &s(0), &s(0), &s(1), &s(2)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("twice"), "{err}");
+    let (code, _, err) = hc11lab(&["grade", "merge", one.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("shard.json"), "{err}");
+    let (code, _, err) = hc11lab(&["grade", "--assignment", a, b, "--shard", "5/4"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("K/N"), "{err}");
+}
