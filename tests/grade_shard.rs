@@ -217,3 +217,38 @@ fn four_shards_merge_to_the_reports_of_one_run() {
     assert_eq!(code, 2);
     assert!(err.contains("K/N"), "{err}");
 }
+
+/// The shipped GitHub Actions example runs the commands this hc11lab has:
+/// one matrix entry per shard, each `--shard K/N` with N = the matrix size,
+/// and a merge of all of them.
+#[test]
+fn workflow_example_matches_the_command_line() {
+    let yml =
+        std::fs::read_to_string(root().join("lessons/viergewinnt/grade-sharded.yml")).unwrap();
+    let shards: usize = yml
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("SHARDS:"))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("SHARDS: N");
+    let matrix = yml
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("shard: ["))
+        .expect("matrix shard list");
+    let entries: Vec<usize> = matrix
+        .trim_end_matches(']')
+        .split(',')
+        .map(|v| v.trim().parse().unwrap())
+        .collect();
+    assert_eq!(entries, (1..=shards).collect::<Vec<_>>());
+    assert!(yml.contains(r#"--shard "${{ matrix.shard }}/$SHARDS""#));
+    assert!(yml.contains("hc11lab grade merge shard-* --out grade-report"));
+    // The flags the workflow uses exist.
+    let (code, help, _) = hc11lab(&["grade", "--help"]);
+    assert_eq!(code, 0);
+    for flag in ["--shard", "--assignment", "--out"] {
+        assert!(help.contains(flag), "{flag} in grade --help");
+    }
+    let (code, help, _) = hc11lab(&["grade", "merge", "--help"]);
+    assert_eq!(code, 0, "grade merge --help");
+    assert!(help.contains("--out"));
+}
