@@ -538,8 +538,26 @@ impl Machine {
     }
 
     /// The halt test after a step at `from` (the CPU's PC is where it went).
-    #[cold]
+    #[inline]
     fn halt_check(&self, from: u16) -> Option<Halt> {
+        // Most back-jumps (RTS, a conditional branch up a loop) cannot close
+        // an idle loop: only a jump to itself or an unconditional BRA/JMP can
+        // (see `idle_loop`). Cheap, and first, because it runs on every one.
+        if self.cpu.state == RunState::Running {
+            let to = self.cpu.regs.pc;
+            let op = self.board.peek(from);
+            let unconditional = matches!(op, 0x20 | 0x7E | 0x6E)
+                || (op == 0x18 && self.board.peek(from.wrapping_add(1)) == 0x6E);
+            if from != to && !unconditional {
+                return None;
+            }
+        }
+        self.halt_check_full(from)
+    }
+
+    /// [`Machine::halt_check`] past the quick test.
+    #[cold]
+    fn halt_check_full(&self, from: u16) -> Option<Halt> {
         let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
         // XIRQ wakes only if unmasked and asserted: nothing on the board
         // drives the pin during a run unless a user does, and then it is
