@@ -463,6 +463,11 @@ impl Board {
             .deadline(self.ports.peek(ports::addr::OPTION, self.now) & 0x03)
     }
 
+    /// True if OPTION's CME bit (clock monitor enable, bit 3) is set.
+    pub fn clock_monitor_enabled(&self) -> bool {
+        self.ports.peek(ports::addr::OPTION, self.now) & 0x08 != 0
+    }
+
     /// The cycle of the program's last completed $55/$AA clear since reset.
     pub fn cop_last_feed(&self) -> Option<u64> {
         self.cop.last_feed()

@@ -273,10 +273,31 @@ impl StopConditions {
     }
 }
 
-/// A reset by the COP watchdog: the program stopped feeding it ($55/$AA to
-/// COPRST) and the chip restarted through the COP failure vector $FFFA.
+/// What reset the chip in a [`CopReset`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResetCause {
+    /// The COP watchdog timed out (vector $FFFA).
+    Cop,
+    /// The clock monitor (OPTION.CME) saw the clock stop: STOP with CME set
+    /// (vector $FFFC).
+    ClockMonitor,
+}
+
+/// E-cycles from the end of a STOP instruction until the clock monitor
+/// resets the chip. The RM gives the monitor's RC delay only as a range
+/// (no clock for about 5 to 100 microseconds is detected); this model takes
+/// 10 microseconds, 20 E-cycles at 2 MHz, counted as if the clock ran.
+pub const CLOCK_MONITOR_DELAY: u64 = 20;
+
+/// A watchdog reset: the COP timed out (the program stopped feeding it
+/// $55/$AA at COPRST; vector $FFFA), or the clock monitor saw the clock stop
+/// (STOP with OPTION.CME set; vector $FFFC). The chip restarted through the
+/// vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CopReset {
+    /// Which watchdog.
+    pub cause: ResetCause,
     /// The cycle the watchdog timed out.
     pub cycle: u64,
     /// Where the program was when it did (the instruction boundary at or
@@ -467,16 +488,44 @@ impl Machine {
 
     #[cold]
     fn cop_reset(&mut self, deadline: u64) {
+        self.watchdog_reset(ResetCause::Cop, deadline, 0xFFFA);
+    }
+
+    /// A reset by a watchdog: recorded, devices reset, the CPU restarts
+    /// through `vector`.
+    fn watchdog_reset(&mut self, cause: ResetCause, cycle: u64, vector: u16) {
         self.cop_resets.push(CopReset {
-            cycle: deadline,
+            cause,
+            cycle,
             pc: self.cpu.regs.pc,
             last_feed: self.board.cop_last_feed(),
         });
         self.board.reset();
         self.resume_write_at = None;
         self.cpu.reset(&mut self.board);
-        let vector = u16::from_be_bytes([self.board.peek(0xFFFA), self.board.peek(0xFFFB)]);
-        self.cpu.regs.pc = vector;
+        let to = u16::from_be_bytes([
+            self.board.peek(vector),
+            self.board.peek(vector.wrapping_add(1)),
+        ]);
+        self.cpu.regs.pc = to;
+    }
+
+    /// The clock monitor: with OPTION.CME set, a STOP stops the clock the
+    /// monitor watches, and [`CLOCK_MONITOR_DELAY`] later it resets the chip
+    /// through $FFFC (RM 5.4, "Clock monitor reset"). Called after a step
+    /// that left the CPU stopped; true if it reset.
+    fn check_clock_monitor(&mut self, stopped_at: u64) -> bool {
+        if self.cpu.state != RunState::Stopped || !self.board.clock_monitor_enabled() {
+            return false;
+        }
+        let due = stopped_at.saturating_add(CLOCK_MONITOR_DELAY);
+        if let Some(wait) = due.checked_sub(self.board.now()) {
+            self.board.tick(wait as u32);
+            self.cpu.cycles += wait;
+        }
+        self.cpu.state = RunState::Running;
+        self.watchdog_reset(ResetCause::ClockMonitor, due, 0xFFFC);
+        true
     }
 
     /// Every COP watchdog reset since the machine was made or reset.
@@ -505,6 +554,13 @@ impl Machine {
             }
         }
         self.check_cop();
+        if self.check_clock_monitor(self.board.now()) {
+            return StepOutcome {
+                step,
+                fault,
+                halt: None,
+            };
+        }
         let halt = self.halt_after(&step);
         StepOutcome { step, fault, halt }
     }
@@ -827,6 +883,12 @@ impl Machine {
     /// run stops because of it.
     #[cold]
     fn after_step(&mut self, step: Step, stop: &StopConditions) -> Option<StopReason> {
+        if self.check_clock_monitor(self.board.now()) {
+            if matches!(step.event, StepEvent::None) {
+                self.instructions += 1;
+            }
+            return None;
+        }
         match step.event {
             StepEvent::None | StepEvent::Swi => self.instructions += 1,
             StepEvent::Interrupt { .. } | StepEvent::Illegal(_) => {}

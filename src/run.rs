@@ -317,15 +317,22 @@ impl RunReport {
             ccr_letters(r.ccr)
         ));
         for c in &self.cop_resets {
-            out.push_str(&format!(
-                "COP reset at cycle {} with PC ${:04X}; last fed {}\n",
-                c.cycle,
-                c.pc,
-                c.last_feed
-                    .map_or("never since the reset before".to_string(), |t| format!(
-                        "at cycle {t}"
-                    ))
-            ));
+            match c.cause {
+                crate::machine::ResetCause::Cop => out.push_str(&format!(
+                    "COP reset at cycle {} with PC ${:04X}; last fed {}\n",
+                    c.cycle,
+                    c.pc,
+                    c.last_feed
+                        .map_or("never since the reset before".to_string(), |t| format!(
+                            "at cycle {t}"
+                        ))
+                )),
+                crate::machine::ResetCause::ClockMonitor => out.push_str(&format!(
+                    "clock monitor reset at cycle {}: STOP at PC ${:04X} with OPTION.CME set stopped the clock; restarted through $FFFC\n",
+                    c.cycle,
+                    c.pc.wrapping_sub(1),
+                )),
+            }
         }
         if !self.serial.is_empty() {
             out.push_str(&format!("serial: {:?}\n", self.serial));

@@ -209,3 +209,36 @@ fn irq_pin_from_a_script_action_is_taken() {
         assert_eq!(m.peek(0x80), expected, "{keys}");
     }
 }
+
+/// STOP with OPTION.CME set: the clock monitor resets the chip through
+/// $FFFC, `CLOCK_MONITOR_DELAY` E-cycles after the STOP (30 cycles of code
+/// up to its end); the second boot finds CME clear and ends in `done`.
+/// Without CME, the same STOP halts for good.
+#[test]
+fn clock_monitor_resets_a_stopped_chip_through_fffc() {
+    use hc11lab::machine::{ResetCause, CLOCK_MONITOR_DELAY};
+    let mut m = lab("clockmon.asm");
+    run_to_halt(&mut m, 10_000);
+    assert_eq!(m.peek(0x80), 2, "booted twice");
+    assert_eq!(m.peek(0x81), 0xC3, "through the clock monitor vector");
+    let resets = m.cop_resets();
+    assert_eq!(resets.len(), 1);
+    assert_eq!(resets[0].cause, ResetCause::ClockMonitor);
+    assert_eq!(resets[0].cycle, 30 + CLOCK_MONITOR_DELAY);
+
+    // The same program stepped one instruction at a time (the debugger's path).
+    let mut s = lab("clockmon.asm");
+    for _ in 0..100 {
+        s.step();
+    }
+    assert_eq!(s.cop_resets(), resets);
+    assert_eq!(s.peek(0x81), 0xC3);
+
+    // CME never set: STOP halts.
+    let mut off = lab("clockmon.asm");
+    off.poke(0xC00F, &[0x01])
+        .expect("patch ldaa #$08 to ldaa #$01"); // CR0 only
+    let r = off.run_until(&StopConditions::budget(10_000));
+    assert_eq!(r, StopReason::Halted(Halt::Stop));
+    assert!(off.cop_resets().is_empty());
+}

@@ -10,7 +10,8 @@
 //! has a tolerance of minus zero to plus one E / 2^15 cycle), so the timeout
 //! comes N x 2^15 plus (0, 2^15] E-cycles after the last clear; any write other than $AA after $55 (and any
 //! write but $55 first) does nothing but un-arm the sequence.
-//! The clock monitor (CME) is not modelled: the E clock never stops here.
+//! The clock monitor (OPTION.CME) watches the E clock, which here stops only
+//! in STOP: the machine resets through $FFFC then (`Machine::check_clock_monitor`).
 
 /// NOCOP in CONFIG: 1 = watchdog off.
 pub const NOCOP: u8 = 0x04;
