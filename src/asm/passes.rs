@@ -31,78 +31,15 @@ use std::path::{Path, PathBuf};
 // it stays the course dialect's passes.
 #[path = "dialect_passes.rs"]
 mod dialect_passes;
+mod macros;
+mod symbols;
+
+use macros::MacroDef;
+use symbols::{Sym, SymTable};
 
 /// How many layout walks may be needed for forward references to settle;
 /// each walk resolves at least one more level of `a equ b` chains.
 const MAX_RESOLVE_WALKS: usize = 32;
-
-struct Sym {
-    name: String,
-    value: Option<i64>,
-    kind: Option<SymbolKind>,
-    defined: Option<(FileId, u32, Span)>,
-    predefined: bool,
-    used_at: Vec<(FileId, u32)>,
-    size: Option<u32>,
-    /// Order of definition.
-    seq: u32,
-}
-
-#[derive(Default)]
-struct SymTable {
-    syms: Vec<Sym>,
-    index: HashMap<String, SymId>,
-    scratch: String,
-}
-
-impl SymTable {
-    fn intern(&mut self, name: &str) -> SymId {
-        // Lower-case into a reused buffer; allocate only for a new symbol.
-        self.scratch.clear();
-        if name.is_ascii() {
-            self.scratch
-                .extend(name.chars().map(|c| c.to_ascii_lowercase()));
-        } else {
-            self.scratch.push_str(&name.to_lowercase());
-        }
-        if let Some(&id) = self.index.get(self.scratch.as_str()) {
-            return id;
-        }
-        let key = self.scratch.clone();
-        let id = self.syms.len() as SymId;
-        self.syms.push(Sym {
-            name: name.to_string(),
-            value: None,
-            kind: None,
-            defined: None,
-            predefined: false,
-            used_at: Vec::new(),
-            size: None,
-            seq: u32::MAX,
-        });
-        self.index.insert(key, id);
-        id
-    }
-
-    fn get(&self, id: SymId) -> Option<&Sym> {
-        self.syms.get(id as usize)
-    }
-
-    fn get_mut(&mut self, id: SymId) -> Option<&mut Sym> {
-        self.syms.get_mut(id as usize)
-    }
-
-    fn is_defined(&self, id: SymId) -> bool {
-        self.get(id).is_some_and(|s| s.kind.is_some())
-    }
-
-    fn defined_names(&self) -> impl Iterator<Item = &str> {
-        self.syms
-            .iter()
-            .filter(|s| s.kind.is_some())
-            .map(|s| s.name.as_str())
-    }
-}
 
 struct SectionInfo {
     name: String,
@@ -166,6 +103,16 @@ struct Asm<'a> {
     deadline: Option<std::time::Instant>,
     /// The time limit was reported (reading and resolving stopped).
     timed_out: bool,
+    /// Macros defined so far, by lower-case name.
+    macros: HashMap<String, MacroDef>,
+    /// The macro whose body is being recorded.
+    defining: Option<MacroDef>,
+    /// Names of the macros being expanded, outermost first.
+    expanding: Vec<String>,
+    /// The file holding the expanded lines, once there are any.
+    expansions: Option<FileId>,
+    /// Lines in that file so far.
+    expansion_lines: u32,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -190,6 +137,11 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         too_many_lines: false,
         deadline: opts.time_limit.map(|t| std::time::Instant::now() + t),
         timed_out: false,
+        macros: HashMap::new(),
+        defining: None,
+        expanding: Vec::new(),
+        expansions: None,
+        expansion_lines: 0,
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -387,6 +339,7 @@ impl Asm<'_> {
                 break;
             }
         }
+        self.unfinished_macro(file);
         if !ended {
             for c in conds {
                 self.error(
@@ -406,6 +359,16 @@ impl Asm<'_> {
         conds: &mut Vec<Cond>,
     ) -> Flow {
         let active = conds.last().is_none_or(|c| c.active);
+        if active && self.record_macro_line(file, line, text, base) {
+            return Flow::Go;
+        }
+        // ASM11's `@@` local labels: marked so that they read as names.
+        let marked = if self.opts.dialect == Dialect::Asm11 {
+            super::asm11::mark_locals(text)
+        } else {
+            None
+        };
+        let text = marked.as_deref().unwrap_or(text);
         let fields = match dialect::split_line(self.opts.dialect, text, base) {
             Ok(f) => f,
             Err(bad) => {
@@ -549,6 +512,10 @@ impl Asm<'_> {
         }
         match dialect::instruction(self.opts.dialect, m.text) {
             Some(op) => self.instruction(op, file, line, fields.label, m, mspan, fields.operands),
+            None if self.macro_body(m.text).is_some() => {
+                let body = self.macro_body(m.text).unwrap_or_default();
+                self.expand(body, file, line, fields.label, mspan, fields.operands, conds)
+            }
             None => {
                 let names = OPCODES.iter().map(|e| e.op.mnemonic()).chain(
                     DIRECTIVE_NAMES
@@ -604,6 +571,7 @@ impl Asm<'_> {
     ) -> Option<(SymId, Span)> {
         let span = Span::new(file, label.start, label.end());
         let id = self.table.intern(label.text);
+        let shown = self.table.shown_name(label.text);
         let sym = self.table.get_mut(id)?;
         if sym.kind.is_some() {
             let first = match sym.defined {
@@ -615,17 +583,16 @@ impl Asm<'_> {
                 Diagnostic::new(
                     Code::DuplicateSymbol,
                     span,
-                    format!("`{}` is defined twice", label.text),
+                    format!("`{shown}` is defined twice"),
                 )
                 .hint(first)
                 .hint(format!(
-                    "symbols are case-insensitive: `{}` and `{name}` are the same",
-                    label.text
+                    "symbols are case-insensitive: `{shown}` and `{name}` are the same"
                 )),
             );
             return None;
         }
-        sym.name = label.text.to_string();
+        sym.name = shown;
         sym.value = value;
         sym.kind = Some(kind);
         sym.defined = Some((file, line, span));
@@ -702,9 +669,8 @@ impl Asm<'_> {
                 let name = ops.text.trim();
                 let defined = self
                     .table
-                    .index
-                    .get(&name.to_lowercase())
-                    .is_some_and(|&id| self.table.is_defined(id));
+                    .lookup(name)
+                    .is_some_and(|id| self.table.is_defined(id));
                 Some(i64::from(defined == (d == Directive::Ifdef)))
             }
             _ => {
@@ -925,9 +891,14 @@ impl Asm<'_> {
             | Directive::Listing
             | Directive::Cpu
             | Directive::Fcs
-            | Directive::Segment(_) => {
+            | Directive::Segment(_)
+            | Directive::Proc
+            | Directive::Endp
+            | Directive::Set => {
                 self.dialect_directive(d, file, line, label, mspan, ops);
             }
+            Directive::Macro => self.start_macro(file, line, label, mspan, ops),
+            Directive::Endm => self.stray_endm(file, line, mspan),
             Directive::If
             | Directive::Ifdef
             | Directive::Ifndef
@@ -1122,7 +1093,7 @@ impl Asm<'_> {
             .table
             .syms
             .iter()
-            .filter(|s| s.kind.is_some() && !s.predefined)
+            .filter(|s| s.kind.is_some() && !s.predefined && !s.shadowed)
             .collect();
         defined.sort_by_key(|s| s.seq);
         let symbols: Vec<Symbol> = defined
