@@ -137,6 +137,10 @@ struct GradeArgs {
     /// Grade identical programs again instead of reusing the first result.
     #[arg(long)]
     no_cache: bool,
+    /// Source dialect of the reference and the submissions: course, as11 or
+    /// asm11 (default: the assignment's `dialect`, else course).
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Option<asm::Dialect>,
 }
 
 #[derive(Args, Debug)]
@@ -620,6 +624,7 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
         jobs: args.jobs,
         gradescope: args.gradescope,
         no_cache: args.no_cache,
+        dialect: args.dialect,
     };
     match grade::cli::run(&request) {
         Ok(outcome) if outcome.exit_code == 2 => {

@@ -1,7 +1,7 @@
 //! `hc11lab grade` as a library call: the command line only maps its
 //! arguments onto a [`GradeRequest`] and prints what [`run`] returns.
 
-use super::batch::{grade_batch, run_gradescope, terminal_progress, GradeOptions};
+use super::batch::{grade_batch, run_gradescope_in, terminal_progress, GradeOptions};
 use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
 use super::error::GradeError;
 use super::report::output::prepare_out;
@@ -28,6 +28,8 @@ pub struct GradeRequest {
     pub gradescope: bool,
     /// `--no-cache`: grade identical programs again (for timing the grader).
     pub no_cache: bool,
+    /// `--dialect`: the source dialect, overriding the assignment's `dialect`.
+    pub dialect: Option<crate::asm::Dialect>,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -64,7 +66,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             .get(1)
             .cloned()
             .unwrap_or_else(|| PathBuf::from(GRADESCOPE_RESULTS));
-        let r = run_gradescope(&req.assignment, &submission, &results)?;
+        let r = run_gradescope_in(&req.assignment, &submission, &results, req.dialect)?;
         let status = match &r.status {
             SubmissionStatus::Graded => String::new(),
             SubmissionStatus::Rejected(m) => format!(" (not graded: {m})"),
@@ -107,6 +109,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     let opts = GradeOptions {
         jobs: req.jobs,
         cache: !req.no_cache,
+        dialect: req.dialect,
         ..GradeOptions::new(req.assignment.clone(), req.paths.clone())
     };
     let progress = terminal_progress();
