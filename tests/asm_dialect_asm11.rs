@@ -86,7 +86,9 @@ Here@@  nop
     // Twice in one proc is a duplicate, named as written.
     let asm = asm11(" org $C000\nP proc\nX@@ nop\nX@@ nop\n");
     assert_eq!(codes(&asm), vec!["E0005"]);
-    assert!(asm.render_diagnostics().contains("`P.X@@` is defined twice"));
+    assert!(asm
+        .render_diagnostics()
+        .contains("`P.X@@` is defined twice"));
     // `@@` inside a string stays text.
     assert_eq!(
         image(&asm11(" org $C000\n fcc \"a@@\"\n"), 0xC000),
@@ -172,12 +174,23 @@ Start   store #$55,$20
     // The body lines of the definition are listed without bytes.
     assert!(lst.contains("t.asm              3                                ldaa  ~1~"));
     // The expansion file names each use.
-    let exp = asm.files.iter().find(|f| f.path.to_string_lossy() == "t.asm (macros)");
+    let exp = asm
+        .files
+        .iter()
+        .find(|f| f.path.to_string_lossy() == "t.asm (macros)");
     let exp = exp.expect("expansion file");
-    assert!(exp.text.starts_with("; store at t.asm:10:9\n"), "{}", exp.text);
+    assert!(
+        exp.text.starts_with("; store at t.asm:10:9\n"),
+        "{}",
+        exp.text
+    );
     // A byte of an expansion leads back to its expanded line.
     let p = asm.program.as_ref().expect("program");
-    let place = p.lines.iter().find(|l| l.addr == 0xC000).expect("line entry");
+    let place = p
+        .lines
+        .iter()
+        .find(|l| l.addr == 0xC000)
+        .expect("line entry");
     assert_eq!(p.files[place.file].path.to_string_lossy(), "t.asm (macros)");
 }
 
@@ -196,7 +209,11 @@ fn macro_errors_are_reported_once_and_never_loop() {
     // An error inside an expansion points into the expansion file.
     let asm = asm11(" org $C000\nm macro\n ldaa ~1~\n endm\n m undefined_thing\n");
     assert_eq!(codes(&asm), vec!["E0004"]);
-    assert!(asm.render_diagnostics().contains("t.asm (macros):2"), "{}", asm.render_diagnostics());
+    assert!(
+        asm.render_diagnostics().contains("t.asm (macros):2"),
+        "{}",
+        asm.render_diagnostics()
+    );
 }
 
 #[test]
@@ -209,7 +226,10 @@ fn pseudo_instructions_expand_to_real_ones() {
     assert_eq!(symbol(&asm, "L"), Some(0xC000));
     let lst = listing(&asm);
     assert!(lst.contains("C000  4F                      clra"), "{lst}");
-    assert!(lst.contains("C002  C3 00 01                addd #1"), "{lst}");
+    assert!(
+        lst.contains("C002  C3 00 01                addd #1"),
+        "{lst}"
+    );
     // Only ASM11 has them.
     assert_eq!(codes(&assemble(Dialect::Course, " clrd\n")), vec!["E0003"]);
     assert_eq!(codes(&asm11(" clrd a\n")), vec!["E0022"]);
@@ -280,7 +300,15 @@ fn asm11_constructs_match_gnu_as() {
     );
     step(
         Command::new("m68hc11-ld")
-            .args(["-m", "m68hc11elf", "--no-relax", "-Ttext=0xc000", "-e", "0xc000", "-o"])
+            .args([
+                "-m",
+                "m68hc11elf",
+                "--no-relax",
+                "-Ttext=0xc000",
+                "-e",
+                "0xc000",
+                "-o",
+            ])
             .arg(dir.join("p.elf"))
             .arg(dir.join("p.o")),
     );

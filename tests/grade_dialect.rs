@@ -14,10 +14,7 @@ fn data() -> PathBuf {
 fn an_as11_assignment_grades_as11_submissions() {
     let a = Assignment::load(&data().join("assignment")).expect("assignment");
     assert_eq!(a.dialect, hc11lab::asm::Dialect::As11);
-    let opts = GradeOptions::new(
-        data().join("assignment"),
-        vec![data().join("submissions")],
-    );
+    let opts = GradeOptions::new(data().join("assignment"), vec![data().join("submissions")]);
     let report = grade_batch(&opts, &|_, _| {}).expect("graded");
     let score = |name: &str| {
         let s = report
@@ -39,10 +36,7 @@ fn the_command_line_dialect_wins_over_the_file() {
     // the message says which dialect it looks like.
     let opts = GradeOptions {
         dialect: Some(hc11lab::asm::Dialect::Course),
-        ..GradeOptions::new(
-            data().join("assignment"),
-            vec![data().join("submissions")],
-        )
+        ..GradeOptions::new(data().join("assignment"), vec![data().join("submissions")])
     };
     let e = grade_batch(&opts, &|_, _| {}).expect_err("reference fails");
     let msg = e.to_string();

@@ -223,10 +223,7 @@ impl Asm<'_> {
             self.error(Diagnostic::new(
                 Code::Operands,
                 ops.map_or(mspan, |o| Span::new(file, o.start, o.end())),
-                format!(
-                    "{} arguments; a macro takes at most {MAX_ARGS}",
-                    args.len()
-                ),
+                format!("{} arguments; a macro takes at most {MAX_ARGS}", args.len()),
             ));
             return Flow::Go;
         }
@@ -323,10 +320,7 @@ fn substitute(line: &str, args: &[String]) -> String {
     if !line.contains('~') && !line.contains('\\') {
         return line.to_string();
     }
-    let arg = |d: u8| {
-        args.get(usize::from(d - b'1'))
-            .map_or("", String::as_str)
-    };
+    let arg = |d: u8| args.get(usize::from(d - b'1')).map_or("", String::as_str);
     let bytes = line.as_bytes();
     let mut out = String::with_capacity(line.len() + 16);
     let mut i = 0;

@@ -4,9 +4,9 @@
 //! works on the same assembler state.
 
 use super::super::diagnostics::{Code, Diagnostic, Span};
+use super::super::dialect::strip_hash;
 use super::super::directives::{data_len, parse_data, Directive, Item};
 use super::super::encode::Chosen;
-use super::super::dialect::strip_hash;
 use super::symbols::Scope;
 use super::{Asm, Kind, SectionInfo};
 use crate::cpu::opcodes::Mode;
@@ -123,7 +123,9 @@ impl Asm<'_> {
             }
             Directive::Proc => {
                 let lbl = self.label_here(file, line, label);
-                let name = label.map(|l| self.table.shown_name(l.text)).unwrap_or_default();
+                let name = label
+                    .map(|l| self.table.shown_name(l.text))
+                    .unwrap_or_default();
                 self.table.enter_scope(&name);
                 self.push(file, line, lbl, Kind::Plain);
             }
@@ -140,7 +142,14 @@ impl Asm<'_> {
     /// `NAME set VALUE`: the first `set` defines NAME like `equ`; each later
     /// one makes a new version that the lines after it see (the lines before
     /// keep the value they saw).
-    fn set(&mut self, file: FileId, line: u32, label: Option<Piece>, mspan: Span, ops: Option<Piece>) {
+    fn set(
+        &mut self,
+        file: FileId,
+        line: u32,
+        label: Option<Piece>,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) {
         let ops = ops.map(strip_hash);
         let e = self.one_expr(file, ops, mspan, "value after `set`");
         let Some(label) = label else {
