@@ -322,3 +322,33 @@ fn asm11_constructs_match_gnu_as() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(image(&asm11(ASM11_PROGRAM), 0xC000), gnu);
 }
+
+#[test]
+fn a_segment_directive_with_an_address_moves_its_counter() {
+    // `#RAM $40` / `#ROM $C000` as public ASM11 programs write them: switch
+    // and `org` in one line; switching back continues where it stopped.
+    let asm = asm11(
+        "\
+#RAM      $0040
+flag      rmb   1
+#ROM      $C000
+Start     ldaa  #1
+          staa  flag
+#RAM
+count     rmb   1
+#ROM
+          inc   count
+#VECTORS  $FFFE
+          fdb   Start
+",
+    );
+    assert_eq!(symbol(&asm, "flag"), Some(0x40));
+    assert_eq!(symbol(&asm, "count"), Some(0x41));
+    assert_eq!(
+        image(&asm, 0xC000),
+        vec![0x86, 0x01, 0x97, 0x40, 0x7C, 0x00, 0x41]
+    );
+    assert_eq!(image(&asm, 0xFFFE), vec![0xC0, 0x00]);
+    let lst = listing(&asm);
+    assert!(lst.contains("    3  C000                  #ROM      $C000"), "{lst}");
+}

@@ -65,6 +65,9 @@ enum Kind {
     Org(Expr, Span),
     Equ(Expr, Span),
     Section(usize),
+    /// An ASM11 segment directive with an address (`#ROM $C000`): switch
+    /// to the section, then `org` there.
+    SectionAt(usize, Expr, Span),
     Ds(u8, Expr, Span),
     Dc(u8, Vec<Item>),
     Instr(Chosen),

@@ -118,8 +118,21 @@ impl Asm<'_> {
                     }
                 };
                 self.cur = id;
+                // `#ROM $C000`: the segment's counter moves there, as `org`.
+                let at = match ops {
+                    Some(_) => self.one_expr(file, ops, mspan, "address"),
+                    None => None,
+                };
+                let kind = match at {
+                    Some((e, span)) => {
+                        let v = self.known(&e).filter(|v| (0..=0xFFFF).contains(v));
+                        self.set_lc(v);
+                        Kind::SectionAt(id, e, span)
+                    }
+                    None => Kind::Section(id),
+                };
                 let lbl = self.label_here(file, line, label);
-                self.push(file, line, lbl, Kind::Section(id));
+                self.push(file, line, lbl, kind);
             }
             Directive::Proc => {
                 let lbl = self.label_here(file, line, label);

@@ -163,42 +163,50 @@ impl Layout {
                 record_uses(stmt, table);
             }
             // Sections and org change the counter before the label takes it.
-            match &stmt.kind {
-                Kind::Section(id) => cur = *id,
-                Kind::Org(e, span) => {
-                    let v = self.eval(e, *span, table, self.lc(cur));
-                    let lc = match v {
-                        Ok(v) if (0..=0xFFFF).contains(&v) => Some(v),
-                        Ok(v) => {
-                            if self.report {
-                                self.diags.push(
-                                    Diagnostic::new(
-                                        Code::OutOfRange,
-                                        *span,
-                                        format!("`org` address {} is out of range", show(v)),
-                                    )
-                                    .hint("addresses are $0000-$FFFF"),
-                                );
-                            }
-                            None
-                        }
-                        Err(u) => {
-                            self.blocked(cur, e, table);
-                            self.circular_check(u, None, *span, table, &equ_exprs, errors_before);
-                            None
-                        }
-                    };
-                    if lc.is_some() {
-                        if let Some(b) = self.blockers.get_mut(cur) {
-                            b.clear();
-                        }
-                        if let Some(o) = self.overflowed.get_mut(cur) {
-                            *o = false;
-                        }
-                    }
-                    self.set_lc(cur, lc);
+            let org = match &stmt.kind {
+                Kind::Section(id) => {
+                    cur = *id;
+                    None
                 }
-                _ => {}
+                Kind::SectionAt(id, e, span) => {
+                    cur = *id;
+                    Some((e, span))
+                }
+                Kind::Org(e, span) => Some((e, span)),
+                _ => None,
+            };
+            if let Some((e, span)) = org {
+                let v = self.eval(e, *span, table, self.lc(cur));
+                let lc = match v {
+                    Ok(v) if (0..=0xFFFF).contains(&v) => Some(v),
+                    Ok(v) => {
+                        if self.report {
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::OutOfRange,
+                                    *span,
+                                    format!("`org` address {} is out of range", show(v)),
+                                )
+                                .hint("addresses are $0000-$FFFF"),
+                            );
+                        }
+                        None
+                    }
+                    Err(u) => {
+                        self.blocked(cur, e, table);
+                        self.circular_check(u, None, *span, table, &equ_exprs, errors_before);
+                        None
+                    }
+                };
+                if lc.is_some() {
+                    if let Some(b) = self.blockers.get_mut(cur) {
+                        b.clear();
+                    }
+                    if let Some(o) = self.overflowed.get_mut(cur) {
+                        *o = false;
+                    }
+                }
+                self.set_lc(cur, lc);
             }
             let here = self.lc(cur);
             // Labels (equ values are set below).
@@ -223,11 +231,19 @@ impl Layout {
                 (stmt.label.is_some() && !matches!(stmt.kind, Kind::Equ(..)))
                     || matches!(
                         stmt.kind,
-                        Kind::Org(..) | Kind::Ds(..) | Kind::Dc(..) | Kind::Instr(..)
+                        Kind::Org(..)
+                            | Kind::SectionAt(..)
+                            | Kind::Ds(..)
+                            | Kind::Dc(..)
+                            | Kind::Instr(..)
                     )
             });
             match &stmt.kind {
-                Kind::Plain | Kind::Skipped | Kind::Section(_) | Kind::Org(..) => {}
+                Kind::Plain
+                | Kind::Skipped
+                | Kind::Section(_)
+                | Kind::SectionAt(..)
+                | Kind::Org(..) => {}
                 Kind::Cond(v) => entry.value = *v,
                 Kind::Include => self.close_open(cur, table),
                 Kind::Equ(e, span) => {
@@ -558,7 +574,7 @@ fn record_uses(stmt: &Stmt, table: &mut SymTable) {
         })
     };
     match &stmt.kind {
-        Kind::Org(e, _) | Kind::Equ(e, _) | Kind::Ds(_, e, _) => note(e),
+        Kind::Org(e, _) | Kind::SectionAt(_, e, _) | Kind::Equ(e, _) | Kind::Ds(_, e, _) => note(e),
         Kind::End(Some((e, _))) => note(e),
         Kind::Dc(_, items) => {
             for item in items {
