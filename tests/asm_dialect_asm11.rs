@@ -350,5 +350,26 @@ count     rmb   1
     );
     assert_eq!(image(&asm, 0xFFFE), vec![0xC0, 0x00]);
     let lst = listing(&asm);
-    assert!(lst.contains("    3  C000                  #ROM      $C000"), "{lst}");
+    assert!(
+        lst.contains("    3  C000                  #ROM      $C000"),
+        "{lst}"
+    );
+}
+
+#[test]
+fn a_macro_bomb_stops_at_the_line_limit_with_an_error() {
+    // Each level uses the one below twice: 2^12 expansions of `nop`.
+    let mut src = String::from(" org $C000\nm0 macro\n nop\n endm\n");
+    for i in 1..=12 {
+        src.push_str(&format!("m{i} macro\n m{}\n m{}\n endm\n", i - 1, i - 1));
+    }
+    src.push_str(" m12\n");
+    let opts = AsmOptions {
+        dialect: Dialect::Asm11,
+        max_lines: 1000,
+        ..AsmOptions::default()
+    };
+    let asm = assemble_source("t.asm", &src, &opts);
+    assert_eq!(codes(&asm), vec!["E0014"], "{}", asm.render_diagnostics());
+    assert!(asm.render_diagnostics().contains("more than 1000 lines"));
 }

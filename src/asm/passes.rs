@@ -255,21 +255,7 @@ impl Asm<'_> {
         let mut line_no = 0u32;
         let mut ended = false;
         for raw in text.split_inclusive('\n') {
-            if self.timed_out || (self.stmts.len() % 1024 == 0 && self.past_deadline()) {
-                return;
-            }
-            if self.stmts.len() >= self.opts.max_lines {
-                if !self.too_many_lines {
-                    self.too_many_lines = true;
-                    self.error(
-                        Diagnostic::new(
-                            Code::FileTooLarge,
-                            Span::new(file, offset, offset),
-                            format!("the sources have more than {} lines; reading stops here", self.opts.max_lines),
-                        )
-                        .hint("assembler programs for the 68HC11 fit in far fewer lines; is this the right file?"),
-                    );
-                }
+            if self.must_stop(Span::new(file, offset, offset)) {
                 return;
             }
             line_no += 1;
@@ -291,6 +277,33 @@ impl Asm<'_> {
                 );
             }
         }
+    }
+
+    /// True if reading must stop: the time limit ran out, or the sources
+    /// (includes and macro expansions counted) have too many lines, which
+    /// is reported once, at `at`.
+    fn must_stop(&mut self, at: Span) -> bool {
+        if self.timed_out || (self.stmts.len() % 1024 == 0 && self.past_deadline()) {
+            return true;
+        }
+        if self.stmts.len() < self.opts.max_lines {
+            return false;
+        }
+        if !self.too_many_lines {
+            self.too_many_lines = true;
+            self.error(
+                Diagnostic::new(
+                    Code::FileTooLarge,
+                    at,
+                    format!(
+                        "the sources have more than {} lines; reading stops here",
+                        self.opts.max_lines
+                    ),
+                )
+                .hint("assembler programs for the 68HC11 fit in far fewer lines; is this the right file?"),
+            );
+        }
+        true
     }
 
     fn read_line(

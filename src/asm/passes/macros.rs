@@ -233,7 +233,7 @@ impl Asm<'_> {
         self.expanding.push(name);
         let mut flow = Flow::Go;
         for raw in &body {
-            if self.stmts.len() >= self.opts.max_lines || self.timed_out {
+            if self.must_stop(mspan) {
                 break;
             }
             let text = substitute(raw, &args);
