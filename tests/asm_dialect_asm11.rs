@@ -373,3 +373,36 @@ fn a_macro_bomb_stops_at_the_line_limit_with_an_error() {
     assert_eq!(codes(&asm), vec!["E0014"], "{}", asm.render_diagnostics());
     assert!(asm.render_diagnostics().contains("more than 1000 lines"));
 }
+
+#[test]
+fn macro_forms_and_local_labels_in_bodies() {
+    // `macro NAME` as well as `NAME macro`; `@@` names in a body belong to
+    // the proc the macro is used in.
+    let src = "        org   $C000
+        macro wait
+Loop@@  brclr ~1~,#$80,Loop@@
+        endm
+A       proc
+        wait  $10
+        endp
+B       proc
+        wait  $11
+";
+    let asm = asm11(src);
+    assert_eq!(
+        image(&asm, 0xC000),
+        vec![0x13, 0x10, 0x80, 0xFC, 0x13, 0x11, 0x80, 0xFC]
+    );
+    assert_eq!(symbol(&asm, "A.Loop@@"), Some(0xC000));
+    assert_eq!(symbol(&asm, "B.Loop@@"), Some(0xC004));
+    // Used twice in one proc, its label is defined twice.
+    let asm = asm11(&format!("{src}        wait  $12\n"));
+    assert_eq!(codes(&asm), vec!["E0005"]);
+    // A body cannot define a macro.
+    let asm = asm11(" org $C000\nouter macro\n macro inner\n endm\n outer\n");
+    assert!(
+        codes(&asm).contains(&"E0028"),
+        "{}",
+        asm.render_diagnostics()
+    );
+}
