@@ -140,6 +140,10 @@ struct GradeArgs {
     /// Grade identical programs again instead of reusing the first result.
     #[arg(long)]
     no_cache: bool,
+    /// Source dialect of the reference and the submissions: course, as11 or
+    /// asm11 (default: the assignment's `dialect`, else course).
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Option<asm::Dialect>,
     /// Grade only part K of N of the batch (split by submission name, the
     /// same on every machine) and write shard.json for `grade merge`.
     #[arg(long, value_name = "K/N")]
@@ -644,6 +648,7 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
             gradescope: args.gradescope,
             no_cache: args.no_cache,
             shard: args.shard,
+            dialect: args.dialect,
         }),
     };
     match result {

@@ -74,6 +74,12 @@ fn describe(candidates: &[String]) -> String {
 
 /// Opens `path`, or the bundled Viergewinnt when `None`.
 pub fn open(path: Option<&Path>) -> Result<Opened, OpenError> {
+    open_in(path, default_dialect())
+}
+
+/// [`open`] with sources read in `dialect` (the GUI's File > Source dialect);
+/// the bundled Viergewinnt is always the course dialect.
+pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, OpenError> {
     let Some(path) = path else {
         return from_assembly(firmware::assemble(), Origin::Bundled);
     };
@@ -83,7 +89,7 @@ pub fn open(path: Option<&Path>) -> Result<Opened, OpenError> {
     })?;
     if meta.is_dir() {
         let main = main_file_in(path)?;
-        return assemble_path(&main);
+        return assemble_path(&main, dialect);
     }
     let bytes = std::fs::read(path).map_err(|source| OpenError::Io {
         path: path.to_path_buf(),
@@ -98,7 +104,7 @@ pub fn open(path: Option<&Path>) -> Result<Opened, OpenError> {
                 warnings: loaded.warnings,
             })
         }
-        None => assemble_path(path),
+        None => assemble_path(path, dialect),
     }
 }
 
@@ -145,9 +151,14 @@ pub fn set_dialect(dialect: asm::Dialect) {
     let _ = DIALECT.set(dialect);
 }
 
-fn assemble_path(path: &Path) -> Result<Opened, OpenError> {
+/// The dialect the command line chose (the course dialect if none).
+pub fn default_dialect() -> asm::Dialect {
+    DIALECT.get().copied().unwrap_or_default()
+}
+
+fn assemble_path(path: &Path, dialect: asm::Dialect) -> Result<Opened, OpenError> {
     let opts = AsmOptions {
-        dialect: DIALECT.get().copied().unwrap_or_default(),
+        dialect,
         ..AsmOptions::default()
     };
     from_assembly(

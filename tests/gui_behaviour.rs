@@ -367,3 +367,31 @@ fn selecting_a_load_from_the_buffer_lights_the_bytes_it_read() {
     // The whole board was drawn at boot: every byte of it was read.
     assert_eq!(in_buffer, 336, "{links:?}");
 }
+
+/// File > Source dialect > AS11 assembles the open program again in AS11:
+/// a file that fails in the course dialect loads (issue 16).
+#[test]
+fn the_file_menu_switches_the_source_dialect() {
+    let dir = scratch("dialect");
+    let p = write(
+        &dir,
+        "evb.asm",
+        "* AS11 source\n ORG $C000\nSTART LDAA #1 one\n BRA START again\n ORG $FFFE\n FDB START\n",
+    );
+    let mut h = harness_with(fast(), AppInput::Path(p));
+    h.run();
+    // In the course dialect: errors, and no machine to run.
+    assert!(!h.state().session.problems.is_empty());
+    assert!(!h.state().session.has_machine());
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Source dialect").click();
+    h.run();
+    h.get_by_label("AS11 (Motorola freeware)").click();
+    h.run();
+    assert_eq!(h.state().session.dialect(), hc11lab::asm::Dialect::As11);
+    let program = h.state().session.program().expect("assembled in AS11");
+    assert_eq!(program.symbol("START").map(|s| s.value), Some(0xC000));
+    assert!(h.state().session.problems.is_empty());
+    assert!(h.state().session.has_machine());
+}

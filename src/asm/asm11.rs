@@ -1,6 +1,8 @@
 //! The full ASM11 dialect, as far as hc11lab implements it (see
 //! `docs/dialects.md`): `#`-directives (also in column 1), the segment
-//! directives with one location counter each, and `fcs`.
+//! directives with one location counter each, `fcs`, `proc`/`endp` with
+//! `@@` local labels, `set`, macros, and the pseudo-instructions `clrd`,
+//! `incd`, `decd`.
 
 use super::directives::Directive;
 use super::lexer::{self, BadLabel, Fields, Piece};
@@ -20,7 +22,74 @@ pub const DIRECTIVES: &[(&str, Directive)] = &[
     ("#eeprom", Directive::Segment("EEPROM")),
     ("#vectors", Directive::Segment("VECTORS")),
     ("fcs", Directive::Fcs),
+    ("proc", Directive::Proc),
+    ("endp", Directive::Endp),
+    ("set", Directive::Set),
+    ("macro", Directive::Macro),
+    ("#macro", Directive::Macro),
+    ("endm", Directive::Endm),
+    ("#endm", Directive::Endm),
 ];
+
+/// The character that stands for `@@` in a name while the assembler reads
+/// it: a letter (so names containing it lex as names) that Windows-1252
+/// text cannot contain. Reserved in ASM11 sources.
+pub const LOCAL_MARK: char = '\u{0298}';
+
+/// The pseudo-instructions ASM11 offers for the D register, with the real
+/// instructions each stands for (expanded like a macro and listed so).
+/// `incd`/`decd` set the flags as `addd`/`subd` do (C too, unlike `inx`).
+pub const PSEUDO_INSTRUCTIONS: &[(&str, &[&str])] = &[
+    ("clrd", &["clra", "clrb"]),
+    ("incd", &["addd #1"]),
+    ("decd", &["subd #1"]),
+];
+
+/// The real instructions of a pseudo-instruction, if `word` is one.
+pub fn pseudo_instruction(word: &str) -> Option<&'static [&'static str]> {
+    PSEUDO_INSTRUCTIONS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(word))
+        .map(|(_, body)| *body)
+}
+
+/// `line` with every `@@` outside quotes and comments replaced by
+/// [`LOCAL_MARK`] (same length in bytes, so offsets stay valid); `None` if
+/// the line has no `@@` there.
+pub fn mark_locals(line: &str) -> Option<String> {
+    if !line.contains("@@") {
+        return None;
+    }
+    let end = lexer::comment_start(line, 0);
+    let mut out = String::with_capacity(line.len());
+    let mut quote: Option<char> = None;
+    let mut changed = false;
+    let mut chars = line[..end].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' && lexer::is_open_char(&line[i..]) => {
+                out.push(c);
+                if let Some((_, next)) = chars.next() {
+                    out.push(next);
+                }
+                continue;
+            }
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '@' && chars.peek().is_some_and(|&(_, n)| n == '@') => {
+                chars.next();
+                out.push(LOCAL_MARK);
+                changed = true;
+                continue;
+            }
+            None => {}
+        }
+        out.push(c);
+    }
+    out.push_str(&line[end..]);
+    changed.then_some(out)
+}
 
 /// Splits one ASM11 line: as the course dialect, except that a line starting
 /// with `#` in column 1 is a directive line without a label.
@@ -67,5 +136,15 @@ mod tests {
         assert_eq!(f.mnemonic.map(|p| p.text), Some("#ROM"));
         let f = split_line("start ldaa #1", 0).expect("line");
         assert_eq!(f.label.map(|p| p.text), Some("start"));
+    }
+
+    #[test]
+    fn local_marks_keep_offsets_and_skip_strings() {
+        let m = mark_locals("Loop@@ bne Loop@@ ; @@").expect("marked");
+        assert_eq!(m.len(), "Loop@@ bne Loop@@ ; @@".len());
+        assert_eq!(m, format!("Loop{LOCAL_MARK} bne Loop{LOCAL_MARK} ; @@"));
+        assert_eq!(mark_locals(" fcc \"a@@b\""), None);
+        assert_eq!(mark_locals(" ldaa #'@"), None);
+        assert_eq!(mark_locals(" nop"), None);
     }
 }

@@ -122,6 +122,9 @@ pub enum Code {
     /// W0003: a bit mask written as a bare number that other assemblers read
     /// in another radix.
     MaskRadix,
+    /// E0028: a macro definition or expansion is malformed (no `endm`,
+    /// nested too deep, a name taken by an instruction).
+    Macro,
 }
 
 impl Code {
@@ -158,6 +161,7 @@ impl Code {
             Code::WrongDialect => "E0026",
             Code::TooManyErrors => "E0027",
             Code::MaskRadix => "W0003",
+            Code::Macro => "E0028",
         }
     }
 

@@ -10,8 +10,11 @@ use crate::cpu::opcodes::Op;
 use std::fmt;
 use std::str::FromStr;
 
-/// A source dialect (`--dialect`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// A source dialect (`--dialect`, `dialect = "as11"` in assignment.toml).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// The course dialect (miniIDE's ASM11 as the Viergewinnt sources use it).
     #[default]

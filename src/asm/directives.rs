@@ -54,6 +54,16 @@ pub enum Directive {
     /// `#RAM`, `#ROM`, `#DATA`, `#EEPROM`, `#VECTORS` (ASM11): switch to that
     /// segment, each with its own location counter.
     Segment(&'static str),
+    /// `NAME proc` (ASM11): starts a procedure, the scope of `@@` labels.
+    Proc,
+    /// `endp` (ASM11): ends the procedure (`@@` labels are global again).
+    Endp,
+    /// `NAME set VALUE` (ASM11): a constant that a later `set` may change.
+    Set,
+    /// `NAME macro` or `macro NAME` (ASM11): starts a macro definition.
+    Macro,
+    /// `endm` (ASM11): ends a macro definition.
+    Endm,
 }
 
 /// Every directive spelling (without the optional leading dot), for lookups

@@ -1,6 +1,7 @@
 //! Expressions of the course dialect: numbers (`$1F`, `%0101`, `@17`, `0x1F`,
 //! `1Fh`, `31`, `'c'`), symbols, `*` (the location counter), unary `- ~ ! + < >`
-//! (`<`/`>` = low/high byte inside an expression) and the binary operators
+//! (`<`/`>` = low/high byte inside an expression; also `low(x)`/`high(x)`)
+//! and the binary operators
 //! `* / % + - << >> & ^ | == != < <= > >= && ||`, with C-like precedence
 //! except that `&`, `^`, `|` bind tighter than comparisons.
 //!
@@ -555,6 +556,24 @@ impl<'a, 'i> Parser<'a, 'i> {
                     .map_or(self.text.len(), |(i, _)| self.pos + i);
                 let name = &self.text[self.pos..end];
                 self.pos = end;
+                // `high(x)` / `low(x)`: the byte functions of ASM11 (a name
+                // glued to `(` cannot mean anything else).
+                let byte_fn = if name.eq_ignore_ascii_case("high") {
+                    Some(UnOp::High)
+                } else if name.eq_ignore_ascii_case("low") {
+                    Some(UnOp::Low)
+                } else {
+                    None
+                };
+                if let (Some(op), Some('(')) = (byte_fn, self.peek()) {
+                    let inner = self.primary()?;
+                    return Ok(match inner {
+                        Expr::Num(n) => Expr::Num(
+                            eval(&Expr::Unary(op, Box::new(Expr::Num(n))), &mut NoEnv).unwrap_or(n),
+                        ),
+                        e => Expr::Unary(op, Box::new(e)),
+                    });
+                }
                 let id = (self.intern)(name);
                 Ok(Expr::Sym(id, self.span(start, end)))
             }

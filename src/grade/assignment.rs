@@ -11,6 +11,7 @@
 //! reference = "bundled"             # or a folder with the reference solution
 //! provided = ["trainer11Register.inc"]  # course files, always the course's copy
 //! required_symbols = ["player"]     # names the checks rely on
+//! dialect = "course"                # or "as11", "asm11" (docs/dialects.md)
 //!
 //! [limits]
 //! max_cycles = 20000000             # per scenario and per move of a differential game
@@ -120,6 +121,10 @@ pub struct Assignment {
     pub provided: Vec<String>,
     /// Symbols the checks rely on; a submission without one is told so.
     pub required_symbols: Vec<String>,
+    /// The dialect the reference and the submissions are assembled in
+    /// (`dialect = "as11"`; `grade --dialect` overrides it).
+    #[serde(default)]
+    pub dialect: crate::asm::Dialect,
     /// Limits per submission.
     pub limits: Limits,
     /// The checks, in report order.
@@ -206,6 +211,7 @@ impl Assignment {
             reference,
             provided: h.provided,
             required_symbols: h.required_symbols,
+            dialect: h.dialect,
             limits: raw.limits,
             checks,
         })

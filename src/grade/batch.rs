@@ -30,6 +30,8 @@ pub struct GradeOptions {
     pub cache: bool,
     /// Grade only this part of the batch (`--shard K/N`).
     pub shard: Option<ShardSpec>,
+    /// `--dialect`: overrides the assignment's `dialect`.
+    pub dialect: Option<crate::asm::Dialect>,
 }
 
 impl GradeOptions {
@@ -42,6 +44,7 @@ impl GradeOptions {
             similarity: SimilarityOptions::default(),
             cache: true,
             shard: None,
+            dialect: None,
         }
     }
 }
@@ -190,7 +193,10 @@ pub fn grade_batch_sharded(
     opts: &GradeOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<GradedBatch, GradeError> {
-    let assignment = Assignment::load(&opts.assignment)?;
+    let mut assignment = Assignment::load(&opts.assignment)?;
+    if let Some(d) = opts.dialect {
+        assignment.dialect = d;
+    }
     let mut grader = Grader::new(assignment)?;
     grader.set_cache(opts.cache);
     grade_paths_sharded(
@@ -226,7 +232,20 @@ pub fn run_gradescope(
     submission: &Path,
     results: &Path,
 ) -> Result<SubmissionResult, GradeError> {
-    let assignment = Assignment::load(assignment_dir)?;
+    run_gradescope_in(assignment_dir, submission, results, None)
+}
+
+/// [`run_gradescope`] with the assignment's dialect overridden (`--dialect`).
+pub fn run_gradescope_in(
+    assignment_dir: &Path,
+    submission: &Path,
+    results: &Path,
+    dialect: Option<crate::asm::Dialect>,
+) -> Result<SubmissionResult, GradeError> {
+    let mut assignment = Assignment::load(assignment_dir)?;
+    if let Some(d) = dialect {
+        assignment.dialect = d;
+    }
     let grader = Grader::new(assignment)?;
     let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission"))
         .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));

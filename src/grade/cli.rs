@@ -1,7 +1,7 @@
 //! `hc11lab grade` as a library call: the command line only maps its
 //! arguments onto a [`GradeRequest`] and prints what [`run`] returns.
 
-use super::batch::{grade_batch_sharded, run_gradescope, terminal_progress, GradeOptions};
+use super::batch::{grade_batch_sharded, run_gradescope_in, terminal_progress, GradeOptions};
 use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
 use super::error::GradeError;
 use super::report::output::{prepare_out, replace_batch};
@@ -32,6 +32,8 @@ pub struct GradeRequest {
     /// `--shard K/N`: grade only the K-th of N parts and write `shard.json`
     /// for `grade merge`.
     pub shard: Option<ShardSpec>,
+    /// `--dialect`: the source dialect, overriding the assignment's `dialect`.
+    pub dialect: Option<crate::asm::Dialect>,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -68,7 +70,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             .get(1)
             .cloned()
             .unwrap_or_else(|| PathBuf::from(GRADESCOPE_RESULTS));
-        let r = run_gradescope(&req.assignment, &submission, &results)?;
+        let r = run_gradescope_in(&req.assignment, &submission, &results, req.dialect)?;
         let status = match &r.status {
             SubmissionStatus::Graded => String::new(),
             SubmissionStatus::Rejected(m) => format!(" (not graded: {m})"),
@@ -112,6 +114,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         jobs: req.jobs,
         cache: !req.no_cache,
         shard: req.shard,
+        dialect: req.dialect,
         ..GradeOptions::new(req.assignment.clone(), req.paths.clone())
     };
     let progress = terminal_progress();

@@ -131,7 +131,8 @@ impl Grader {
                 let entry = sub
                     .find_entry(&grader.assignment.entry)
                     .map_err(|e| GradeError::Reference(e.to_string()))?;
-                assemble(&sub, &entry, &[], &grader.assignment.limits)
+                let (limits, dialect) = (&grader.assignment.limits, grader.assignment.dialect);
+                assemble(&sub, &entry, &[], limits, dialect)
                     .map_err(|d| GradeError::Reference(format!("does not assemble:\n{d}")))?
             };
             check_symbols(&grader.assignment, &program)?;
@@ -262,7 +263,8 @@ impl Grader {
             })
             .collect();
         notes.extend(replaced_notes(sub, &entry, &provided));
-        let results = match assemble(sub, &entry, &provided, &self.assignment.limits) {
+        let (limits, dialect) = (&self.assignment.limits, self.assignment.dialect);
+        let results = match assemble(sub, &entry, &provided, limits, dialect) {
             Err(d) => checks
                 .iter()
                 .map(|c| {

@@ -629,6 +629,19 @@ impl App {
                     self.session.reload();
                     ui.close();
                 }
+                ui.menu_button(t("Source dialect"), |ui| {
+                    for d in crate::asm::Dialect::ALL {
+                        let label = match d {
+                            crate::asm::Dialect::Course => t("Course (default)"),
+                            crate::asm::Dialect::As11 => t("AS11 (Motorola freeware)"),
+                            crate::asm::Dialect::Asm11 => t("ASM11 (full)"),
+                        };
+                        if ui.radio(self.session.dialect() == d, label).clicked() {
+                            self.session.set_dialect(d);
+                            ui.close();
+                        }
+                    }
+                });
                 if ui
                     .button(t("Save a copy of the sources…"))
                     .on_hover_text(t(

@@ -34,13 +34,18 @@ fn problem(severity: &str, message: impl Into<String>) -> Problem {
     }
 }
 
-/// Loads `input`.
+/// Loads `input` (sources in the command line's dialect).
 pub fn load(input: &AppInput) -> Loaded {
+    load_in(input, open::default_dialect())
+}
+
+/// Loads `input`, reading sources in `dialect`.
+pub fn load_in(input: &AppInput, dialect: crate::asm::Dialect) -> Loaded {
     let path = match input {
         AppInput::Bundled => None,
         AppInput::Path(p) => Some(p.as_path()),
     };
-    match open::open(path) {
+    match open::open_in(path, dialect) {
         Ok(opened) => {
             let watch = match &opened.origin {
                 Origin::Bundled => Vec::new(),

@@ -142,6 +142,9 @@ pub struct Session {
     repaint: bool,
     /// The program key the current watch list belongs to.
     watches_of: Option<PathBuf>,
+    /// The dialect sources are assembled in (File > Source dialect;
+    /// starts as the command line's `--dialect`).
+    dialect: crate::asm::Dialect,
 }
 
 impl Session {
@@ -190,6 +193,7 @@ impl Session {
             lang: settings_lang,
             repaint: false,
             watches_of: None,
+            dialect: crate::open::default_dialect(),
         }
     }
 

@@ -24,6 +24,9 @@ pub(super) struct RawHeader {
     pub(super) provided: Vec<String>,
     #[serde(default)]
     pub(super) required_symbols: Vec<String>,
+    /// The source dialect of the reference and the submissions.
+    #[serde(default)]
+    pub(super) dialect: crate::asm::Dialect,
     /// Informational; Gradescope applies `after_due_date` itself.
     #[serde(default)]
     #[allow(dead_code)]

@@ -145,9 +145,11 @@ pub(super) fn assemble(
     entry: &str,
     provided: &[(String, String)],
     limits: &crate::grade::assignment::Limits,
+    dialect: crate::asm::Dialect,
 ) -> Result<Program, String> {
     let files = source_files(sub, entry, provided);
     let opts = AsmOptions {
+        dialect,
         max_file_size: limits.max_file_bytes,
         max_total_size: limits.max_total_bytes.saturating_mul(2),
         max_lines: limits.max_source_lines,

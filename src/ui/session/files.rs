@@ -50,7 +50,7 @@ impl Session {
     /// Loads what `input` names; problems go to the Problems panel.
     pub fn open(&mut self, input: AppInput) {
         self.repaint = true;
-        let loaded = crate::ui::load::load(&input);
+        let loaded = crate::ui::load::load_in(&input, self.dialect);
         self.problems = loaded.problems;
         if let AppInput::Path(p) = &input {
             self.settings.recent.retain(|r| r != p);
@@ -82,6 +82,20 @@ impl Session {
                 (p, t)
             })
             .collect();
+    }
+
+    /// The dialect sources are assembled in.
+    pub fn dialect(&self) -> crate::asm::Dialect {
+        self.dialect
+    }
+
+    /// Reads the sources in `dialect` from now on and assembles the open
+    /// program again in it.
+    pub fn set_dialect(&mut self, dialect: crate::asm::Dialect) {
+        if self.dialect != dialect {
+            self.dialect = dialect;
+            self.reload();
+        }
     }
 
     /// Loads the same input again (after an edit on disk).

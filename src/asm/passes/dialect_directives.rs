@@ -4,11 +4,13 @@
 //! works on the same assembler state.
 
 use super::super::diagnostics::{Code, Diagnostic, Span};
+use super::super::dialect::strip_hash;
 use super::super::directives::{data_len, parse_data, Directive, Item};
 use super::super::encode::Chosen;
+use super::symbols::Scope;
 use super::{Asm, Kind, SectionInfo};
 use crate::cpu::opcodes::Mode;
-use crate::image::FileId;
+use crate::image::{FileId, SymbolKind};
 
 use super::super::lexer::Piece;
 
@@ -116,10 +118,92 @@ impl Asm<'_> {
                     }
                 };
                 self.cur = id;
+                // `#ROM $C000`: the segment's counter moves there, as `org`.
+                let at = match ops {
+                    Some(_) => self.one_expr(file, ops, mspan, "address"),
+                    None => None,
+                };
+                let kind = match at {
+                    Some((e, span)) => {
+                        let v = self.known(&e).filter(|v| (0..=0xFFFF).contains(v));
+                        self.set_lc(v);
+                        Kind::SectionAt(id, e, span)
+                    }
+                    None => Kind::Section(id),
+                };
                 let lbl = self.label_here(file, line, label);
-                self.push(file, line, lbl, Kind::Section(id));
+                self.push(file, line, lbl, kind);
             }
+            Directive::Proc => {
+                let lbl = self.label_here(file, line, label);
+                let name = label
+                    .map(|l| self.table.shown_name(l.text))
+                    .unwrap_or_default();
+                self.table.enter_scope(&name);
+                self.push(file, line, lbl, Kind::Plain);
+            }
+            Directive::Endp => {
+                let lbl = self.label_here(file, line, label);
+                self.table.scope = Scope::default();
+                self.push(file, line, lbl, Kind::Plain);
+            }
+            Directive::Set => self.set(file, line, label, mspan, ops),
             _ => {}
+        }
+    }
+
+    /// `NAME set VALUE`: the first `set` defines NAME like `equ`; each later
+    /// one makes a new version that the lines after it see (the lines before
+    /// keep the value they saw).
+    fn set(
+        &mut self,
+        file: FileId,
+        line: u32,
+        label: Option<Piece>,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) {
+        let ops = ops.map(strip_hash);
+        let e = self.one_expr(file, ops, mspan, "value after `set`");
+        let Some(label) = label else {
+            self.error(
+                Diagnostic::new(Code::MissingLabel, mspan, "`set` needs a name")
+                    .hint("write the name in column 1: `NAME set value`"),
+            );
+            self.push(file, line, None, Kind::Plain);
+            return;
+        };
+        let v = e.as_ref().and_then(|(e, _)| self.known(e));
+        let existing = self.table.lookup(label.text).and_then(|id| {
+            self.table
+                .get(id)
+                .map(|s| (id, s.kind.is_some() && s.redefinable))
+        });
+        let lbl = match existing {
+            Some((old, true)) => {
+                let span = Span::new(file, label.start, label.end());
+                self.table.new_version(old, label.text).map(|id| {
+                    if let Some(s) = self.table.get_mut(id) {
+                        s.value = v;
+                        s.kind = Some(SymbolKind::Constant);
+                        s.defined = Some((file, line, span));
+                        s.seq = self.next_seq;
+                    }
+                    self.next_seq += 1;
+                    (id, span)
+                })
+            }
+            _ => {
+                let lbl = self.define(file, line, label, v, SymbolKind::Constant);
+                if let Some(s) = lbl.and_then(|(id, _)| self.table.get_mut(id)) {
+                    s.redefinable = true;
+                }
+                lbl
+            }
+        };
+        match e {
+            Some((e, span)) => self.push(file, line, lbl, Kind::Equ(e, span)),
+            None => self.push(file, line, None, Kind::Plain),
         }
     }
 

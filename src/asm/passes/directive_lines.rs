@@ -1,0 +1,272 @@
+//! Pass 1 of the course dialect's directive lines: `include`, sections,
+//! `org`, `equ`, `ds`, `dc`/`fcc`, `end`, and the conditions of `.if`,
+//! `.ifdef`, `.ifndef`. The other dialects' directives are in
+//! `dialect_directives.rs`.
+
+use super::super::diagnostics::{did_you_mean, suggestions, Code, Diagnostic, Span};
+use super::super::dialect;
+use super::super::directives::{data_len, parse_data, Directive};
+use super::super::lexer::Piece;
+use super::{Asm, Flow, Kind, SectionInfo};
+use crate::image::{FileId, SymbolKind};
+
+impl Asm<'_> {
+    pub(super) fn condition(
+        &mut self,
+        d: Directive,
+        file: FileId,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) -> Option<i64> {
+        match d {
+            Directive::Ifdef | Directive::Ifndef => {
+                let Some(ops) = ops else {
+                    self.error(Diagnostic::new(
+                        Code::Operands,
+                        mspan,
+                        "missing symbol name",
+                    ));
+                    return None;
+                };
+                let name = ops.text.trim();
+                let defined = self
+                    .table
+                    .lookup(name)
+                    .is_some_and(|id| self.table.is_defined(id));
+                Some(i64::from(defined == (d == Directive::Ifdef)))
+            }
+            _ => {
+                let (e, span) = self.one_expr(file, ops, mspan, "condition")?;
+                match self.known(&e) {
+                    Some(v) => Some(v),
+                    None => {
+                        self.error(
+                            Diagnostic::new(
+                                Code::NotKnownYet,
+                                span,
+                                "the condition of `.if` must be known here",
+                            )
+                            .hint("`.if` can use only symbols defined above it"),
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn directive(
+        &mut self,
+        d: Directive,
+        file: FileId,
+        line: u32,
+        label: Option<Piece>,
+        m: Piece,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) -> Flow {
+        let word = m.text.to_ascii_lowercase();
+        match d {
+            Directive::Include => {
+                let lbl = self.label_here(file, line, label);
+                self.push(file, line, lbl, Kind::Include);
+                let Some(ops) = ops else {
+                    self.error(Diagnostic::new(
+                        Code::Operands,
+                        mspan,
+                        "missing file name after `include`",
+                    ));
+                    return Flow::Go;
+                };
+                self.include(file, ops);
+            }
+            Directive::Section => {
+                let name = label.or(ops);
+                let Some(name) = name else {
+                    self.error(
+                        Diagnostic::new(Code::MissingLabel, mspan, "`Section` needs a name")
+                            .hint("write the section's name in column 1: `RomSection Section`"),
+                    );
+                    self.push(file, line, None, Kind::Plain);
+                    return Flow::Go;
+                };
+                let key = name.text.trim().to_lowercase();
+                let id = match self
+                    .sections
+                    .iter()
+                    .position(|s| s.name.to_lowercase() == key)
+                {
+                    Some(id) => id,
+                    None => {
+                        self.sections.push(SectionInfo {
+                            name: name.text.trim().to_string(),
+                            lc: Some(0),
+                        });
+                        self.sections.len() - 1
+                    }
+                };
+                self.cur = id;
+                self.push(file, line, None, Kind::Section(id));
+            }
+            Directive::Switch => {
+                let Some(ops) = ops else {
+                    self.error(Diagnostic::new(
+                        Code::Operands,
+                        mspan,
+                        "missing section name after `switch`",
+                    ));
+                    self.push(file, line, None, Kind::Plain);
+                    return Flow::Go;
+                };
+                let key = ops.text.trim().to_lowercase();
+                match self
+                    .sections
+                    .iter()
+                    .position(|s| !s.name.is_empty() && s.name.to_lowercase() == key)
+                {
+                    Some(id) => {
+                        self.cur = id;
+                        let lbl = self.label_here(file, line, label);
+                        self.push(file, line, lbl, Kind::Section(id));
+                    }
+                    None => {
+                        let mut d = Diagnostic::new(
+                            Code::UnknownSection,
+                            Span::new(file, ops.start, ops.end()),
+                            format!("no section named `{}`", ops.text.trim()),
+                        );
+                        let names: Vec<&str> = self
+                            .sections
+                            .iter()
+                            .skip(1)
+                            .map(|s| s.name.as_str())
+                            .collect();
+                        if let Some(h) =
+                            did_you_mean(&suggestions(ops.text.trim(), names.iter().copied()))
+                        {
+                            d = d.hint(h);
+                        }
+                        d = d.hint("declare it first: `NAME Section`");
+                        self.error(d);
+                        let lbl = self.label_here(file, line, label);
+                        self.push(file, line, lbl, Kind::Plain);
+                    }
+                }
+            }
+            Directive::Org => {
+                let e = self.one_expr(file, ops, mspan, "address after `org`");
+                match e {
+                    Some((e, span)) => {
+                        let v = self.known(&e).filter(|v| (0..=0xFFFF).contains(v));
+                        self.set_lc(v);
+                        let lbl = self.label_here(file, line, label);
+                        self.push(file, line, lbl, Kind::Org(e, span));
+                    }
+                    None => {
+                        self.set_lc(None);
+                        let lbl = self.label_here(file, line, label);
+                        self.push(file, line, lbl, Kind::Plain);
+                    }
+                }
+            }
+            Directive::Equ => {
+                let ops = ops.map(dialect::strip_hash);
+                let e = self.one_expr(file, ops, mspan, &format!("value after `{word}`"));
+                let Some(label) = label else {
+                    self.error(
+                        Diagnostic::new(
+                            Code::MissingLabel,
+                            mspan,
+                            format!("`{word}` needs a name"),
+                        )
+                        .hint("write the name in column 1: `NAME equ value`"),
+                    );
+                    self.push(file, line, None, Kind::Plain);
+                    return Flow::Go;
+                };
+                match e {
+                    Some((e, span)) => {
+                        let v = self.known(&e);
+                        let lbl = self.define(file, line, label, v, SymbolKind::Constant);
+                        self.push(file, line, lbl, Kind::Equ(e, span));
+                    }
+                    None => {
+                        // Defined (so uses do not cascade into more errors) but without
+                        // value; not attached to the line, where the layout would give
+                        // it the line's address as if it were a label.
+                        self.define(file, line, label, None, SymbolKind::Constant);
+                        self.push(file, line, None, Kind::Plain);
+                    }
+                }
+            }
+            Directive::Ds(unit) => {
+                let lbl = self.label_here(file, line, label);
+                match self.one_expr(file, ops, mspan, &format!("size after `{word}`")) {
+                    Some((e, span)) => {
+                        match self.known(&e).filter(|v| *v >= 0) {
+                            Some(n) => self.advance(n.saturating_mul(unit as i64)),
+                            None => self.set_lc(None),
+                        }
+                        self.push(file, line, lbl, Kind::Ds(unit, e, span));
+                    }
+                    None => self.push(file, line, lbl, Kind::Plain),
+                }
+            }
+            Directive::Dc(_) | Directive::Fcc => {
+                let unit = if let Directive::Dc(u) = d { u } else { 1 };
+                let lbl = self.label_here(file, line, label);
+                let Some(ops) = ops else {
+                    self.error(Diagnostic::new(
+                        Code::Operands,
+                        mspan,
+                        format!("missing data after `{word}`"),
+                    ));
+                    self.push(file, line, lbl, Kind::Plain);
+                    return Flow::Go;
+                };
+                let table = &mut self.table;
+                let mut intern = |n: &str| table.intern(n);
+                let mut p = Self::parser(ops, file, &mut intern, self.opts.dialect);
+                match parse_data(&mut p, unit, d == Directive::Fcc) {
+                    Ok(items) => {
+                        self.advance(data_len(&items, unit) as i64);
+                        self.push(file, line, lbl, Kind::Dc(unit, items));
+                    }
+                    Err(e) => {
+                        self.error(e);
+                        self.push(file, line, lbl, Kind::Plain);
+                    }
+                }
+            }
+            Directive::End => {
+                let lbl = self.label_here(file, line, label);
+                let e = match ops {
+                    Some(_) => self.one_expr(file, ops, mspan, "start address"),
+                    None => None,
+                };
+                self.push(file, line, lbl, Kind::End(e));
+                return Flow::End;
+            }
+            Directive::Zero
+            | Directive::Fill
+            | Directive::Listing
+            | Directive::Cpu
+            | Directive::Fcs
+            | Directive::Segment(_)
+            | Directive::Proc
+            | Directive::Endp
+            | Directive::Set => {
+                self.dialect_directive(d, file, line, label, mspan, ops);
+            }
+            Directive::Macro => self.start_macro(file, line, label, mspan, ops),
+            Directive::Endm => self.stray_endm(file, line, mspan),
+            Directive::If
+            | Directive::Ifdef
+            | Directive::Ifndef
+            | Directive::Else
+            | Directive::Endif => {}
+        }
+        Flow::Go
+    }
+}
