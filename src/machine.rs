@@ -8,6 +8,7 @@
 
 use crate::board::lcd::Lcd;
 use crate::board::render;
+use crate::board::config::BoardSetup;
 use crate::board::{Board, BusFault, InputKind};
 use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
@@ -22,14 +23,17 @@ const IDLE_LOOP_MAX: usize = 16;
 /// A program that cannot be loaded onto the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
-    /// A segment has bytes outside RAM ($0040-$7FFF) and program memory
-    /// ($C000-$FFFF): on the registers, the PIO, the unmapped gap or past $FFFF.
+    /// A segment has bytes outside the board's memory (on the trainer11: RAM
+    /// $0040-$7FFF and program memory $C000-$FFFF): on the registers, a
+    /// device, an unmapped gap or past $FFFF.
     #[error(
-        "segment{} at ${start:04X} puts a byte at ${addr:04X}, outside RAM ($0040-$7FFF) \
-         and program memory ($C000-$FFFF); move its `org`",
+        "segment{} at ${start:04X} puts a byte at ${addr:04X}, outside {memory}; move its `org`",
         name.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
     )]
     OutsideMemory {
+        /// The board's loadable memory in words ("RAM ($0040-$7FFF) and
+        /// program memory ($C000-$FFFF)").
+        memory: String,
         /// The segment's section name, if known.
         name: Option<String>,
         /// The segment's start address.
@@ -321,10 +325,20 @@ pub struct Machine {
 
 impl Machine {
     /// Loads `program` onto a fresh board and resets the CPU (PC from $FFFE,
-    /// or the program's start address if it has no reset vector).
+    /// or the program's start address if it has no reset vector). The board
+    /// is the one the command line chose (`--board`), else the trainer11.
     pub fn new(program: impl Into<Arc<Program>>) -> Result<Machine, LoadError> {
+        Self::with_board(program, &crate::board::config::default_setup())
+    }
+
+    /// Like [`Machine::new`] on the board `setup` describes (and its ROM
+    /// image, which a program's own bytes may overwrite).
+    pub fn with_board(
+        program: impl Into<Arc<Program>>,
+        setup: &BoardSetup,
+    ) -> Result<Machine, LoadError> {
         let program = program.into();
-        let board = Self::loaded_board(&program)?;
+        let board = Self::loaded_board(&program, setup)?;
         let mut m = Machine {
             cpu: Cpu::new(),
             board,
@@ -378,28 +392,39 @@ impl Machine {
         (self.ff.probes, self.ff.hits, self.ff.skipped)
     }
 
-    fn loaded_board(program: &Program) -> Result<Board, LoadError> {
-        let mut board = Board::new();
+    fn loaded_board(program: &Program, setup: &BoardSetup) -> Result<Board, LoadError> {
+        let mut board = Board::with_setup(setup);
         for seg in &program.segments {
             board
                 .load(seg.start, &seg.bytes)
                 .map_err(|addr| LoadError::OutsideMemory {
+                    memory: board.describe_loadable(),
                     name: seg.name.clone(),
                     start: seg.start,
                     addr,
                 })?;
         }
-        let has_vector = program.byte_at(0xFFFE).is_some() && program.byte_at(0xFFFF).is_some();
-        if !has_vector && program.entry.is_none() {
+        if !Self::has_reset_vector(program, setup) && program.entry.is_none() {
             return Err(LoadError::NoStart);
         }
         Ok(board)
     }
 
+    /// True if the program or the board's ROM image sets the reset vector.
+    fn has_reset_vector(program: &Program, setup: &BoardSetup) -> bool {
+        let in_rom = |a: u16| {
+            setup
+                .rom_image
+                .iter()
+                .any(|(s, b)| a >= *s && ((a - *s) as usize) < b.len())
+        };
+        (program.byte_at(0xFFFE).is_some() || in_rom(0xFFFE))
+            && (program.byte_at(0xFFFF).is_some() || in_rom(0xFFFF))
+    }
+
     fn reset_cpu(&mut self) {
         self.cpu.reset(&mut self.board);
-        let has_vector =
-            self.program.byte_at(0xFFFE).is_some() && self.program.byte_at(0xFFFF).is_some();
+        let has_vector = Self::has_reset_vector(&self.program, self.board.setup());
         if let (false, Some(entry)) = (has_vector, self.program.entry) {
             self.cpu.regs.pc = entry;
         }
@@ -409,7 +434,8 @@ impl Machine {
     /// devices and CPU reset, counters at zero, keys up, no script.
     pub fn reset(&mut self) {
         // The program loaded once, so it loads again.
-        if let Ok(board) = Self::loaded_board(&self.program) {
+        let setup = self.board.setup().clone();
+        if let Ok(board) = Self::loaded_board(&self.program, &setup) {
             self.board = board;
         }
         let trap = self.cpu.trap_illegal;
@@ -594,12 +620,12 @@ impl Machine {
                     0x6E => true,
                     0x1E | 0x1F => {
                         let off = peek(from.wrapping_add(2));
-                        Board::is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
+                        self.board.is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
                     }
                     _ => false,
                 },
-                0x12 | 0x13 => Board::is_loadable(second as u16),
-                0x1E | 0x1F => Board::is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
+                0x12 | 0x13 => self.board.is_loadable(second as u16),
+                0x1E | 0x1F => self.board.is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
                 _ => false,
             };
         }
