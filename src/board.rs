@@ -328,6 +328,17 @@ impl Board {
         self.map.reg_base
     }
 
+    /// The device address ranges (first, last): the register block where
+    /// INIT put it and the PIO, if the board has one.
+    pub fn device_ranges(&self) -> Vec<(u16, u16)> {
+        let base = self.map.reg_base;
+        let mut v = vec![(base, base.wrapping_add(map::REGISTER_BLOCK - 1))];
+        if let Some(p) = self.setup.config.pio {
+            v.push((p, p + 3));
+        }
+        v
+    }
+
     /// Where the internal RAM is now (INIT's high nibble x $1000).
     pub fn internal_ram_base(&self) -> u16 {
         self.map.ram_base
@@ -837,11 +848,13 @@ impl Board {
     }
 
     fn update_irq(&mut self) {
-        let pin = if self.ports.peek(ports::addr::OPTION, self.now) & ports::OPTION_IRQE != 0 {
-            self.irq_edge
-        } else {
-            self.irq_pin
-        };
+        // IRQE decides which of the two counts; mostly neither is set.
+        let pin = (self.irq_pin || self.irq_edge)
+            && if self.ports.peek(ports::addr::OPTION, self.now) & ports::OPTION_IRQE != 0 {
+                self.irq_edge
+            } else {
+                self.irq_pin
+            };
         self.irq = if pin {
             Some(0xFFF2)
         } else {
@@ -884,7 +897,7 @@ impl Board {
                 }
                 _ => self.ports.read(addr, now),
             },
-            _ => match self.map.kind_at(&self.setup.config, abs) {
+            _ => match self.kind_below_registers(abs) {
                 Kind::Pio => {
                     let reg = self.pio_register(abs);
                     if reg == pio::PIO_B && self.setup.config.keys {
@@ -907,6 +920,18 @@ impl Board {
         v
     }
 
+    /// What answers at `abs` (not a register): the PIO is tried right after
+    /// the internal RAM, since programs poll it (keys) all the time.
+    #[inline]
+    fn kind_below_registers(&self, abs: u16) -> Kind {
+        if let Some(base) = self.map.pio {
+            if abs.wrapping_sub(base) < 4 && !self.map.is_internal_ram(abs) {
+                return Kind::Pio;
+            }
+        }
+        self.map.kind_at(&self.setup.config, abs)
+    }
+
     /// The PIO register (as [`Pio`] numbers them, $8000-$8003) at `abs`.
     fn pio_register(&self, abs: u16) -> u16 {
         pio::PIO_A + abs.wrapping_sub(self.setup.config.pio.unwrap_or(PIO_BASE))
@@ -914,7 +939,7 @@ impl Board {
 
     /// A read of memory below the registers (not a device).
     fn peek_memory(&self, abs: u16) -> u8 {
-        match self.map.kind_at(&self.setup.config, abs) {
+        match self.kind_below_registers(abs) {
             Kind::Ram | Kind::Rom => self.mem[abs as usize],
             Kind::Eeprom if !self.map.eeprom_latched => self.mem[abs as usize],
             Kind::Pio => self.pio.peek(self.pio_register(abs), self.now),
@@ -1006,7 +1031,7 @@ impl Board {
                     self.last_activity = now;
                 }
             }
-            _ => match self.map.kind_at(&self.setup.config, abs) {
+            _ => match self.kind_below_registers(abs) {
                 Kind::Ram => {
                     self.mem[abs as usize] = value;
                     return;

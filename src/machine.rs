@@ -518,6 +518,11 @@ impl Machine {
         self.board.set_config_cell(value);
     }
 
+    /// The CONFIG EEPROM cell (what the chip loads at the next reset).
+    pub fn config_cell(&self) -> u8 {
+        self.board.config_cell()
+    }
+
     fn finish_step(&mut self, mut step: Step, before: Registers) -> StepOutcome {
         let resume = self.resume_write_at.take();
         let mut fault = self.board.take_fault();
@@ -880,6 +885,12 @@ impl Machine {
     /// Applies a lab-bench action (`--analog`, `--signal`, `--pin`, IRQ) now.
     pub fn apply_bench(&mut self, action: &crate::board::bench::BenchAction) {
         self.board.apply_bench(action);
+    }
+
+    /// Drives the IRQ or XIRQ pin `low` (asserted) or high from cycle `at`
+    /// on (`run --irq low@N`); see [`Board::schedule_pin`].
+    pub fn schedule_pin(&mut self, at: u64, line: crate::board::bench::IrqLine, low: bool) {
+        self.board.schedule_pin(at, line, low);
     }
 
     /// Logs the changes of port A bits `mask` from now on (`--trace-pin`).

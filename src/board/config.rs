@@ -464,22 +464,28 @@ impl Default for BoardSetup {
     }
 }
 
-/// The board `Machine::new` builds on when none is given: set once by the
-/// command line (`--board` on `gui`), like the assembler dialect.
-static DEFAULT_SETUP: std::sync::OnceLock<BoardSetup> = std::sync::OnceLock::new();
+/// The board the command line chose (`--board` on `run`, `gui`, `grade`),
+/// with its name as given: `Machine::new` builds on it and it overrides an
+/// assignment's `board`. Set once, like the assembler dialect.
+static COMMAND_LINE: std::sync::OnceLock<(String, BoardSetup)> = std::sync::OnceLock::new();
 
-/// Sets the board every `Machine::new` of this process uses; only the
-/// first call counts (the command line makes it before opening anything).
-pub fn set_default_setup(setup: BoardSetup) {
-    let _ = DEFAULT_SETUP.set(setup);
+/// Sets the board of this process (named `spec` on the command line);
+/// only the first call counts (made before anything is opened).
+pub fn set_default_setup(spec: &str, setup: BoardSetup) {
+    let _ = COMMAND_LINE.set((spec.to_string(), setup));
 }
 
-/// The board `Machine::new` uses: the one the command line set, else trainer11.
+/// The board `Machine::new` uses: the command line's, else trainer11.
 pub fn default_setup() -> BoardSetup {
-    DEFAULT_SETUP
+    COMMAND_LINE
         .get()
-        .cloned()
+        .map(|(_, s)| s.clone())
         .unwrap_or_else(BoardSetup::trainer11)
+}
+
+/// The board the command line chose, with its name, if it chose one.
+pub fn command_line_board() -> Option<(String, BoardSetup)> {
+    COMMAND_LINE.get().cloned()
 }
 
 #[cfg(test)]

@@ -55,6 +55,8 @@ pub struct MemoryMap {
     pub eeprom_latched: bool,
     /// True while an edge on IRQ waits for its vector fetch (page $FF slow).
     pub vector_watch: bool,
+    /// The PIO's base (the board's, kept here for the slow path's speed).
+    pub pio: Option<u16>,
 }
 
 impl MemoryMap {
@@ -68,6 +70,7 @@ impl MemoryMap {
             eeprom: board.eeprom.filter(|_| eeprom_enabled),
             eeprom_latched: false,
             vector_watch: false,
+            pio: board.pio,
         };
         m.set_init(board, init);
         m

@@ -24,6 +24,9 @@ pub(super) struct RawHeader {
     pub(super) provided: Vec<String>,
     #[serde(default)]
     pub(super) required_symbols: Vec<String>,
+    /// The board: `trainer11` (default), `evb` or a board file next to
+    /// assignment.toml (docs/boards.md).
+    pub(super) board: Option<String>,
     /// Informational; Gradescope applies `after_due_date` itself.
     #[serde(default)]
     #[allow(dead_code)]
