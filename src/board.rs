@@ -33,8 +33,8 @@ pub mod timer;
 use crate::cpu::Bus;
 use adc::Adc;
 use config::{BoardConfig, BoardSetup};
-use map::{Kind, MemoryMap, READ_DIRECT, WRITE_DIRECT};
 use lcd::Lcd;
+use map::{Kind, MemoryMap, READ_DIRECT, WRITE_DIRECT};
 use pio::Pio;
 use ports::Ports;
 use sci::Sci;
@@ -792,7 +792,9 @@ impl Board {
         if let Some(pio_base) = self.setup.config.pio {
             let mut p = self.pio.registers(now);
             for r in p.iter_mut() {
-                r.address = r.address.map(|a| a.wrapping_sub(PIO_BASE).wrapping_add(pio_base));
+                r.address = r
+                    .address
+                    .map(|a| a.wrapping_sub(PIO_BASE).wrapping_add(pio_base));
             }
             v.extend(p);
         }
@@ -1128,9 +1130,7 @@ impl Bus for Board {
 
     #[inline]
     fn write(&mut self, addr: u16, value: u8) {
-        if !self.map.is_register(addr)
-            && self.map.pages[(addr >> 8) as usize] & WRITE_DIRECT != 0
-        {
+        if !self.map.is_register(addr) && self.map.pages[(addr >> 8) as usize] & WRITE_DIRECT != 0 {
             self.mem[addr as usize] = value;
         } else {
             self.write_io(addr, value);

@@ -6,9 +6,9 @@
 //! The whole machine is plain data (`Clone`, `PartialEq`), so a snapshot is a
 //! clone and two runs can be compared. Views only peek.
 
+use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
 use crate::board::render;
-use crate::board::config::BoardSetup;
 use crate::board::{Board, BusFault, InputKind};
 use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
@@ -625,12 +625,15 @@ impl Machine {
                     0x6E => true,
                     0x1E | 0x1F => {
                         let off = peek(from.wrapping_add(2));
-                        self.board.is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
+                        self.board
+                            .is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
                     }
                     _ => false,
                 },
                 0x12 | 0x13 => self.board.is_loadable(second as u16),
-                0x1E | 0x1F => self.board.is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
+                0x1E | 0x1F => self
+                    .board
+                    .is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
                 _ => false,
             };
         }
@@ -1033,6 +1036,7 @@ mod tests {
         assert_eq!(
             e,
             LoadError::OutsideMemory {
+                memory: "RAM ($0040-$7FFF) and program memory ($C000-$FFFF)".into(),
                 name: Some("Pio".into()),
                 start: 0x8000,
                 addr: 0x8000

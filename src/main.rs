@@ -47,7 +47,11 @@ enum Command {
         #[arg(long, value_name = "DIALECT", default_value = "course")]
         dialect: asm::Dialect,
         /// The board: trainer11 (default), evb, or a board file (docs/boards.md).
-        #[arg(long, value_name = "trainer11|evb|FILE.toml", default_value = "trainer11")]
+        #[arg(
+            long,
+            value_name = "trainer11|evb|FILE.toml",
+            default_value = "trainer11"
+        )]
         board: String,
     },
     /// Assemble a source file; print diagnostics; optionally write S19, listing and symbols.
@@ -239,7 +243,11 @@ struct RunArgs {
     #[arg(long, value_name = "DIALECT", default_value = "course")]
     dialect: asm::Dialect,
     /// The board: trainer11 (default), evb, or a board file (docs/boards.md).
-    #[arg(long, value_name = "trainer11|evb|FILE.toml", default_value = "trainer11")]
+    #[arg(
+        long,
+        value_name = "trainer11|evb|FILE.toml",
+        default_value = "trainer11"
+    )]
     board: String,
     /// A ROM image (S19) loaded into the board's ROM range (a monitor such as your own
     /// BUFFALO on evb: $E000-$FFFF); the machine boots from its reset vector.

@@ -158,8 +158,8 @@ pub fn board_setup(
     let Some(path) = rom else {
         return Ok(setup);
     };
-    let bytes = std::fs::read(path)
-        .map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
     let loaded = load::load_bytes(&bytes, path).map_err(|e| format!("--rom: {e}"))?;
     let segments = loaded
         .program
@@ -173,13 +173,7 @@ pub fn board_setup(
 /// A program with nothing in it: what `run --rom` runs when it is given no
 /// program (the ROM's reset vector starts the machine).
 pub fn empty_program() -> Program {
-    Program {
-        segments: Vec::new(),
-        entry: None,
-        symbols: Vec::new(),
-        files: Vec::new(),
-        lines: Vec::new(),
-    }
+    Program::default()
 }
 
 fn assemble_path(path: &Path) -> Result<Opened, OpenError> {

@@ -50,7 +50,11 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn monitor_s19(dir: &Path) -> String {
     let s19 = dir.join("monitor.s19").to_string_lossy().into_owned();
     let out = hc11lab(&["asm", &data("monitor.asm"), "-o", &s19]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     s19
 }
 
@@ -59,9 +63,20 @@ fn rom_monitor_boots_to_its_prompt_and_answers_serial_input() {
     let dir = scratch("rom");
     let rom = monitor_s19(&dir);
     let out = hc11lab(&[
-        "run", "--board", "evb", "--rom", &rom, "--serial-in", "ab\r", "--json",
+        "run",
+        "--board",
+        "evb",
+        "--rom",
+        &rom,
+        "--serial-in",
+        "ab\r",
+        "--json",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["stop_reason"], "settled");
     assert_eq!(v["waiting_on"], "serial input (SCSR.RDRF)");
@@ -71,7 +86,11 @@ fn rom_monitor_boots_to_its_prompt_and_answers_serial_input() {
     let out = hc11lab(&[
         "run", "--board", "evb", "--rom", &rom, &prog, "--json", "--dump", "$C000:1",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["serial"], "tiny monitor 1.0\r\n> ");
     assert_eq!(v["symbols"]["$C000:1"]["bytes"], serde_json::json!([0x42]));
@@ -94,7 +113,14 @@ fn rom_outside_the_boards_rom_is_refused() {
     );
     // On the trainer11 ($C000-$FFFF) the same monitor's ROM fits.
     let out = hc11lab(&[
-        "run", "--board", "trainer11", "--rom", &rom, "--max-cycles", "1000", "--json",
+        "run",
+        "--board",
+        "trainer11",
+        "--rom",
+        &rom,
+        "--max-cycles",
+        "1000",
+        "--json",
     ]);
     assert_eq!(json(&out)["stop_reason"], "cycle_budget");
 }
@@ -109,10 +135,18 @@ fn run_on_evb_and_on_a_board_file() {
          w\tldab SCSR\n\tbpl w\n\tstaa SCDR\nd\tbra d\n\torg $FFFE\n\tdc.w Start\n",
     );
     let out = hc11lab(&["run", "--board", "evb", &prog, "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(json(&out)["serial"], "!");
     let out = hc11lab(&["run", "--board", &data("evb-like.toml"), &prog, "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(json(&out)["serial"], "!");
     // On the trainer11 the same program does not load-check its addresses
     // the same way: $102F is RAM there, so nothing is sent.
@@ -132,7 +166,10 @@ fn bad_board_names_the_file_and_line() {
     let out = hc11lab(&["run", "--board", &data("bad-overlap.toml")]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad-overlap.toml:6: eeprom $B600-$B7FF overlaps ram"), "{err}");
+    assert!(
+        err.contains("bad-overlap.toml:6: eeprom $B600-$B7FF overlaps ram"),
+        "{err}"
+    );
 }
 
 /// `--irq low@1000`: the loop's boundaries are 5 + 3k, the interrupt is
@@ -146,11 +183,20 @@ fn irq_low_at_a_cycle_from_the_command_line() {
         "\torg $C000\nStart\tlds #$7FFF\n\tcli\nloop\tbra loop\nirq\tldd $0E\n\tstd $0080\n\
          \tsei\nd\tbra d\n\torg $FFF2\n\tdc.w irq\n\torg $FFFE\n\tdc.w Start\n",
     );
-    let out = hc11lab(&["run", &prog, "--irq", "low@1000", "--json", "--dump", "$0080:2"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = hc11lab(&[
+        "run", &prog, "--irq", "low@1000", "--json", "--dump", "$0080:2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["stop_reason"], "halted");
-    assert_eq!(v["symbols"]["$0080:2"]["bytes"], serde_json::json!([0x03, 0xF7]));
+    assert_eq!(
+        v["symbols"]["$0080:2"]["bytes"],
+        serde_json::json!([0x03, 0xF7])
+    );
     let out = hc11lab(&["run", &prog, "--irq", "low@soon"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a cycle count"));
@@ -173,7 +219,10 @@ fn assignment_names_its_board() {
     assert_eq!(a.board_setup.config.pio, Some(0x4000));
     let e = Assignment::from_toml(&text("missing.toml"), &dir).unwrap_err();
     assert!(e.starts_with("board `missing.toml`: "), "{e}");
-    let none = Assignment::from_toml(&text("trainer11").replace("board = \"trainer11\"\n", ""), &dir)
-        .expect("parses");
+    let none = Assignment::from_toml(
+        &text("trainer11").replace("board = \"trainer11\"\n", ""),
+        &dir,
+    )
+    .expect("parses");
     assert_eq!(none.board, "trainer11");
 }

@@ -104,7 +104,11 @@ fn byte_row_and_bulk_erase() {
     run_to_halt(&mut m);
     assert_eq!(m.peek_range(0xB600, 3), vec![0xFF; 3]);
     assert_eq!(m.peek(0xB610), 0xFF);
-    assert_eq!(m.config_cell(), 0x0D, "CONFIG is erased only by its own address");
+    assert_eq!(
+        m.config_cell(),
+        0x0D,
+        "CONFIG is erased only by its own address"
+    );
 }
 
 /// CONFIG ($103F) takes the same sequence; the new value takes effect at

@@ -295,7 +295,9 @@ fn board_files_load_and_errors_name_file_and_line() {
     );
     let missing = BoardConfig::from_spec("nope.toml", Path::new("/nonexistent")).unwrap_err();
     assert!(
-        missing.to_string().starts_with("/nonexistent/nope.toml: cannot read the board file"),
+        missing
+            .to_string()
+            .starts_with("/nonexistent/nope.toml: cannot read the board file"),
         "{missing}"
     );
 }

@@ -376,9 +376,9 @@ pub fn parse_irq_at(text: &str) -> Result<(u64, bool), String> {
         return Err(format!("`{text}`: write low@CYCLES or high@CYCLES"));
     };
     let digits: String = at.trim().chars().filter(|c| *c != '_').collect();
-    let cycle = digits
-        .parse::<u64>()
-        .map_err(|_| format!("`{at}` is not a cycle count: write low@1000 (E-cycles from reset)"))?;
+    let cycle = digits.parse::<u64>().map_err(|_| {
+        format!("`{at}` is not a cycle count: write low@1000 (E-cycles from reset)")
+    })?;
     Ok((cycle, low))
 }
 

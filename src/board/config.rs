@@ -158,9 +158,8 @@ impl BoardConfig {
             message,
         };
         let raw: RawBoard = toml::from_str(text).map_err(|e| err(e.span(), e.message().into()))?;
-        let range = |s: &Spanned<String>| {
-            parse_range(s.get_ref()).map_err(|m| err(Some(s.span()), m))
-        };
+        let range =
+            |s: &Spanned<String>| parse_range(s.get_ref()).map_err(|m| err(Some(s.span()), m));
         let byte = |s: &Spanned<Number>, what: &str| {
             let v = s.get_ref().value().map_err(|m| err(Some(s.span()), m))?;
             u8::try_from(v).map_err(|_| {
@@ -193,7 +192,11 @@ impl BoardConfig {
         };
         let pio = match &raw.pio {
             Some(p) => {
-                let v = p.base.get_ref().value().map_err(|m| err(Some(p.base.span()), m))?;
+                let v = p
+                    .base
+                    .get_ref()
+                    .value()
+                    .map_err(|m| err(Some(p.base.span()), m))?;
                 let base = u16::try_from(v)
                     .ok()
                     .filter(|b| *b <= 0xFFFC)
@@ -213,7 +216,9 @@ impl BoardConfig {
                 if a.overlaps(b) {
                     return Err(err(
                         Some(span.clone()),
-                        format!("{bn} {b} overlaps {an} {a}: give each address to one kind of memory"),
+                        format!(
+                            "{bn} {b} overlaps {an} {a}: give each address to one kind of memory"
+                        ),
                     ));
                 }
             }
@@ -300,7 +305,8 @@ pub struct BoardFileError {
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
-    text.get(..offset).map_or(1, |t| t.matches('\n').count() + 1)
+    text.get(..offset)
+        .map_or(1, |t| t.matches('\n').count() + 1)
 }
 
 /// A number written as a TOML integer (`0xC000`, `256`) or a string in
@@ -440,9 +446,11 @@ impl BoardSetup {
     ) -> Result<BoardSetup, String> {
         for (start, bytes) in &segments {
             let last = *start as u32 + bytes.len().saturating_sub(1) as u32;
-            let inside = self.config.rom.iter().any(|r| {
-                r.start <= *start && last <= r.end as u32
-            });
+            let inside = self
+                .config
+                .rom
+                .iter()
+                .any(|r| r.start <= *start && last <= r.end as u32);
             if !bytes.is_empty() && !inside {
                 let roms: Vec<String> = self.config.rom.iter().map(|r| r.to_string()).collect();
                 return Err(format!(
@@ -506,13 +514,17 @@ mod tests {
 
     #[test]
     fn errors_name_file_line_and_fix() {
-        let e = parse("name = \"x\"\nram = [\"$0100-$7FFF\"]\nrom = [\"$7000-$FFFF\"]\n").unwrap_err();
+        let e =
+            parse("name = \"x\"\nram = [\"$0100-$7FFF\"]\nrom = [\"$7000-$FFFF\"]\n").unwrap_err();
         assert_eq!(
             e,
             "b.toml:3: rom $7000-$FFFF overlaps ram $0100-$7FFF: give each address to one kind of memory"
         );
         let e = parse("\n[lcd]\nselect = 0\n").unwrap_err();
-        assert!(e.starts_with("b.toml:2: the LCD's select lines are on the PIO"), "{e}");
+        assert!(
+            e.starts_with("b.toml:2: the LCD's select lines are on the PIO"),
+            "{e}"
+        );
         let e = parse("ram = [\"$C000\"]\n").unwrap_err();
         assert!(e.starts_with("b.toml:1: `$C000` is not a range"), "{e}");
         let e = parse("colour = 1\n").unwrap_err();

@@ -198,7 +198,10 @@ mod tests {
         e.write_pprog(EELAT, 0, None, 0x103F);
         e.store(0xB600, 0x5A);
         e.write_pprog(EELAT | EEPGM, 10, None, 0x103F);
-        assert_eq!(e.write_pprog(0, 10 + PROGRAM_CYCLES - 1, None, 0x103F), None);
+        assert_eq!(
+            e.write_pprog(0, 10 + PROGRAM_CYCLES - 1, None, 0x103F),
+            None
+        );
         e.write_pprog(EELAT, 30_000, None, 0x103F);
         e.store(0xB600, 0x5A);
         e.write_pprog(EELAT | EEPGM, 30_010, None, 0x103F);

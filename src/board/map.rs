@@ -149,10 +149,7 @@ impl MemoryMap {
         if board.ram.iter().any(|r| r.contains(addr)) {
             return Kind::Ram;
         }
-        if board
-            .pio
-            .is_some_and(|b| addr >= b && addr - b < 4)
-        {
+        if board.pio.is_some_and(|b| addr >= b && addr - b < 4) {
             return Kind::Pio;
         }
         Kind::Unmapped

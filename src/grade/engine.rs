@@ -141,7 +141,7 @@ impl Grader {
                 &grader.assignment.board_setup,
                 &grader.timings,
             )
-                .map_err(GradeError::Reference)?;
+            .map_err(GradeError::Reference)?;
             let mut reference = Reference {
                 booted,
                 scenarios: HashMap::new(),
