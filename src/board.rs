@@ -404,8 +404,13 @@ impl Board {
     /// True for addresses a program may be loaded to: RAM, EEPROM and
     /// program memory, not under the register block. A read of such an
     /// address has no side effect.
+    #[inline]
     pub fn is_loadable(&self, addr: u16) -> bool {
-        self.map.is_loadable(&self.setup.config, addr)
+        // The halt check asks this on every backward branch: the page
+        // table answers for plain pages, the decoder for the rest.
+        !self.map.is_register(addr)
+            && (self.map.pages[(addr >> 8) as usize] & READ_DIRECT != 0
+                || self.map.is_loadable(&self.setup.config, addr))
     }
 
     /// True if a CPU write of `addr` just stores the byte in RAM.
@@ -874,6 +879,7 @@ impl Board {
         }
     }
 
+    #[inline(never)]
     fn read_io(&mut self, abs: u16) -> u8 {
         self.catch_up();
         let now = self.now;
@@ -975,6 +981,7 @@ impl Board {
         }
     }
 
+    #[inline(never)]
     fn write_io(&mut self, abs: u16, value: u8) {
         self.catch_up();
         let now = self.now;
@@ -1110,7 +1117,9 @@ impl Board {
 }
 
 impl Bus for Board {
-    #[inline]
+    // Always inlined into the CPU's step: the fast path is two loads and
+    // two compares; everything else is the out-of-line `read_io`.
+    #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         if self.reads_direct(addr) {
             self.mem[addr as usize]
@@ -1128,7 +1137,7 @@ impl Bus for Board {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         if !self.map.is_register(addr) && self.map.pages[(addr >> 8) as usize] & WRITE_DIRECT != 0 {
             self.mem[addr as usize] = value;
