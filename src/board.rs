@@ -1,8 +1,12 @@
-//! The trainer11 board: the memory map (on-chip registers at $0000, RAM, the
-//! PIO at $8000, program memory at $C000) and the devices behind it — the
-//! MC68HC11's on-chip ports, timer, SPI and SCI (M68HC11 Reference Manual
-//! sections 7-10), the 8255-type PIO with the eight keys and the NHD-C12864A1Z
-//! LCD (ST7565R controller) on the SPI bus.
+//! A board: the memory map and the devices behind it — the MC68HC11's
+//! on-chip ports, timer, SPI, SCI, A/D, COP and EEPROM (M68HC11 Reference
+//! Manual sections 4-12) and what the board wires to them. Which memory sits
+//! where and which devices exist is the board's description
+//! ([`config::BoardConfig`]: the built-in `trainer11` and `evb`, or a TOML
+//! file); [`map`] decodes addresses. On the default trainer11: registers at
+//! $0000, RAM to $7FFF, the 8255-type PIO at $8000 with the eight keys and
+//! the select lines of the NHD-C12864A1Z LCD (ST7565R) on the SPI bus,
+//! program memory at $C000.
 //!
 //! Time: the machine calls [`Board::tick`] after every CPU step with the
 //! cycles the step took. A register access is timed at the start of the
@@ -14,8 +18,11 @@
 
 pub mod adc;
 pub mod bench;
+pub mod config;
 pub mod cop;
+pub mod eeprom;
 pub mod lcd;
+pub mod map;
 pub mod pio;
 pub mod ports;
 pub mod render;
@@ -25,7 +32,9 @@ pub mod timer;
 
 use crate::cpu::Bus;
 use adc::Adc;
+use config::{BoardConfig, BoardSetup};
 use lcd::Lcd;
+use map::{Kind, MemoryMap, READ_DIRECT, WRITE_DIRECT};
 use pio::Pio;
 use ports::Ports;
 use sci::Sci;
@@ -34,19 +43,22 @@ use timer::Timer;
 
 /// The E clock of the trainer11 (8 MHz crystal / 4), in Hz.
 pub const E_CLOCK_HZ: u64 = 2_000_000;
-/// First address after the on-chip register block ($0000-$003F).
+/// First address after the trainer11's on-chip register block ($0000-$003F).
 pub const REGISTERS_END: u16 = 0x0040;
-/// First RAM address.
+/// First RAM address of the trainer11.
 pub const RAM_START: u16 = 0x0040;
-/// Last RAM address.
+/// Last RAM address of the trainer11.
 pub const RAM_END: u16 = 0x7FFF;
-/// Address of `PIO_A`; `PIO_B`, `PIO_C` and `PIO_CONFIG` follow.
+/// Address of `PIO_A` on the trainer11; `PIO_B`, `PIO_C` and `PIO_CONFIG` follow.
 pub const PIO_BASE: u16 = 0x8000;
-/// First address of program memory (loaded, then read-only).
+/// First address of the trainer11's program memory (loaded, then read-only).
 pub const ROM_START: u16 = 0xC000;
-/// What a read of an address with nothing behind it returns ($8004-$BFFF):
-/// the data bus is pulled up, so an undriven read sees all ones.
+/// What a read of an address with nothing behind it returns ($8004-$BFFF
+/// on the trainer11): the data bus is pulled up, so an undriven read sees
+/// all ones. Also what the EEPROM array reads while EELAT is set.
 pub const UNMAPPED_READ: u8 = 0xFF;
+/// The IRQ pin's vector; its fetch clears the edge latch (IRQE = 1).
+const IRQ_VECTOR: u16 = 0xFFF2;
 
 const ACTIVITY_SPDR: u16 = 0x2A;
 const ACTIVITY_SCDR: u16 = 0x2F;
@@ -105,7 +117,8 @@ pub trait Device {
 /// A bus access the board did not take: the machine can stop on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BusFault {
-    /// A CPU write into program memory ($C000-$FFFF); the byte was not stored.
+    /// A CPU write into program memory ($C000-$FFFF on the trainer11); the
+    /// byte was not stored.
     RomWrite {
         /// The address written.
         addr: u16,
@@ -114,7 +127,8 @@ pub enum BusFault {
         /// The board cycle of the instruction that wrote.
         cycle: u64,
     },
-    /// A CPU write to an address with nothing behind it ($8004-$BFFF).
+    /// A CPU write to an address with nothing behind it ($8004-$BFFF on the
+    /// trainer11).
     UnmappedWrite {
         /// The address written.
         addr: u16,
@@ -170,12 +184,24 @@ pub struct ReadEffects {
     irq: Option<u16>,
 }
 
-/// The trainer11 board: memory and devices, plain data.
+/// A board: memory and devices, plain data.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
     now: u64,
     next_event: u64,
     mem: Box<[u8; 0x10000]>,
+    /// The address decoder (page table, register and internal RAM bases).
+    map: MemoryMap,
+    /// The board description and its ROM image.
+    setup: BoardSetup,
+    /// What lies under the internal RAM (external memory it hides); the
+    /// two swap places when INIT moves the internal RAM.
+    shadow: Vec<u8>,
+    eeprom: eeprom::Eeprom,
+    /// The IRQ pin's edge latch (IRQE = 1), cleared by the vector fetch.
+    irq_edge: bool,
+    /// Pin changes due at a cycle (`--irq low@N`), sorted by cycle.
+    pin_schedule: Vec<(u64, bench::IrqLine, bool)>,
     ports: Ports,
     adc: Adc,
     cop: cop::Cop,
@@ -219,18 +245,32 @@ impl Default for Board {
 }
 
 impl Board {
-    /// A board at power-on: memory all zero, devices in their reset state
-    /// (with the SCI and PIO set up as the trainer11's monitor leaves them,
-    /// see [`Sci::new`] and [`Pio::new`]).
+    /// A trainer11 at power-on: memory all zero, devices in their reset
+    /// state (with the SCI and PIO set up as the trainer11's monitor leaves
+    /// them, see [`Sci::new`] and [`Pio::new`]).
     pub fn new() -> Self {
+        Self::with_setup(&BoardSetup::trainer11())
+    }
+
+    /// The board `setup` describes at power-on: memory all zero (the
+    /// EEPROM erased, $FF), its ROM image loaded, devices in their reset
+    /// state.
+    pub fn with_setup(setup: &BoardSetup) -> Self {
+        let cfg = &setup.config;
         let mut board = Board {
             now: 0,
             next_event: 0,
             mem: Box::new([0; 0x10000]),
+            map: MemoryMap::new(cfg, cfg.init, false),
+            setup: setup.clone(),
+            shadow: vec![0; cfg.internal_ram as usize],
+            eeprom: eeprom::Eeprom::default(),
+            irq_edge: false,
+            pin_schedule: Vec::new(),
             ports: Ports::new(),
             adc: Adc::new(),
-            cop: cop::Cop::new(ports::CONFIG_RESET, 0),
-            config_cell: ports::CONFIG_RESET,
+            cop: cop::Cop::new(cfg.config, 0),
+            config_cell: cfg.config,
             timer: Timer::new(),
             spi: Spi::new(),
             sci: Sci::new(),
@@ -245,16 +285,86 @@ impl Board {
             input_poll: None,
             spi_traffic: SpiTraffic::default(),
         };
+        if let Some(r) = cfg.eeprom {
+            board.mem[r.start as usize..=r.end as usize].fill(0xFF);
+        }
+        for (start, bytes) in setup.rom_image.iter() {
+            let s = *start as usize;
+            if let Some(dst) = board.mem.get_mut(s..s + bytes.len()) {
+                dst.copy_from_slice(bytes);
+            }
+        }
         board.reset();
         board
     }
 
+    /// The board's description.
+    pub fn config(&self) -> &BoardConfig {
+        &self.setup.config
+    }
+
+    /// The board's description and ROM image, to build another like it.
+    pub fn setup(&self) -> &BoardSetup {
+        &self.setup
+    }
+
+    /// True if the board has the LCD (the GUI shows its panel only then).
+    pub fn has_lcd(&self) -> bool {
+        self.setup.config.lcd.is_some()
+    }
+
+    /// True if the board has the eight keys on the PIO.
+    pub fn has_keys(&self) -> bool {
+        self.setup.config.keys
+    }
+
+    /// True if the SCI is wired to a terminal (serial panel, `--serial-in`).
+    pub fn has_serial(&self) -> bool {
+        self.setup.config.serial
+    }
+
+    /// Where the register block is now (INIT's low nibble x $1000).
+    pub fn register_base(&self) -> u16 {
+        self.map.reg_base
+    }
+
+    /// The device address ranges (first, last): the register block where
+    /// INIT put it and the PIO, if the board has one.
+    pub fn device_ranges(&self) -> Vec<(u16, u16)> {
+        let base = self.map.reg_base;
+        let mut v = vec![(base, base.wrapping_add(map::REGISTER_BLOCK - 1))];
+        if let Some(p) = self.setup.config.pio {
+            v.push((p, p + 3));
+        }
+        v
+    }
+
+    /// Where the internal RAM is now (INIT's high nibble x $1000).
+    pub fn internal_ram_base(&self) -> u16 {
+        self.map.ram_base
+    }
+
+    /// The EEPROM programming state (PPROG, operations done).
+    pub fn eeprom(&self) -> &eeprom::Eeprom {
+        &self.eeprom
+    }
+
     /// Hardware reset of every device (memory is kept, as on the board);
-    /// the cycle count goes on.
+    /// the cycle count goes on. INIT goes back to the board's reset value
+    /// (the internal RAM moves back with its contents), CONFIG is loaded
+    /// from its EEPROM cell (EEON decides whether the EEPROM is mapped).
     pub fn reset(&mut self) {
         let now = self.now;
         self.ports.reset(now);
         self.ports.set_config(self.config_cell);
+        self.ports.set_init(self.setup.config.init);
+        self.eeprom.reset();
+        self.irq_edge = false;
+        self.map.eeprom_latched = false;
+        self.map.vector_watch = false;
+        let eeon = self.config_cell & config::CONFIG_EEON != 0;
+        self.map.eeprom = self.setup.config.eeprom.filter(|_| eeon);
+        self.remap(self.setup.config.init);
         self.cop = cop::Cop::new(self.config_cell, now);
         self.adc.reset(now);
         self.timer.reset(now);
@@ -273,14 +383,14 @@ impl Board {
     }
 
     /// Stores `bytes` at `addr` directly (the loader's path: program memory
-    /// is writable here). Bytes that would fall outside RAM or program memory
-    /// are refused, nothing is stored, and the address of the first such
-    /// byte is returned ($10000 for bytes past $FFFF).
+    /// and EEPROM are writable here). Bytes that would fall outside RAM,
+    /// EEPROM or program memory are refused, nothing is stored, and the
+    /// address of the first such byte is returned ($10000 for bytes past $FFFF).
     pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), u32> {
         for i in 0..bytes.len() {
             let a = addr as u32 + i as u32;
             match u16::try_from(a) {
-                Ok(a16) if Self::is_loadable(a16) => {}
+                Ok(a16) if self.is_loadable(a16) => {}
                 _ => return Err(a),
             }
         }
@@ -291,9 +401,46 @@ impl Board {
         Ok(())
     }
 
-    /// True for addresses a program may be loaded to: RAM and program memory.
-    pub fn is_loadable(addr: u16) -> bool {
-        (RAM_START..=RAM_END).contains(&addr) || addr >= ROM_START
+    /// True for addresses a program may be loaded to: RAM, EEPROM and
+    /// program memory, not under the register block. A read of such an
+    /// address has no side effect.
+    #[inline]
+    pub fn is_loadable(&self, addr: u16) -> bool {
+        // The halt check asks this on every backward branch: the page
+        // table answers for plain pages, the decoder for the rest.
+        !self.map.is_register(addr)
+            && (self.map.pages[(addr >> 8) as usize] & READ_DIRECT != 0
+                || self.map.is_loadable(&self.setup.config, addr))
+    }
+
+    /// True if a CPU write of `addr` just stores the byte in RAM.
+    #[inline]
+    pub fn is_plain_ram(&self, addr: u16) -> bool {
+        if self.map.is_register(addr) {
+            return false;
+        }
+        self.map.pages[(addr >> 8) as usize] & WRITE_DIRECT != 0
+            || self.map.kind_at(&self.setup.config, addr) == Kind::Ram
+    }
+
+    /// The loadable ranges in words, for load errors.
+    pub fn describe_loadable(&self) -> String {
+        self.map.describe_loadable(&self.setup.config)
+    }
+
+    /// Moves the internal RAM (with its contents) and the register block
+    /// to where `init` puts them.
+    fn remap(&mut self, init: u8) {
+        let old = self.map.ram_base as usize;
+        let new = (((init >> 4) as u16) << 12) as usize;
+        let size = self.shadow.len();
+        if old != new && size > 0 {
+            // Swap the internal RAM out (the hidden memory comes back),
+            // then in at its new place (hiding what is there).
+            self.mem[old..old + size].swap_with_slice(&mut self.shadow);
+            self.mem[new..new + size].swap_with_slice(&mut self.shadow);
+        }
+        self.map.set_init(&self.setup.config, init);
     }
 
     /// Advances time by `cycles` E-cycles (called after every CPU step).
@@ -333,8 +480,8 @@ impl Board {
     }
 
     /// True if a CPU read of `addr` can return a different value at two
-    /// cycles between the same two device events. Only TCNT ($0E, $0F)
-    /// does: it counts E-cycles. Every other register's read value is a
+    /// cycles between the same two device events. Only TCNT (register
+    /// offsets $0E, $0F) does: it counts E-cycles. Every other register's read value is a
     /// function of device state, which changes only at events, on writes
     /// and on reads (see [`Board::read_effects`]): the PIO and port latches
     /// and the keys, SPSR/SPDR and SCSR/SCDR after the device's `tick`
@@ -342,8 +489,8 @@ impl Board {
     /// port A's pins (every compare match, input edge of a bench signal and
     /// gated-accumulator tick is an event), the A/D results and CCF (every
     /// conversion end is an event).
-    pub fn read_is_time_dependent(addr: u16) -> bool {
-        matches!(addr, 0x0E | 0x0F)
+    pub fn read_is_time_dependent(&self, addr: u16) -> bool {
+        matches!(addr.wrapping_sub(self.map.reg_base), 0x0E | 0x0F)
     }
 
     /// All device state a CPU read can change, as a value to compare. Reads
@@ -396,6 +543,8 @@ impl Board {
     /// asserted or a device (timer, SPI, SCI) has an interrupt enabled.
     pub fn can_interrupt(&self) -> bool {
         self.irq_pin
+            || self.irq_edge
+            || !self.pin_schedule.is_empty()
             || self.timer.interrupts_enabled()
             || self.spi.interrupts_enabled()
             || self.sci.interrupts_enabled()
@@ -413,8 +562,33 @@ impl Board {
     /// Does what the lab bench does to the pins (a voltage, a signal
     /// generator, a level, the IRQ/XIRQ pins) from this cycle on.
     pub fn apply_bench(&mut self, action: &bench::BenchAction) {
-        use bench::{BenchAction, Drive, IrqLine, SignalSpec, Square};
         self.catch_up();
+        self.apply_bench_now(action);
+        self.service();
+    }
+
+    /// Drives the IRQ (`line` Irq) or XIRQ pin `low` (asserted) or high
+    /// from cycle `at` on (`run --irq low@N`): the change is a device event,
+    /// so the first instruction boundary at or after `at` sees it.
+    pub fn schedule_pin(&mut self, at: u64, line: bench::IrqLine, low: bool) {
+        let i = self.pin_schedule.partition_point(|(t, _, _)| *t <= at);
+        self.pin_schedule.insert(i, (at, line, low));
+        self.next_event = self.next_event.min(at);
+    }
+
+    fn set_irq_level(&mut self, low: bool) {
+        let irqe = self.ports.peek(ports::addr::OPTION, self.now) & ports::OPTION_IRQE != 0;
+        if low && !self.irq_pin && irqe {
+            // A falling edge: latched until the vector fetch.
+            self.irq_edge = true;
+            self.map.vector_watch = true;
+            self.map.pages[0xFF] &= !READ_DIRECT;
+        }
+        self.irq_pin = low;
+    }
+
+    fn apply_bench_now(&mut self, action: &bench::BenchAction) {
+        use bench::{BenchAction, Drive, IrqLine, SignalSpec, Square};
         let now = self.now;
         match *action {
             BenchAction::Analog {
@@ -439,11 +613,10 @@ impl Board {
                 self.timer.set_input(pin.index(), Drive::Level(high), now)
             }
             BenchAction::Irq { line, low } => match line {
-                IrqLine::Irq => self.irq_pin = low,
+                IrqLine::Irq => self.set_irq_level(low),
                 IrqLine::Xirq => self.xirq_pin = low,
             },
         }
-        self.service();
     }
 
     /// Sets the CONFIG EEPROM cell (as a programmer would); like on the chip
@@ -528,7 +701,7 @@ impl Board {
 
     /// Drives the IRQ pin (true = asserted); nothing on the trainer11 drives it.
     pub fn set_irq_pin(&mut self, asserted: bool) {
-        self.irq_pin = asserted;
+        self.set_irq_level(asserted);
         self.update_irq();
     }
 
@@ -594,6 +767,7 @@ impl Board {
     /// the LCD controller's internal state.
     pub fn registers(&self) -> Vec<RegisterInfo> {
         let now = self.now;
+        let base = self.map.reg_base;
         let mut v = self.ports.registers(now);
         let pins = self.timer.porta_at(now);
         for r in v.iter_mut() {
@@ -622,14 +796,37 @@ impl Board {
         v.extend(self.spi.registers(now));
         v.extend(self.sci.registers(now));
         v.sort_by_key(|r| r.address);
-        v.extend(self.pio.registers(now));
-        v.extend(self.lcd.registers());
+        for r in v.iter_mut() {
+            r.address = r.address.map(|a| a.wrapping_add(base));
+        }
+        if let Some(pio_base) = self.setup.config.pio {
+            let mut p = self.pio.registers(now);
+            for r in p.iter_mut() {
+                r.address = r
+                    .address
+                    .map(|a| a.wrapping_sub(PIO_BASE).wrapping_add(pio_base));
+            }
+            v.extend(p);
+        }
+        if self.setup.config.lcd.is_some() {
+            v.extend(self.lcd.registers());
+        }
         v
     }
 
     fn service(&mut self) {
         let now = self.now;
+        while let Some(&(at, line, low)) = self.pin_schedule.first() {
+            if at > now {
+                break;
+            }
+            self.pin_schedule.remove(0);
+            self.apply_bench_now(&bench::BenchAction::Irq { line, low });
+        }
         let mut next = self.timer.tick(now);
+        if let Some(&(at, _, _)) = self.pin_schedule.first() {
+            next = next.min(at);
+        }
         next = next.min(self.adc.next_event(now));
         next = next.min(self.spi.tick(now));
         if let Some(byte) = self.spi.take_completed() {
@@ -646,14 +843,16 @@ impl Board {
     /// Delivers a finished SPI byte to the slave the PIO selects, with A0
     /// (PORTD bit 5) as it is at the end of the byte.
     fn route_spi(&mut self, byte: u8) {
-        match self.pio.spi_select() {
-            0 => {
+        let select = self.pio.spi_select();
+        match self.setup.config.lcd {
+            Some(l) if self.setup.config.pio.is_some() && select == l.select => {
                 self.spi_traffic.lcd += 1;
                 let a0 = self.ports.lcd_a0();
                 self.lcd.receive(byte, a0, self.now);
             }
-            n => {
-                if let Some(c) = self.spi_traffic.other.get_mut(n as usize - 1) {
+            _ => {
+                let slot = (select as usize).checked_sub(1);
+                if let Some(c) = slot.and_then(|i| self.spi_traffic.other.get_mut(i)) {
                     *c += 1;
                 }
             }
@@ -661,7 +860,14 @@ impl Board {
     }
 
     fn update_irq(&mut self) {
-        self.irq = if self.irq_pin {
+        // IRQE decides which of the two counts; mostly neither is set.
+        let pin = (self.irq_pin || self.irq_edge)
+            && if self.ports.peek(ports::addr::OPTION, self.now) & ports::OPTION_IRQE != 0 {
+                self.irq_edge
+            } else {
+                self.irq_pin
+            };
+        self.irq = if pin {
             Some(0xFFF2)
         } else {
             self.timer
@@ -678,11 +884,14 @@ impl Board {
         }
     }
 
-    fn read_io(&mut self, addr: u16) -> u8 {
+    #[inline(never)]
+    fn read_io(&mut self, abs: u16) -> u8 {
         self.catch_up();
         let now = self.now;
+        let addr = abs.wrapping_sub(self.map.reg_base);
         let v = match addr {
             0x0000..=0x003F => match addr {
+                ports::addr::PPROG => self.eeprom.pprog(),
                 0x0B..=0x27 => self.timer.read(addr, now),
                 0x28..=0x2A => self.spi.read(addr, now),
                 ports::addr::PORTA => {
@@ -701,25 +910,113 @@ impl Board {
                 }
                 _ => self.ports.read(addr, now),
             },
-            0x8000..=0x8003 => {
-                if addr == pio::PIO_B {
-                    self.input_poll = Some((now, InputKind::Keys));
+            _ => match self.kind_below_registers(abs) {
+                Kind::Pio => {
+                    let reg = self.pio_register(abs);
+                    if reg == pio::PIO_B && self.setup.config.keys {
+                        self.input_poll = Some((now, InputKind::Keys));
+                    }
+                    self.pio.read(reg, now)
                 }
-                self.pio.read(addr, now)
-            }
-            _ => UNMAPPED_READ,
+                _ => {
+                    if self.map.vector_watch && (abs == IRQ_VECTOR || abs == IRQ_VECTOR + 1) {
+                        // The IRQ vector fetch clears the edge latch.
+                        self.irq_edge = false;
+                        self.map.vector_watch = false;
+                        self.map.rebuild(&self.setup.config);
+                    }
+                    self.peek_memory(abs)
+                }
+            },
         };
         self.update_irq();
         v
     }
 
-    fn write_io(&mut self, addr: u16, value: u8) {
+    /// What answers at `abs` (not a register): the PIO is tried right after
+    /// the internal RAM, since programs poll it (keys) all the time.
+    #[inline]
+    fn kind_below_registers(&self, abs: u16) -> Kind {
+        if let Some(base) = self.map.pio {
+            if abs.wrapping_sub(base) < 4 && !self.map.is_internal_ram(abs) {
+                return Kind::Pio;
+            }
+        }
+        self.map.kind_at(&self.setup.config, abs)
+    }
+
+    /// The PIO register (as [`Pio`] numbers them, $8000-$8003) at `abs`.
+    fn pio_register(&self, abs: u16) -> u16 {
+        pio::PIO_A + abs.wrapping_sub(self.setup.config.pio.unwrap_or(PIO_BASE))
+    }
+
+    /// A read of memory below the registers (not a device).
+    fn peek_memory(&self, abs: u16) -> u8 {
+        match self.kind_below_registers(abs) {
+            Kind::Ram | Kind::Rom => self.mem[abs as usize],
+            Kind::Eeprom if !self.map.eeprom_latched => self.mem[abs as usize],
+            Kind::Pio => self.pio.peek(self.pio_register(abs), self.now),
+            Kind::Eeprom | Kind::Unmapped => UNMAPPED_READ,
+        }
+    }
+
+    /// Does a finished EEPROM operation to the array or the CONFIG cell.
+    fn apply_eeprom(&mut self, op: eeprom::Operation) {
+        let config_addr = self.map.reg_base + ports::addr::CONFIG;
+        let array = self.map.eeprom;
+        match op {
+            eeprom::Operation::Program { addr, data } => {
+                if addr == config_addr {
+                    // The A8's CONFIG has four cells (bits 3-0).
+                    self.config_cell &= data | 0xF0;
+                } else if array.is_some_and(|r| r.contains(addr)) {
+                    self.mem[addr as usize] &= data;
+                }
+            }
+            eeprom::Operation::Erase { start, end, config } => {
+                if config {
+                    self.config_cell |= 0x0F;
+                }
+                if let Some(r) = array {
+                    for a in start.max(r.start)..=end.min(r.end) {
+                        self.mem[a as usize] = 0xFF;
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn write_io(&mut self, abs: u16, value: u8) {
         self.catch_up();
         let now = self.now;
+        let addr = abs.wrapping_sub(self.map.reg_base);
         match addr {
             0x0000..=0x003F => {
-                let before = self.peek_io(addr);
+                let before = self.peek_io(abs);
                 match addr {
+                    ports::addr::PPROG => {
+                        let array = self.map.eeprom.map(|r| (r.start, r.end));
+                        let config = self.map.reg_base + ports::addr::CONFIG;
+                        let op = self.eeprom.write_pprog(value, now, array, config);
+                        self.ports.write(addr, self.eeprom.pprog(), now);
+                        if let Some(op) = op {
+                            self.apply_eeprom(op);
+                        }
+                        if self.eeprom.latched() != self.map.eeprom_latched {
+                            self.map.eeprom_latched = self.eeprom.latched();
+                            self.map.rebuild(&self.setup.config);
+                        }
+                    }
+                    ports::addr::CONFIG => self.eeprom.store(abs, value),
+                    ports::addr::INIT => {
+                        let old = self.ports.peek(addr, now);
+                        self.ports.write(addr, value, now);
+                        let init = self.ports.peek(addr, now);
+                        if init != old {
+                            self.remap(init);
+                        }
+                    }
                     0x0B..=0x27 => self.timer.write(addr, value, now),
                     0x28..=0x2A => self.spi.write(addr, value, now),
                     0x2B..=0x2F => self.sci.write(addr, value, now),
@@ -744,25 +1041,44 @@ impl Board {
                 // feeding the COP changes nothing anyone sees.
                 let output = addr == ACTIVITY_SPDR || addr == ACTIVITY_SCDR;
                 let quiet_kind = (0x0B..=0x27).contains(&addr) || addr == ports::addr::COPRST;
-                if output || (!quiet_kind && self.peek_io(addr) != before) {
+                if output || (!quiet_kind && self.peek_io(abs) != before) {
                     self.last_activity = now;
                 }
             }
-            0x8000..=0x8003 => {
-                let before = self.pio.clone();
-                self.pio.write(addr, value, now);
-                if self.pio != before {
-                    self.last_activity = now;
+            _ => match self.kind_below_registers(abs) {
+                Kind::Ram => {
+                    self.mem[abs as usize] = value;
+                    return;
                 }
-            }
-            _ => {
-                self.record_fault(BusFault::UnmappedWrite {
-                    addr,
-                    value,
-                    cycle: now,
-                });
-                return;
-            }
+                Kind::Rom => {
+                    self.record_fault(BusFault::RomWrite {
+                        addr: abs,
+                        value,
+                        cycle: now,
+                    });
+                    return;
+                }
+                // Without the PPROG sequence a store does nothing (RM 4.4).
+                Kind::Eeprom => {
+                    self.eeprom.store(abs, value);
+                    return;
+                }
+                Kind::Pio => {
+                    let before = self.pio.clone();
+                    self.pio.write(self.pio_register(abs), value, now);
+                    if self.pio != before {
+                        self.last_activity = now;
+                    }
+                }
+                Kind::Unmapped => {
+                    self.record_fault(BusFault::UnmappedWrite {
+                        addr: abs,
+                        value,
+                        cycle: now,
+                    });
+                    return;
+                }
+            },
         }
         // A write may start a transfer or change an interrupt enable.
         self.service();
@@ -775,12 +1091,14 @@ impl Board {
         }
     }
 
-    fn peek_io(&self, addr: u16) -> u8 {
+    fn peek_io(&self, abs: u16) -> u8 {
         // Events due but not yet serviced are shown as if serviced: peek on a
         // clone would be too slow for views, so devices fold `now` in.
         let now = self.now;
+        let addr = abs.wrapping_sub(self.map.reg_base);
         match addr {
             0x0000..=0x003F => match addr {
+                ports::addr::PPROG => self.eeprom.pprog(),
                 0x0B..=0x27 => self.timer.peek(addr, now),
                 0x28..=0x2A => self.spi.peek(addr, now),
                 0x2B..=0x2F => self.sci.peek(addr, now),
@@ -789,22 +1107,26 @@ impl Board {
                 0x30..=0x34 => self.adc.read(addr, now),
                 _ => self.ports.peek(addr, now),
             },
-            0x8000..=0x8003 => self.pio.peek(addr, now),
-            _ => UNMAPPED_READ,
+            _ => self.peek_memory(abs),
         }
     }
 }
 
-/// True for addresses that are plain memory (RAM or program memory) on reads.
-#[inline]
-fn is_memory(addr: u16) -> bool {
-    (REGISTERS_END..PIO_BASE).contains(&addr) || addr >= ROM_START
+impl Board {
+    /// True if a read of `addr` goes straight to memory: not the register
+    /// block and a page of one readable kind (see [`map`]).
+    #[inline(always)]
+    fn reads_direct(&self, addr: u16) -> bool {
+        !self.map.is_register(addr) && self.map.pages[(addr >> 8) as usize] & READ_DIRECT != 0
+    }
 }
 
 impl Bus for Board {
-    #[inline]
+    // Always inlined into the CPU's step: the fast path is two loads and
+    // two compares; everything else is the out-of-line `read_io`.
+    #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        if is_memory(addr) {
+        if self.reads_direct(addr) {
             self.mem[addr as usize]
         } else {
             self.read_io(addr)
@@ -813,23 +1135,17 @@ impl Bus for Board {
 
     #[inline]
     fn peek(&self, addr: u16) -> u8 {
-        if is_memory(addr) {
+        if self.reads_direct(addr) {
             self.mem[addr as usize]
         } else {
             self.peek_io(addr)
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        if (REGISTERS_END..PIO_BASE).contains(&addr) {
+        if !self.map.is_register(addr) && self.map.pages[(addr >> 8) as usize] & WRITE_DIRECT != 0 {
             self.mem[addr as usize] = value;
-        } else if addr >= ROM_START {
-            self.record_fault(BusFault::RomWrite {
-                addr,
-                value,
-                cycle: self.now,
-            });
         } else {
             self.write_io(addr, value);
         }

@@ -6,6 +6,7 @@
 //! The whole machine is plain data (`Clone`, `PartialEq`), so a snapshot is a
 //! clone and two runs can be compared. Views only peek.
 
+use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
 use crate::board::render;
 use crate::board::{Board, BusFault, InputKind};
@@ -23,14 +24,17 @@ const IDLE_LOOP_MAX: usize = 16;
 /// A program that cannot be loaded onto the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LoadError {
-    /// A segment has bytes outside RAM ($0040-$7FFF) and program memory
-    /// ($C000-$FFFF): on the registers, the PIO, the unmapped gap or past $FFFF.
+    /// A segment has bytes outside the board's memory (on the trainer11: RAM
+    /// $0040-$7FFF and program memory $C000-$FFFF): on the registers, a
+    /// device, an unmapped gap or past $FFFF.
     #[error(
-        "segment{} at ${start:04X} puts a byte at ${addr:04X}, outside RAM ($0040-$7FFF) \
-         and program memory ($C000-$FFFF); move its `org`",
+        "segment{} at ${start:04X} puts a byte at ${addr:04X}, outside {memory}; move its `org`",
         name.as_ref().map(|n| format!(" {n}")).unwrap_or_default()
     )]
     OutsideMemory {
+        /// The board's loadable memory in words ("RAM ($0040-$7FFF) and
+        /// program memory ($C000-$FFFF)").
+        memory: String,
         /// The segment's section name, if known.
         name: Option<String>,
         /// The segment's start address.
@@ -343,10 +347,20 @@ pub struct Machine {
 
 impl Machine {
     /// Loads `program` onto a fresh board and resets the CPU (PC from $FFFE,
-    /// or the program's start address if it has no reset vector).
+    /// or the program's start address if it has no reset vector). The board
+    /// is the one the command line chose (`--board`), else the trainer11.
     pub fn new(program: impl Into<Arc<Program>>) -> Result<Machine, LoadError> {
+        Self::with_board(program, &crate::board::config::default_setup())
+    }
+
+    /// Like [`Machine::new`] on the board `setup` describes (and its ROM
+    /// image, which a program's own bytes may overwrite).
+    pub fn with_board(
+        program: impl Into<Arc<Program>>,
+        setup: &BoardSetup,
+    ) -> Result<Machine, LoadError> {
         let program = program.into();
-        let board = Self::loaded_board(&program)?;
+        let board = Self::loaded_board(&program, setup)?;
         let mut m = Machine {
             cpu: Cpu::new(),
             board,
@@ -400,28 +414,39 @@ impl Machine {
         (self.ff.probes, self.ff.hits, self.ff.skipped)
     }
 
-    fn loaded_board(program: &Program) -> Result<Board, LoadError> {
-        let mut board = Board::new();
+    fn loaded_board(program: &Program, setup: &BoardSetup) -> Result<Board, LoadError> {
+        let mut board = Board::with_setup(setup);
         for seg in &program.segments {
             board
                 .load(seg.start, &seg.bytes)
                 .map_err(|addr| LoadError::OutsideMemory {
+                    memory: board.describe_loadable(),
                     name: seg.name.clone(),
                     start: seg.start,
                     addr,
                 })?;
         }
-        let has_vector = program.byte_at(0xFFFE).is_some() && program.byte_at(0xFFFF).is_some();
-        if !has_vector && program.entry.is_none() {
+        if !Self::has_reset_vector(program, setup) && program.entry.is_none() {
             return Err(LoadError::NoStart);
         }
         Ok(board)
     }
 
+    /// True if the program or the board's ROM image sets the reset vector.
+    fn has_reset_vector(program: &Program, setup: &BoardSetup) -> bool {
+        let in_rom = |a: u16| {
+            setup
+                .rom_image
+                .iter()
+                .any(|(s, b)| a >= *s && ((a - *s) as usize) < b.len())
+        };
+        (program.byte_at(0xFFFE).is_some() || in_rom(0xFFFE))
+            && (program.byte_at(0xFFFF).is_some() || in_rom(0xFFFF))
+    }
+
     fn reset_cpu(&mut self) {
         self.cpu.reset(&mut self.board);
-        let has_vector =
-            self.program.byte_at(0xFFFE).is_some() && self.program.byte_at(0xFFFF).is_some();
+        let has_vector = Self::has_reset_vector(&self.program, self.board.setup());
         if let (false, Some(entry)) = (has_vector, self.program.entry) {
             self.cpu.regs.pc = entry;
         }
@@ -431,7 +456,8 @@ impl Machine {
     /// devices and CPU reset, counters at zero, keys up, no script.
     pub fn reset(&mut self) {
         // The program loaded once, so it loads again.
-        if let Ok(board) = Self::loaded_board(&self.program) {
+        let setup = self.board.setup().clone();
+        if let Ok(board) = Self::loaded_board(&self.program, &setup) {
             self.board = board;
         }
         let trap = self.cpu.trap_illegal;
@@ -537,6 +563,11 @@ impl Machine {
     /// ([`Machine::reset_button`]). `$08` turns the COP watchdog on.
     pub fn set_config_cell(&mut self, value: u8) {
         self.board.set_config_cell(value);
+    }
+
+    /// The CONFIG EEPROM cell (what the chip loads at the next reset).
+    pub fn config_cell(&self) -> u8 {
+        self.board.config_cell()
     }
 
     fn finish_step(&mut self, mut step: Step, before: Registers) -> StepOutcome {
@@ -666,12 +697,15 @@ impl Machine {
                     0x6E => true,
                     0x1E | 0x1F => {
                         let off = peek(from.wrapping_add(2));
-                        Board::is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
+                        self.board
+                            .is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
                     }
                     _ => false,
                 },
-                0x12 | 0x13 => Board::is_loadable(second as u16),
-                0x1E | 0x1F => Board::is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
+                0x12 | 0x13 => self.board.is_loadable(second as u16),
+                0x1E | 0x1F => self
+                    .board
+                    .is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
                 _ => false,
             };
         }
@@ -934,6 +968,12 @@ impl Machine {
         self.board.apply_bench(action);
     }
 
+    /// Drives the IRQ or XIRQ pin `low` (asserted) or high from cycle `at`
+    /// on (`run --irq low@N`); see [`Board::schedule_pin`].
+    pub fn schedule_pin(&mut self, at: u64, line: crate::board::bench::IrqLine, low: bool) {
+        self.board.schedule_pin(at, line, low);
+    }
+
     /// Logs the changes of port A bits `mask` from now on (`--trace-pin`).
     pub fn trace_pins(&mut self, mask: u8) {
         self.board.trace_pins(mask);
@@ -1074,6 +1114,7 @@ mod tests {
         assert_eq!(
             e,
             LoadError::OutsideMemory {
+                memory: "RAM ($0040-$7FFF) and program memory ($C000-$FFFF)".into(),
                 name: Some("Pio".into()),
                 start: 0x8000,
                 addr: 0x8000

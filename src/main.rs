@@ -46,6 +46,13 @@ enum Command {
         /// Source dialect: course (default), as11 or asm11 (docs/dialects.md).
         #[arg(long, value_name = "DIALECT", default_value = "course")]
         dialect: asm::Dialect,
+        /// The board: trainer11 (default), evb, or a board file (docs/boards.md).
+        #[arg(
+            long,
+            value_name = "trainer11|evb|FILE.toml",
+            default_value = "trainer11"
+        )]
+        board: String,
     },
     /// Assemble a source file; print diagnostics; optionally write S19, listing and symbols.
     Asm(AsmArgs),
@@ -54,7 +61,7 @@ enum Command {
         /// The .s19 or ELF file.
         file: PathBuf,
     },
-    /// Run a program headless on the trainer11 board and report what it did.
+    /// Run a program headless on a board (trainer11 unless --board) and report what it did.
     Run(Box<RunArgs>),
     /// Guided lessons and exercises: list them, show one, check a submission.
     #[command(subcommand)]
@@ -140,6 +147,9 @@ struct GradeArgs {
     /// Grade identical programs again instead of reusing the first result.
     #[arg(long)]
     no_cache: bool,
+    /// The board, overriding assignment.toml's `board`: trainer11, evb or a board file.
+    #[arg(long, value_name = "trainer11|evb|FILE.toml")]
+    board: Option<String>,
     /// Source dialect of the reference and the submissions: course, as11 or
     /// asm11 (default: the assignment's `dialect`, else course).
     #[arg(long, value_name = "DIALECT")]
@@ -215,9 +225,10 @@ struct RunArgs {
     /// chip): $08 turns the COP watchdog on (NOCOP = 0). The board's default is $0C.
     #[arg(long, value_name = "$HEX")]
     config: Option<String>,
-    /// Drive the IRQ pin from the start: low (asserted) or high.
-    #[arg(long, value_name = "low|high")]
-    irq: Option<String>,
+    /// Drive the IRQ pin: low (asserted) or high from the start, or from cycle N with
+    /// low@N / high@N. Repeatable.
+    #[arg(long, value_name = "low|high[@N]")]
+    irq: Vec<String>,
     /// Log the edges (cycle, level) of port A pins into --json's `pin_trace`: PA0..PA7,
     /// comma list or repeated.
     #[arg(long, value_name = "PAn")]
@@ -256,6 +267,18 @@ struct RunArgs {
     /// Source dialect of an .asm program: course (default), as11 or asm11.
     #[arg(long, value_name = "DIALECT", default_value = "course")]
     dialect: asm::Dialect,
+    /// The board: trainer11 (default), evb, or a board file (docs/boards.md).
+    #[arg(
+        long,
+        value_name = "trainer11|evb|FILE.toml",
+        default_value = "trainer11"
+    )]
+    board: String,
+    /// A ROM image (S19) loaded into the board's ROM range (a monitor such as your own
+    /// BUFFALO on evb: $E000-$FFFF); the machine boots from its reset vector.
+    /// Without a program, only the ROM runs.
+    #[arg(long, value_name = "FILE.s19")]
+    rom: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -298,10 +321,32 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             open::set_dialect(args.dialect);
             cmd_run(&args)
         }
-        Some(Command::Grade(args)) => cmd_grade(args),
+        Some(Command::Grade(args)) => {
+            if let Some(spec) = &args.board {
+                match open::board_setup(spec, None) {
+                    Ok(setup) => board::config::set_default_setup(spec, setup),
+                    Err(e) => {
+                        errln!("error: --board: {e}");
+                        return Ok(ExitCode::from(USAGE));
+                    }
+                }
+            }
+            cmd_grade(args)
+        }
         None => cmd_gui(None),
-        Some(Command::Gui { path, dialect }) => {
+        Some(Command::Gui {
+            path,
+            dialect,
+            board: spec,
+        }) => {
             open::set_dialect(dialect);
+            match open::board_setup(&spec, None) {
+                Ok(setup) => board::config::set_default_setup(&spec, setup),
+                Err(e) => {
+                    errln!("error: --board: {e}");
+                    return Ok(ExitCode::from(USAGE));
+                }
+            }
             cmd_gui(path)
         }
     }
@@ -521,7 +566,23 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(USAGE));
         }
     };
-    let opened = match open::open(args.path.as_deref()) {
+    let setup = match open::board_setup(&args.board, args.rom.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: --board: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    };
+    let opened = match (&args.path, &args.rom) {
+        // With --rom and no program, the ROM alone runs.
+        (None, Some(_)) => Ok(open::Opened {
+            program: open::empty_program(),
+            origin: open::Origin::Bundled,
+            warnings: Vec::new(),
+        }),
+        _ => open::open(args.path.as_deref()),
+    };
+    let opened = match opened {
         Ok(o) => o,
         Err(e) => {
             err!("{e}");
@@ -534,7 +595,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     for w in &opened.warnings {
         errln!("{w}");
     }
-    let machine = match Machine::new(opened.program) {
+    let machine = match Machine::with_board(opened.program, &setup) {
         Ok(m) => m,
         Err(e) => {
             errln!("error: {e}");
@@ -556,8 +617,19 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .chain(
             args.irq
                 .iter()
+                .filter(|a| !a.contains('@'))
                 .map(|a| ("--irq", bench::parse_irq(bench::IrqLine::Irq, a))),
         );
+    let mut scheduled = Vec::new();
+    for text in args.irq.iter().filter(|a| a.contains('@')) {
+        match bench::parse_irq_at(text) {
+            Ok(at) => scheduled.push(at),
+            Err(e) => {
+                errln!("error: --irq: {e}");
+                return Ok(ExitCode::from(USAGE));
+            }
+        }
+    }
     for (option, result) in parsed {
         match result {
             Ok(b) => bench.push(b),
@@ -599,6 +671,9 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     for b in &bench {
         machine.apply_bench(b);
+    }
+    for (at, low) in scheduled {
+        machine.schedule_pin(at, bench::IrqLine::Irq, low);
     }
     let request = RunRequest {
         breaks: args.breaks.clone(),

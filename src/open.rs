@@ -156,6 +156,37 @@ pub fn default_dialect() -> asm::Dialect {
     DIALECT.get().copied().unwrap_or_default()
 }
 
+/// The board a command names (`--board trainer11|evb|FILE.toml`, a file
+/// relative to the working folder) with the ROM image of `--rom FILE.s19`
+/// (an S19 or ELF whose bytes must all lie in the board's ROM).
+pub fn board_setup(
+    spec: &str,
+    rom: Option<&Path>,
+) -> Result<crate::board::config::BoardSetup, String> {
+    use crate::board::config::{BoardConfig, BoardSetup};
+    let config = BoardConfig::from_spec(spec, Path::new("")).map_err(|e| e.to_string())?;
+    let setup = BoardSetup::new(config);
+    let Some(path) = rom else {
+        return Ok(setup);
+    };
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
+    let loaded = load::load_bytes(&bytes, path).map_err(|e| format!("--rom: {e}"))?;
+    let segments = loaded
+        .program
+        .segments
+        .into_iter()
+        .map(|s| (s.start, s.bytes))
+        .collect();
+    setup.with_rom(segments, &path.display().to_string())
+}
+
+/// A program with nothing in it: what `run --rom` runs when it is given no
+/// program (the ROM's reset vector starts the machine).
+pub fn empty_program() -> Program {
+    Program::default()
+}
+
 fn assemble_path(path: &Path, dialect: asm::Dialect) -> Result<Opened, OpenError> {
     let opts = AsmOptions {
         dialect,

@@ -366,6 +366,22 @@ pub fn parse_irq(line: IrqLine, level: &str) -> Result<BenchAction, String> {
     Ok(BenchAction::Irq { line, low })
 }
 
+/// Parses `low@N` / `high@N` (`run --irq`): the level (true = low,
+/// asserted) and the cycle it is driven from.
+pub fn parse_irq_at(text: &str) -> Result<(u64, bool), String> {
+    let (level, at) = text
+        .split_once('@')
+        .ok_or_else(|| format!("`{text}`: write low@CYCLES or high@CYCLES"))?;
+    let BenchAction::Irq { low, .. } = parse_irq(IrqLine::Irq, level)? else {
+        return Err(format!("`{text}`: write low@CYCLES or high@CYCLES"));
+    };
+    let digits: String = at.trim().chars().filter(|c| *c != '_').collect();
+    let cycle = digits.parse::<u64>().map_err(|_| {
+        format!("`{at}` is not a cycle count: write low@1000 (E-cycles from reset)")
+    })?;
+    Ok((cycle, low))
+}
+
 /// Parses a script item that is a bench action (`analog:...`, `signal:...`,
 /// `pin:...`, `irq:...`, `xirq:...`); `None` if the item is none of them.
 pub fn parse_action(item: &str) -> Option<Result<BenchAction, String>> {

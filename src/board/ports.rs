@@ -51,6 +51,8 @@ pub mod addr {
 
 /// OPTION's A/D power-up bit.
 pub const OPTION_ADPU: u8 = 0x80;
+/// OPTION's IRQ select edge-sensitive bit (time protected).
+pub const OPTION_IRQE: u8 = 0x20;
 
 /// Bit 6 of PORTA drives the LCD backlight's dimming input: 0 = light on.
 pub const PORTA_BACKLIGHT_OFF: u8 = 0x40;
@@ -91,6 +93,12 @@ impl Ports {
     /// Loads CONFIG from its EEPROM cell (the board does this at reset).
     pub fn set_config(&mut self, value: u8) {
         self.latch[addr::CONFIG as usize] = value;
+    }
+
+    /// Sets INIT's reset value (the board's: $00 on the trainer11, whose
+    /// start-up maps the registers to $0000; $01 on the chip and the EVB).
+    pub fn set_init(&mut self, value: u8) {
+        self.latch[addr::INIT as usize] = value;
     }
 
     /// True while PORTA bit 6 is low: the LCD backlight is on.

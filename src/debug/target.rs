@@ -216,7 +216,8 @@ impl Target for Bare {
     }
 }
 
-/// SPDR on the trainer11 (registers at $0000, `MAP_PAGE equ $00`).
+/// SPDR's offset in the register block (at $002A on the trainer11,
+/// `MAP_PAGE equ $00`).
 const TRAINER11_SPDR: u16 = 0x002A;
 
 impl Target for crate::machine::Machine {
@@ -250,11 +251,11 @@ impl Target for crate::machine::Machine {
         Some(crate::machine::Machine::program(self).as_ref())
     }
     fn device_ranges(&self) -> Vec<(u16, u16)> {
-        // On-chip registers and the PIO (docs/ARCHITECTURE.md, the trainer11 board).
-        vec![(0x0000, 0x003F), (0x8000, 0x8003)]
+        // On-chip registers and the PIO, where the board has them now.
+        self.board().device_ranges()
     }
     fn spdr(&self) -> Option<u16> {
-        Some(TRAINER11_SPDR)
+        Some(self.board().register_base() + TRAINER11_SPDR)
     }
     fn lcd_probe(&self) -> Option<LcdProbe> {
         let lcd = self.lcd();

@@ -129,6 +129,17 @@ pub struct Assignment {
     pub limits: Limits,
     /// The checks, in report order.
     pub checks: Vec<Check>,
+    /// The board the programs run on, as assignment.toml names it
+    /// (`trainer11` when it names none).
+    #[serde(default = "default_board")]
+    pub board: String,
+    /// That board, read and checked when the assignment was loaded.
+    #[serde(skip)]
+    pub board_setup: crate::board::config::BoardSetup,
+}
+
+fn default_board() -> String {
+    "trainer11".into()
 }
 
 impl Assignment {
@@ -203,6 +214,17 @@ impl Assignment {
             return Err("the assignment has no `[[check]]`".into());
         }
         raw.limits.validate()?;
+        // `grade --board` overrides the file's `board`.
+        let (board, board_setup) = match crate::board::config::command_line_board() {
+            Some(chosen) => chosen,
+            None => {
+                let board = h.board.unwrap_or_else(default_board);
+                let setup = crate::board::config::BoardConfig::from_spec(&board, dir)
+                    .map(crate::board::config::BoardSetup::new)
+                    .map_err(|e| format!("board `{board}`: {e}"))?;
+                (board, setup)
+            }
+        };
         Ok(Assignment {
             dir: dir.to_path_buf(),
             id: h.id,
@@ -214,6 +236,8 @@ impl Assignment {
             dialect: h.dialect,
             limits: raw.limits,
             checks,
+            board,
+            board_setup,
         })
     }
 

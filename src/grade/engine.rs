@@ -136,8 +136,13 @@ impl Grader {
                     .map_err(|d| GradeError::Reference(format!("does not assemble:\n{d}")))?
             };
             check_symbols(&grader.assignment, &program)?;
-            let booted = boot(program, &grader.assignment.limits, &grader.timings)
-                .map_err(GradeError::Reference)?;
+            let booted = boot(
+                program,
+                &grader.assignment.limits,
+                &grader.assignment.board_setup,
+                &grader.timings,
+            )
+            .map_err(GradeError::Reference)?;
             let mut reference = Reference {
                 booted,
                 scenarios: HashMap::new(),
@@ -303,7 +308,12 @@ impl Grader {
 
     /// Runs every check on an assembled program.
     fn run_checks(&self, program: Program) -> Vec<CheckResult> {
-        let booted = boot(program, &self.assignment.limits, &self.timings);
+        let booted = boot(
+            program,
+            &self.assignment.limits,
+            &self.assignment.board_setup,
+            &self.timings,
+        );
         let mut results = Vec::new();
         let mut first_not_run: Option<&str> = None;
         for (i, c) in self.assignment.checks.iter().enumerate() {

@@ -39,7 +39,7 @@
 //! (`step`, `step_observed`) never fast-forward.
 
 use super::{Machine, StopConditions, StopReason};
-use crate::board::{Board, RAM_END, RAM_START};
+use crate::board::Board;
 use crate::cpu::{Bus, RunState, StepEvent};
 
 /// Steps one measured iteration may take at most.
@@ -124,7 +124,7 @@ struct ProbeBus<'a> {
 impl Bus for ProbeBus<'_> {
     #[inline]
     fn read(&mut self, addr: u16) -> u8 {
-        if Board::read_is_time_dependent(addr) {
+        if self.board.read_is_time_dependent(addr) {
             self.clean = false;
         }
         self.board.read(addr)
@@ -137,7 +137,7 @@ impl Bus for ProbeBus<'_> {
     #[inline]
     fn write(&mut self, addr: u16, value: u8) {
         // Only a RAM store of the value already there changes nothing.
-        if !((RAM_START..=RAM_END).contains(&addr) && self.board.peek(addr) == value) {
+        if !(self.board.is_plain_ram(addr) && self.board.peek(addr) == value) {
             self.clean = false;
         }
         self.board.write(addr, value);

@@ -27,6 +27,9 @@ pub(super) struct RawHeader {
     /// The source dialect of the reference and the submissions.
     #[serde(default)]
     pub(super) dialect: crate::asm::Dialect,
+    /// The board: `trainer11` (default), `evb` or a board file next to
+    /// assignment.toml (docs/boards.md).
+    pub(super) board: Option<String>,
     /// Informational; Gradescope applies `after_due_date` itself.
     #[serde(default)]
     #[allow(dead_code)]

@@ -309,10 +309,11 @@ pub(super) struct Timings {
 pub(super) fn boot(
     program: Program,
     limits: &crate::grade::assignment::Limits,
+    board: &crate::board::config::BoardSetup,
     t: &Timings,
 ) -> Result<Booted, String> {
     let program = Arc::new(program);
-    let mut machine = Machine::new(program.clone()).map_err(|e| e.to_string())?;
+    let mut machine = Machine::with_board(program.clone(), board).map_err(|e| e.to_string())?;
     let mut guard = StackGuard::new(&program, limits.stack_guard.as_deref());
     // Start-up may take the whole budget to become idle: a program that
     // never does (an endless loop through its init) is stopped by the budget.

@@ -1,0 +1,243 @@
+//! The address decoder: which kind of memory or device answers at each
+//! address, given the board ([`super::config::BoardConfig`]), INIT (where
+//! the register block and internal RAM are) and the EEPROM state.
+//!
+//! Speed: the CPU's reads and writes of plain memory must cost a constant
+//! check. A 256-entry table says per 256-byte page whether a read (RAM,
+//! ROM, EEPROM not being programmed) or a write (RAM) may go straight to the
+//! memory array; the register block (64 bytes) is excluded by comparing the
+//! address against its base. Everything else (devices, unmapped addresses,
+//! pages shared by two kinds, EEPROM while its latch is set, ROM writes)
+//! takes the slow path, which asks [`MemoryMap::kind_at`].
+//!
+//! Priority as on the chip (M68HC11 RM 4.1 and the INIT description):
+//! registers over internal RAM, internal RAM over everything else.
+
+use super::config::{AddrRange, BoardConfig};
+
+/// What answers at one address (registers are decided before this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Nothing: reads see $FF, writes are a fault.
+    Unmapped,
+    /// Read-write memory (internal or external).
+    Ram,
+    /// Program memory: loaded, then read-only.
+    Rom,
+    /// The on-chip EEPROM array: read like ROM, written by programming.
+    Eeprom,
+    /// The PIO's registers.
+    Pio,
+}
+
+/// Page flag: reads of this page may go straight to memory.
+pub const READ_DIRECT: u8 = 1;
+/// Page flag: writes to this page may go straight to memory.
+pub const WRITE_DIRECT: u8 = 2;
+
+/// Size of the on-chip register block.
+pub const REGISTER_BLOCK: u16 = 0x40;
+
+/// The decoder's state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryMap {
+    /// Per page: [`READ_DIRECT`] | [`WRITE_DIRECT`].
+    pub pages: [u8; 256],
+    /// Base of the register block.
+    pub reg_base: u16,
+    /// Base of the internal RAM.
+    pub ram_base: u16,
+    /// Size of the internal RAM.
+    pub ram_size: u16,
+    /// The EEPROM range when the array is enabled (CONFIG.EEON at reset).
+    pub eeprom: Option<AddrRange>,
+    /// True while the EEPROM's latch (EELAT) takes it off the read bus.
+    pub eeprom_latched: bool,
+    /// True while an edge on IRQ waits for its vector fetch (page $FF slow).
+    pub vector_watch: bool,
+    /// The PIO's base (the board's, kept here for the slow path's speed).
+    pub pio: Option<u16>,
+}
+
+impl MemoryMap {
+    /// The map for `board` with INIT = `init` and the EEPROM `enabled`.
+    pub fn new(board: &BoardConfig, init: u8, eeprom_enabled: bool) -> Self {
+        let mut m = MemoryMap {
+            pages: [0; 256],
+            reg_base: 0,
+            ram_base: 0,
+            ram_size: board.internal_ram,
+            eeprom: board.eeprom.filter(|_| eeprom_enabled),
+            eeprom_latched: false,
+            vector_watch: false,
+            pio: board.pio,
+        };
+        m.set_init(board, init);
+        m
+    }
+
+    /// Moves the internal RAM and the register block as INIT says and
+    /// rebuilds the page table.
+    pub fn set_init(&mut self, board: &BoardConfig, init: u8) {
+        self.ram_base = ((init >> 4) as u16) << 12;
+        self.reg_base = ((init & 0x0F) as u16) << 12;
+        self.rebuild(board);
+    }
+
+    /// Recomputes the page flags from the kinds of each page's bytes.
+    pub fn rebuild(&mut self, board: &BoardConfig) {
+        // A page is one kind unless a boundary of some range falls inside it.
+        let mut split = [false; 256];
+        let mut mark = |b: u32| {
+            if b & 0xFF != 0 && b < 0x10000 {
+                split[(b >> 8) as usize] = true;
+            }
+        };
+        let ranges = board
+            .ram
+            .iter()
+            .chain(board.rom.iter())
+            .chain(self.eeprom.iter());
+        for r in ranges {
+            mark(r.start as u32);
+            mark(r.end as u32 + 1);
+        }
+        if let Some(b) = board.pio {
+            mark(b as u32);
+            mark(b as u32 + 4);
+        }
+        mark(self.ram_base as u32);
+        mark(self.ram_base as u32 + self.ram_size as u32);
+        for page in 0..256u16 {
+            let kind = self.kind_at(board, page << 8);
+            let uniform = !split[page as usize];
+            self.pages[page as usize] = match (uniform, kind) {
+                (true, Kind::Ram) => READ_DIRECT | WRITE_DIRECT,
+                (true, Kind::Rom) => READ_DIRECT,
+                (true, Kind::Eeprom) if !self.eeprom_latched => READ_DIRECT,
+                _ => 0,
+            };
+        }
+        if self.vector_watch {
+            self.pages[0xFF] &= !READ_DIRECT;
+        }
+    }
+
+    /// True if `addr` is in the register block.
+    #[inline]
+    pub fn is_register(&self, addr: u16) -> bool {
+        addr.wrapping_sub(self.reg_base) < REGISTER_BLOCK
+    }
+
+    /// True if `addr` is in the internal RAM.
+    #[inline]
+    pub fn is_internal_ram(&self, addr: u16) -> bool {
+        (addr.wrapping_sub(self.ram_base) as u32) < self.ram_size as u32
+    }
+
+    /// What answers at `addr` below the registers.
+    pub fn kind_at(&self, board: &BoardConfig, addr: u16) -> Kind {
+        if self.is_internal_ram(addr) {
+            return Kind::Ram;
+        }
+        if self.eeprom.is_some_and(|r| r.contains(addr)) {
+            return Kind::Eeprom;
+        }
+        if board.rom.iter().any(|r| r.contains(addr)) {
+            return Kind::Rom;
+        }
+        if board.ram.iter().any(|r| r.contains(addr)) {
+            return Kind::Ram;
+        }
+        if board.pio.is_some_and(|b| addr >= b && addr - b < 4) {
+            return Kind::Pio;
+        }
+        Kind::Unmapped
+    }
+
+    /// True if a program may be loaded at `addr`: RAM, ROM or EEPROM that
+    /// is not under the registers.
+    pub fn is_loadable(&self, board: &BoardConfig, addr: u16) -> bool {
+        !self.is_register(addr)
+            && matches!(
+                self.kind_at(board, addr),
+                Kind::Ram | Kind::Rom | Kind::Eeprom
+            )
+    }
+
+    /// The loadable ranges in words, for load errors: "RAM ($0040-$7FFF)
+    /// and program memory ($C000-$FFFF)".
+    pub fn describe_loadable(&self, board: &BoardConfig) -> String {
+        let mut runs: Vec<(Kind, u16, u16)> = Vec::new();
+        for a in 0..=0xFFFFu16 {
+            let k = if self.is_register(a) {
+                Kind::Unmapped
+            } else {
+                self.kind_at(board, a)
+            };
+            if !matches!(k, Kind::Ram | Kind::Rom | Kind::Eeprom) {
+                continue;
+            }
+            match runs.last_mut() {
+                Some((lk, _, end)) if *lk == k && end.wrapping_add(1) == a => *end = a,
+                _ => runs.push((k, a, a)),
+            }
+        }
+        let mut parts = Vec::new();
+        for (kind, name) in [
+            (Kind::Ram, "RAM"),
+            (Kind::Eeprom, "EEPROM"),
+            (Kind::Rom, "program memory"),
+        ] {
+            let r: Vec<String> = runs
+                .iter()
+                .filter(|(k, _, _)| *k == kind)
+                .map(|(_, s, e)| format!("${s:04X}-${e:04X}"))
+                .collect();
+            if !r.is_empty() {
+                parts.push(format!("{name} ({})", r.join(", ")));
+            }
+        }
+        match parts.len() {
+            0 => "any memory (the board has none)".into(),
+            1 => parts.remove(0),
+            n => format!("{} and {}", parts[..n - 1].join(", "), parts[n - 1]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trainer11_pages() {
+        let b = BoardConfig::trainer11();
+        let m = MemoryMap::new(&b, 0x00, false);
+        assert_eq!(m.pages[0x00], READ_DIRECT | WRITE_DIRECT);
+        assert_eq!(m.pages[0x7F], READ_DIRECT | WRITE_DIRECT);
+        assert_eq!(m.pages[0x80], 0);
+        assert_eq!(m.pages[0xBF], 0);
+        assert_eq!(m.pages[0xC0], READ_DIRECT);
+        assert!(m.is_register(0x003F) && !m.is_register(0x0040));
+        assert_eq!(
+            m.describe_loadable(&b),
+            "RAM ($0040-$7FFF) and program memory ($C000-$FFFF)"
+        );
+    }
+
+    #[test]
+    fn evb_pages() {
+        let b = BoardConfig::evb();
+        let m = MemoryMap::new(&b, 0x01, true);
+        assert_eq!(m.pages[0x00], READ_DIRECT | WRITE_DIRECT);
+        assert_eq!(m.pages[0x01], 0);
+        assert_eq!(m.pages[0xB6], READ_DIRECT);
+        assert_eq!(m.kind_at(&b, 0xB800), Kind::Unmapped);
+        assert!(m.is_register(0x103F));
+        assert_eq!(
+            m.describe_loadable(&b),
+            "RAM ($0000-$00FF, $C000-$DFFF), EEPROM ($B600-$B7FF) and program memory ($E000-$FFFF)"
+        );
+    }
+}
