@@ -7,6 +7,7 @@ pub mod app;
 pub mod autorun;
 pub mod cells;
 pub mod course;
+pub mod debug_words;
 pub mod exercises;
 pub mod goto;
 pub mod i18n;

@@ -510,7 +510,7 @@ impl App {
     fn keys(&mut self, ui: &mut egui::Ui) {
         let lang = self.session.lang();
         ui.label(RichText::new(tr(lang, "Board keys")).strong());
-        let (held, clicked) = keys_widget(ui, self.session.keys_down());
+        let (held, clicked) = keys_widget(ui, self.session.keys_down(), lang);
         // A click shorter than a frame is still a press: it is held until
         // the program has had the debounce time to see it.
         self.mouse_keys = held | clicked;

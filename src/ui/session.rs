@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use super::i18n::{tr, trf};
 use super::lcd::{LcdFrame, HEIGHT, WIDTH};
 use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
 use super::links::{ChainLink, ProvenanceSource};
@@ -121,6 +122,9 @@ pub struct Session {
     jump: Option<(FileId, u32)>,
     mode: Mode,
     stop: Option<String>,
+    /// The last stop in German, when the window has German words for it
+    /// (see [`super::debug_words`]).
+    stop_shown: Option<String>,
     regs_before: Registers,
     mem_before: Vec<u8>,
     links_at: Option<Instant>,
@@ -177,6 +181,7 @@ impl Session {
             jump: None,
             mode: Mode::Paused,
             stop: None,
+            stop_shown: None,
             regs_before: Registers::default(),
             mem_before: Vec::new(),
             links_at: None,
@@ -202,6 +207,8 @@ impl Session {
     pub fn set_lang(&mut self, lang: Lang) {
         self.lang = lang;
         self.settings.language = Some(lang);
+        // The link bar's notes are worded in the language.
+        self.links_dirty = true;
     }
 
     /// True once after something changed that the window must show even
@@ -213,12 +220,12 @@ impl Session {
     /// A short name of what is loaded (for the title bar).
     pub fn title(&self) -> String {
         match &self.origin {
-            Some(Origin::Bundled) => "Viergewinnt (bundled)".into(),
+            Some(Origin::Bundled) => tr(self.lang, "Viergewinnt (bundled)").into(),
             Some(Origin::Path(p)) => p
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| p.display().to_string()),
-            None => "nothing loaded".into(),
+            None => tr(self.lang, "nothing loaded").into(),
         }
     }
 
@@ -313,9 +320,31 @@ impl Session {
         self.machine().map_or(0, |m| m.keys())
     }
 
-    /// Why the machine last stopped, in words.
+    /// Why the machine last stopped, in words (English, as the debugger
+    /// and `run` say it).
     pub fn stop_reason(&self) -> Option<&str> {
         self.stop.as_deref()
+    }
+
+    /// Why the machine last stopped, in the window's language.
+    pub fn stop_text(&self) -> Option<String> {
+        let en = self.stop.as_deref()?;
+        if self.lang == Lang::En {
+            return Some(en.to_string());
+        }
+        Some(
+            self.stop_shown
+                .clone()
+                .or_else(|| super::i18n::german(en).map(str::to_string))
+                .unwrap_or_else(|| en.to_string()),
+        )
+    }
+
+    /// Sets the stop reason the session words itself (English; German
+    /// through the label table).
+    fn set_stop(&mut self, stop: Option<String>) {
+        self.stop = stop;
+        self.stop_shown = None;
     }
 
     /// The call stack as the debugger recorded it, innermost first.
@@ -326,15 +355,18 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// The run state for the toolbar.
+    /// The run state for the toolbar, in the window's language. The
+    /// session's own stop reasons are translated; the debugger's (a
+    /// breakpoint, a return) are shown as the library words them.
     pub fn run_state_text(&self) -> String {
+        let lang = self.lang;
         match self.mode {
-            Mode::Running => "running".into(),
-            Mode::RunTo(a) => format!("running to ${a:04X}"),
-            Mode::StepOut(_) => "stepping out".into(),
-            Mode::Paused => match &self.stop {
-                Some(s) => format!("paused: {s}"),
-                None => "paused".into(),
+            Mode::Running => tr(lang, "running").into(),
+            Mode::RunTo(a) => trf(lang, "running to ${}", &[&format!("{a:04X}")]),
+            Mode::StepOut(_) => tr(lang, "stepping out").into(),
+            Mode::Paused => match self.stop_text() {
+                Some(s) => trf(lang, "paused: {}", &[&s]),
+                None => tr(lang, "paused").into(),
             },
         }
     }
@@ -362,7 +394,13 @@ impl Session {
                 self.status = format!("${addr:04X} := ${value:02X}");
                 self.links_dirty = true;
             }
-            Err(a) => self.status = format!("${a:04X} is not RAM or program memory: not changed."),
+            Err(a) => {
+                self.status = trf(
+                    self.lang,
+                    "${} is not RAM or program memory: not changed.",
+                    &[&format!("{a:04X}")],
+                )
+            }
         }
     }
 
@@ -426,7 +464,7 @@ impl Session {
     pub fn run(&mut self) {
         if self.dbg.is_some() && self.mode == Mode::Paused {
             self.mode = Mode::Running;
-            self.stop = None;
+            self.set_stop(None);
         }
     }
 
@@ -434,7 +472,7 @@ impl Session {
     pub fn pause(&mut self) {
         if self.mode != Mode::Paused {
             self.mode = Mode::Paused;
-            self.stop = Some("paused by you".into());
+            self.set_stop(Some("paused by you".into()));
             self.after_stop();
         }
     }
@@ -442,7 +480,7 @@ impl Session {
     /// Runs until the program reaches `addr` (or another stop).
     pub fn run_to(&mut self, addr: u16) {
         if self.dbg.is_some() {
-            self.stop = None;
+            self.set_stop(None);
             self.mode = Mode::RunTo(addr);
         }
     }
@@ -460,14 +498,20 @@ impl Session {
         };
         match target {
             Some(a) if self.is_paused() => {
-                self.status = format!("Running to ${a:04X}{}.", self.describe(a));
+                self.status = trf(
+                    self.lang,
+                    "Running to ${}{}.",
+                    &[&format!("{a:04X}"), &self.describe(a)],
+                );
                 self.run_to(a);
             }
             Some(_) => {}
             None => {
-                self.status =
-                    "Run to cursor: select a listing line with code first (click its number)."
-                        .into()
+                self.status = tr(
+                    self.lang,
+                    "Run to cursor: select a listing line with code first (click its number).",
+                )
+                .into()
             }
         }
     }
@@ -490,6 +534,9 @@ impl Session {
         if matches!(stop.reason, Reason::Settled { .. }) {
             self.script_active = false;
         }
+        // Worded in German now (the program's labels are at hand), shown
+        // whenever the window is German, also after a language switch.
+        self.stop_shown = super::debug_words::stop_words(Lang::De, &stop, self.program.as_deref());
         self.stop = Some(stop.message);
         self.after_stop();
     }
@@ -524,7 +571,7 @@ impl Session {
         let entered = self.dbg.as_ref().is_some_and(|d| d.frames().len() > depth);
         if is_call && entered {
             // The step stopped with a message; the run goes on.
-            self.stop = None;
+            self.set_stop(None);
             self.mode = Mode::StepOut(depth + 1);
         }
     }
@@ -538,11 +585,11 @@ impl Session {
             return;
         };
         if depth == 0 {
-            self.stop = Some("no subroutine to step out of (at top level)".into());
+            self.set_stop(Some("no subroutine to step out of (at top level)".into()));
             return;
         }
         self.mark_before();
-        self.stop = None;
+        self.set_stop(None);
         self.mode = Mode::StepOut(depth);
     }
 
@@ -565,7 +612,7 @@ impl Session {
             // The record restarts with the machine: complete again.
             self.recording_since = None;
             self.mode = Mode::Paused;
-            self.stop = Some("reset".into());
+            self.set_stop(Some("reset".into()));
             self.key_down_since = [None; 8];
             self.script_active = false;
             push_event(&mut self.user_events, UserEvent::Reset);
@@ -579,7 +626,7 @@ impl Session {
         if let Some(d) = self.dbg.as_mut() {
             d.target_mut().start_script(script);
             self.script_active = true;
-            self.stop = None;
+            self.set_stop(None);
             self.mode = Mode::Running;
         }
     }
@@ -752,7 +799,7 @@ impl Session {
             .dbg
             .as_ref()
             .filter(|d| d.provenance())
-            .map(DebuggerProvenance);
+            .map(|d| DebuggerProvenance(d, self.lang));
         let inp = LinkInputs {
             program: self.program.as_deref(),
             layout: self.layout(),
@@ -761,6 +808,7 @@ impl Session {
             pixel_on: &pixel_on,
             peek: &peek,
             provenance: prov.as_ref().map(|p| p as &dyn ProvenanceSource),
+            lang: self.lang,
         };
         links::compute(sel, &inp)
     }
@@ -787,15 +835,20 @@ impl Session {
         let d = self.dbg.as_ref()?;
         if !d.provenance() {
             return Some(
-                "Recording data flow is off (Debug menu): links show only the buffer/LCD \
-                 formula, not which lines stored or loaded a byte."
-                    .into(),
+                tr(
+                    self.lang,
+                    "Recording data flow is off (Debug menu): links show only the buffer/LCD \
+                     formula, not which lines stored or loaded a byte.",
+                )
+                .into(),
             );
         }
         self.recording_since.map(|c| {
-            format!(
-                "Data flow recorded only since cycle {c}, when recording was switched back \
-                 on: bytes written earlier show no writer. Reset to record from power-on."
+            trf(
+                self.lang,
+                "Data flow recorded only since cycle {}, when recording was switched back \
+                 on: bytes written earlier show no writer. Reset to record from power-on.",
+                &[&c],
             )
         })
     }
@@ -853,9 +906,16 @@ impl Session {
 }
 
 /// The debugger's provenance, as the link view-model asks for it.
-struct DebuggerProvenance<'a>(&'a Debugger<Machine>);
+struct DebuggerProvenance<'a>(&'a Debugger<Machine>, Lang);
 
-fn chain_links(chain: Vec<crate::debug::report::LinkReport>) -> Vec<ChainLink> {
+/// The chain's links for the link view-model, each sentence in `lang`
+/// (`pixel`: the pixel a pixel's chain starts at, with its display RAM
+/// place and state, for the first link's words).
+fn chain_links(
+    chain: Vec<crate::debug::report::LinkReport>,
+    lang: Lang,
+    pixel: Option<((u8, u8), (usize, usize, u8), bool)>,
+) -> Vec<ChainLink> {
     chain
         .into_iter()
         .map(|l| {
@@ -865,11 +925,12 @@ fn chain_links(chain: Vec<crate::debug::report::LinkReport>) -> Vec<ChainLink> {
                 l.kind.as_str(),
                 "display" | "initial" | "unknown" | "trimmed"
             );
+            let text = super::debug_words::link_words(lang, &l, pixel).unwrap_or(l.text);
             ChainLink {
                 pc: instruction.then_some(l.address),
                 data_address: l.data_address,
                 kind: l.kind,
-                text: l.text,
+                text,
             }
         })
         .collect()
@@ -880,14 +941,19 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
         self.0
             .explain_address(addr)
             .ok()
-            .map(|e| chain_links(e.chain))
+            .map(|e| chain_links(e.chain, self.1, None))
     }
 
     fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>> {
+        let lcd = self.0.target().lcd();
+        let (xs, ys) = (x as usize, y as usize);
+        let pixel = lcd
+            .ram_location(xs, ys)
+            .map(|(page, column, bit)| ((x, y), (page, column, bit), lcd.pixel(xs, ys)));
         self.0
-            .explain_pixel(x as usize, y as usize)
+            .explain_pixel(xs, ys)
             .ok()
-            .map(|e| chain_links(e.chain))
+            .map(|e| chain_links(e.chain, self.1, pixel))
     }
 }
 
