@@ -253,6 +253,14 @@ impl App {
         self
     }
 
+    /// The course of the folder `root` with its own data folder (tests: a
+    /// course with broken folders).
+    pub fn with_course(mut self, dir: std::path::PathBuf, root: std::path::PathBuf) -> Self {
+        self.course = CoursePanel::with_root(Some(dir), Some(root));
+        self.course.set_lang(self.session.lang());
+        self
+    }
+
     /// The rectangle each panel got in the last frame, by name.
     pub fn panel_rects(&self) -> &[(&'static str, egui::Rect)] {
         &self.rects

@@ -308,6 +308,10 @@ pub const GERMAN: &[(&str, &str)] = &[
     (" with {} computed at {}", " mit {}, berechnet bei {}"),
     ("${} at {} is part of the program image, unchanged since loading", "${} bei {} ist Teil des Programmabbilds, unverändert seit dem Laden"),
     ("${} at {} was not written since tracking began", "${} bei {} wurde seit Beginn der Aufzeichnung nicht geschrieben"),
+    // Course folders that did not load.
+    ("{} course folder(s) left out: they did not load", "{} Kursordner ausgelassen: sie ließen sich nicht laden"),
+    ("Fix the file at the place shown (the message says what the parser expected), then reload the course. The other lessons and exercises work meanwhile.", "Korrigieren Sie die Datei an der gezeigten Stelle (die Meldung sagt, was der Parser erwartet hat) und laden Sie den Kurs neu. Die anderen Lektionen und Aufgaben funktionieren solange."),
+    ("Reload course", "Kurs neu laden"),
 ];
 
 #[cfg(test)]
