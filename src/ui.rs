@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod autorun;
+pub mod bench_panel;
 pub mod cells;
 pub mod course;
 pub mod debug_words;

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText};
 
 use super::autorun::Autorun;
+use super::bench_panel::BenchPanel;
 use super::cells::CellBufferPanel;
 use super::course::CoursePanel;
 use super::goto::GotoLabel;
@@ -148,6 +149,8 @@ pub struct App {
     serial: SerialPanel,
     problems: ProblemsPanel,
     side: SidePanel,
+    /// The lab bench.
+    pub bench: BenchPanel,
     /// The course: lessons and exercises.
     pub course: CoursePanel,
     goto: GotoLabel,
@@ -229,6 +232,7 @@ impl App {
             serial: SerialPanel::default(),
             problems: ProblemsPanel,
             side: SidePanel::default(),
+            bench: BenchPanel::default(),
             course,
             goto: GotoLabel::default(),
             mouse_keys: 0,
@@ -403,20 +407,25 @@ impl App {
             .default_size(a.side.default)
             .size_range(a.side.range)
             .show(ui, |ui| {
-                if a.mode == Mode::Wide {
-                    self.side_ui(ui);
-                    return;
-                }
                 let lang = self.session.lang();
+                let wide = a.mode == Mode::Wide;
+                if wide && self.session.settings.side_tab == SideTab::Course {
+                    // The course has its own column there.
+                    self.session.settings.side_tab = SideTab::Debugger;
+                }
                 ui.horizontal(|ui| {
                     let tab = &mut self.session.settings.side_tab;
                     ui.selectable_value(tab, SideTab::Debugger, tr(lang, "Debugger"));
-                    ui.selectable_value(tab, SideTab::Course, tr(lang, "Course"));
+                    if !wide {
+                        ui.selectable_value(tab, SideTab::Course, tr(lang, "Course"));
+                    }
+                    ui.selectable_value(tab, SideTab::Bench, tr(lang, "Bench"));
                 });
                 ui.separator();
                 match self.session.settings.side_tab {
                     SideTab::Debugger => self.side_ui(ui),
                     SideTab::Course => self.course_ui(ui),
+                    SideTab::Bench => self.bench.ui(ui, &mut self.session),
                 }
             });
         self.rects.push(("side", r.response.rect));
@@ -464,6 +473,7 @@ impl App {
                 ui.selectable_value(tab, Pane::Memory, tr(lang, "Memory"));
                 ui.selectable_value(tab, Pane::Serial, tr(lang, "Serial"));
                 ui.selectable_value(tab, Pane::Problems, problems);
+                ui.selectable_value(tab, Pane::Bench, tr(lang, "Bench"));
             });
             ui.separator();
             match self.session.settings.pane {
@@ -473,6 +483,7 @@ impl App {
                 Pane::Memory => self.memory.ui(ui, &mut self.session),
                 Pane::Serial => self.serial.ui(ui, &mut self.session),
                 Pane::Problems => self.problems.ui(ui, &mut self.session),
+                Pane::Bench => self.bench.ui(ui, &mut self.session),
             }
         });
         self.rects.push(("pane", r.response.rect));

@@ -312,6 +312,25 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("{} course folder(s) left out: they did not load", "{} Kursordner ausgelassen: sie ließen sich nicht laden"),
     ("Fix the file at the place shown (the message says what the parser expected), then reload the course. The other lessons and exercises work meanwhile.", "Korrigieren Sie die Datei an der gezeigten Stelle (die Meldung sagt, was der Parser erwartet hat) und laden Sie den Kurs neu. Die anderen Lektionen und Aufgaben funktionieren solange."),
     ("Reload course", "Kurs neu laden"),
+    // The lab bench (src/ui/bench_panel.rs).
+    ("Bench", "Laborplatz"),
+    ("A/D inputs (port E)", "A/D-Eingänge (Port E)"),
+    ("A potentiometer on each input, VRL 0 V to VRH 5 V: the converter reads the voltage when it samples (ADCTL, OPTION ADPU).", "Ein Potentiometer an jedem Eingang, VRL 0 V bis VRH 5 V: der Wandler liest die Spannung, wenn er abtastet (ADCTL, OPTION ADPU)."),
+    ("Logic analyser", "Logikanalysator"),
+    ("Tick \"trace\" under a pin to see its level over time.", "Unter einem Pin \"aufzeichnen\" ankreuzen, um seinen Pegel über die Zeit zu sehen."),
+    ("{}: {} edge(s) in the last {} ms", "{}: {} Flanke(n) in den letzten {} ms"),
+    ("{} ms of machine time up to now (cycle {}); high is up.", "{} ms Maschinenzeit bis jetzt (Zyklus {}); High ist oben."),
+    ("Port A pins", "Pins von Port A"),
+    ("switch on PA{}: click to drive it {}", "Schalter an PA{}: klicken setzt ihn auf {}"),
+    ("trace PA{}", "PA{} aufzeichnen"),
+    ("PA0: input capture IC3 (input)", "PA0: Input Capture IC3 (Eingang)"),
+    ("PA1: input capture IC2 (input)", "PA1: Input Capture IC2 (Eingang)"),
+    ("PA2: input capture IC1 (input)", "PA2: Input Capture IC1 (Eingang)"),
+    ("PA3: output compare OC5 / IC4 (output)", "PA3: Output Compare OC5 / IC4 (Ausgang)"),
+    ("PA4: output compare OC4 (output)", "PA4: Output Compare OC4 (Ausgang)"),
+    ("PA5: output compare OC3 (output)", "PA5: Output Compare OC3 (Ausgang)"),
+    ("PA6: output compare OC2 (output)", "PA6: Output Compare OC2 (Ausgang)"),
+    ("PA7: pulse accumulator input / OC1 (input or output by DDRA7)", "PA7: Eingang des Pulsakkumulators / OC1 (Ein- oder Ausgang nach DDRA7)"),
 ];
 
 #[cfg(test)]

@@ -146,6 +146,8 @@ pub struct Session {
     repaint: bool,
     /// The program key the current watch list belongs to.
     watches_of: Option<PathBuf>,
+    /// The lab bench around the chip (kept over resets and reloads).
+    bench: Bench,
 }
 
 impl Session {
@@ -195,6 +197,7 @@ impl Session {
             lang: settings_lang,
             repaint: false,
             watches_of: None,
+            bench: Bench::default(),
         }
     }
 
@@ -616,6 +619,7 @@ impl Session {
             self.key_down_since = [None; 8];
             self.script_active = false;
             push_event(&mut self.user_events, UserEvent::Reset);
+            self.reapply_bench();
             self.mark_before();
             self.after_stop();
         }
@@ -957,8 +961,11 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
     }
 }
 
+mod bench;
 mod breakpoints;
 mod files;
+
+pub use bench::{Bench, INPUT_BITS};
 
 #[cfg(test)]
 mod tests {

@@ -178,6 +178,7 @@ impl Session {
         self.mark_before();
         self.switch_watches();
         self.restore_breakpoints();
+        self.reapply_bench();
         self.status = trf(self.lang, "Loaded {}.", &[&self.title()]);
     }
 
