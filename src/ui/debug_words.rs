@@ -78,14 +78,27 @@ fn place(lang: Lang, l: &LinkReport) -> String {
     s
 }
 
-/// A link of a recorded chain in `lang`; `pixel` is the LCD pixel the
-/// chain starts at with its display RAM (page, column, bit) and whether it
-/// is lit (for the `display` link). `None`: the library's sentence.
-pub fn link_words(
-    lang: Lang,
-    l: &LinkReport,
-    pixel: Option<((u8, u8), (usize, usize, u8), bool)>,
-) -> Option<String> {
+/// An LCD pixel with its place in display RAM and whether it is lit: what
+/// a pixel's chain starts at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PixelPlace {
+    /// Picture coordinates.
+    pub x: u8,
+    /// Picture coordinates.
+    pub y: u8,
+    /// Display RAM page.
+    pub page: usize,
+    /// Display RAM column.
+    pub column: usize,
+    /// Bit in the display RAM byte.
+    pub bit: u8,
+    /// Lit now.
+    pub on: bool,
+}
+
+/// A link of a recorded chain in `lang`; `pixel` is where a pixel's chain
+/// starts (for the `display` link). `None`: the library's sentence.
+pub fn link_words(lang: Lang, l: &LinkReport, pixel: Option<PixelPlace>) -> Option<String> {
     if lang == Lang::En {
         return None;
     }
@@ -145,12 +158,16 @@ pub fn link_words(
             trf(lang, sentence, &[&v, &data]) + tail
         }
         "display" => {
-            let ((x, y), (page, column, bit), on) = pixel?;
-            let state = if on { tr(lang, "on") } else { tr(lang, "off") };
+            let p = pixel?;
+            let state = if p.on {
+                tr(lang, "on")
+            } else {
+                tr(lang, "off")
+            };
             trf(
                 lang,
                 "pixel ({},{}) is bit {} of display RAM page {}, column {}: ${} (pixel {})",
-                &[&x, &y, &bit, &page, &column, &v, &state],
+                &[&p.x, &p.y, &p.bit, &p.page, &p.column, &v, &state],
             )
         }
         _ => return None,

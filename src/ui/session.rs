@@ -918,7 +918,7 @@ struct DebuggerProvenance<'a>(&'a Debugger<Machine>, Lang);
 fn chain_links(
     chain: Vec<crate::debug::report::LinkReport>,
     lang: Lang,
-    pixel: Option<((u8, u8), (usize, usize, u8), bool)>,
+    pixel: Option<super::debug_words::PixelPlace>,
 ) -> Vec<ChainLink> {
     chain
         .into_iter()
@@ -951,9 +951,16 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
     fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>> {
         let lcd = self.0.target().lcd();
         let (xs, ys) = (x as usize, y as usize);
-        let pixel = lcd
-            .ram_location(xs, ys)
-            .map(|(page, column, bit)| ((x, y), (page, column, bit), lcd.pixel(xs, ys)));
+        let pixel =
+            lcd.ram_location(xs, ys)
+                .map(|(page, column, bit)| super::debug_words::PixelPlace {
+                    x,
+                    y,
+                    page,
+                    column,
+                    bit,
+                    on: lcd.pixel(xs, ys),
+                });
         self.0
             .explain_pixel(xs, ys)
             .ok()
