@@ -1,7 +1,8 @@
 //! The window in German (issue 20, "every label, menu and message in both
-//! languages"), with egui_kittest: the status bar's messages, the run
-//! state, a listing symbol's tooltip and the link bar's notes are German,
-//! and none of a list of English words the window uses is left on screen.
+//! languages"), with egui_kittest: switched to German in the View menu, the
+//! status bar's messages, the run state, a listing symbol's tooltip and the
+//! link bar's notes (with the recorded chain) are German, and none of a list
+//! of English words the window uses is left on screen.
 #![cfg(feature = "gui")]
 
 use egui::Vec2;
@@ -13,24 +14,38 @@ use hc11lab::ui::links::Selection;
 use hc11lab::ui::session::{Settings, Speed};
 use hc11lab::ui::AppInput;
 
+/// The window as a student starts it in English, switched to German in
+/// the View menu and the program reloaded from the File menu.
 fn german() -> Harness<'static, App> {
     let settings = Settings {
         speed: Speed::Max,
-        language: Some(Lang::De),
+        language: Some(Lang::En),
         ..Settings::default()
     };
     let app = App::with_settings(settings, AppInput::Bundled, None);
-    Harness::builder()
+    let mut h = Harness::builder()
         .with_size(Vec2::new(1280.0, 800.0))
         .with_step_dt(1.0 / 60.0)
         .with_max_steps(120)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), app)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    h.run();
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Deutsch").click();
+    h.run();
+    assert_eq!(h.state().session.lang(), Lang::De);
+    h.key_press(egui::Key::Escape);
+    h.run();
+    h.get_by_label("Datei").click();
+    h.run();
+    h.get_by_label("Neu laden").click();
+    h.run();
+    h
 }
 
 /// Boots the game to its main loop and pauses there.
 fn booted() -> Harness<'static, App> {
     let mut h = german();
-    h.run();
     let main_loop = h
         .state()
         .session
