@@ -5,8 +5,10 @@
 
 pub mod app;
 pub mod autorun;
+pub mod bench_panel;
 pub mod cells;
 pub mod course;
+pub mod debug_words;
 pub mod exercises;
 pub mod goto;
 pub mod i18n;

@@ -317,21 +317,36 @@ fn theme_text_size_and_language_persist() {
 /// Every label the sources pass through `tr` has a German entry.
 #[test]
 fn every_translated_label_has_a_german_entry() {
+    // `tr(lang, "...")`, `trf(lang, "...", ...)` (a template with `{}`)
+    // and the panels' `t("...")` shorthand.
     let re =
-        regex::Regex::new(r#"(?:\btr\(\s*[\w.()]+\s*,\s*|\bt\(\s*)"((?:[^"\\]|\\.)*)""#).unwrap();
+        regex::Regex::new(r#"(?:\btrf?\(\s*[\w.()]+\s*,\s*|\bt\(\s*)"((?:[^"\\]|\\.)*)""#).unwrap();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
     let mut missing = Vec::new();
     let mut seen = 0;
     let continuation = regex::Regex::new(r"\\\n\s*").unwrap();
-    for f in std::fs::read_dir(&dir).unwrap().filter_map(Result::ok) {
-        let text = std::fs::read_to_string(f.path()).unwrap_or_default();
+    // src/ui and its sub-folders (session/).
+    let mut files = Vec::new();
+    let mut dirs = vec![dir];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
         for c in re.captures_iter(&text) {
             // Rust's `\` line continuation, then escaped quotes.
             let raw = continuation.replace_all(&c[1], "");
             let s = raw.replace("\\\"", "\"");
             seen += 1;
             if hc11lab::ui::i18n::german(&s).is_none() {
-                missing.push(format!("{}: {s}", f.path().display()));
+                missing.push(format!("{}: {s}", f.display()));
             }
         }
     }

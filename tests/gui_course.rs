@@ -223,3 +223,69 @@ fn the_serial_input_line_reaches_the_programs_receiver() {
     drop(h);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn broken_course_folders_are_shown_with_place_and_reason_and_reload() {
+    let root = scratch("course-broken");
+    let data = scratch("course-broken-data");
+    let lessons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    // One good lesson, one whose lesson.toml breaks on line 3.
+    copy_dir(&lessons.join("01-tour"), &root.join("01-tour"));
+    copy_dir(&lessons.join("01-tour"), &root.join("02-broken"));
+    let good = std::fs::read_to_string(root.join("02-broken/lesson.toml")).unwrap();
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines[2] = "order = = 2";
+    let broken = root.join("02-broken").join("lesson.toml");
+    std::fs::write(&broken, lines.join("\n")).unwrap();
+    let loaded = Catalog::load(&root).unwrap();
+    assert_eq!(loaded.broken.len(), 1, "{:?}", loaded.broken);
+
+    let settings = Settings {
+        side_tab: SideTab::Course,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Bundled, None).with_course(data, root.clone());
+    let mut h = harness(app);
+    h.run();
+    assert!(
+        h.query_by_label_contains("1 course folder(s) left out")
+            .is_some(),
+        "no notice of the broken folder"
+    );
+    let place = format!("{}:3", broken.display());
+    assert!(
+        h.query_by_label(&place).is_some(),
+        "no file:line {place} for the broken lesson"
+    );
+    // The parser's reason is shown, and the good lesson still works.
+    let message = &loaded.broken[0].message;
+    assert!(h.query_by_label(message).is_some(), "no reason {message}");
+    assert_eq!(h.state().course.lessons.next_lesson(), None);
+    h.state_mut().course.lessons.open("01-tour");
+    h.run();
+    assert!(h.state().course.lessons.run().is_some(), "good lesson lost");
+
+    // Fixed on disk, Reload course takes it in.
+    std::fs::write(&broken, good).unwrap();
+    h.get_by_label("Reload course").click();
+    h.run();
+    assert!(h.state().course.broken.is_empty());
+    assert!(h.query_by_label_contains("left out").is_none());
+    assert_eq!(
+        h.state().course.lessons.next_lesson().map(|(id, _)| id),
+        Some("02-broken".to_string())
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -6,7 +6,7 @@
 #![cfg(feature = "gui")]
 
 use egui::{Rect, Vec2};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use hc11lab::ui::app::App;
 use hc11lab::ui::layout::Mode;
@@ -125,4 +125,84 @@ fn the_listing_grows_with_the_window() {
         wide > narrow + 150.0,
         "listing {narrow} at 1024, {wide} at 1920"
     );
+}
+
+/// The cell buffer's bit grid (the image, not its heading).
+fn cell_grid(h: &Harness<'_, App>) -> Rect {
+    h.query_all_by_label("Cell buffer")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Image)
+        .map(|n| n.rect())
+        .expect("cell buffer grid")
+}
+
+/// Scrolls the cell buffer into view as a user would reach it, then
+/// clicks the last byte (Spalte 6, Zeile 5, byte 7): it is inside the
+/// window and its panel, and the click selects board+335.
+fn check_cells(points: Vec2, scale: f32) {
+    use hc11lab::ui::links::Selection;
+    let what = format!("{}x{} at scale {scale}", points.x * scale, points.y * scale);
+    let mut h = harness(points, scale);
+    for _ in 0..4 {
+        h.step();
+    }
+    h.query_all_by_label("Cell buffer")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Image)
+        .expect("cell buffer grid")
+        .scroll_to_me();
+    for _ in 0..4 {
+        h.step();
+    }
+    let grid = cell_grid(&h);
+    let panel_name = if h.state().mode() == Some(Mode::Compact) {
+        "lcd-column"
+    } else {
+        "center"
+    };
+    let panel = h
+        .state()
+        .panel_rects()
+        .iter()
+        .find(|(n, _)| *n == panel_name)
+        .map(|(_, r)| *r)
+        .expect("cell buffer's panel");
+    assert!(
+        inside(panel, grid),
+        "{what}: cell buffer {grid:?} not whole inside {panel_name} {panel:?}"
+    );
+    // 7 cells of 8 bits across with 6 gaps of 3 points.
+    let bit = (grid.width() - 18.0) / 56.0;
+    assert!(bit >= 2.0, "{what}: bits of {bit} points");
+    let last = grid.max - Vec2::new(bit * 0.5, bit * 4.0);
+    h.hover_at(last);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: last,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    let board = h
+        .state()
+        .session
+        .program()
+        .and_then(|p| p.symbol("board"))
+        .map(|s| s.value)
+        .expect("board");
+    assert_eq!(
+        h.state().session.selection,
+        Some(Selection::BufferByte(board + 335)),
+        "{what}: the last byte is not reachable"
+    );
+}
+
+#[test]
+fn every_byte_of_the_cell_buffer_is_reachable_on_every_screen() {
+    for (w, h) in SCREENS {
+        for scale in [1.0, 2.0] {
+            check_cells(Vec2::new(w / scale, h / scale), scale);
+        }
+    }
 }

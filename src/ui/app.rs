@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText};
 
 use super::autorun::Autorun;
+use super::bench_panel::BenchPanel;
 use super::cells::CellBufferPanel;
 use super::course::CoursePanel;
 use super::goto::GotoLabel;
@@ -148,6 +149,8 @@ pub struct App {
     serial: SerialPanel,
     problems: ProblemsPanel,
     side: SidePanel,
+    /// The lab bench.
+    pub bench: BenchPanel,
     /// The course: lessons and exercises.
     pub course: CoursePanel,
     goto: GotoLabel,
@@ -229,6 +232,7 @@ impl App {
             serial: SerialPanel::default(),
             problems: ProblemsPanel,
             side: SidePanel::default(),
+            bench: BenchPanel::default(),
             course,
             goto: GotoLabel::default(),
             mouse_keys: 0,
@@ -249,6 +253,14 @@ impl App {
     /// exercise copies in a scratch folder).
     pub fn with_course_dir(mut self, dir: std::path::PathBuf) -> Self {
         self.course = CoursePanel::new(Some(dir));
+        self.course.set_lang(self.session.lang());
+        self
+    }
+
+    /// The course of the folder `root` with its own data folder (tests: a
+    /// course with broken folders).
+    pub fn with_course(mut self, dir: std::path::PathBuf, root: std::path::PathBuf) -> Self {
+        self.course = CoursePanel::with_root(Some(dir), Some(root));
         self.course.set_lang(self.session.lang());
         self
     }
@@ -395,20 +407,25 @@ impl App {
             .default_size(a.side.default)
             .size_range(a.side.range)
             .show(ui, |ui| {
-                if a.mode == Mode::Wide {
-                    self.side_ui(ui);
-                    return;
-                }
                 let lang = self.session.lang();
+                let wide = a.mode == Mode::Wide;
+                if wide && self.session.settings.side_tab == SideTab::Course {
+                    // The course has its own column there.
+                    self.session.settings.side_tab = SideTab::Debugger;
+                }
                 ui.horizontal(|ui| {
                     let tab = &mut self.session.settings.side_tab;
                     ui.selectable_value(tab, SideTab::Debugger, tr(lang, "Debugger"));
-                    ui.selectable_value(tab, SideTab::Course, tr(lang, "Course"));
+                    if !wide {
+                        ui.selectable_value(tab, SideTab::Course, tr(lang, "Course"));
+                    }
+                    ui.selectable_value(tab, SideTab::Bench, tr(lang, "Bench"));
                 });
                 ui.separator();
                 match self.session.settings.side_tab {
                     SideTab::Debugger => self.side_ui(ui),
                     SideTab::Course => self.course_ui(ui),
+                    SideTab::Bench => self.bench.ui(ui, &mut self.session),
                 }
             });
         self.rects.push(("side", r.response.rect));
@@ -456,6 +473,7 @@ impl App {
                 ui.selectable_value(tab, Pane::Memory, tr(lang, "Memory"));
                 ui.selectable_value(tab, Pane::Serial, tr(lang, "Serial"));
                 ui.selectable_value(tab, Pane::Problems, problems);
+                ui.selectable_value(tab, Pane::Bench, tr(lang, "Bench"));
             });
             ui.separator();
             match self.session.settings.pane {
@@ -465,6 +483,7 @@ impl App {
                 Pane::Memory => self.memory.ui(ui, &mut self.session),
                 Pane::Serial => self.serial.ui(ui, &mut self.session),
                 Pane::Problems => self.problems.ui(ui, &mut self.session),
+                Pane::Bench => self.bench.ui(ui, &mut self.session),
             }
         });
         self.rects.push(("pane", r.response.rect));
@@ -510,7 +529,7 @@ impl App {
     fn keys(&mut self, ui: &mut egui::Ui) {
         let lang = self.session.lang();
         ui.label(RichText::new(tr(lang, "Board keys")).strong());
-        let (held, clicked) = keys_widget(ui, self.session.keys_down());
+        let (held, clicked) = keys_widget(ui, self.session.keys_down(), lang);
         // A click shorter than a frame is still a press: it is held until
         // the program has had the debounce time to see it.
         self.mouse_keys = held | clicked;

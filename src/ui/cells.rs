@@ -237,10 +237,11 @@ impl CellBufferPanel {
         let focus = selected.or_else(|| links.bytes.first().map(|(a, _)| *a));
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new(tr(lang, "Cell buffer")).strong())
-                .on_hover_text(
+                .on_hover_text(tr(
+                    lang,
                     "board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, \
-                 bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.",
-                );
+                     bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.",
+                ));
             let Some((col, row, _)) = focus.and_then(|a| layout.cell_of(a)) else {
                 ui.weak(tr(lang, "(7 x 6 cells of 8 bytes; click a bit)"));
                 return;

@@ -119,9 +119,14 @@ pub fn write_hand_in(work: &Path, out: &Path) -> Result<Vec<String>, String> {
 impl ExercisesPanel {
     /// The course's exercises; copies go under `data_dir/exercises/`.
     pub fn new(data_dir: Option<PathBuf>) -> Self {
-        let (catalog, load_error) = match Catalog::load_default() {
+        Self::with_catalog(data_dir, Catalog::load_default().map_err(|e| e.to_string()))
+    }
+
+    /// The same on a course already loaded (or the error loading it).
+    pub fn with_catalog(data_dir: Option<PathBuf>, catalog: Result<Catalog, String>) -> Self {
+        let (catalog, load_error) = match catalog {
             Ok(c) => (Some(c), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) => (None, Some(e)),
         };
         ExercisesPanel {
             catalog,
@@ -131,6 +136,17 @@ impl ExercisesPanel {
             pending: None,
             results: Vec::new(),
             message: None,
+        }
+    }
+
+    /// Replaces the course (reloaded from disk).
+    pub fn set_catalog(&mut self, catalog: Result<Catalog, String>) {
+        match catalog {
+            Ok(c) => {
+                self.catalog = Some(c);
+                self.load_error = None;
+            }
+            Err(e) => self.load_error = Some(e),
         }
     }
 

@@ -13,6 +13,39 @@ pub fn tr(lang: Lang, en: &'static str) -> &'static str {
     }
 }
 
+/// `template` in `lang` with each `{}` replaced by the next of `args`, in
+/// order (a German template keeps its placeholders in the English order).
+/// Messages with values in them (status bar, link bar notes, tooltips) use
+/// this; the table holds the template as written in the code.
+pub fn trf(lang: Lang, template: &'static str, args: &[&dyn std::fmt::Display]) -> String {
+    let mut out = String::new();
+    let mut args = args.iter();
+    let mut parts = tr(lang, template).split("{}");
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for part in parts {
+        // A template with more `{}` than arguments shows the rest empty
+        // rather than failing.
+        if let Some(a) = args.next() {
+            out.push_str(&a.to_string());
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// A problem's severity (`error`, `warning`, `note` as the library names
+/// them) in `lang`; an unknown word as it is.
+pub fn severity_word(lang: Lang, severity: &str) -> &str {
+    match severity {
+        "error" => tr(lang, "error"),
+        "warning" => tr(lang, "warning"),
+        "note" => tr(lang, "note"),
+        other => other,
+    }
+}
+
 /// The German of `en`, if the table has it.
 pub fn german(en: &str) -> Option<&'static str> {
     GERMAN.iter().find(|(e, _)| *e == en).map(|(_, d)| *d)
@@ -159,4 +192,178 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Show in memory", "Im Speicher zeigen"),
     ("No program loaded: File > Open, or see the Problems panel.", "Kein Programm geladen: Datei > Öffnen, oder siehe die Probleme."),
     ("No source files: the program's disassembly.", "Keine Quelldateien: die Disassemblierung des Programms."),
+    // Status bar, run state and messages (templates: `{}` is a value).
+    ("Viergewinnt (bundled)", "Viergewinnt (mitgeliefert)"),
+    ("nothing loaded", "nichts geladen"),
+    ("running", "läuft"),
+    ("running to ${}", "läuft bis ${}"),
+    ("stepping out", "läuft bis zum Rücksprung"),
+    ("paused: {}", "angehalten: {}"),
+    ("paused", "angehalten"),
+    ("paused by you", "von Ihnen angehalten"),
+    ("reset", "Reset"),
+    ("no subroutine to step out of (at top level)", "kein Unterprogramm zum Verlassen (oberste Ebene)"),
+    ("${} is not RAM or program memory: not changed.", "${} ist weder RAM noch Programmspeicher: nicht geändert."),
+    ("Running to ${}{}.", "Laufe bis ${}{}."),
+    ("Run to cursor: select a listing line with code first (click its number).", "Bis zum Cursor laufen: zuerst eine Listingzeile mit Code wählen (auf ihre Nummer klicken)."),
+    ("Recording data flow is off (Debug menu): links show only the buffer/LCD formula, not which lines stored or loaded a byte.", "Die Datenfluss-Aufzeichnung ist aus (Menü Debuggen): die Verknüpfungen zeigen nur die Puffer/LCD-Formel, nicht welche Zeilen ein Byte geschrieben oder gelesen haben."),
+    ("Data flow recorded only since cycle {}, when recording was switched back on: bytes written earlier show no writer. Reset to record from power-on.", "Datenfluss erst seit Zyklus {} aufgezeichnet, als die Aufzeichnung wieder eingeschaltet wurde: früher geschriebene Bytes zeigen keinen Schreiber. Ein Reset zeichnet ab dem Einschalten auf."),
+    ("Assembly failed: see Problems (click one to go to its line).", "Assemblieren fehlgeschlagen: siehe Probleme (eines anklicken, um zu seiner Zeile zu gehen)."),
+    ("Not loaded: see Problems.", "Nicht geladen: siehe Probleme."),
+    ("Reloaded: a source file changed on disk.", "Neu geladen: eine Quelldatei hat sich auf der Festplatte geändert."),
+    ("No file chosen (or no file dialog available: pass the path on the command line, `hc11lab gui PATH`).", "Keine Datei gewählt (oder kein Dateidialog verfügbar: geben Sie den Pfad auf der Kommandozeile an, `hc11lab gui PFAD`)."),
+    ("Loaded {}.", "{} geladen."),
+    ("nothing to save: the program has no source files", "nichts zu speichern: das Programm hat keine Quelldateien"),
+    ("{} exists already: choose an empty folder (nothing was written)", "{} existiert schon: wählen Sie einen leeren Ordner (nichts wurde geschrieben)"),
+    ("Saved {} file(s) to {} and opened the copy: edit it in your editor, the window reloads when you save.", "{} Datei(en) nach {} gespeichert und die Kopie geöffnet: bearbeiten Sie sie in Ihrem Editor, das Fenster lädt beim Speichern neu."),
+    ("No folder chosen (or no file dialog available).", "Kein Ordner gewählt (oder kein Dateidialog verfügbar)."),
+    ("no program loaded", "kein Programm geladen"),
+    ("Breakpoint #{} `{}` set.", "Haltepunkt #{} `{}` gesetzt."),
+    ("Breakpoint at ${} removed.", "Haltepunkt bei ${} entfernt."),
+    ("Breakpoint at ${}{}.", "Haltepunkt bei ${}{}."),
+    ("Line {} has no code: no breakpoint there.", "Zeile {} hat keinen Code: dort kein Haltepunkt."),
+    ("saved breakpoint dropped: {}", "gespeicherter Haltepunkt verworfen: {}"),
+    ("error", "Fehler"),
+    ("warning", "Warnung"),
+    ("note", "Hinweis"),
+    ("{} is not part of a loaded program (it did not assemble); open it in your editor at line {}.", "{} gehört zu keinem geladenen Programm (es ließ sich nicht assemblieren); öffnen Sie es in Ihrem Editor in Zeile {}."),
+    // Listing tooltips.
+    ("now: [{}].w = ${} = {}", "jetzt: [{}].w = ${} = {}"),
+    ("now: [{}] = ${} = {} = %{}", "jetzt: [{}] = ${} = {} = %{}"),
+    ("label", "Label"),
+    ("constant", "Konstante"),
+    (", {} bytes", ", {} Bytes"),
+    ("defined at {}:{}", "definiert in {}:{}"),
+    ("click: go to definition · right-click: break / run to", "Klick: zur Definition · Rechtsklick: Haltepunkt / laufen bis"),
+    // Link bar notes.
+    ("Pixel ({},{}) is off the display.", "Pixel ({},{}) liegt außerhalb des Displays."),
+    ("LCD RAM page {} column {} bit {}", "LCD-RAM Seite {} Spalte {} Bit {}"),
+    ("recorded: loaded from ${}, not where the cell layout puts it", "aufgezeichnet: geladen von ${}, nicht dort, wo die Zellaufteilung es vorsieht"),
+    ("no recorded load from the cell buffer behind this pixel (yet); shown by the cell layout", "(noch) kein aufgezeichnetes Laden aus dem Zellpuffer hinter diesem Pixel; gezeigt nach der Zellaufteilung"),
+    ("not drawn from the cell buffer (text or cursor)", "nicht aus dem Zellpuffer gezeichnet (Text oder Cursor)"),
+    ("drawn to LCD RAM page {} column {}", "gezeichnet in LCD-RAM Seite {} Spalte {}"),
+    ("assembled to ${}: {}", "assembliert nach ${}: {}"),
+    ("no recorded data flow: recording is off (Debug > Record data flow)", "kein aufgezeichneter Datenfluss: die Aufzeichnung ist aus (Debuggen > Datenfluss aufzeichnen)"),
+    ("touched in the last run: {} buffer byte(s), {} pixel(s)", "im letzten Lauf berührt: {} Pufferbyte(s), {} Pixel"),
+    ("nothing recorded for it yet: not written since the data flow recording started", "noch nichts dazu aufgezeichnet: seit Beginn der Datenfluss-Aufzeichnung nicht geschrieben"),
+    ("bit {} = {} in the buffer and on the LCD", "Bit {} = {} im Puffer und auf dem LCD"),
+    ("bit {} = {} in the buffer but {} on the LCD (not drawn since)", "Bit {} = {} im Puffer, aber {} auf dem LCD (seitdem nicht gezeichnet)"),
+    // Board keys, LCD, cell buffer.
+    ("drop", "Einwurf"),
+    ("left", "links"),
+    ("right", "rechts"),
+    ("Space / Enter", "Leertaste / Enter"),
+    ("Left arrow", "Pfeil links"),
+    ("Right arrow", "Pfeil rechts"),
+    ("R", "R"),
+    ("Board key {} (PIO_B bit {})", "Taste {} der Platine (PIO_B Bit {})"),
+    (", keyboard: {}", ", Tastatur: {}"),
+    ("({},{}) page {} bit {}", "({},{}) Seite {} Bit {}"),
+    ("board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.", "board: 7 Spalten x 6 Zeilen x 8 Bytes. Byte k einer Zelle ist ihre Spalte k, Bit b ist die Pixelzeile b (Bit 0 oben). Zelladresse = Spalte*8 + Zeile*56."),
+    // Registers and the debugger column.
+    ("{} = ${} = {} = signed {} = %{}", "{} = ${} = {} = mit Vorzeichen {} = %{}"),
+    ("was ${} before the last step", "vor dem letzten Schritt ${}"),
+    (" (changed)", " (geändert)"),
+    ("Stop disable", "STOP gesperrt"),
+    ("XIRQ mask", "XIRQ-Maske"),
+    ("Half carry (from bit 3)", "Halbübertrag (aus Bit 3)"),
+    ("IRQ mask", "IRQ-Maske"),
+    ("Negative", "Negativ"),
+    ("Zero", "Null"),
+    ("Overflow (two's complement)", "Überlauf (Zweierkomplement)"),
+    ("Carry / borrow", "Übertrag / Borgen"),
+    (" from {}:{}", " aus {}:{}"),
+    ("not trusted: {}", "unsicher: {}"),
+    ("{} frame; returns to {} (${})", "{}-Rahmen; kehrt zurück nach {} (${})"),
+    ("go to its line", "zu seiner Zeile"),
+    ("hits {}", "Treffer {}"),
+    ("times it was reached with its condition true; stops from hit {} on", "wie oft er mit wahrer Bedingung erreicht wurde; hält ab Treffer {}"),
+    ("times it was reached with its condition true", "wie oft er mit wahrer Bedingung erreicht wurde"),
+    ("delete this breakpoint", "diesen Haltepunkt löschen"),
+    ("LOC[:N][ if COND], Enter to apply. LOC: label[+n], $addr or file:line; :N stops from the Nth hit on; COND e.g. A == 3, [cellAddress].w == 136", "ORT[:N][ if BED], Enter übernimmt. ORT: Label[+n], $adr oder Datei:Zeile; :N hält ab dem N-ten Treffer; BED z. B. A == 3, [cellAddress].w == 136"),
+    // Stop reasons (src/ui/debug_words.rs).
+    ("stepped; next instruction at {}", "Schritt ausgeführt; nächster Befehl bei {}"),
+    ("breakpoint #{} `{}` hit (hit {}) at {}", "Haltepunkt #{} `{}` erreicht ({}. Treffer) bei {}"),
+    ("returned from {} to {}", "zurück aus {} nach {}"),
+    ("reached {} (${})", "{} erreicht (${})"),
+    ("ran {} E-cycles without stopping; paused at {}", "{} E-Zyklen ohne Halt gelaufen; angehalten bei {}"),
+    ("reached the oldest state kept (start of history)", "ältester gespeicherter Zustand erreicht (Anfang des Verlaufs)"),
+    ("{} at ${}, 1 byte", "{} bei ${}, 1 Byte"),
+    ("{} at ${}, {} bytes", "{} bei ${}, {} Bytes"),
+    ("{} at ${}", "{} bei ${}"),
+    ("new value for ${} (hex)", "neuer Wert für ${} (hex)"),
+    ("cycles {}  ·  instructions {}", "Zyklen {}  ·  Befehle {}"),
+    // Links of a recorded chain (src/ui/debug_words.rs).
+    ("`{}` at {}", "`{}` bei {}"),
+    ("${} stored to {} by {}", "${} gespeichert nach {} durch {}"),
+    ("${} pushed to the stack at {} by {}", "${} auf den Stapel gelegt bei {} durch {}"),
+    ("${} loaded from {} by {}", "${} geladen aus {} durch {}"),
+    ("${} read from device register {} by {}", "${} gelesen aus dem Geräteregister {} durch {}"),
+    ("${} is a constant of {}", "${} ist eine Konstante von {}"),
+    ("${} computed by {}", "${} berechnet von {}"),
+    ("a register value from before tracking started (or from reset)", "ein Registerwert von vor Beginn der Aufzeichnung (oder vom Reset)"),
+    ("no data byte reached this display RAM byte since tracking began", "seit Beginn der Aufzeichnung hat kein Datenbyte dieses Display-RAM-Byte erreicht"),
+    ("older history was dropped to bound memory", "ältere Geschichte wurde verworfen, um den Speicher zu begrenzen"),
+    ("on", "an"),
+    ("off", "aus"),
+    ("pixel ({},{}) is bit {} of display RAM page {}, column {}: ${} (pixel {})", "Pixel ({},{}) ist Bit {} von Display-RAM Seite {}, Spalte {}: ${} (Pixel {})"),
+    (" with the constant {}", " mit der Konstanten {}"),
+    (" with {} from {}", " mit {} aus {}"),
+    (" with {} computed at {}", " mit {}, berechnet bei {}"),
+    ("${} at {} is part of the program image, unchanged since loading", "${} bei {} ist Teil des Programmabbilds, unverändert seit dem Laden"),
+    ("${} at {} was not written since tracking began", "${} bei {} wurde seit Beginn der Aufzeichnung nicht geschrieben"),
+    // Course folders that did not load.
+    ("{} course folder(s) left out: they did not load", "{} Kursordner ausgelassen: sie ließen sich nicht laden"),
+    ("Fix the file at the place shown (the message says what the parser expected), then reload the course. The other lessons and exercises work meanwhile.", "Korrigieren Sie die Datei an der gezeigten Stelle (die Meldung sagt, was der Parser erwartet hat) und laden Sie den Kurs neu. Die anderen Lektionen und Aufgaben funktionieren solange."),
+    ("Reload course", "Kurs neu laden"),
+    // The lab bench (src/ui/bench_panel.rs).
+    ("Bench", "Laborplatz"),
+    ("A/D inputs (port E)", "A/D-Eingänge (Port E)"),
+    ("A potentiometer on each input, VRL 0 V to VRH 5 V: the converter reads the voltage when it samples (ADCTL, OPTION ADPU).", "Ein Potentiometer an jedem Eingang, VRL 0 V bis VRH 5 V: der Wandler liest die Spannung, wenn er abtastet (ADCTL, OPTION ADPU)."),
+    ("Logic analyser", "Logikanalysator"),
+    ("Tick \"trace\" under a pin to see its level over time.", "Unter einem Pin \"aufzeichnen\" ankreuzen, um seinen Pegel über die Zeit zu sehen."),
+    ("{}: {} edge(s) in the last {} ms", "{}: {} Flanke(n) in den letzten {} ms"),
+    ("{} ms of machine time up to now (cycle {}); high is up.", "{} ms Maschinenzeit bis jetzt (Zyklus {}); High ist oben."),
+    ("Port A pins", "Pins von Port A"),
+    ("switch on PA{}: click to drive it {}", "Schalter an PA{}: klicken setzt ihn auf {}"),
+    ("trace PA{}", "PA{} aufzeichnen"),
+    ("PA0: input capture IC3 (input)", "PA0: Input Capture IC3 (Eingang)"),
+    ("PA1: input capture IC2 (input)", "PA1: Input Capture IC2 (Eingang)"),
+    ("PA2: input capture IC1 (input)", "PA2: Input Capture IC1 (Eingang)"),
+    ("PA3: output compare OC5 / IC4 (output)", "PA3: Output Compare OC5 / IC4 (Ausgang)"),
+    ("PA4: output compare OC4 (output)", "PA4: Output Compare OC4 (Ausgang)"),
+    ("PA5: output compare OC3 (output)", "PA5: Output Compare OC3 (Ausgang)"),
+    ("PA6: output compare OC2 (output)", "PA6: Output Compare OC2 (Ausgang)"),
+    ("PA7: pulse accumulator input / OC1 (input or output by DDRA7)", "PA7: Eingang des Pulsakkumulators / OC1 (Ein- oder Ausgang nach DDRA7)"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_entry_is_unique_and_keeps_its_placeholders() {
+        for (i, (en, de)) in GERMAN.iter().enumerate() {
+            assert!(
+                GERMAN[..i].iter().all(|(e, _)| e != en),
+                "{en:?} twice in the table"
+            );
+            assert_eq!(
+                en.matches("{}").count(),
+                de.matches("{}").count(),
+                "{en:?} -> {de:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn templates_take_their_values_in_order() {
+        assert_eq!(
+            trf(Lang::De, "Breakpoint at ${}{}.", &[&"C553", &" (mainLoop)"]),
+            "Haltepunkt bei $C553 (mainLoop)."
+        );
+        assert_eq!(trf(Lang::En, "Loaded {}.", &[&"x.asm"]), "Loaded x.asm.");
+        // Missing values leave the place empty instead of failing.
+        assert_eq!(trf(Lang::En, "Line {} has", &[]), "Line  has");
+    }
+}

@@ -5,6 +5,9 @@
 
 use egui::{Key, RichText, Sense, Vec2};
 
+use super::i18n::{tr, trf};
+use crate::lesson::Lang;
+
 /// What each key does in the Viergewinnt game, and its keyboard binding.
 pub const KEYS: [(u8, &str, &str); 8] = [
     (0, "drop", "Space / Enter"),
@@ -62,7 +65,7 @@ pub fn keyboard_keys(ctx: &egui::Context) -> u8 {
 
 /// Draws the eight keys; returns (held by the mouse now, clicked this frame)
 /// as bit masks. `down` is what the board sees (to draw pressed keys).
-pub fn keys_widget(ui: &mut egui::Ui, down: u8) -> (u8, u8) {
+pub fn keys_widget(ui: &mut egui::Ui, down: u8, lang: Lang) -> (u8, u8) {
     let mut held = 0u8;
     let mut clicked = 0u8;
     ui.horizontal_wrapped(|ui| {
@@ -71,6 +74,7 @@ pub fn keys_widget(ui: &mut egui::Ui, down: u8) -> (u8, u8) {
             let Some((_, what, bind)) = KEYS.get(n as usize) else {
                 continue;
             };
+            let (what, bind) = (tr(lang, what), tr(lang, bind));
             let title = if what.is_empty() {
                 format!("{n}")
             } else {
@@ -86,14 +90,11 @@ pub fn keys_widget(ui: &mut egui::Ui, down: u8) -> (u8, u8) {
                 .min_size(Vec2::new(if what.is_empty() { 28.0 } else { 62.0 }, 40.0))
                 .selected(pressed)
                 .sense(Sense::click_and_drag());
-            let r = ui.add(button).on_hover_text(format!(
-                "Board key {n} (PIO_B bit {n}){}",
-                if bind.is_empty() {
-                    String::new()
-                } else {
-                    format!(", keyboard: {bind}")
-                }
-            ));
+            let mut tip = trf(lang, "Board key {} (PIO_B bit {})", &[&n, &n]);
+            if !bind.is_empty() {
+                tip.push_str(&trf(lang, ", keyboard: {}", &[&bind]));
+            }
+            let r = ui.add(button).on_hover_text(tip);
             if r.is_pointer_button_down_on() {
                 held |= 1 << n;
             }
@@ -117,7 +118,7 @@ mod tests {
         let mut harness = Harness::builder()
             .with_size(Vec2::new(600.0, 120.0))
             .build_ui(|ui| {
-                let (_, c) = keys_widget(ui, 0);
+                let (_, c) = keys_widget(ui, 0, Lang::En);
                 clicks |= c;
             });
         harness.run();

@@ -5,10 +5,11 @@
 
 use egui::{Color32, ColorImage, Pos2, Rect, Sense, Stroke, Vec2};
 
-use super::i18n::tr;
+use super::i18n::{tr, trf};
 use super::links::{Links, Selection};
 use super::session::Session;
 use super::texture::CachedTexture;
+use crate::lesson::Lang;
 
 /// Pixels across.
 pub const WIDTH: usize = 128;
@@ -190,8 +191,12 @@ pub fn hovered_pixel(response: &egui::Response) -> Option<(u8, u8)> {
 }
 
 /// The words for pixel (x, y): coordinates, its display RAM page and bit.
-pub fn pixel_words(x: u8, y: u8) -> String {
-    format!("({x},{y}) page {} bit {}", y / 8, y % 8)
+pub fn pixel_words(lang: Lang, x: u8, y: u8) -> String {
+    trf(
+        lang,
+        "({},{}) page {} bit {}",
+        &[&x, &y, &(y / 8), &(y % 8)],
+    )
 }
 
 /// The LCD panel: zoom and grid controls over the display.
@@ -223,7 +228,7 @@ impl LcdPanel {
             // Where the pointer is, in a label of fixed width, so the
             // controls do not move as it changes.
             let text = match (self.hovered, session.selection) {
-                (Some((x, y)), _) => format!("{} {}", t("pixel"), pixel_words(x, y)),
+                (Some((x, y)), _) => format!("{} {}", t("pixel"), pixel_words(lang, x, y)),
                 (None, Some(Selection::Pixel { x, y })) => {
                     format!("{} ({x},{y})", t("selected"))
                 }
@@ -256,7 +261,7 @@ impl LcdPanel {
             response.on_hover_text_at_pointer(format!(
                 "{} {}\n{}",
                 t("pixel"),
-                pixel_words(x, y),
+                pixel_words(lang, x, y),
                 t("click: where it comes from")
             ));
         }

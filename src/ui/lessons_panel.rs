@@ -78,9 +78,14 @@ impl LessonsPanel {
     /// Loads the course and the saved progress from `data_dir` (no saving
     /// without one). The language is the saved one, else the system's.
     pub fn new(data_dir: Option<PathBuf>) -> Self {
-        let (catalog, load_error) = match Catalog::load_default() {
+        Self::with_catalog(data_dir, Catalog::load_default().map_err(|e| e.to_string()))
+    }
+
+    /// The same on a course already loaded (or the error loading it).
+    pub fn with_catalog(data_dir: Option<PathBuf>, catalog: Result<Catalog, String>) -> Self {
+        let (catalog, load_error) = match catalog {
             Ok(c) => (Some(c), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) => (None, Some(e)),
         };
         let (progress, save_error) = match data_dir.as_deref().map(Progress::load) {
             Some(Ok(p)) => (p, None),
@@ -100,6 +105,17 @@ impl LessonsPanel {
             viewing: None,
             last_cycles: 0,
             last_selection: None,
+        }
+    }
+
+    /// Replaces the course (reloaded from disk); the open lesson stays open.
+    pub fn set_catalog(&mut self, catalog: Result<Catalog, String>) {
+        match catalog {
+            Ok(c) => {
+                self.catalog = Some(c);
+                self.load_error = None;
+            }
+            Err(e) => self.load_error = Some(e),
         }
     }
 

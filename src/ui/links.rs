@@ -13,7 +13,9 @@
 //!   loaded from), which only a recording debugger can give; it arrives
 //!   through [`ProvenanceSource`], and without one the views say so.
 
+use super::i18n::{tr, trf};
 use crate::image::{FileId, Program};
+use crate::lesson::Lang;
 
 /// What the student has selected: one thing at a time drives all panels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -263,6 +265,8 @@ pub struct LinkInputs<'a> {
     pub peek: &'a dyn Fn(u16) -> u8,
     /// Recorded provenance.
     pub provenance: Option<&'a dyn ProvenanceSource>,
+    /// The language of the notes.
+    pub lang: Lang,
 }
 
 /// Display RAM pages and columns scanned for a line's pixels.
@@ -276,14 +280,17 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
         Selection::Pixel { x, y } => {
             links.pixels.push((x, y));
             let Some((ram, bit)) = (inp.pixel_to_ram)(x, y) else {
-                links
-                    .notes
-                    .push(format!("Pixel ({x},{y}) is off the display."));
+                links.notes.push(trf(
+                    inp.lang,
+                    "Pixel ({},{}) is off the display.",
+                    &[&x, &y],
+                ));
                 return links;
             };
-            links.notes.push(format!(
-                "LCD RAM page {} column {} bit {bit}",
-                ram.page, ram.column
+            links.notes.push(trf(
+                inp.lang,
+                "LCD RAM page {} column {} bit {}",
+                &[&ram.page, &ram.column, &bit],
             ));
             let chain = inp.provenance.and_then(|p| p.explain_pixel(x, y));
             // The buffer byte the pixel was loaded from, as recorded: the
@@ -298,8 +305,10 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
             match (recorded, by_layout) {
                 (Some(a), _) => {
                     if by_layout.is_some_and(|b| b != a) {
-                        links.notes.push(format!(
-                            "recorded: loaded from ${a:04X}, not where the cell layout puts it"
+                        links.notes.push(trf(
+                            inp.lang,
+                            "recorded: loaded from ${}, not where the cell layout puts it",
+                            &[&format!("{a:04X}")],
                         ));
                     }
                     link_buffer_byte(&mut links, inp, a, Some(bit));
@@ -307,16 +316,19 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                 (None, Some(a)) => {
                     if chain.is_some() {
                         links.notes.push(
-                            "no recorded load from the cell buffer behind this pixel (yet); \
-                             shown by the cell layout"
-                                .into(),
+                            tr(
+                                inp.lang,
+                                "no recorded load from the cell buffer behind this pixel \
+                                 (yet); shown by the cell layout",
+                            )
+                            .into(),
                         );
                     }
                     link_buffer_byte(&mut links, inp, a, Some(bit));
                 }
                 (None, None) => links
                     .notes
-                    .push("not drawn from the cell buffer (text or cursor)".into()),
+                    .push(tr(inp.lang, "not drawn from the cell buffer (text or cursor)").into()),
             }
             match chain {
                 Some(c) => add_chain(&mut links, inp, &c),
@@ -331,9 +343,10 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     if let Some(f) = layout.formula(addr) {
                         links.notes.push(f);
                     }
-                    links.notes.push(format!(
+                    links.notes.push(trf(
+                        inp.lang,
                         "drawn to LCD RAM page {} column {}",
-                        cell.page, cell.column
+                        &[&cell.page, &cell.column],
                     ));
                 }
             }
@@ -353,12 +366,14 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     .filter_map(|i| program.byte_at(e.addr.wrapping_add(i)))
                     .map(|b| format!("{b:02X}"))
                     .collect();
-                links
-                    .notes
-                    .push(format!("assembled to ${:04X}: {}", e.addr, bytes.join(" ")));
+                links.notes.push(trf(
+                    inp.lang,
+                    "assembled to ${}: {}",
+                    &[&format!("{:04X}", e.addr), &bytes.join(" ")],
+                ));
             }
             let Some(prov) = inp.provenance else {
-                links.notes.push(RECORDING_OFF.into());
+                links.notes.push(tr(inp.lang, RECORDING_OFF).into());
                 return links;
             };
             if pcs.is_empty() {
@@ -400,10 +415,10 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     }
                 }
             }
-            links.notes.push(format!(
+            links.notes.push(trf(
+                inp.lang,
                 "touched in the last run: {} buffer byte(s), {} pixel(s)",
-                links.bytes.len(),
-                links.pixels.len()
+                &[&links.bytes.len(), &links.pixels.len()],
             ));
         }
     }
@@ -416,9 +431,12 @@ const RECORDING_OFF: &str = "no recorded data flow: recording is off (Debug > Re
 /// was recorded for it (never written since recording started).
 fn untracked(inp: &LinkInputs<'_>) -> &'static str {
     if inp.provenance.is_none() {
-        RECORDING_OFF
+        tr(inp.lang, RECORDING_OFF)
     } else {
-        "nothing recorded for it yet: not written since the data flow recording started"
+        tr(
+            inp.lang,
+            "nothing recorded for it yet: not written since the data flow recording started",
+        )
     }
 }
 
@@ -443,11 +461,16 @@ fn link_buffer_byte(links: &mut Links, inp: &LinkInputs<'_>, addr: u16, bit: Opt
         let buf = (inp.peek)(addr) >> b & 1 == 1;
         let lcd = (inp.pixel_on)(x, y);
         links.notes.push(if buf == lcd {
-            format!("bit {b} = {} in the buffer and on the LCD", buf as u8)
+            trf(
+                inp.lang,
+                "bit {} = {} in the buffer and on the LCD",
+                &[&b, &(buf as u8)],
+            )
         } else {
-            format!(
-                "bit {b} = {} in the buffer but {} on the LCD (not drawn since)",
-                buf as u8, lcd as u8
+            trf(
+                inp.lang,
+                "bit {} = {} in the buffer but {} on the LCD (not drawn since)",
+                &[&b, &(buf as u8), &(lcd as u8)],
             )
         });
     }
@@ -533,6 +556,7 @@ mod tests {
             pixel_on: &|_, _| false,
             peek: &peek,
             provenance: None,
+            lang: Lang::En,
         };
         // Pixel (63,43): column 63 = 36 + 8*3 + 3, row 43 = 8*5 + 3.
         let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
@@ -611,6 +635,7 @@ mod tests {
             pixel_on: &|_, _| false,
             peek: &peek,
             provenance: Some(&Fake),
+            lang: Lang::En,
         };
         let links = compute(Selection::Pixel { x: 36, y: 2 }, &inp);
         assert_eq!(links.bytes, vec![(0x0040, Some(2))]);

@@ -9,12 +9,13 @@ use std::ops::Range;
 
 use egui::{Color32, RichText, Sense, Stroke, Vec2};
 
-use super::i18n::tr;
+use super::i18n::{severity_word, tr, trf};
 use super::links::{LineRole, Selection};
 use super::session::Session;
 use super::syntax::{Highlighter, Span};
 use crate::asm::{disassemble_lines, DisasmLine};
 use crate::image::{FileId, Program, SymbolKind};
+use crate::lesson::Lang;
 
 const PC_BG: Color32 = Color32::from_rgba_premultiplied(0x50, 0x48, 0x00, 0x60);
 const SEL: Color32 = Color32::from_rgb(0xFF, 0x80, 0x00);
@@ -405,7 +406,14 @@ impl ListingPanel {
                     let error = p.severity == "error";
                     (
                         *line,
-                        (error, format!("{} {line}:{col}: {}", p.severity, p.message)),
+                        (
+                            error,
+                            format!(
+                                "{} {line}:{col}: {}",
+                                severity_word(lang, &p.severity),
+                                p.message
+                            ),
+                        ),
                     )
                 })
             })
@@ -516,9 +524,9 @@ impl ListingPanel {
                                             .selectable(false),
                                     )
                                     .on_hover_ui(|ui| {
-                                        ui.label(symbol_tip(&program, i));
+                                        ui.label(symbol_tip(lang, &program, i));
                                         // A variable: what it holds now.
-                                        if let Some(v) = value_now(session, &program, sym) {
+                                        if let Some(v) = value_now(lang, session, &program, sym) {
                                             ui.label(RichText::new(v).monospace().strong());
                                         }
                                     });
@@ -628,6 +636,7 @@ enum Action {
 /// What a RAM variable (a label that is not code) holds now: its byte, or
 /// its word for a 2-byte variable; `None` for code and constants.
 pub fn value_now(
+    lang: Lang,
     session: &Session,
     program: &Program,
     sym: &crate::image::Symbol,
@@ -641,25 +650,33 @@ pub fn value_now(
     let a = sym.value;
     Some(if sym.size == Some(2) {
         let w = u16::from_be_bytes([session.peek(a), session.peek(a.wrapping_add(1))]);
-        format!("now: [{}].w = ${w:04X} = {w}", sym.name)
+        trf(
+            lang,
+            "now: [{}].w = ${} = {}",
+            &[&sym.name, &format!("{w:04X}"), &w],
+        )
     } else {
         let b = session.peek(a);
-        format!("now: [{}] = ${b:02X} = {b} = %{b:08b}", sym.name)
+        trf(
+            lang,
+            "now: [{}] = ${} = {} = %{}",
+            &[&sym.name, &format!("{b:02X}"), &b, &format!("{b:08b}")],
+        )
     })
 }
 
 /// The hover text of a symbol: value, kind, size and where it is defined.
-pub fn symbol_tip(program: &Program, index: usize) -> String {
+pub fn symbol_tip(lang: Lang, program: &Program, index: usize) -> String {
     let Some(s) = program.symbols.get(index) else {
         return String::new();
     };
     let kind = match s.kind {
-        SymbolKind::Label => "label",
-        SymbolKind::Constant => "constant",
+        SymbolKind::Label => tr(lang, "label"),
+        SymbolKind::Constant => tr(lang, "constant"),
     };
     let mut t = format!("{} = ${:04X} ({}), {kind}", s.name, s.value, s.value);
     if let Some(size) = s.size {
-        t.push_str(&format!(", {size} bytes"));
+        t.push_str(&trf(lang, ", {} bytes", &[&size]));
     }
     if let Some((f, l)) = s.defined_at {
         let name = program
@@ -668,10 +685,15 @@ pub fn symbol_tip(program: &Program, index: usize) -> String {
             .and_then(|f| f.path.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        t.push_str(&format!("\ndefined at {name}:{l}"));
+        t.push('\n');
+        t.push_str(&trf(lang, "defined at {}:{}", &[&name, &l]));
     }
     if s.kind == SymbolKind::Label {
-        t.push_str("\nclick: go to definition · right-click: break / run to");
+        t.push('\n');
+        t.push_str(tr(
+            lang,
+            "click: go to definition · right-click: break / run to",
+        ));
     }
     t
 }

@@ -6,9 +6,10 @@
 
 use egui::{Color32, Sense};
 
-use super::i18n::tr;
+use super::i18n::{tr, trf};
 use super::links::{Links, Selection};
 use super::session::Session;
+use crate::lesson::Lang;
 
 /// Bytes per row.
 pub const ROW: u16 = 16;
@@ -46,11 +47,12 @@ pub struct NameTag {
 
 impl NameTag {
     /// The hover text: full name, address, size.
-    pub fn tip(&self) -> String {
+    pub fn tip(&self, lang: Lang) -> String {
+        let addr = format!("{:04X}", self.addr);
         match self.size {
-            Some(1) => format!("{} at ${:04X}, 1 byte", self.name, self.addr),
-            Some(n) => format!("{} at ${:04X}, {n} bytes", self.name, self.addr),
-            None => format!("{} at ${:04X}", self.name, self.addr),
+            Some(1) => trf(lang, "{} at ${}, 1 byte", &[&self.name, &addr]),
+            Some(n) => trf(lang, "{} at ${}, {} bytes", &[&self.name, &addr, &n]),
+            None => trf(lang, "{} at ${}", &[&self.name, &addr]),
         }
     }
 }
@@ -221,8 +223,9 @@ pub fn memory_widget(
                 );
                 let hover =
                     ui.interact(room, ui.scope_id().with(("name", tag.addr)), Sense::hover());
-                hover.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, tag.tip()));
-                hover.on_hover_text(tag.tip());
+                let tip = tag.tip(view.lang);
+                hover.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &tip));
+                hover.on_hover_text(tip);
                 painter.vline(
                     x0 - 1.0,
                     rect.min.y + 2.0..=rect.max.y - 2.0,
@@ -284,7 +287,11 @@ fn byte_cell(
                     .font(egui::TextStyle::Monospace)
                     .margin(egui::Margin::ZERO),
             );
-            let r = r.on_hover_text(format!("new value for ${addr:04X} (hex)"));
+            let r = r.on_hover_text(trf(
+                view.lang,
+                "new value for ${} (hex)",
+                &[&format!("{addr:04X}")],
+            ));
             r.request_focus();
             if ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                 state.editing = None;

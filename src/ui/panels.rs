@@ -3,7 +3,7 @@
 
 use egui::{Color32, RichText};
 
-use super::i18n::tr;
+use super::i18n::{severity_word, tr, trf};
 use super::links::{LineRole, Selection};
 use super::session::Session;
 use crate::lesson::Lang;
@@ -162,7 +162,11 @@ impl ProblemsPanel {
                         Color32::from_rgb(0xE0, 0xB0, 0x30)
                     };
                     ui.horizontal_wrapped(|ui| {
-                        ui.label(RichText::new(&p.severity).color(color).strong());
+                        ui.label(
+                            RichText::new(severity_word(session.lang(), &p.severity))
+                                .color(color)
+                                .strong(),
+                        );
                         if let Some((file, line, col)) = &p.at {
                             let name = file
                                 .file_name()
@@ -186,10 +190,11 @@ impl ProblemsPanel {
                     session.select(Selection::Line { file: i, line });
                 }
                 None => {
-                    session.status = format!(
+                    session.status = trf(
+                        session.lang(),
                         "{} is not part of a loaded program (it did not assemble); open it \
-                         in your editor at line {line}.",
-                        file.display()
+                         in your editor at line {}.",
+                        &[&file.display(), &line],
                     )
                 }
             }

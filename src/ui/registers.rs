@@ -5,7 +5,9 @@
 
 use egui::{Color32, RichText};
 
+use super::i18n::{tr, trf};
 use crate::cpu::Registers;
+use crate::lesson::Lang;
 
 const CHANGED: Color32 = Color32::from_rgb(0xFF, 0xB0, 0x00);
 
@@ -23,7 +25,13 @@ pub const FLAGS: [(char, u8, &str); 8] = [
 
 /// The hover text of a register: its value in hex, unsigned and signed
 /// decimal and binary, and what it was before the last step if it changed.
-pub fn value_tip(reg: &str, now: &Registers, before: &Registers, changed: bool) -> String {
+pub fn value_tip(
+    lang: Lang,
+    reg: &str,
+    now: &Registers,
+    before: &Registers,
+    changed: bool,
+) -> String {
     let get = |r: &Registers| -> Option<(u16, bool)> {
         Some(match reg {
             "A" => (u16::from(r.a), false),
@@ -39,21 +47,33 @@ pub fn value_tip(reg: &str, now: &Registers, before: &Registers, changed: bool) 
     let Some((v, wide)) = get(now) else {
         return String::new();
     };
-    let mut t = if wide {
-        format!("{reg} = ${v:04X} = {v} = signed {} = %{v:016b}", v as i16)
+    let (hex, signed, bin) = if wide {
+        (
+            format!("{v:04X}"),
+            (v as i16).to_string(),
+            format!("{v:016b}"),
+        )
     } else {
-        format!(
-            "{reg} = ${v:02X} = {v} = signed {} = %{v:08b}",
-            v as u8 as i8
+        (
+            format!("{v:02X}"),
+            (v as u8 as i8).to_string(),
+            format!("{v:08b}"),
         )
     };
+    let mut t = trf(
+        lang,
+        "{} = ${} = {} = signed {} = %{}",
+        &[&reg, &hex, &v, &signed, &bin],
+    );
     if changed {
         if let Some((b, _)) = get(before) {
-            t.push_str(&if wide {
-                format!("\nwas ${b:04X} before the last step")
+            let hex = if wide {
+                format!("{b:04X}")
             } else {
-                format!("\nwas ${b:02X} before the last step")
-            });
+                format!("{b:02X}")
+            };
+            t.push('\n');
+            t.push_str(&trf(lang, "was ${} before the last step", &[&hex]));
         }
     }
     t
@@ -66,13 +86,14 @@ pub fn registers_widget(
     regs: &Registers,
     before: &Registers,
     name: &dyn Fn(&str, u16) -> Option<String>,
+    lang: Lang,
 ) {
     egui::Grid::new("regs")
         .num_columns(3)
         .spacing([10.0, 2.0])
         .show(ui, |ui| {
             let row = |ui: &mut egui::Ui, reg: &str, text: String, changed: bool, extra: String| {
-                let tip = value_tip(reg, regs, before, changed);
+                let tip = value_tip(lang, reg, regs, before, changed);
                 ui.label(RichText::new(reg).monospace().strong())
                     .on_hover_text(&tip);
                 let t = RichText::new(text).monospace();
@@ -132,11 +153,9 @@ pub fn registers_widget(
             if changed {
                 t = t.background_color(CHANGED).color(Color32::BLACK);
             }
-            ui.label(t).on_hover_text(format!(
-                "{ch}: {what} = {}{}",
-                on as u8,
-                if changed { " (changed)" } else { "" }
-            ));
+            let changed = if changed { tr(lang, " (changed)") } else { "" };
+            ui.label(t)
+                .on_hover_text(format!("{ch}: {} = {}{changed}", tr(lang, what), on as u8,));
         }
     });
 }
@@ -164,9 +183,13 @@ mod tests {
         let mut harness = Harness::builder()
             .with_size(egui::Vec2::new(400.0, 300.0))
             .build_ui(|ui| {
-                registers_widget(ui, &regs, &before, &|_, a| {
-                    (a == 0xC000).then(|| "Start".to_string())
-                })
+                registers_widget(
+                    ui,
+                    &regs,
+                    &before,
+                    &|_, a| (a == 0xC000).then(|| "Start".to_string()),
+                    Lang::En,
+                )
             });
         harness.run();
         assert!(harness.query_by_label("$41").is_some());
@@ -189,11 +212,11 @@ mod tests {
             ..Registers::default()
         };
         assert_eq!(
-            value_tip("B", &now, &before, true),
+            value_tip(Lang::En, "B", &now, &before, true),
             "B = $FE = 254 = signed -2 = %11111110\nwas $10 before the last step"
         );
         assert_eq!(
-            value_tip("X", &now, &before, false),
+            value_tip(Lang::En, "X", &now, &before, false),
             "X = $8001 = 32769 = signed -32767 = %1000000000000001"
         );
     }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
+use super::i18n::{tr, trf};
 use super::lcd::{LcdFrame, HEIGHT, WIDTH};
 use super::links::{self, CellLayout, LcdRamCell, LinkInputs, Links, Selection};
 use super::links::{ChainLink, ProvenanceSource};
@@ -121,6 +122,9 @@ pub struct Session {
     jump: Option<(FileId, u32)>,
     mode: Mode,
     stop: Option<String>,
+    /// The last stop in German, when the window has German words for it
+    /// (see [`super::debug_words`]).
+    stop_shown: Option<String>,
     regs_before: Registers,
     mem_before: Vec<u8>,
     links_at: Option<Instant>,
@@ -145,6 +149,8 @@ pub struct Session {
     /// The dialect sources are assembled in (File > Source dialect;
     /// starts as the command line's `--dialect`).
     dialect: crate::asm::Dialect,
+    /// The lab bench around the chip (kept over resets and reloads).
+    bench: Bench,
 }
 
 impl Session {
@@ -180,6 +186,7 @@ impl Session {
             jump: None,
             mode: Mode::Paused,
             stop: None,
+            stop_shown: None,
             regs_before: Registers::default(),
             mem_before: Vec::new(),
             links_at: None,
@@ -194,6 +201,7 @@ impl Session {
             repaint: false,
             watches_of: None,
             dialect: crate::open::default_dialect(),
+            bench: Bench::default(),
         }
     }
 
@@ -206,6 +214,8 @@ impl Session {
     pub fn set_lang(&mut self, lang: Lang) {
         self.lang = lang;
         self.settings.language = Some(lang);
+        // The link bar's notes are worded in the language.
+        self.links_dirty = true;
     }
 
     /// True once after something changed that the window must show even
@@ -217,12 +227,12 @@ impl Session {
     /// A short name of what is loaded (for the title bar).
     pub fn title(&self) -> String {
         match &self.origin {
-            Some(Origin::Bundled) => "Viergewinnt (bundled)".into(),
+            Some(Origin::Bundled) => tr(self.lang, "Viergewinnt (bundled)").into(),
             Some(Origin::Path(p)) => p
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| p.display().to_string()),
-            None => "nothing loaded".into(),
+            None => tr(self.lang, "nothing loaded").into(),
         }
     }
 
@@ -317,9 +327,31 @@ impl Session {
         self.machine().map_or(0, |m| m.keys())
     }
 
-    /// Why the machine last stopped, in words.
+    /// Why the machine last stopped, in words (English, as the debugger
+    /// and `run` say it).
     pub fn stop_reason(&self) -> Option<&str> {
         self.stop.as_deref()
+    }
+
+    /// Why the machine last stopped, in the window's language.
+    pub fn stop_text(&self) -> Option<String> {
+        let en = self.stop.as_deref()?;
+        if self.lang == Lang::En {
+            return Some(en.to_string());
+        }
+        Some(
+            self.stop_shown
+                .clone()
+                .or_else(|| super::i18n::german(en).map(str::to_string))
+                .unwrap_or_else(|| en.to_string()),
+        )
+    }
+
+    /// Sets the stop reason the session words itself (English; German
+    /// through the label table).
+    fn set_stop(&mut self, stop: Option<String>) {
+        self.stop = stop;
+        self.stop_shown = None;
     }
 
     /// The call stack as the debugger recorded it, innermost first.
@@ -330,15 +362,18 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// The run state for the toolbar.
+    /// The run state for the toolbar, in the window's language. The
+    /// session's own stop reasons are translated; the debugger's (a
+    /// breakpoint, a return) are shown as the library words them.
     pub fn run_state_text(&self) -> String {
+        let lang = self.lang;
         match self.mode {
-            Mode::Running => "running".into(),
-            Mode::RunTo(a) => format!("running to ${a:04X}"),
-            Mode::StepOut(_) => "stepping out".into(),
-            Mode::Paused => match &self.stop {
-                Some(s) => format!("paused: {s}"),
-                None => "paused".into(),
+            Mode::Running => tr(lang, "running").into(),
+            Mode::RunTo(a) => trf(lang, "running to ${}", &[&format!("{a:04X}")]),
+            Mode::StepOut(_) => tr(lang, "stepping out").into(),
+            Mode::Paused => match self.stop_text() {
+                Some(s) => trf(lang, "paused: {}", &[&s]),
+                None => tr(lang, "paused").into(),
             },
         }
     }
@@ -366,7 +401,13 @@ impl Session {
                 self.status = format!("${addr:04X} := ${value:02X}");
                 self.links_dirty = true;
             }
-            Err(a) => self.status = format!("${a:04X} is not RAM or program memory: not changed."),
+            Err(a) => {
+                self.status = trf(
+                    self.lang,
+                    "${} is not RAM or program memory: not changed.",
+                    &[&format!("{a:04X}")],
+                )
+            }
         }
     }
 
@@ -430,7 +471,7 @@ impl Session {
     pub fn run(&mut self) {
         if self.dbg.is_some() && self.mode == Mode::Paused {
             self.mode = Mode::Running;
-            self.stop = None;
+            self.set_stop(None);
         }
     }
 
@@ -438,7 +479,7 @@ impl Session {
     pub fn pause(&mut self) {
         if self.mode != Mode::Paused {
             self.mode = Mode::Paused;
-            self.stop = Some("paused by you".into());
+            self.set_stop(Some("paused by you".into()));
             self.after_stop();
         }
     }
@@ -446,7 +487,7 @@ impl Session {
     /// Runs until the program reaches `addr` (or another stop).
     pub fn run_to(&mut self, addr: u16) {
         if self.dbg.is_some() {
-            self.stop = None;
+            self.set_stop(None);
             self.mode = Mode::RunTo(addr);
         }
     }
@@ -464,14 +505,20 @@ impl Session {
         };
         match target {
             Some(a) if self.is_paused() => {
-                self.status = format!("Running to ${a:04X}{}.", self.describe(a));
+                self.status = trf(
+                    self.lang,
+                    "Running to ${}{}.",
+                    &[&format!("{a:04X}"), &self.describe(a)],
+                );
                 self.run_to(a);
             }
             Some(_) => {}
             None => {
-                self.status =
-                    "Run to cursor: select a listing line with code first (click its number)."
-                        .into()
+                self.status = tr(
+                    self.lang,
+                    "Run to cursor: select a listing line with code first (click its number).",
+                )
+                .into()
             }
         }
     }
@@ -494,6 +541,9 @@ impl Session {
         if matches!(stop.reason, Reason::Settled { .. }) {
             self.script_active = false;
         }
+        // Worded in German now (the program's labels are at hand), shown
+        // whenever the window is German, also after a language switch.
+        self.stop_shown = super::debug_words::stop_words(Lang::De, &stop, self.program.as_deref());
         self.stop = Some(stop.message);
         self.after_stop();
     }
@@ -528,7 +578,7 @@ impl Session {
         let entered = self.dbg.as_ref().is_some_and(|d| d.frames().len() > depth);
         if is_call && entered {
             // The step stopped with a message; the run goes on.
-            self.stop = None;
+            self.set_stop(None);
             self.mode = Mode::StepOut(depth + 1);
         }
     }
@@ -542,11 +592,11 @@ impl Session {
             return;
         };
         if depth == 0 {
-            self.stop = Some("no subroutine to step out of (at top level)".into());
+            self.set_stop(Some("no subroutine to step out of (at top level)".into()));
             return;
         }
         self.mark_before();
-        self.stop = None;
+        self.set_stop(None);
         self.mode = Mode::StepOut(depth);
     }
 
@@ -569,10 +619,11 @@ impl Session {
             // The record restarts with the machine: complete again.
             self.recording_since = None;
             self.mode = Mode::Paused;
-            self.stop = Some("reset".into());
+            self.set_stop(Some("reset".into()));
             self.key_down_since = [None; 8];
             self.script_active = false;
             push_event(&mut self.user_events, UserEvent::Reset);
+            self.reapply_bench();
             self.mark_before();
             self.after_stop();
         }
@@ -583,7 +634,7 @@ impl Session {
         if let Some(d) = self.dbg.as_mut() {
             d.target_mut().start_script(script);
             self.script_active = true;
-            self.stop = None;
+            self.set_stop(None);
             self.mode = Mode::Running;
         }
     }
@@ -756,7 +807,7 @@ impl Session {
             .dbg
             .as_ref()
             .filter(|d| d.provenance())
-            .map(DebuggerProvenance);
+            .map(|d| DebuggerProvenance(d, self.lang));
         let inp = LinkInputs {
             program: self.program.as_deref(),
             layout: self.layout(),
@@ -765,6 +816,7 @@ impl Session {
             pixel_on: &pixel_on,
             peek: &peek,
             provenance: prov.as_ref().map(|p| p as &dyn ProvenanceSource),
+            lang: self.lang,
         };
         links::compute(sel, &inp)
     }
@@ -791,15 +843,20 @@ impl Session {
         let d = self.dbg.as_ref()?;
         if !d.provenance() {
             return Some(
-                "Recording data flow is off (Debug menu): links show only the buffer/LCD \
-                 formula, not which lines stored or loaded a byte."
-                    .into(),
+                tr(
+                    self.lang,
+                    "Recording data flow is off (Debug menu): links show only the buffer/LCD \
+                     formula, not which lines stored or loaded a byte.",
+                )
+                .into(),
             );
         }
         self.recording_since.map(|c| {
-            format!(
-                "Data flow recorded only since cycle {c}, when recording was switched back \
-                 on: bytes written earlier show no writer. Reset to record from power-on."
+            trf(
+                self.lang,
+                "Data flow recorded only since cycle {}, when recording was switched back \
+                 on: bytes written earlier show no writer. Reset to record from power-on.",
+                &[&c],
             )
         })
     }
@@ -857,9 +914,16 @@ impl Session {
 }
 
 /// The debugger's provenance, as the link view-model asks for it.
-struct DebuggerProvenance<'a>(&'a Debugger<Machine>);
+struct DebuggerProvenance<'a>(&'a Debugger<Machine>, Lang);
 
-fn chain_links(chain: Vec<crate::debug::report::LinkReport>) -> Vec<ChainLink> {
+/// The chain's links for the link view-model, each sentence in `lang`
+/// (`pixel`: the pixel a pixel's chain starts at, with its display RAM
+/// place and state, for the first link's words).
+fn chain_links(
+    chain: Vec<crate::debug::report::LinkReport>,
+    lang: Lang,
+    pixel: Option<super::debug_words::PixelPlace>,
+) -> Vec<ChainLink> {
     chain
         .into_iter()
         .map(|l| {
@@ -869,11 +933,12 @@ fn chain_links(chain: Vec<crate::debug::report::LinkReport>) -> Vec<ChainLink> {
                 l.kind.as_str(),
                 "display" | "initial" | "unknown" | "trimmed"
             );
+            let text = super::debug_words::link_words(lang, &l, pixel).unwrap_or(l.text);
             ChainLink {
                 pc: instruction.then_some(l.address),
                 data_address: l.data_address,
                 kind: l.kind,
-                text: l.text,
+                text,
             }
         })
         .collect()
@@ -884,19 +949,34 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
         self.0
             .explain_address(addr)
             .ok()
-            .map(|e| chain_links(e.chain))
+            .map(|e| chain_links(e.chain, self.1, None))
     }
 
     fn explain_pixel(&self, x: u8, y: u8) -> Option<Vec<ChainLink>> {
+        let lcd = self.0.target().lcd();
+        let (xs, ys) = (x as usize, y as usize);
+        let pixel =
+            lcd.ram_location(xs, ys)
+                .map(|(page, column, bit)| super::debug_words::PixelPlace {
+                    x,
+                    y,
+                    page,
+                    column,
+                    bit,
+                    on: lcd.pixel(xs, ys),
+                });
         self.0
-            .explain_pixel(x as usize, y as usize)
+            .explain_pixel(xs, ys)
             .ok()
-            .map(|e| chain_links(e.chain))
+            .map(|e| chain_links(e.chain, self.1, pixel))
     }
 }
 
+mod bench;
 mod breakpoints;
 mod files;
+
+pub use bench::{Bench, INPUT_BITS};
 
 #[cfg(test)]
 mod tests {

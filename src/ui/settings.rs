@@ -103,6 +103,8 @@ pub enum SideTab {
     Debugger,
     /// Lessons and exercises.
     Course,
+    /// The lab bench: A/D inputs, port A pins, logic analyser.
+    Bench,
 }
 
 /// Tabs of the single pane in the compact layout.
@@ -121,6 +123,8 @@ pub enum Pane {
     Serial,
     /// Assembly errors and load problems.
     Problems,
+    /// The lab bench: A/D inputs, port A pins, logic analyser.
+    Bench,
 }
 
 impl Default for Settings {

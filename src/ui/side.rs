@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use egui::{Color32, RichText};
 
-use super::i18n::tr;
+use super::i18n::{tr, trf};
 use super::links::Selection;
 use super::registers::registers_widget;
 use super::session::Session;
@@ -70,16 +70,16 @@ impl SidePanel {
                     })
                 };
                 let name = |reg: &str, a: u16| if reg == "PC" { code(a) } else { data(a) };
-                registers_widget(ui, &now, &before, &name);
+                registers_widget(ui, &now, &before, &name, lang);
                 ui.label(
-                    RichText::new(format!(
+                    RichText::new(trf(
+                        lang,
                         "cycles {}  ·  instructions {}",
-                        session.cycles(),
-                        session.instructions()
+                        &[&session.cycles(), &session.instructions()],
                     ))
                     .monospace(),
                 );
-                if let Some(r) = session.stop_reason() {
+                if let Some(r) = session.stop_text() {
                     ui.add(egui::Label::new(format!("{} {r}", tr(lang, "Stop:"))).wrap());
                 }
             }
@@ -107,17 +107,20 @@ impl SidePanel {
                                 .file_name()
                                 .map(|n| n.to_string_lossy().into_owned())
                                 .unwrap_or_else(|| file.clone());
-                            format!(" from {name}:{line}")
+                            trf(lang, " from {}:{}", &[&name, &line])
                         }
                         _ => String::new(),
                     };
                     let text = format!("{} (${:04X}){site}", f.label, f.target);
                     let r = ui.link(RichText::new(text).monospace());
                     let r = match &f.doubt {
-                        Some(d) => r.on_hover_text(format!("not trusted: {d:?}")),
-                        None => r.on_hover_text(format!(
-                            "{} frame; returns to {} (${:04X})",
-                            f.kind, f.return_label, f.return_addr
+                        Some(d) => {
+                            r.on_hover_text(trf(lang, "not trusted: {}", &[&format!("{d:?}")]))
+                        }
+                        None => r.on_hover_text(trf(
+                            lang,
+                            "{} frame; returns to {} (${})",
+                            &[&f.kind, &f.return_label, &format!("{:04X}", f.return_addr)],
                         )),
                     };
                     if r.clicked() {
@@ -184,21 +187,23 @@ impl SidePanel {
                 };
                 let r = ui.link(RichText::new(format!("#{id} {place}")).monospace().small());
                 let link = r.id;
-                if r.on_hover_text("go to its line").clicked() {
+                if r.on_hover_text(tr(lang, "go to its line")).clicked() {
                     if let Some(a) = b.addrs.first() {
                         todo.push(Do::Reveal(*a));
                     }
                 }
-                ui.label(RichText::new(format!("hits {}", b.hits)).small())
+                ui.label(RichText::new(trf(lang, "hits {}", &[&b.hits])).small())
                     .on_hover_text(match b.spec.hit_count {
-                        Some(n) => format!(
-                            "times it was reached with its condition true; stops from hit {n} on"
+                        Some(n) => trf(
+                            lang,
+                            "times it was reached with its condition true; stops from hit {} on",
+                            &[&n],
                         ),
-                        None => "times it was reached with its condition true".into(),
+                        None => tr(lang, "times it was reached with its condition true").into(),
                     });
                 if ui
                     .small_button("x")
-                    .on_hover_text("delete this breakpoint")
+                    .on_hover_text(tr(lang, "delete this breakpoint"))
                     .clicked()
                 {
                     todo.push(Do::Remove(id));
@@ -222,10 +227,11 @@ impl SidePanel {
                         .desired_width(f32::INFINITY),
                 )
                 .labelled_by(row.inner);
-            let r = r.on_hover_text(
+            let r = r.on_hover_text(tr(
+                lang,
                 "LOC[:N][ if COND], Enter to apply. LOC: label[+n], $addr or file:line; \
                  :N stops from the Nth hit on; COND e.g. A == 3, [cellAddress].w == 136",
-            );
+            ));
             if r.lost_focus()
                 && ui.input(|i| i.key_pressed(egui::Key::Enter))
                 && *text != b.spec.text

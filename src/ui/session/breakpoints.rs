@@ -87,10 +87,10 @@ impl Session {
     /// nothing is added and the parser's message is returned.
     pub fn add_breakpoint_spec(&mut self, text: &str) -> Result<u32, String> {
         let Some(d) = self.dbg.as_mut() else {
-            return Err("no program loaded".into());
+            return Err(tr(self.lang, "no program loaded").into());
         };
         let id = d.add_breakpoint(text.trim()).map_err(|e| e.to_string())?;
-        self.status = format!("Breakpoint #{id} `{}` set.", text.trim());
+        self.status = trf(self.lang, "Breakpoint #{} `{}` set.", &[&id, &text.trim()]);
         self.save_breakpoints();
         Ok(id)
     }
@@ -99,7 +99,7 @@ impl Session {
     /// zero); on an error the breakpoint stays as it was.
     pub fn edit_breakpoint(&mut self, id: u32, text: &str) -> Result<(), String> {
         let Some(d) = self.dbg.as_mut() else {
-            return Err("no program loaded".into());
+            return Err(tr(self.lang, "no program loaded").into());
         };
         let spec = BreakSpec::parse(text.trim()).map_err(|e| e.to_string())?;
         let program = d.target().program().clone();
@@ -144,9 +144,17 @@ impl Session {
                     let _ = d.breakpoints.remove(id);
                 }
             }
-            self.status = format!("Breakpoint at ${addr:04X} removed.");
+            self.status = trf(
+                self.lang,
+                "Breakpoint at ${} removed.",
+                &[&format!("{addr:04X}")],
+            );
         } else if self.add_breakpoint(addr) {
-            self.status = format!("Breakpoint at ${addr:04X}{}.", self.describe(addr));
+            self.status = trf(
+                self.lang,
+                "Breakpoint at ${}{}.",
+                &[&format!("{addr:04X}"), &self.describe(addr)],
+            );
         }
         self.save_breakpoints();
     }
@@ -192,7 +200,13 @@ impl Session {
         });
         match addr {
             Some(a) => self.toggle_breakpoint(a),
-            None => self.status = format!("Line {line} has no code: no breakpoint there."),
+            None => {
+                self.status = trf(
+                    self.lang,
+                    "Line {} has no code: no breakpoint there.",
+                    &[&line],
+                )
+            }
         }
     }
 
@@ -281,7 +295,7 @@ impl Session {
         for message in lost {
             self.problems.push(Problem {
                 severity: "warning".into(),
-                message: format!("saved breakpoint dropped: {message}"),
+                message: trf(self.lang, "saved breakpoint dropped: {}", &[&message]),
                 at: None,
             });
         }

@@ -66,12 +66,16 @@ impl Session {
             Some(p) => {
                 self.set_sources(p, origin);
                 self.settings.bottom_tab = BottomTab::Problems;
-                self.status = "Assembly failed: see Problems (click one to go to its line).".into();
+                self.status = tr(
+                    self.lang,
+                    "Assembly failed: see Problems (click one to go to its line).",
+                )
+                .into();
             }
             None => {
                 self.origin = Some(origin);
                 self.settings.bottom_tab = BottomTab::Problems;
-                self.status = "Not loaded: see Problems.".into();
+                self.status = tr(self.lang, "Not loaded: see Problems.").into();
             }
         }
         self.mtimes = loaded
@@ -121,7 +125,7 @@ impl Session {
         let changed = self.mtimes.iter().any(|(p, t)| mtime(p) != *t);
         if changed {
             self.reload();
-            self.status = "Reloaded: a source file changed on disk.".into();
+            self.status = tr(self.lang, "Reloaded: a source file changed on disk.").into();
         }
     }
 
@@ -142,9 +146,12 @@ impl Session {
         match picked {
             Some(p) => self.open(AppInput::Path(p)),
             None => {
-                self.status = "No file chosen (or no file dialog available: pass the path on \
-                               the command line, `hc11lab gui PATH`)."
-                    .into()
+                self.status = tr(
+                    self.lang,
+                    "No file chosen (or no file dialog available: pass the path on the \
+                     command line, `hc11lab gui PATH`).",
+                )
+                .into()
             }
         }
     }
@@ -159,7 +166,7 @@ impl Session {
         self.selection = None;
         self.links_dirty = true;
         self.mode = Mode::Paused;
-        self.stop = None;
+        self.set_stop(None);
         self.script_active = false;
         self.key_down_since = [None; 8];
         self.dbg = match Machine::new(program) {
@@ -185,7 +192,8 @@ impl Session {
         self.mark_before();
         self.switch_watches();
         self.restore_breakpoints();
-        self.status = format!("Loaded {}.", self.title());
+        self.reapply_bench();
+        self.status = trf(self.lang, "Loaded {}.", &[&self.title()]);
     }
 
     /// Shows the sources of a program that did not assemble, with no machine.
@@ -196,7 +204,7 @@ impl Session {
         self.selection = None;
         self.links_dirty = true;
         self.mode = Mode::Paused;
-        self.stop = None;
+        self.set_stop(None);
         self.script_active = false;
         self.dbg = None;
         self.mark_before();
@@ -244,13 +252,18 @@ impl Session {
     pub fn save_sources_to(&mut self, dir: &std::path::Path) -> Result<PathBuf, String> {
         let files = self.source_files();
         let Some((main, _)) = files.first() else {
-            return Err("nothing to save: the program has no source files".into());
+            return Err(tr(
+                self.lang,
+                "nothing to save: the program has no source files",
+            )
+            .into());
         };
         let main = dir.join(main);
         if let Some((rel, _)) = files.iter().find(|(rel, _)| dir.join(rel).exists()) {
-            return Err(format!(
+            return Err(trf(
+                self.lang,
                 "{} exists already: choose an empty folder (nothing was written)",
-                dir.join(rel).display()
+                &[&dir.join(rel).display()],
             ));
         }
         for (rel, text) in &files {
@@ -262,11 +275,11 @@ impl Session {
             std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
         }
         self.open(AppInput::Path(main.clone()));
-        self.status = format!(
+        self.status = trf(
+            self.lang,
             "Saved {} file(s) to {} and opened the copy: edit it in your editor, the window \
              reloads when you save.",
-            files.len(),
-            dir.display()
+            &[&files.len(), &dir.display()],
         );
         Ok(main)
     }
@@ -281,7 +294,8 @@ impl Session {
                 }
             }
             None => {
-                self.status = "No folder chosen (or no file dialog available).".into();
+                self.status =
+                    tr(self.lang, "No folder chosen (or no file dialog available).").into();
             }
         }
     }

@@ -1,0 +1,190 @@
+//! The debugger's sentences in the window's language: why the machine
+//! stopped, and each link of a recorded data-flow chain. The debugger words
+//! them in English (`Stop::message`, `LinkReport::text`, which `run --json`
+//! and the tests keep); the window words them in German from their fields
+//! (the stop's [`Reason`], the link's kind, value, instruction and place),
+//! and shows the library's sentence where it has no words of its own (an
+//! illegal opcode, a bad write, a halt).
+
+use super::i18n::{tr, trf};
+use crate::debug::profile::label_of;
+use crate::debug::{LinkReport, Reason, Stop};
+use crate::image::Program;
+use crate::lesson::Lang;
+
+/// The stop in `lang`: `None` where the library's English sentence is all
+/// there is (English, or a reason without German words).
+pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<String> {
+    if lang == Lang::En {
+        return None;
+    }
+    let label = |a: u16| label_of(program, a);
+    let pc = stop.pc;
+    let here = || format!("{} (${pc:04X})", label(pc));
+    Some(match &stop.reason {
+        Reason::Step => trf(lang, "stepped; next instruction at {}", &[&here()]),
+        Reason::Breakpoint { id, spec, hits } => trf(
+            lang,
+            "breakpoint #{} `{}` hit (hit {}) at {}",
+            &[id, spec, hits, &here()],
+        ),
+        Reason::Returned {
+            from,
+            to,
+            expected,
+            by_return: true,
+        } if to == expected => trf(
+            lang,
+            "returned from {} to {}",
+            &[&label(*from), &label(*to)],
+        ),
+        Reason::Reached { addr } => trf(
+            lang,
+            "reached {} (${})",
+            &[&label(*addr), &format!("{addr:04X}")],
+        ),
+        Reason::Budget { cycles } => trf(
+            lang,
+            "ran {} E-cycles without stopping; paused at {}",
+            &[cycles, &label(pc)],
+        ),
+        Reason::StartOfHistory => {
+            tr(lang, "reached the oldest state kept (start of history)").into()
+        }
+        Reason::NoFrame => tr(lang, "no subroutine to step out of (at top level)").into(),
+        _ => return None,
+    })
+}
+
+/// The place of a link's instruction: `` `staa $2A` bei SPItransfer (LCDutils.inc:34)``.
+fn place(lang: Lang, l: &LinkReport) -> String {
+    let mut s = trf(
+        lang,
+        "`{}` at {}",
+        &[
+            &l.instruction.as_deref().unwrap_or("?"),
+            &l.label
+                .clone()
+                .unwrap_or_else(|| format!("${:04X}", l.address)),
+        ],
+    );
+    if let (Some(f), Some(line)) = (&l.file, l.line) {
+        let short = std::path::Path::new(f)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| f.clone());
+        s.push_str(&format!(" ({short}:{line})"));
+    }
+    s
+}
+
+/// An LCD pixel with its place in display RAM and whether it is lit: what
+/// a pixel's chain starts at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PixelPlace {
+    /// Picture coordinates.
+    pub x: u8,
+    /// Picture coordinates.
+    pub y: u8,
+    /// Display RAM page.
+    pub page: usize,
+    /// Display RAM column.
+    pub column: usize,
+    /// Bit in the display RAM byte.
+    pub bit: u8,
+    /// Lit now.
+    pub on: bool,
+}
+
+/// A link of a recorded chain in `lang`; `pixel` is where a pixel's chain
+/// starts (for the `display` link). `None`: the library's sentence.
+pub fn link_words(lang: Lang, l: &LinkReport, pixel: Option<PixelPlace>) -> Option<String> {
+    if lang == Lang::En {
+        return None;
+    }
+    let v = format!("{:02X}", l.value);
+    let data = l.data_label.clone().unwrap_or_default();
+    Some(match l.kind.as_str() {
+        "store" => trf(
+            lang,
+            "${} stored to {} by {}",
+            &[&v, &data, &place(lang, l)],
+        ),
+        "push" => trf(
+            lang,
+            "${} pushed to the stack at {} by {}",
+            &[&v, &data, &place(lang, l)],
+        ),
+        "load" => trf(
+            lang,
+            "${} loaded from {} by {}",
+            &[&v, &data, &place(lang, l)],
+        ),
+        "device" => trf(
+            lang,
+            "${} read from device register {} by {}",
+            &[&v, &data, &place(lang, l)],
+        ),
+        "immediate" => trf(lang, "${} is a constant of {}", &[&v, &place(lang, l)]),
+        "computed" => {
+            // What it was computed with is only in the library's sentence:
+            // its tail after the place, worded again.
+            let with = l
+                .text
+                .split_once(" with ")
+                .map(|(_, w)| with_words(lang, w))
+                .unwrap_or_default();
+            trf(lang, "${} computed by {}", &[&v, &place(lang, l)]) + &with
+        }
+        "unknown" if l.text.starts_with("a register value") => tr(
+            lang,
+            "a register value from before tracking started (or from reset)",
+        )
+        .into(),
+        "unknown" => tr(
+            lang,
+            "no data byte reached this display RAM byte since tracking began",
+        )
+        .into(),
+        "trimmed" => tr(lang, "older history was dropped to bound memory").into(),
+        "initial" => {
+            // The source place (file:line: text) as the library appends it.
+            let tail = l.text.find(" (").map(|i| &l.text[i..]).unwrap_or("");
+            let sentence = if l.text.contains("part of the program image") {
+                "${} at {} is part of the program image, unchanged since loading"
+            } else {
+                "${} at {} was not written since tracking began"
+            };
+            trf(lang, sentence, &[&v, &data]) + tail
+        }
+        "display" => {
+            let p = pixel?;
+            let state = if p.on {
+                tr(lang, "on")
+            } else {
+                tr(lang, "off")
+            };
+            trf(
+                lang,
+                "pixel ({},{}) is bit {} of display RAM page {}, column {}: ${} (pixel {})",
+                &[&p.x, &p.y, &p.bit, &p.page, &p.column, &v, &state],
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// `the constant $81`, `$05 from board+3`, `$05 computed at $C123` (the
+/// tail of a `computed` link) in `lang`, with its leading space.
+fn with_words(lang: Lang, tail: &str) -> String {
+    if let Some(c) = tail.strip_prefix("the constant ") {
+        return trf(lang, " with the constant {}", &[&c]);
+    }
+    if let Some((v, from)) = tail.split_once(" from ") {
+        return trf(lang, " with {} from {}", &[&v, &from]);
+    }
+    if let Some((v, at)) = tail.split_once(" computed at ") {
+        return trf(lang, " with {} computed at {}", &[&v, &at]);
+    }
+    format!(" ({tail})")
+}
