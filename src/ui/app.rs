@@ -453,8 +453,14 @@ impl App {
                     .id_salt("lcd-column")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        self.lcd.ui(ui, &mut self.session);
-                        self.keys(ui);
+                        if self.session.shows_lcd() {
+                            self.lcd.ui(ui, &mut self.session);
+                        } else {
+                            self.no_lcd_note(ui);
+                        }
+                        if self.session.shows_keys() {
+                            self.keys(ui);
+                        }
                         ui.separator();
                         panels::link_bar(ui, &mut self.session);
                         ui.add_space(2.0);
@@ -508,7 +514,11 @@ impl App {
             .id_salt("center")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                self.lcd.ui(ui, &mut self.session);
+                if self.session.shows_lcd() {
+                    self.lcd.ui(ui, &mut self.session);
+                } else {
+                    self.no_lcd_note(ui);
+                }
                 panels::link_bar(ui, &mut self.session);
                 ui.add_space(2.0);
                 self.cells.ui(ui, &mut self.session);
@@ -523,6 +533,15 @@ impl App {
         } else {
             format!("{} ({n})", tr(lang, "Problems"))
         }
+    }
+
+    /// In place of the LCD on a board without one: where the output goes.
+    fn no_lcd_note(&self, ui: &mut egui::Ui) {
+        let lang = self.session.lang();
+        ui.label(tr(
+            lang,
+            "This board has no LCD: the program's output is on the Serial tab.",
+        ));
     }
 
     /// The board keys with a hint that says what a press does now.
@@ -552,7 +571,14 @@ impl App {
             let keys_w = (ui.available_width() * 0.3).clamp(200.0, 330.0);
             ui.vertical(|ui| {
                 ui.set_width(keys_w);
-                self.keys(ui);
+                if self.session.shows_keys() {
+                    self.keys(ui);
+                } else {
+                    ui.label(tr(
+                        lang,
+                        "This board has no keys: type into the Serial tab.",
+                    ));
+                }
             });
             ui.separator();
             ui.vertical(|ui| {

@@ -60,6 +60,8 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Serial", "Seriell"),
     ("Problems", "Probleme"),
     ("Board keys", "Tasten der Platine"),
+    ("This board has no keys: type into the Serial tab.", "Diese Platine hat keine Tasten: Eingaben im Reiter Seriell."),
+    ("This board has no LCD: the program's output is on the Serial tab.", "Diese Platine hat kein LCD: die Ausgabe des Programms steht im Reiter Seriell."),
     ("Keys go to the running program.", "Die Tasten gehen an das laufende Programm."),
     ("Paused: a key pressed now is held until the program runs (F5) and reads it.", "Angehalten: eine jetzt gedrückte Taste bleibt gedrückt, bis das Programm läuft (F5) und sie liest."),
     ("No program loaded.", "Kein Programm geladen."),

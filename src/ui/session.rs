@@ -241,6 +241,18 @@ impl Session {
         self.program.as_ref()
     }
 
+    /// True unless the open program runs on a board without an LCD (`evb`,
+    /// a board file without one): the window then hides the LCD.
+    pub fn shows_lcd(&self) -> bool {
+        self.machine().is_none_or(|m| m.board().has_lcd())
+    }
+
+    /// True unless the open program's board has no keys: the window then
+    /// hides the key pad.
+    pub fn shows_keys(&self) -> bool {
+        self.machine().is_none_or(|m| m.board().has_keys())
+    }
+
     /// The machine, if the program loaded onto one.
     pub fn machine(&self) -> Option<&Machine> {
         self.dbg.as_ref().map(|d| d.target())
