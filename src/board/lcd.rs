@@ -280,6 +280,12 @@ impl Lcd {
         self.start_line
     }
 
+    /// The electronic volume (contrast) register, 0..=63: the byte after
+    /// the $81 command, $20 after reset.
+    pub fn volume(&self) -> u8 {
+        self.volume
+    }
+
     /// Commands the controller does not have, with the cycle each arrived
     /// (the first [`MAX_UNKNOWN_KEPT`]).
     pub fn unknown_commands(&self) -> &[(u64, u8)] {

@@ -31,6 +31,7 @@
 //!   { symbol = "playerWonFlag", equals = 1 },
 //!   { symbol = "board+280:8", bytes = [255, 129, 189, 189, 189, 189, 129, 255] },
 //!   { lcd = "reference" },                       # or region = [x, y, w, h]
+//!   { lcd_volume = 32 },                         # the LCD's contrast register (0..63, set by $81 N)
 //!   { serial_contains = "won" },
 //! ]
 //!

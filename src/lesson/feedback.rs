@@ -124,6 +124,10 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "das LCD weicht in $1 Pixel(n) ab, zuerst bei x=$2, y=$3",
             ),
             (
+                r"the LCD's electronic volume is (\d+) \((\$[0-9A-F]+)\), expected (\d+) \(the byte after a \$81 command\)",
+                "das Kontrastregister (electronic volume) des LCD ist $1 ($2), erwartet $3 (das Byte nach einem $$81-Kommando)",
+            ),
+            (
                 r"the serial output was (.*), expected exactly (.*)",
                 "die serielle Ausgabe war $1, erwartet genau $2",
             ),

@@ -85,6 +85,9 @@ pub enum Assertion {
         /// Which pixels count.
         region: Rect,
     },
+    /// The LCD controller's electronic volume register (0..=63, set by the
+    /// $81 command and the byte after it): proves a contrast command arrived.
+    LcdVolume(u8),
     /// Everything the program sent on the SCI.
     Serial(SerialExpected),
     /// The scenario ran in at most this many E-cycles.
@@ -266,9 +269,10 @@ impl Assertion {
             }
             Assertion::Lcd { expected, .. } => *expected == LcdExpected::Reference,
             Assertion::Serial(s) => *s == SerialExpected::Reference,
-            Assertion::CyclesAtMost(_) | Assertion::Flag { .. } | Assertion::Connect4 { .. } => {
-                false
-            }
+            Assertion::CyclesAtMost(_)
+            | Assertion::Flag { .. }
+            | Assertion::Connect4 { .. }
+            | Assertion::LcdVolume(_) => false,
         }
     }
 }

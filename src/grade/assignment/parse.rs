@@ -95,6 +95,7 @@ pub(super) struct RawExpect {
     pub(super) symbol: Option<String>,
     pub(super) register: Option<String>,
     pub(super) lcd: Option<String>,
+    pub(super) lcd_volume: Option<i64>,
     pub(super) serial: Option<String>,
     pub(super) serial_contains: Option<String>,
     pub(super) serial_regex: Option<String>,
@@ -408,6 +409,7 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
         ("symbol", e.symbol.is_some()),
         ("register", e.register.is_some()),
         ("lcd", e.lcd.is_some()),
+        ("lcd_volume", e.lcd_volume.is_some()),
         ("serial", e.serial.is_some()),
         ("serial_contains", e.serial_contains.is_some()),
         ("serial_regex", e.serial_regex.is_some()),
@@ -419,7 +421,7 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
     let given: Vec<&str> = subjects.iter().filter(|s| s.1).map(|s| s.0).collect();
     let [subject] = given.as_slice() else {
         return Err(format!(
-            "name exactly one of symbol, register, flag, lcd, serial, serial_contains, serial_regex, serial_reference, cycles_at_most, connect4 (found {})",
+            "name exactly one of symbol, register, flag, lcd, lcd_volume, serial, serial_contains, serial_regex, serial_reference, cycles_at_most, connect4 (found {})",
             if given.is_empty() { "none".to_string() } else { given.join(", ") }
         ));
     };
@@ -534,6 +536,14 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
                 other => return Err(format!("lcd = \"{other}\": use \"reference\" or \"frame\"")),
             };
             Ok(Assertion::Lcd { expected, region })
+        }
+        "lcd_volume" => {
+            only(&[])?;
+            let v = e.lcd_volume.unwrap_or_default();
+            let v = u8::try_from(v).ok().filter(|v| *v <= 63).ok_or_else(|| {
+                format!("lcd_volume = {v}: the LCD's electronic volume is 0..63 (the byte after the $81 command)")
+            })?;
+            Ok(Assertion::LcdVolume(v))
         }
         "serial" => {
             only(&[])?;

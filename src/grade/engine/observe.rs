@@ -29,6 +29,8 @@ pub(super) fn read_spec(
 #[derive(Clone, Debug)]
 pub(super) struct Observation {
     pub(super) frame: Frame,
+    /// The LCD's electronic volume register.
+    pub(super) lcd_volume: u8,
     pub(super) regs: Registers,
     pub(super) serial: String,
     pub(super) memory: Vec<u8>,
@@ -40,6 +42,7 @@ impl Observation {
     pub(super) fn take(m: &Machine, cycles: u64) -> Observation {
         Observation {
             frame: frame_of(m),
+            lcd_volume: m.lcd().volume(),
             regs: m.registers(),
             serial: m.serial_text(),
             memory: m.peek_range(0, 0x10000),
@@ -255,6 +258,14 @@ pub(super) fn evaluate(
                         expected: want,
                         region: *region,
                     });
+                }
+            }
+            Assertion::LcdVolume(want) => {
+                if got.lcd_volume != *want {
+                    failures.push(format!(
+                        "the LCD's electronic volume is {} (${:02X}), expected {want} (the byte after a $81 command)",
+                        got.lcd_volume, got.lcd_volume
+                    ));
                 }
             }
             Assertion::Serial(s) => {
