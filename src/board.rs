@@ -1036,11 +1036,14 @@ impl Board {
                     }
                 }
                 // Output (SPDR, SCDR) and any change of a port or control
-                // register is activity; the timer block and COPRST are not:
-                // an interrupt handler clearing TFLG2 or a main loop
-                // feeding the COP changes nothing anyone sees.
+                // register is activity; the timer block, COPRST and ADCTL
+                // are not: an interrupt handler clearing TFLG2, a main loop
+                // feeding the COP or starting the next A/D conversion (which
+                // clears CCF) changes nothing anyone sees.
                 let output = addr == ACTIVITY_SPDR || addr == ACTIVITY_SCDR;
-                let quiet_kind = (0x0B..=0x27).contains(&addr) || addr == ports::addr::COPRST;
+                let quiet_kind = (0x0B..=0x27).contains(&addr)
+                    || addr == ports::addr::COPRST
+                    || addr == adc::ADCTL;
                 if output || (!quiet_kind && self.peek_io(abs) != before) {
                     self.last_activity = now;
                 }
@@ -1165,6 +1168,17 @@ impl Bus for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn starting_a_conversion_is_not_activity() {
+        let mut b = Board::new();
+        b.tick(100);
+        let before = b.last_activity();
+        b.write(0x30, 0x20); // ADCTL: start SCAN conversions of AN0
+        assert_eq!(b.last_activity(), before);
+        b.write(0x39, 0x80); // OPTION.ADPU: a control register changed
+        assert!(b.last_activity() > before);
+    }
 
     #[test]
     fn memory_map_ram_rom_unmapped() {
