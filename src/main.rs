@@ -53,6 +53,11 @@ enum Command {
             default_value = "trainer11"
         )]
         board: String,
+        /// A ROM image (.s19 or ELF) loaded into the board's ROM under the
+        /// program, e.g. your own monitor on evb ($E000-$FFFF). Without a
+        /// program, the ROM image itself is opened (its listing, its serial line).
+        #[arg(long, value_name = "FILE.s19")]
+        rom: Option<PathBuf>,
     },
     /// Assemble a source file; print diagnostics; optionally write S19, listing and symbols.
     Asm(AsmArgs),
@@ -338,9 +343,11 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             path,
             dialect,
             board: spec,
+            rom,
         }) => {
             open::set_dialect(dialect);
-            match open::board_setup(&spec, None) {
+            let path = path.or_else(|| rom.clone());
+            match open::board_setup(&spec, rom.as_deref()) {
                 Ok(setup) => board::config::set_default_setup(&spec, setup),
                 Err(e) => {
                     errln!("error: --board: {e}");

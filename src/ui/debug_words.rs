@@ -3,8 +3,7 @@
 //! them in English (`Stop::message`, `LinkReport::text`, which `run --json`
 //! and the tests keep); the window words them in German from their fields
 //! (the stop's [`Reason`], the link's kind, value, instruction and place),
-//! and shows the library's sentence where it has no words of its own (an
-//! illegal opcode, a bad write, a halt).
+//! and shows the library's sentence where it has no words of its own.
 
 use super::i18n::{tr, trf};
 use crate::debug::profile::label_of;
@@ -12,13 +11,13 @@ use crate::debug::{LinkReport, Reason, Stop};
 use crate::image::Program;
 use crate::lesson::Lang;
 
-/// The stop in `lang`: `None` where the library's English sentence is all
-/// there is (English, or a reason without German words).
+/// The stop in `lang`: `None` in English (the library's sentence is used).
 pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<String> {
     if lang == Lang::En {
         return None;
     }
     let label = |a: u16| label_of(program, a);
+    let line = |a: u16| line_at(program, a);
     let pc = stop.pc;
     let here = || format!("{} (${pc:04X})", label(pc));
     Some(match &stop.reason {
@@ -52,8 +51,115 @@ pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<
             tr(lang, "reached the oldest state kept (start of history)").into()
         }
         Reason::NoFrame => tr(lang, "no subroutine to step out of (at top level)").into(),
-        _ => return None,
+        Reason::Returned {
+            from,
+            by_return: false,
+            ..
+        } => trf(
+            lang,
+            "the frame of {} was abandoned (stack moved by hand); now at {}",
+            &[&label(*from), &here()],
+        ),
+        Reason::Returned {
+            from, to, expected, ..
+        } => trf(
+            lang,
+            "returned from {} to {} instead of {} (the stack was changed by hand)",
+            &[&label(*from), &label(*to), &label(*expected)],
+        ),
+        Reason::Watchpoint { hits } => {
+            let parts: Vec<String> = hits
+                .iter()
+                .map(|h| {
+                    let what = match h.kind {
+                        crate::machine::observe::AccessKind::Read => trf(
+                            lang,
+                            "read ${} from ${}",
+                            &[&format!("{:02X}", h.new), &format!("{:04X}", h.addr)],
+                        ),
+                        crate::machine::observe::AccessKind::Write => trf(
+                            lang,
+                            "wrote ${} (was ${}) to ${}",
+                            &[
+                                &format!("{:02X}", h.new),
+                                &format!("{:02X}", h.old),
+                                &format!("{:04X}", h.addr),
+                            ],
+                        ),
+                    };
+                    trf(
+                        lang,
+                        "watchpoint #{}: the instruction at {} {}",
+                        &[&h.id, &format!("{} (${:04X})", label(h.pc), h.pc), &what],
+                    )
+                })
+                .collect();
+            parts.join("; ")
+        }
+        Reason::IllegalOpcode { addr, bytes } => {
+            let b: Vec<String> = bytes.iter().map(|b| format!("${b:02X}")).collect();
+            trf(
+                lang,
+                "illegal opcode {} at {}; stopped before it: nothing ran, nothing was stacked (continue to take the trap through $FFF8)",
+                &[&b.join(" "), &format!("{} (${addr:04X}){}", label(*addr), line(*addr))],
+            )
+        }
+        Reason::BadWrite {
+            area,
+            addr,
+            value,
+            pc,
+        } => {
+            let area = if area == "rom" {
+                tr(lang, "program memory")
+            } else {
+                tr(lang, "unmapped memory")
+            };
+            trf(
+                lang,
+                "the instruction at {} writes ${} to {} ${}; stopped before it took effect (continue to run it as the chip does: the byte is not stored)",
+                &[
+                    &format!("{} (${pc:04X}){}", label(*pc), line(*pc)),
+                    &format!("{value:02X}"),
+                    &area,
+                    &format!("{addr:04X}"),
+                ],
+            )
+        }
+        Reason::Settled { waiting_on } => {
+            let what = if waiting_on.starts_with("keys") {
+                tr(lang, "the keys (PIO_B)").to_string()
+            } else if waiting_on.starts_with("serial") {
+                tr(lang, "serial input (SCSR.RDRF)").to_string()
+            } else {
+                waiting_on.clone()
+            };
+            trf(
+                lang,
+                "key script done, program waits for input: {}; at {}",
+                &[&what, &here()],
+            )
+        }
+        Reason::Halted { halt, .. } => {
+            let why = match halt.as_str() {
+                "wai" => tr(lang, "halted: WAI with no interrupt that could end it"),
+                "stop" => tr(lang, "halted: STOP with nothing that could end it"),
+                _ => tr(lang, "halted: an endless loop that nothing can leave"),
+            };
+            format!(
+                "{why}; {}",
+                trf(lang, "at {}", &[&format!("{}{}", here(), line(pc))])
+            )
+        }
     })
+}
+
+/// ` (file:line)` of the source line at `addr`, or nothing.
+fn line_at(program: Option<&Program>, addr: u16) -> String {
+    program
+        .and_then(|p| p.source_place(addr))
+        .map(|p| format!(" ({p})"))
+        .unwrap_or_default()
 }
 
 /// The place of a link's instruction: `` `staa $2A` bei SPItransfer (LCDutils.inc:34)``.
