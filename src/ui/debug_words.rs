@@ -294,3 +294,70 @@ fn with_words(lang: Lang, tail: &str) -> String {
     }
     format!(" ({tail})")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stop(reason: Reason) -> Stop {
+        Stop {
+            reason,
+            message: String::new(),
+            pc: 0xC010,
+            cycles: 0,
+            index: 0,
+        }
+    }
+
+    /// The rare stops are worded in German too, and English stays the
+    /// library's sentence.
+    #[test]
+    fn rare_stops_in_german() {
+        let cases = [
+            (
+                Reason::IllegalOpcode {
+                    addr: 0xC010,
+                    bytes: vec![0x41],
+                },
+                "ungültiger Opcode $41",
+            ),
+            (
+                Reason::BadWrite {
+                    area: "rom".into(),
+                    addr: 0xC100,
+                    value: 7,
+                    pc: 0xC010,
+                },
+                "den Programmspeicher $C100",
+            ),
+            (
+                Reason::Halted {
+                    halt: "wai".into(),
+                    why: "halted: WAI".into(),
+                },
+                "angehalten: WAI",
+            ),
+            (
+                Reason::Settled {
+                    waiting_on: "keys (PIO_B)".into(),
+                },
+                "die Tasten (PIO_B)",
+            ),
+            (
+                Reason::Returned {
+                    from: 0xC000,
+                    to: 0xC010,
+                    expected: 0xC010,
+                    by_return: false,
+                },
+                "verlassen",
+            ),
+        ];
+        for (reason, want) in cases {
+            let s = stop(reason);
+            let de = stop_words(Lang::De, &s, None).expect("German words");
+            assert!(de.contains(want), "{de}");
+            assert_eq!(stop_words(Lang::En, &s, None), None);
+        }
+    }
+}
