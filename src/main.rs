@@ -697,6 +697,12 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(USAGE));
         }
     };
+    if (args.lcd_png.is_some() || args.lcd_text) && !machine.board().has_lcd() {
+        errln!(
+            "error: --lcd-png/--lcd-text: this board has no LCD (its output is the serial line: see `serial` in the report)"
+        );
+        return Ok(ExitCode::from(USAGE));
+    }
     if let Some(path) = &args.lcd_png {
         let png = board::render::lcd_png(machine.lcd(), 4)
             .map_err(|e| anyhow::anyhow!("cannot render the LCD: {e}"))?;

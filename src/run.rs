@@ -111,7 +111,9 @@ pub struct RunReport {
     pub registers: Registers,
     /// Everything the program sent over the SCI.
     pub serial: String,
-    /// The LCD: 64 strings of 128 `#`/`.`, row 0 on top.
+    /// The LCD: 64 strings of 128 `#`/`.`, row 0 on top; empty (and left
+    /// out of `--json`) on a board without an LCD.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lcd: Vec<String>,
     /// One entry per `--dump` item, keyed as given.
     pub symbols: BTreeMap<String, Dump>,
@@ -192,7 +194,11 @@ pub fn run(
         instructions: machine.instructions(),
         registers: machine.registers(),
         serial: machine.serial_text(),
-        lcd: machine.lcd_text(),
+        lcd: if machine.board().has_lcd() {
+            machine.lcd_text()
+        } else {
+            Vec::new()
+        },
         symbols,
         pin_trace: machine.board().pin_trace().to_vec(),
         cop_resets: machine.cop_resets().to_vec(),

@@ -141,6 +141,11 @@ fn run_on_evb_and_on_a_board_file() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(json(&out)["serial"], "!");
+    // No LCD on the evb: none in the report, and asking for its picture is an error.
+    assert!(json(&out).get("lcd").is_none());
+    let out = hc11lab(&["run", "--board", "evb", &prog, "--lcd-text"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("this board has no LCD"));
     let out = hc11lab(&["run", "--board", &data("evb-like.toml"), &prog, "--json"]);
     assert!(
         out.status.success(),
@@ -152,6 +157,7 @@ fn run_on_evb_and_on_a_board_file() {
     // the same way: $102F is RAM there, so nothing is sent.
     let out = hc11lab(&["run", &prog, "--json", "--max-cycles", "100000"]);
     assert_eq!(json(&out)["serial"], "");
+    assert_eq!(json(&out)["lcd"].as_array().map(Vec::len), Some(64));
 }
 
 #[test]
