@@ -616,7 +616,16 @@ impl Board {
                 IrqLine::Irq => self.set_irq_level(low),
                 IrqLine::Xirq => self.xirq_pin = low,
             },
+            BenchAction::IrqAt { line, low, at } => self.schedule_pin(at, line, low),
         }
+    }
+
+    /// True if the XIRQ pin is to be pulled low at a later cycle (so a
+    /// program waiting with X clear is not halted).
+    pub fn xirq_scheduled(&self) -> bool {
+        self.pin_schedule
+            .iter()
+            .any(|&(_, line, low)| low && line == bench::IrqLine::Xirq)
     }
 
     /// Sets the CONFIG EEPROM cell (as a programmer would); like on the chip

@@ -655,7 +655,7 @@ impl Machine {
             .as_ref()
             .is_some_and(|s| s.may_interrupt_later());
         let unmasked_x = self.cpu.regs.ccr & crate::cpu::flags::X == 0;
-        let xirq = unmasked_x && (self.board.xirq() || later);
+        let xirq = unmasked_x && (self.board.xirq() || self.board.xirq_scheduled() || later);
         let irq_possible = !masked && (self.board.can_interrupt() || later);
         // A running COP watchdog will reset the chip: not halted.
         if xirq || irq_possible || self.board.cop_deadline() != u64::MAX {

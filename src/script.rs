@@ -14,7 +14,8 @@
 //!
 //! `analog:AN0=1.2` (volts), `signal:PA2=square:1000[:DUTY]`,
 //! `signal:PA2=off`, `pin:PA1=0`, `irq:low`, `xirq:high` act on the pins at
-//! once and the script goes on ([`crate::board::bench`] parses them, as it
+//! once and the script goes on; `irq:low@N` / `xirq:low@N` drive the pin from
+//! E-cycle N after reset (at once if the action is reached later) ([`crate::board::bench`] parses them, as it
 //! does `run --analog/--signal/--pin/--irq`). Conversions that ended before
 //! a voltage change keep the old value.
 //!

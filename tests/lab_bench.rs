@@ -242,3 +242,48 @@ fn clock_monitor_resets_a_stopped_chip_through_fffc() {
     assert_eq!(r, StopReason::Halted(Halt::Stop));
     assert!(off.cop_resets().is_empty());
 }
+
+/// `irq:low@N` and `xirq:low@N` in a script drive the pin from cycle N (a
+/// script's actions start once the program has settled after reset, here
+/// at 60,000 cycles, so N lies after that): the interrupt comes at the first
+/// instruction boundary at or after N, and a program spinning with only
+/// XIRQ unmasked is not taken for halted while the XIRQ change is to come.
+#[test]
+fn scheduled_irq_and_xirq_from_a_script() {
+    use hc11lab::script::Script;
+    let mut m = lab("irqat.asm");
+    m.start_script(&Script::parse_keys("irq:low@100000").expect("parses"));
+    let r = m.run_until(&StopConditions::budget(1_000_000));
+    assert!(
+        matches!(r, StopReason::Halted(Halt::SelfLoop { .. })),
+        "{r}"
+    );
+    assert_eq!(m.peek(0x80), 1, "the IRQ handler ran");
+    // The spin loop's boundaries are 11 + 3k: the first at or after 100,000
+    // is 100,001. Then the entry (14), ldaa 2, staa 3, sei 2, one pass of `done` 3.
+    assert_eq!(m.cycles(), 100_001 + 14 + 2 + 3 + 2 + 3);
+
+    let mut x = lab("irqat.asm");
+    x.poke(0x81, &[1]).expect("RAM");
+    x.start_script(&Script::parse_keys("xirq:low@100000").expect("parses"));
+    let r = x.run_until(&StopConditions::budget(1_000_000));
+    assert!(
+        matches!(r, StopReason::Halted(Halt::SelfLoop { .. })),
+        "{r}"
+    );
+    assert_eq!(
+        x.peek(0x80),
+        2,
+        "the XIRQ handler ran, not a premature halt"
+    );
+    assert!(x.cycles() > 100_000);
+
+    // The action reads back as it was written.
+    let a = bench::parse_action("irq:low@5000")
+        .expect("an action")
+        .expect("valid");
+    assert_eq!(a.to_string(), "irq:low@5000");
+    assert!(bench::parse_action("irq:low@soon")
+        .expect("an action")
+        .is_err());
+}

@@ -160,6 +160,17 @@ pub enum BenchAction {
         /// True to pull it low (asserted).
         low: bool,
     },
+    /// The IRQ or XIRQ pin driven from E-cycle `at` (since reset) on
+    /// (`irq:low@N`): a board event, seen at the first instruction boundary
+    /// at or after it.
+    IrqAt {
+        /// Which pin.
+        line: IrqLine,
+        /// True to pull it low (asserted).
+        low: bool,
+        /// The cycle.
+        at: u64,
+    },
 }
 
 impl fmt::Display for BenchAction {
@@ -194,6 +205,15 @@ impl fmt::Display for BenchAction {
             BenchAction::Irq { line, low } => write!(
                 f,
                 "{}:{}",
+                match line {
+                    IrqLine::Irq => "irq",
+                    IrqLine::Xirq => "xirq",
+                },
+                if *low { "low" } else { "high" }
+            ),
+            BenchAction::IrqAt { line, low, at } => write!(
+                f,
+                "{}:{}@{at}",
                 match line {
                     IrqLine::Irq => "irq",
                     IrqLine::Xirq => "xirq",
@@ -356,8 +376,13 @@ pub fn parse_pin(text: &str) -> Result<BenchAction, String> {
     })
 }
 
-/// Parses `irq:low`, `xirq:high` (the part after the action word given as `line`).
+/// Parses `irq:low`, `xirq:high` (the part after the action word given as
+/// `line`), and `irq:low@N` (from E-cycle N on).
 pub fn parse_irq(line: IrqLine, level: &str) -> Result<BenchAction, String> {
+    if level.contains('@') {
+        let (at, low) = parse_level_at(level)?;
+        return Ok(BenchAction::IrqAt { line, low, at });
+    }
     let low = match level.trim().to_ascii_lowercase().as_str() {
         "low" | "0" => true,
         "high" | "1" => false,
@@ -369,6 +394,11 @@ pub fn parse_irq(line: IrqLine, level: &str) -> Result<BenchAction, String> {
 /// Parses `low@N` / `high@N` (`run --irq`): the level (true = low,
 /// asserted) and the cycle it is driven from.
 pub fn parse_irq_at(text: &str) -> Result<(u64, bool), String> {
+    parse_level_at(text)
+}
+
+/// `low@N` / `high@N`: the cycle and the level (true = low).
+fn parse_level_at(text: &str) -> Result<(u64, bool), String> {
     let (level, at) = text
         .split_once('@')
         .ok_or_else(|| format!("`{text}`: write low@CYCLES or high@CYCLES"))?;
