@@ -9,23 +9,14 @@ use hc11lab::grade::result::{fmt_points, BatchReport, SubmissionStatus};
 use hc11lab::grade::similarity::SimilarityOptions;
 use hc11lab::grade::{batch::grade_paths, report, Assignment, Grader};
 use std::io::Write;
+
+#[path = "support/exercise.rs"]
+mod support;
 use std::path::{Path, PathBuf};
+use support::copy_tree;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
 }
 
 fn zip_folder(src: &Path, zip: &Path, prefix: &str, extra: &[(&str, &[u8])]) {
@@ -58,7 +49,7 @@ fn make_batch(dir: &Path) -> PathBuf {
     for e in std::fs::read_dir(&corpus).unwrap() {
         let e = e.unwrap();
         if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &batch.join(e.file_name()));
+            copy_tree(&e.path(), &batch.join(e.file_name()));
         }
     }
     let correct = corpus.join("correct");

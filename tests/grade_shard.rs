@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "support/exercise.rs"]
+mod support;
+use support::{copy_tree, Scratch};
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -21,27 +25,6 @@ fn hc11lab(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// A folder under the system's temp dir, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("hc11lab-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A short assignment (assembles + the start screen) so the test grades the
@@ -85,26 +68,13 @@ fn batch(dir: &Path) -> PathBuf {
     for e in std::fs::read_dir(root().join("tests/grade_corpus")).unwrap() {
         let e = e.unwrap();
         if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &b.join(e.file_name()));
+            copy_tree(&e.path(), &b.join(e.file_name()));
         }
     }
     let correct = root().join("tests/grade_corpus/correct");
-    copy_dir(&correct, &b.join("Anna Müller"));
-    copy_dir(&correct, &b.join("=SUM(A1)"));
+    copy_tree(&correct, &b.join("Anna Müller"));
+    copy_tree(&correct, &b.join("=SUM(A1)"));
     b
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dst = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst);
-        } else {
-            std::fs::copy(e.path(), dst).unwrap();
-        }
-    }
 }
 
 /// Every file under `dir` (relative path -> bytes), shard.json left out.
@@ -129,7 +99,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 #[test]
 fn four_shards_merge_to_the_reports_of_one_run() {
-    let tmp = TempDir::new("shard");
+    let tmp = Scratch::new("shard");
     let a = assignment(tmp.path());
     let b = batch(tmp.path());
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());

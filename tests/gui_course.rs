@@ -18,6 +18,10 @@ use hc11lab::ui::exercises::CheckState;
 use hc11lab::ui::session::{Origin, Settings, SideTab, Speed};
 use hc11lab::ui::AppInput;
 
+#[path = "support/exercise.rs"]
+mod support;
+use support::copy_tree;
+
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hc11lab-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -224,26 +228,14 @@ fn the_serial_input_line_reaches_the_programs_receiver() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().filter_map(Result::ok) {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn broken_course_folders_are_shown_with_place_and_reason_and_reload() {
     let root = scratch("course-broken");
     let data = scratch("course-broken-data");
     let lessons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
     // One good lesson, one whose lesson.toml breaks on line 3.
-    copy_dir(&lessons.join("01-tour"), &root.join("01-tour"));
-    copy_dir(&lessons.join("01-tour"), &root.join("02-broken"));
+    copy_tree(&lessons.join("01-tour"), &root.join("01-tour"));
+    copy_tree(&lessons.join("01-tour"), &root.join("02-broken"));
     let good = std::fs::read_to_string(root.join("02-broken/lesson.toml")).unwrap();
     let mut lines: Vec<&str> = good.lines().collect();
     lines[2] = "order = = 2";

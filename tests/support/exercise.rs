@@ -87,6 +87,19 @@ pub fn assert_fails(r: &SubmissionResult, failing: &[&str]) {
     }
 }
 
+/// Copies the folder `from` with everything under it to `to` (made if missing).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("make folder");
+    for e in std::fs::read_dir(from).expect("readable folder").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
 /// A folder under the system's temp folder, removed when dropped.
 pub struct Scratch(pub PathBuf);
 
