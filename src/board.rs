@@ -647,7 +647,7 @@ impl Board {
 
     /// True if OPTION's CME bit (clock monitor enable, bit 3) is set.
     pub fn clock_monitor_enabled(&self) -> bool {
-        self.ports.peek(ports::addr::OPTION, self.now) & 0x08 != 0
+        self.ports.peek(ports::addr::OPTION, self.now) & ports::OPTION_CME != 0
     }
 
     /// The cycle of the program's last completed $55/$AA clear since reset.

@@ -529,11 +529,7 @@ impl Machine {
         self.board.reset();
         self.resume_write_at = None;
         self.cpu.reset(&mut self.board);
-        let to = u16::from_be_bytes([
-            self.board.peek(vector),
-            self.board.peek(vector.wrapping_add(1)),
-        ]);
-        self.cpu.regs.pc = to;
+        self.cpu.regs.pc = self.peek_word(vector);
     }
 
     /// The clock monitor: with OPTION.CME set, a STOP stops the clock the
@@ -630,16 +626,22 @@ impl Machine {
         // Most back-jumps (RTS, a conditional branch up a loop) cannot close
         // an idle loop: only a jump to itself or an unconditional BRA/JMP can
         // (see `idle_loop`). Cheap, and first, because it runs on every one.
-        if self.cpu.state == RunState::Running {
-            let to = self.cpu.regs.pc;
-            let op = self.board.peek(from);
-            let unconditional = matches!(op, 0x20 | 0x7E | 0x6E)
-                || (op == 0x18 && self.board.peek(from.wrapping_add(1)) == 0x6E);
-            if from != to && !unconditional {
-                return None;
-            }
+        if self.cpu.state == RunState::Running
+            && from != self.cpu.regs.pc
+            && !self.unconditional_jump_at(from)
+        {
+            return None;
         }
         self.halt_check_full(from)
+    }
+
+    /// True if the instruction at `addr` is a BRA or a JMP (extended, ,X or ,Y).
+    fn unconditional_jump_at(&self, addr: u16) -> bool {
+        match self.board.peek(addr) {
+            0x20 | 0x7E | 0x6E => true,
+            0x18 => self.board.peek(addr.wrapping_add(1)) == 0x6E,
+            _ => false,
+        }
     }
 
     /// [`Machine::halt_check`] past the quick test.
@@ -689,7 +691,7 @@ impl Machine {
         let peek = |a: u16| self.board.peek(a);
         let op = peek(from);
         let second = peek(from.wrapping_add(1));
-        let unconditional = matches!(op, 0x20 | 0x7E | 0x6E) || (op == 0x18 && second == 0x6E);
+        let unconditional = self.unconditional_jump_at(from);
         if from == to {
             return match op {
                 0x20..=0x2F | 0x7E | 0x6E => true,

@@ -129,6 +129,25 @@ pub enum IrqLine {
     Xirq,
 }
 
+impl IrqLine {
+    /// The pin's word in scripts (`irq`, `xirq`).
+    pub fn word(self) -> &'static str {
+        match self {
+            IrqLine::Irq => "irq",
+            IrqLine::Xirq => "xirq",
+        }
+    }
+}
+
+/// A pin level as scripts write it: `low` (asserted) or `high`.
+fn level(low: bool) -> &'static str {
+    if low {
+        "low"
+    } else {
+        "high"
+    }
+}
+
 /// One thing the bench does to the chip's pins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BenchAction {
@@ -202,24 +221,10 @@ impl fmt::Display for BenchAction {
                 }
             },
             BenchAction::Pin { pin, high } => write!(f, "pin:PA{}={}", pin.0, *high as u8),
-            BenchAction::Irq { line, low } => write!(
-                f,
-                "{}:{}",
-                match line {
-                    IrqLine::Irq => "irq",
-                    IrqLine::Xirq => "xirq",
-                },
-                if *low { "low" } else { "high" }
-            ),
-            BenchAction::IrqAt { line, low, at } => write!(
-                f,
-                "{}:{}@{at}",
-                match line {
-                    IrqLine::Irq => "irq",
-                    IrqLine::Xirq => "xirq",
-                },
-                if *low { "low" } else { "high" }
-            ),
+            BenchAction::Irq { line, low } => write!(f, "{}:{}", line.word(), level(*low)),
+            BenchAction::IrqAt { line, low, at } => {
+                write!(f, "{}:{}@{at}", line.word(), level(*low))
+            }
         }
     }
 }

@@ -51,6 +51,8 @@ pub mod addr {
 
 /// OPTION's A/D power-up bit.
 pub const OPTION_ADPU: u8 = 0x80;
+/// OPTION's clock monitor enable bit.
+pub const OPTION_CME: u8 = 0x08;
 /// OPTION's IRQ select edge-sensitive bit (time protected).
 pub const OPTION_IRQE: u8 = 0x20;
 

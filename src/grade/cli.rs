@@ -121,15 +121,14 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     let graded = grade_batch_sharded(&opts, &*progress)?;
     let mut files = report_files(&graded.report)?;
     if let Some(shard) = req.shard {
-        let output = ShardOutput {
-            format: 1,
+        let output = ShardOutput::new(
             shard,
-            batch_size: graded.batch_size,
-            report: graded.report.clone(),
-            sources: graded.sources,
-            starter: graded.starter,
-            similarity: opts.similarity,
-        };
+            graded.batch_size,
+            graded.report.clone(),
+            graded.sources,
+            graded.starter,
+            opts.similarity,
+        );
         files.push((SHARD_FILE.to_string(), output.to_json()?));
     }
     let written = replace_batch(&out, &files)?;

@@ -99,6 +99,27 @@ pub struct ShardOutput {
 }
 
 impl ShardOutput {
+    /// What shard `shard` of a batch of `batch_size` leaves for the merge
+    /// (in the current layout).
+    pub fn new(
+        shard: ShardSpec,
+        batch_size: usize,
+        report: BatchReport,
+        sources: Vec<SimSource>,
+        starter: SimSource,
+        similarity: SimilarityOptions,
+    ) -> ShardOutput {
+        ShardOutput {
+            format: SHARD_FORMAT,
+            shard,
+            batch_size,
+            report,
+            sources,
+            starter,
+            similarity,
+        }
+    }
+
     /// The `shard.json` text.
     pub fn to_json(&self) -> Result<String, GradeError> {
         serde_json::to_string(self)
