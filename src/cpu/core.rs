@@ -32,11 +32,11 @@
 //!   $FFFF) are not issued: each operand is read once, read-modify-write
 //!   instructions (CLR too) read then write their location once.
 
+mod dispatch;
 mod execute;
 
 use super::bus::Bus;
 use super::decode::IllegalOpcode;
-use super::opcodes::OPCODE_MAP;
 use super::registers::{flags, Registers};
 
 /// Reset vector (RM section 5, interrupt vector assignments).
@@ -166,6 +166,15 @@ impl Cpu {
     /// WAI/STOP. Interrupts are checked before each fetch.
     #[inline]
     pub fn step<B: Bus>(&mut self, bus: &mut B) -> Step {
+        self.step_inline(bus)
+    }
+
+    /// [`Cpu::step`] inlined into its caller: for the one hot loop that runs
+    /// most instructions (`Machine::run_until`), where keeping the CPU's
+    /// state in host registers across instructions pays; everything else
+    /// calls `step`.
+    #[inline(always)]
+    pub fn step_inline<B: Bus>(&mut self, bus: &mut B) -> Step {
         let step = match self.state {
             RunState::Running => self.step_running(bus),
             RunState::Waiting => self.step_waiting(bus),
@@ -191,11 +200,14 @@ impl Cpu {
         }
 
         let first = bus.read(pc);
-        let (prebyte, opcode, opcode_len) = match first {
-            0x18 | 0x1A | 0xCD => (first, bus.read(pc.wrapping_add(1)), 2u16),
+        let (page, opcode, opcode_len) = match first {
+            0x18 => (1, bus.read(pc.wrapping_add(1)), 2u16),
+            0x1A => (2, bus.read(pc.wrapping_add(1)), 2u16),
+            0xCD => (3, bus.read(pc.wrapping_add(1)), 2u16),
             _ => (0, first, 1u16),
         };
-        let Some(info) = OPCODE_MAP.get(prebyte, opcode) else {
+        let index = dispatch::INDEX[page][opcode as usize];
+        if index == dispatch::NONE {
             let illegal = if opcode_len == 1 {
                 IllegalOpcode {
                     addr: pc,
@@ -210,9 +222,9 @@ impl Cpu {
                 }
             };
             return self.illegal(bus, illegal);
-        };
+        }
         self.regs.pc = pc.wrapping_add(opcode_len);
-        self.execute(bus, info, pc)
+        self.dispatch(bus, index, pc)
     }
 
     fn step_waiting<B: Bus>(&mut self, bus: &mut B) -> Step {

@@ -44,7 +44,7 @@ use crate::cpu::{Bus, RunState, StepEvent};
 
 /// Steps one measured iteration may take at most.
 const MAX_ITERATION_STEPS: u32 = 48;
-/// Iterations measured in one try at most (inner loops, one retry).
+/// Iterations measured in one try at most (moving in to inner loops).
 const MAX_ATTEMPTS: u32 = 4;
 /// Slots of the per-address backoff table.
 const SLOTS: usize = 64;
@@ -59,9 +59,8 @@ const BACKOFF_MAX_SHIFT: u32 = 5;
 #[derive(Clone, Debug)]
 pub(crate) struct FastForward {
     pub(crate) enabled: bool,
-    /// Per slot: the loop address, its failures in a row, and the cycle
-    /// before which it is not tried again.
-    backoff: [(u16, u32, u64); SLOTS],
+    /// Per slot: a loop head and how its tries went.
+    backoff: [Backoff; SLOTS],
     /// Iterations skipped since the machine was made (a statistic).
     pub(crate) skipped: u64,
     /// Measured iterations, and those that repeated (statistics).
@@ -69,11 +68,25 @@ pub(crate) struct FastForward {
     pub(crate) hits: u64,
 }
 
+/// How the tries at one loop head went.
+#[derive(Clone, Copy, Debug, Default)]
+struct Backoff {
+    head: u16,
+    /// Failed tries in a row.
+    fails: u32,
+    /// The head is not tried again before this cycle.
+    retry_at: u64,
+    /// The last try missed once without a backoff: the first pass through
+    /// a loop may still settle state (a push of a new value, an arm flag),
+    /// so only a second miss in a row counts as a failure.
+    missed_once: bool,
+}
+
 impl Default for FastForward {
     fn default() -> Self {
         FastForward {
             enabled: true,
-            backoff: [(0, 0, 0); SLOTS],
+            backoff: [Backoff::default(); SLOTS],
             skipped: 0,
             probes: 0,
             hits: 0,
@@ -95,21 +108,47 @@ impl FastForward {
     }
 
     fn may_try(&self, head: u16, now: u64) -> bool {
-        let (h, _, retry_at) = self.backoff[Self::slot(head)];
-        h != head || now >= retry_at
+        let e = &self.backoff[Self::slot(head)];
+        e.head != head || now >= e.retry_at
     }
 
     fn failed(&mut self, head: u16, now: u64) {
         let e = &mut self.backoff[Self::slot(head)];
-        let fails = if e.0 == head { e.1 + 1 } else { 1 };
+        let fails = if e.head == head { e.fails + 1 } else { 1 };
         let shift = (fails - 1).min(BACKOFF_MAX_SHIFT);
-        *e = (head, fails, now.saturating_add(BACKOFF_BASE << shift));
+        *e = Backoff {
+            head,
+            fails,
+            retry_at: now.saturating_add(BACKOFF_BASE << shift),
+            missed_once: false,
+        };
+    }
+
+    /// The loop did not repeat this time: the first such miss at a head is
+    /// forgiven (it is tried again at its next pass), a second in a row is
+    /// a failure.
+    fn missed(&mut self, head: u16, now: u64) {
+        let e = &mut self.backoff[Self::slot(head)];
+        if e.head == head && e.missed_once {
+            self.failed(head, now);
+        } else if e.head == head {
+            e.missed_once = true;
+        } else {
+            *e = Backoff {
+                head,
+                missed_once: true,
+                ..Backoff::default()
+            };
+        }
     }
 
     fn succeeded(&mut self, head: u16) {
         let e = &mut self.backoff[Self::slot(head)];
-        if e.0 == head {
-            *e = (head, 0, 0);
+        if e.head == head {
+            *e = Backoff {
+                head,
+                ..Backoff::default()
+            };
         }
     }
 }
@@ -122,7 +161,7 @@ struct ProbeBus<'a> {
 }
 
 impl Bus for ProbeBus<'_> {
-    #[inline]
+    #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         if self.board.read_is_time_dependent(addr) {
             self.clean = false;
@@ -134,7 +173,7 @@ impl Bus for ProbeBus<'_> {
         self.board.peek(addr)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         // Only a RAM store of the value already there changes nothing.
         if !(self.board.is_plain_ram(addr) && self.board.peek(addr) == value) {
@@ -165,7 +204,6 @@ impl Machine {
         check_bps: bool,
     ) -> Option<StopReason> {
         let mut head = self.cpu.regs.pc;
-        let mut retried = false;
         for _ in 0..MAX_ATTEMPTS {
             if !self.ff.may_try(head, self.board.now()) {
                 return None;
@@ -182,14 +220,13 @@ impl Machine {
                     // innermost loop is the one that may poll.
                     self.ff.failed(head, self.board.now());
                     head = inner;
-                    retried = false;
                 }
-                Iteration::Differs if !retried => {
-                    // The first pass may still settle state (a push of a
-                    // new value, an arm flag): measure once more from here.
-                    retried = true;
+                // Measured again at the loop's next pass (or backed off).
+                Iteration::Differs | Iteration::Dirty => {
+                    self.ff.missed(head, self.board.now());
+                    return None;
                 }
-                Iteration::Differs | Iteration::TooLong => {
+                Iteration::TooLong => {
                     self.ff.failed(head, self.board.now());
                     return None;
                 }
@@ -236,7 +273,7 @@ impl Machine {
             if self.board.now() >= limit {
                 return Iteration::AtLimit;
             }
-            let before = self.cpu.regs;
+            let before = super::WriteUndo::take(&self.cpu.regs);
             let mut bus = ProbeBus {
                 board: &mut self.board,
                 clean: true,
@@ -261,6 +298,11 @@ impl Machine {
                 if let Some(h) = self.halt_check(step.pc) {
                     return Iteration::Stopped(Some(StopReason::Halted(h)));
                 }
+            }
+            // A store that changed memory: this pass cannot repeat, so the
+            // rest of it runs on the unmeasured path.
+            if !bus_clean {
+                return Iteration::Dirty;
             }
             if pc == head {
                 let now = self.board.now();
@@ -312,9 +354,12 @@ enum Iteration {
     AtLimit,
     /// Control went twice in a row back to this other address: an inner loop.
     Inner(u16),
-    /// Back at the head in a different state (or after a write, a TCNT read
-    /// or a device event).
+    /// Back at the head in a different state (or after a TCNT read or a
+    /// device event).
     Differs,
+    /// A step wrote a register or changed a RAM byte: stopped measuring
+    /// there, mid-iteration.
+    Dirty,
     /// A device event came during the iteration (a transfer ended): the
     /// wait is over, which says nothing against the loop.
     Event,

@@ -6,17 +6,29 @@ use super::{read16, write16, Cpu, RunState, Step, StepEvent, SWI_VECTOR};
 use crate::cpu::alu;
 use crate::cpu::bus::Bus;
 use crate::cpu::decode::IllegalOpcode;
-use crate::cpu::opcodes::{Mode, Op, OpcodeInfo};
+use crate::cpu::opcodes::{Mode, Op};
 use crate::cpu::registers::flags::{C, I, N, S, V, X, Z};
 
 impl Cpu {
     /// Executes one decoded instruction whose opcode byte(s) are already
-    /// fetched (`self.regs.pc` points at the first operand byte).
-    #[inline(always)]
-    pub(super) fn execute<B: Bus>(&mut self, bus: &mut B, info: &OpcodeInfo, addr: u16) -> Step {
-        let mode = info.mode;
+    /// fetched (`self.regs.pc` points at the first operand byte): `op` in
+    /// `mode`, taking `cycles`, at `addr`. Always inlined in optimised
+    /// builds, where [`super::dispatch`] calls it with each table entry as
+    /// constants, so every opcode gets its own code with the operand fetch
+    /// fixed; debug builds keep one shared copy (quick to compile, same
+    /// source).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub(super) fn execute<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        op: Op,
+        mode: Mode,
+        cycles: u8,
+        addr: u16,
+    ) -> Step {
         let mut event = StepEvent::None;
-        match info.op {
+        match op {
             // ---- 8-bit loads, stores, transfers --------------------------------
             Op::Ldaa => {
                 let v = self.operand8(bus, mode);
@@ -394,7 +406,7 @@ impl Cpu {
         }
         Step {
             pc: addr,
-            cycles: info.cycles as u32,
+            cycles: cycles as u32,
             event,
         }
     }

@@ -1,0 +1,87 @@
+//! From an opcode to its code: the opcode byte (and prebyte page) selects an
+//! entry of the one opcode table [`OPCODES`], and a `match` on the entry's
+//! index runs `execute` with that entry's operation, addressing mode and
+//! cycle count as constants. In an optimised build every arm thus becomes
+//! the code of exactly one opcode (`ldaa 3,x` fetches its offset and adds X
+//! without asking which mode it is in): one indirect jump per instruction
+//! instead of a table lookup, a jump on the operation and another on the
+//! mode. The semantics stay in one place, `execute`; this file only says
+//! which entry an opcode is, and is checked against the table by its tests.
+
+use super::{Cpu, Step};
+use crate::cpu::bus::Bus;
+use crate::cpu::opcodes::{page_index, OPCODES};
+use seq_macro::seq;
+
+/// Marks an opcode with no table entry in [`INDEX`].
+pub(super) const NONE: u16 = u16::MAX;
+
+/// Entries in [`OPCODES`]; the dispatch `match` below has one arm for each.
+const ENTRIES: usize = 308;
+const _: () = assert!(
+    OPCODES.len() == ENTRIES,
+    "update ENTRIES and the seq! bound"
+);
+
+/// Per page (none, $18, $1A, $CD) and opcode byte: the index of its entry
+/// in [`OPCODES`], or [`NONE`].
+pub(super) static INDEX: [[u16; 256]; 4] = build_index();
+
+const fn build_index() -> [[u16; 256]; 4] {
+    let mut index = [[NONE; 256]; 4];
+    let mut i = 0;
+    while i < OPCODES.len() {
+        let e = &OPCODES[i];
+        if let Some(page) = page_index(e.prebyte) {
+            index[page][e.opcode as usize] = i as u16;
+        }
+        i += 1;
+    }
+    index
+}
+
+impl Cpu {
+    /// Runs table entry `I` (its opcode bytes fetched, PC on the operands).
+    #[inline(always)]
+    fn entry<B: Bus, const I: usize>(&mut self, bus: &mut B, addr: u16) -> Step {
+        let e = &OPCODES[I];
+        self.execute(bus, e.op, e.mode, e.cycles, addr)
+    }
+
+    /// Runs the table entry `index` (from [`INDEX`]) for the instruction at `addr`.
+    #[inline(always)]
+    pub(super) fn dispatch<B: Bus>(&mut self, bus: &mut B, index: u16, addr: u16) -> Step {
+        seq!(I in 0..308 {
+            match index as usize {
+                #(I => self.entry::<B, I>(bus, addr),)*
+                // INDEX holds nothing else (built above from the same table).
+                _ => unreachable!("opcode table index {index} out of range"),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::opcodes::OPCODE_MAP;
+
+    #[test]
+    fn every_opcode_finds_its_own_entry() {
+        let mut found = 0;
+        for (page, &prebyte) in [0x00u8, 0x18, 0x1A, 0xCD].iter().enumerate() {
+            for opcode in 0..=255u8 {
+                let i = INDEX[page][opcode as usize];
+                match OPCODE_MAP.get(prebyte, opcode) {
+                    Some(info) => {
+                        assert_ne!(i, NONE, "{prebyte:02X} {opcode:02X}");
+                        assert_eq!(OPCODES[i as usize], *info);
+                        found += 1;
+                    }
+                    None => assert_eq!(i, NONE, "{prebyte:02X} {opcode:02X} is no opcode"),
+                }
+            }
+        }
+        assert_eq!(found, ENTRIES);
+    }
+}
