@@ -23,6 +23,7 @@ pub mod cop;
 pub mod eeprom;
 pub mod lcd;
 pub mod map;
+pub mod parts;
 pub mod pio;
 pub mod ports;
 pub mod render;
@@ -295,6 +296,14 @@ impl Board {
             }
         }
         board.reset();
+        // The parts outside the chip take their power-on positions.
+        for action in cfg.parts.default_actions() {
+            board.apply_bench_now(&action);
+        }
+        if cfg.parts.trace_mask != 0 {
+            board.timer.trace_pins(cfg.parts.trace_mask, board.now);
+        }
+        board.service();
         board
     }
 
@@ -665,6 +674,14 @@ impl Board {
     /// The logged port A pin changes, oldest first.
     pub fn pin_trace(&self) -> &[timer::PinEdge] {
         self.timer.pin_trace()
+    }
+
+    /// The board's LEDs (its file's `[[led]]`) as port A's pins light them now.
+    pub fn led_states(&self) -> Vec<parts::LedState> {
+        self.setup
+            .config
+            .parts
+            .led_states(self.timer.porta_at(self.now))
     }
 
     /// The voltage on ANn in millivolts (`None` for channels past 7).

@@ -121,6 +121,9 @@ pub struct RunReport {
     /// trace and every change after it (cycle, bit, level), in time order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pin_trace: Vec<crate::board::timer::PinEdge>,
+    /// The board file's LEDs at the stop: name, pin and whether it is lit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leds: Vec<crate::board::parts::LedState>,
     /// Every COP watchdog reset during the run: when it timed out, where the
     /// program was, and its last feed before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -201,6 +204,7 @@ pub fn run(
         },
         symbols,
         pin_trace: machine.board().pin_trace().to_vec(),
+        leds: machine.board().led_states(),
         cop_resets: machine.cop_resets().to_vec(),
         debug,
     };
@@ -339,6 +343,21 @@ impl RunReport {
                     c.pc.wrapping_sub(1),
                 )),
             }
+        }
+        if !self.leds.is_empty() {
+            let leds: Vec<String> = self
+                .leds
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} ({}) {}",
+                        l.name,
+                        l.pin,
+                        if l.lit { "on" } else { "off" }
+                    )
+                })
+                .collect();
+            out.push_str(&format!("LEDs: {}\n", leds.join(", ")));
         }
         if !self.serial.is_empty() {
             out.push_str(&format!("serial: {:?}\n", self.serial));

@@ -248,8 +248,13 @@ impl Timer {
     }
 
     /// Logs the changes of traced pins of port A bits `mask` from now on
-    /// (with their levels now as the first entries).
+    /// (with their levels now as the first entries). A trace with nothing
+    /// logged after `now` starts over: `--trace-pin` at power-on replaces
+    /// the board's default trace instead of adding to it.
     pub fn trace_pins(&mut self, mask: u8, now: u64) {
+        if self.trace.iter().all(|e| e.cycle == now) {
+            self.trace.clear();
+        }
         self.trace_mask = mask;
         let levels = self.porta();
         for bit in 0..8 {
