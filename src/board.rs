@@ -676,6 +676,12 @@ impl Board {
         self.timer.pin_trace()
     }
 
+    /// How many of the oldest traced changes were dropped to keep the trace
+    /// within [`timer::MAX_TRACE_EDGES`].
+    pub fn pin_trace_dropped(&self) -> u64 {
+        self.timer.pin_trace_dropped()
+    }
+
     /// The board's LEDs (its file's `[[led]]`) as port A's pins light them now.
     pub fn led_states(&self) -> Vec<parts::LedState> {
         self.setup

@@ -253,3 +253,56 @@ fn bad_parts_are_errors_with_file_line_and_fix() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A long run keeps the newest `MAX_TRACE_EDGES` (65,536) trace entries
+/// at most, dropping the oldest a quarter at a time, and says how many it
+/// dropped. toggle_pa4.asm flips PA4 every 8 cycles: entry 0 is PA4's
+/// level at the start, entry k (k >= 1) the write at cycle 8k - 1.
+#[test]
+fn the_pin_trace_is_capped_and_reports_what_it_dropped() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args([
+            "run",
+            &data("toggle_pa4.asm"),
+            "--trace-pin",
+            "PA4",
+            "--max-cycles",
+            "1000000",
+            "--json",
+        ])
+        .output()
+        .expect("run hc11lab");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let trace = v["pin_trace"].as_array().expect("pin_trace");
+    let dropped = v["pin_trace_dropped"].as_u64().expect("pin_trace_dropped");
+    // 125,001 entries up to cycle 999,999: 65,536 dropped (four quarters
+    // of 16,384), 59,465 kept.
+    assert_eq!((trace.len(), dropped), (59_465, 65_536));
+    assert!(trace.len() <= hc11lab::board::timer::MAX_TRACE_EDGES);
+    for (i, e) in trace.iter().enumerate() {
+        let k = dropped + i as u64;
+        assert_eq!(e["cycle"].as_u64(), Some(8 * k - 1), "entry {k}");
+        assert_eq!(e["level"].as_bool(), Some(k % 2 == 1), "entry {k}");
+    }
+    // The text report says it too; a short run drops nothing and has no field.
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args([
+            "run",
+            &data("toggle_pa4.asm"),
+            "--trace-pin",
+            "PA4",
+            "--max-cycles",
+            "1000000",
+        ])
+        .output()
+        .expect("run hc11lab");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "pin trace: 59465 entries kept, the 65536 oldest dropped (at most 65536 are kept)"
+        ),
+        "{text}"
+    );
+    let v = run(&[]);
+    assert!(v.get("pin_trace_dropped").is_none(), "{v}");
+}

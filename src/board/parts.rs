@@ -312,12 +312,14 @@ pub(super) fn check(
             Some(a) => match a.get_ref().trim().to_ascii_lowercase().as_str() {
                 "high" => true,
                 "low" => false,
-                other => return Err(err(
-                    Some(a.span()),
-                    format!(
+                other => {
+                    return Err(err(
+                        Some(a.span()),
+                        format!(
                         "`active` is \"high\" (lit when the pin is 1) or \"low\", not `{other}`"
                     ),
-                )),
+                    ))
+                }
             },
         };
         take(
