@@ -676,6 +676,22 @@ impl Board {
         self.timer.pin_trace()
     }
 
+    /// The port A bits the pin trace logs now (`--trace-pin`, the board's
+    /// `trace`, the GUI's analyser).
+    pub fn trace_mask(&self) -> u8 {
+        self.timer.trace_mask()
+    }
+
+    /// True if the IRQ pin is driven low (asserted) from outside.
+    pub fn irq_pin_low(&self) -> bool {
+        self.irq_pin
+    }
+
+    /// True if the XIRQ pin is driven low (asserted) from outside.
+    pub fn xirq_pin_low(&self) -> bool {
+        self.xirq_pin
+    }
+
     /// How many of the oldest traced changes were dropped to keep the trace
     /// within [`timer::MAX_TRACE_EDGES`].
     pub fn pin_trace_dropped(&self) -> u64 {

@@ -284,6 +284,11 @@ impl Timer {
         &self.trace
     }
 
+    /// The port A bits logged now.
+    pub fn trace_mask(&self) -> u8 {
+        self.trace_mask
+    }
+
     /// How many of the oldest logged changes were dropped to keep the log
     /// within [`MAX_TRACE_EDGES`].
     pub fn pin_trace_dropped(&self) -> u64 {
