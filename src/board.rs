@@ -297,13 +297,15 @@ impl Board {
         }
         board.reset();
         // The parts outside the chip take their power-on positions.
-        for action in cfg.parts.default_actions() {
-            board.apply_bench_now(&action);
+        if !cfg.parts.is_empty() {
+            for action in cfg.parts.default_actions() {
+                board.apply_bench_now(&action);
+            }
+            if cfg.parts.trace_mask != 0 {
+                board.timer.trace_pins(cfg.parts.trace_mask, board.now);
+            }
+            board.service();
         }
-        if cfg.parts.trace_mask != 0 {
-            board.timer.trace_pins(cfg.parts.trace_mask, board.now);
-        }
-        board.service();
         board
     }
 

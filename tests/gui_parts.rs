@@ -169,6 +169,25 @@ fn the_boards_parts_drive_the_running_program() {
     frames(&mut h, 3);
     assert_eq!(peek(&h, 0x85), x1, "XIRQ taken while high");
 
+    // The trace is capped: at 100 kHz the traced PA2 changes every 10
+    // E-cycles, so after 655,360 cycles the oldest are dropped and the
+    // analyser says so.
+    h.get_by_role_and_label(Role::Slider, "clock Hz")
+        .set_value_accesskit(100_000.0);
+    let start = h.state().session.cycles();
+    for _ in 0..100 {
+        if h.state().session.cycles() >= start + 1_000_000 {
+            break;
+        }
+        frames(&mut h, 10);
+    }
+    let dropped = h.state().session.pin_trace_dropped();
+    assert!(dropped > 0, "nothing dropped");
+    assert!(h.state().session.pin_trace().len() <= hc11lab::board::timer::MAX_TRACE_EDGES);
+    let note =
+        format!("The trace keeps the newest 65536 changes: {dropped} older ones were dropped.");
+    assert!(h.query_by_label(&note).is_some(), "no note: {note}");
+
     // A reset keeps what the user set: the switch, the pot, the generator.
     h.state_mut().session.reset();
     h.state_mut().session.run();
