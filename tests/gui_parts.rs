@@ -11,7 +11,7 @@ use egui::accesskit::Role;
 use egui::Vec2;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use hc11lab::board::bench::{Drive, SignalSpec};
+use hc11lab::board::bench::{Drive, IrqLine, SignalSpec};
 use hc11lab::board::config::{set_default_setup, BoardConfig, BoardSetup};
 use hc11lab::ui::app::App;
 use hc11lab::ui::session::{Settings, SideTab, Speed};
@@ -53,8 +53,8 @@ fn led(h: &Harness<'_, App>, text: &str) -> bool {
     h.query_by_label(text).is_some()
 }
 
-#[test]
-fn the_boards_parts_drive_the_running_program() {
+/// The window on parts-lab.toml with parts_live.asm loaded, Bench tab open.
+fn harness() -> Harness<'static, App> {
     let config = BoardConfig::load(&data("parts-lab.toml")).expect("board file");
     set_default_setup("parts-lab.toml", BoardSetup::new(config));
     let settings = Settings {
@@ -63,11 +63,64 @@ fn the_boards_parts_drive_the_running_program() {
         ..Settings::default()
     };
     let app = App::with_settings(settings, AppInput::Path(data("parts_live.asm")), None);
-    let mut h = Harness::builder()
+    Harness::builder()
         .with_size(Vec2::new(1280.0, 1000.0))
         .with_step_dt(1.0 / 60.0)
         .with_max_steps(120)
-        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app)
+}
+
+/// The same controls with the mouse: the pointer rests on each for a few
+/// frames, then clicks (or, on the push button, presses and releases).
+#[test]
+fn the_parts_controls_work_with_the_mouse() {
+    let mut h = harness();
+    h.run();
+    h.state_mut().session.run();
+    frames(&mut h, 3);
+    let centre = h.get_by_label("button step (PA1)").rect().center();
+    h.event(egui::Event::PointerMoved(centre));
+    frames(&mut h, 2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: centre,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+        frames(&mut h, 3);
+        assert_eq!(h.state().session.port_a() & 0x02 != 0, !pressed, "PA1");
+        let red = if pressed { "on" } else { "off" };
+        assert!(led(&h, &format!("LED red (PA5): {red}")), "red {red}");
+    }
+    for label in [
+        "IRQ low",
+        "switch start (PA0)",
+        "XIRQ low",
+        "switch mode (PE0)",
+    ] {
+        h.get_by_label(label).hover();
+        frames(&mut h, 3);
+        h.get_by_label(label).click();
+        frames(&mut h, 3);
+    }
+    let s = &h.state().session;
+    assert!(s.irq_line_low(IrqLine::Irq) && s.irq_line_low(IrqLine::Xirq));
+    assert_eq!(s.port_a() & 0x01, 0x01, "start switch on");
+    assert_eq!(
+        s.machine().and_then(|m| m.board().analog(0)),
+        Some(0),
+        "mode switch off: 0 V on PE0"
+    );
+    assert_eq!(peek(&h, 0x84), 1, "one IRQ edge");
+}
+
+/// Each control through the accessibility tree (as a screen reader clicks):
+/// after several pointer interactions a neighbour's tooltip can lie over
+/// the next control in the harness, so the long walk-through clicks this way.
+#[test]
+fn the_boards_parts_drive_the_running_program() {
+    let mut h = harness();
     h.run();
     // The board's default trace (PA6, PA2) is what the analyser shows.
     assert_eq!(h.state().session.traced_mask(), 0x44);
