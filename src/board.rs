@@ -23,6 +23,7 @@ pub mod cop;
 pub mod eeprom;
 pub mod lcd;
 pub mod map;
+pub mod parts;
 pub mod pio;
 pub mod ports;
 pub mod render;
@@ -295,6 +296,16 @@ impl Board {
             }
         }
         board.reset();
+        // The parts outside the chip take their power-on positions.
+        if !cfg.parts.is_empty() {
+            for action in cfg.parts.default_actions() {
+                board.apply_bench_now(&action);
+            }
+            if cfg.parts.trace_mask != 0 {
+                board.timer.trace_pins(cfg.parts.trace_mask, board.now);
+            }
+            board.service();
+        }
         board
     }
 
@@ -665,6 +676,36 @@ impl Board {
     /// The logged port A pin changes, oldest first.
     pub fn pin_trace(&self) -> &[timer::PinEdge] {
         self.timer.pin_trace()
+    }
+
+    /// The port A bits the pin trace logs now (`--trace-pin`, the board's
+    /// `trace`, the GUI's analyser).
+    pub fn trace_mask(&self) -> u8 {
+        self.timer.trace_mask()
+    }
+
+    /// True if the IRQ pin is driven low (asserted) from outside.
+    pub fn irq_pin_low(&self) -> bool {
+        self.irq_pin
+    }
+
+    /// True if the XIRQ pin is driven low (asserted) from outside.
+    pub fn xirq_pin_low(&self) -> bool {
+        self.xirq_pin
+    }
+
+    /// How many of the oldest traced changes were dropped to keep the trace
+    /// within [`timer::MAX_TRACE_EDGES`].
+    pub fn pin_trace_dropped(&self) -> u64 {
+        self.timer.pin_trace_dropped()
+    }
+
+    /// The board's LEDs (its file's `[[led]]`) as port A's pins light them now.
+    pub fn led_states(&self) -> Vec<parts::LedState> {
+        self.setup
+            .config
+            .parts
+            .led_states(self.timer.porta_at(self.now))
     }
 
     /// The voltage on ANn in millivolts (`None` for channels past 7).

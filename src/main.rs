@@ -235,7 +235,7 @@ struct RunArgs {
     #[arg(long, value_name = "low|high[@N]")]
     irq: Vec<String>,
     /// Log the edges (cycle, level) of port A pins into --json's `pin_trace`: PA0..PA7,
-    /// comma list or repeated.
+    /// comma list or repeated (replaces a board file's `trace`).
     #[arg(long, value_name = "PAn")]
     trace_pin: Vec<String>,
     /// Let an illegal opcode take the trap through $FFF8 as on the chip (for programs

@@ -121,6 +121,13 @@ pub struct RunReport {
     /// trace and every change after it (cycle, bit, level), in time order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pin_trace: Vec<crate::board::timer::PinEdge>,
+    /// How many of the oldest `pin_trace` entries were dropped: the trace
+    /// keeps the newest `MAX_TRACE_EDGES` (65,536). Left out when none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pin_trace_dropped: u64,
+    /// The board file's LEDs at the stop: name, pin and whether it is lit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leds: Vec<crate::board::parts::LedState>,
     /// Every COP watchdog reset during the run: when it timed out, where the
     /// program was, and its last feed before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -201,10 +208,16 @@ pub fn run(
         },
         symbols,
         pin_trace: machine.board().pin_trace().to_vec(),
+        pin_trace_dropped: machine.board().pin_trace_dropped(),
+        leds: machine.board().led_states(),
         cop_resets: machine.cop_resets().to_vec(),
         debug,
     };
     Ok((machine, report))
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// True for the stops that mean the program or its input failed.
@@ -339,6 +352,29 @@ impl RunReport {
                     c.pc.wrapping_sub(1),
                 )),
             }
+        }
+        if self.pin_trace_dropped > 0 {
+            out.push_str(&format!(
+                "pin trace: {} entries kept, the {} oldest dropped (at most {} are kept)\n",
+                self.pin_trace.len(),
+                self.pin_trace_dropped,
+                crate::board::timer::MAX_TRACE_EDGES
+            ));
+        }
+        if !self.leds.is_empty() {
+            let leds: Vec<String> = self
+                .leds
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} ({}) {}",
+                        l.name,
+                        l.pin,
+                        if l.lit { "on" } else { "off" }
+                    )
+                })
+                .collect();
+            out.push_str(&format!("LEDs: {}\n", leds.join(", ")));
         }
         if !self.serial.is_empty() {
             out.push_str(&format!("serial: {:?}\n", self.serial));

@@ -8,6 +8,7 @@
 //! A description is checked when it is read: ranges must not overlap, an LCD
 //! or keys need a PIO, and every error names the file, the line and the fix.
 
+use super::parts::Parts;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -80,6 +81,9 @@ pub struct BoardConfig {
     pub keys: bool,
     /// True if the SCI is wired to a terminal (the serial panel and `--serial-in`).
     pub serial: bool,
+    /// Parts outside the chip: LEDs, switches, pots, generators, the
+    /// default logic trace (none on the built-in boards).
+    pub parts: Parts,
 }
 
 /// CONFIG's EEON bit: the EEPROM array is enabled.
@@ -103,6 +107,7 @@ impl BoardConfig {
             lcd: Some(LcdWiring { select: 0 }),
             keys: true,
             serial: true,
+            parts: Parts::default(),
         }
     }
 
@@ -126,6 +131,7 @@ impl BoardConfig {
             lcd: None,
             keys: false,
             serial: true,
+            parts: Parts::default(),
         }
     }
 
@@ -270,6 +276,16 @@ impl BoardConfig {
             .config
             .as_ref()
             .map_or(Ok(default_config), |s| byte(s, "config"))?;
+        let parts = super::parts::check(
+            super::parts::RawParts {
+                led: raw.led,
+                switch: raw.switch,
+                pot: raw.pot,
+                generator: raw.generator,
+                trace: raw.trace,
+            },
+            &err,
+        )?;
         let name = raw.name.unwrap_or_else(|| {
             file.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -288,6 +304,7 @@ impl BoardConfig {
             lcd,
             keys,
             serial: raw.serial.unwrap_or(true),
+            parts,
         })
     }
 }
@@ -381,6 +398,15 @@ struct RawBoard {
     lcd: Option<RawLcd>,
     keys: Option<Spanned<bool>>,
     serial: Option<bool>,
+    #[serde(default)]
+    led: Vec<super::parts::RawLed>,
+    #[serde(default)]
+    switch: Vec<super::parts::RawSwitch>,
+    #[serde(default)]
+    pot: Vec<super::parts::RawPot>,
+    #[serde(default)]
+    generator: Vec<super::parts::RawGenerator>,
+    trace: Option<Spanned<Vec<String>>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -63,6 +63,12 @@ const VEC_PAI: u16 = 0xFFDA;
 /// Writes to TMSK2's PR bits are taken only in the first 64 cycles after reset.
 const TIME_PROTECT_CYCLES: u64 = 64;
 
+/// The most pin-trace entries kept: on a long run the oldest are dropped
+/// (a quarter of the log at a time, so a push stays cheap) and counted in
+/// [`Timer::pin_trace_dropped`]. 65,536 entries are 1 MiB and hold, for
+/// example, 33 ms of one pin driven by a 1 MHz square wave, or 65 s of a 500 Hz one.
+pub const MAX_TRACE_EDGES: usize = 65_536;
+
 /// One change of a port A pin: the cycle, the bit (0..=7) and the new level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PinEdge {
@@ -107,6 +113,9 @@ pub struct Timer {
     /// Port A bits whose changes are logged, and the log.
     trace_mask: u8,
     trace: Vec<PinEdge>,
+    /// Entries dropped from the front of the log to keep it within
+    /// [`MAX_TRACE_EDGES`].
+    trace_dropped: u64,
     /// The cycle of the next event (the minimum of the above).
     next_event: u64,
 }
@@ -157,6 +166,7 @@ impl Timer {
             next_pa_tick: u64::MAX,
             trace_mask: 0,
             trace: Vec::new(),
+            trace_dropped: 0,
             next_event: 0,
         };
         t.reset(0);
@@ -248,13 +258,19 @@ impl Timer {
     }
 
     /// Logs the changes of traced pins of port A bits `mask` from now on
-    /// (with their levels now as the first entries).
+    /// (with their levels now as the first entries). A trace with nothing
+    /// logged after `now` starts over: `--trace-pin` at power-on replaces
+    /// the board's default trace instead of adding to it.
     pub fn trace_pins(&mut self, mask: u8, now: u64) {
+        if self.trace.iter().all(|e| e.cycle == now) {
+            self.trace.clear();
+            self.trace_dropped = 0;
+        }
         self.trace_mask = mask;
         let levels = self.porta();
         for bit in 0..8 {
             if mask & (1 << bit) != 0 {
-                self.trace.push(PinEdge {
+                self.push_trace(PinEdge {
                     cycle: now,
                     bit,
                     level: levels & (1 << bit) != 0,
@@ -263,14 +279,34 @@ impl Timer {
         }
     }
 
-    /// The logged pin changes, oldest first.
+    /// The logged pin changes kept (at most [`MAX_TRACE_EDGES`]), oldest first.
     pub fn pin_trace(&self) -> &[PinEdge] {
         &self.trace
     }
 
+    /// The port A bits logged now.
+    pub fn trace_mask(&self) -> u8 {
+        self.trace_mask
+    }
+
+    /// How many of the oldest logged changes were dropped to keep the log
+    /// within [`MAX_TRACE_EDGES`].
+    pub fn pin_trace_dropped(&self) -> u64 {
+        self.trace_dropped
+    }
+
+    fn push_trace(&mut self, e: PinEdge) {
+        if self.trace.len() >= MAX_TRACE_EDGES {
+            let n = MAX_TRACE_EDGES / 4;
+            self.trace.drain(..n);
+            self.trace_dropped += n as u64;
+        }
+        self.trace.push(e);
+    }
+
     fn log(&mut self, cycle: u64, bit: u8, level: bool) {
         if self.trace_mask & (1 << bit) != 0 {
-            self.trace.push(PinEdge { cycle, bit, level });
+            self.push_trace(PinEdge { cycle, bit, level });
         }
     }
 

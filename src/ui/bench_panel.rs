@@ -1,7 +1,9 @@
-//! The lab bench panel (issue 21): a potentiometer for each A/D input
-//! AN0-AN7 (port E) in volts, the eight port A pins as LEDs with switches
-//! on the input pins PA0-PA2 and PA7, and a logic analyser strip of the
-//! traced pins over the last milliseconds of machine time.
+//! The lab bench panel (issue 21): the board file's parts (LEDs lit by
+//! their pins, switches and push buttons, pots, signal generators), the
+//! IRQ and XIRQ pins, a potentiometer for each A/D input AN0-AN7 (port E)
+//! in volts, the eight port A pins as LEDs with switches on the input pins
+//! PA0-PA2 and PA7, and a logic analyser strip of the traced pins over the
+//! last milliseconds of machine time.
 //!
 //! Assumptions, as the board model makes them (src/board/adc.rs, timer.rs):
 //! VRL = 0 V and VRH = 5 V on the trainer; an open input pin reads 1.
@@ -11,7 +13,9 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, Vec2};
 use super::i18n::{tr, trf};
 use super::session::{Session, INPUT_BITS};
 use crate::board::adc::VRH_MV;
-use crate::board::timer::PinEdge;
+use crate::board::bench::{Drive, IrqLine, SignalSpec};
+use crate::board::parts::{Parts, SwitchPin};
+use crate::board::timer::{PinEdge, MAX_TRACE_EDGES};
 use crate::lesson::Lang;
 
 /// E-cycles per millisecond (2 MHz E clock).
@@ -88,11 +92,20 @@ pub fn waveform(trace: &[PinEdge], bit: u8, from: u64, to: u64, width: f32) -> W
 pub struct BenchPanel {
     /// The analyser's window, in milliseconds.
     pub span_ms: u64,
+    /// Each generator's frequency (Hz) and duty (percent) while it is off,
+    /// by its port A bit: what switching it on sends.
+    generator_settings: [Option<(f64, u32)>; 8],
+    /// Whether each of the board's push buttons was held last frame.
+    buttons_held: Vec<bool>,
 }
 
 impl Default for BenchPanel {
     fn default() -> Self {
-        BenchPanel { span_ms: 20 }
+        BenchPanel {
+            span_ms: 20,
+            generator_settings: [None; 8],
+            buttons_held: Vec::new(),
+        }
     }
 }
 
@@ -108,6 +121,13 @@ impl BenchPanel {
             .id_salt("bench")
             .auto_shrink([false, false])
             .show(ui, |ui| {
+                let parts = session.board_parts();
+                if !parts.is_empty() {
+                    self.parts_ui(ui, session, &parts, lang);
+                    ui.separator();
+                }
+                irq_ui(ui, session, lang);
+                ui.separator();
                 self.analog_ui(ui, session, lang);
                 ui.separator();
                 pins_ui(ui, session, lang);
@@ -156,7 +176,7 @@ impl BenchPanel {
                 .response
                 .labelled_by(label.id);
         });
-        let mask = session.bench().trace_mask;
+        let mask = session.traced_mask();
         if mask == 0 {
             ui.weak(tr(
                 lang,
@@ -208,7 +228,177 @@ impl BenchPanel {
             "{} ms of machine time up to now (cycle {}); high is up.",
             &[&self.span_ms, &to],
         ));
+        let dropped = session.pin_trace_dropped();
+        if dropped > 0 {
+            ui.weak(trf(
+                lang,
+                "The trace keeps the newest {} changes: {} older ones were dropped.",
+                &[&MAX_TRACE_EDGES, &dropped],
+            ));
+        }
     }
+
+    /// The board file's parts: LEDs, switches and buttons, pots, generators.
+    fn parts_ui(&mut self, ui: &mut egui::Ui, session: &mut Session, parts: &Parts, lang: Lang) {
+        ui.label(RichText::new(tr(lang, "Board parts")).strong())
+            .on_hover_text(tr(
+                lang,
+                "What the board file wires to the pins; they start as the file says.",
+            ));
+        let levels = session.port_a();
+        if !parts.leds.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                for led in &parts.leds {
+                    let lit = led.lit(levels);
+                    let (rect, r) = ui.allocate_exact_size(Vec2::splat(18.0), Sense::hover());
+                    ui.painter().circle_filled(
+                        rect.center(),
+                        7.0,
+                        if lit { LED_ON } else { LED_OFF },
+                    );
+                    let state = if lit { tr(lang, "on") } else { tr(lang, "off") };
+                    let name = format!("LED {} (PA{}): {state}", led.name, led.bit);
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &name));
+                    r.on_hover_text(&name);
+                    ui.label(&led.name);
+                }
+            });
+        }
+        self.buttons_held.resize(parts.switches.len(), false);
+        for (i, sw) in parts.switches.iter().enumerate() {
+            let high = match sw.pin {
+                SwitchPin::PortA(p) => levels & (1 << p.0) != 0,
+                SwitchPin::PortE(ch) => session
+                    .machine()
+                    .and_then(|m| m.board().analog(ch))
+                    .is_some_and(|mv| mv >= VRH_MV / 2),
+            };
+            let pin = sw.pin.name();
+            if sw.button {
+                let name = format!("button {} ({pin})", sw.name);
+                let text = format!("{} ({pin}) = {}", sw.name, high as u8);
+                let r = ui.add(egui::Button::new(text).selected(self.buttons_held[i]));
+                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+                // Act on the press and the release only, so the pin is free
+                // for the other controls between them.
+                // Held: the primary button is down with the pointer on it
+                // (egui's press-on-widget flag misses presses in this panel
+                // while a neighbour's tooltip is up).
+                let held = r.contains_pointer() && ui.input(|i| i.pointer.primary_down());
+                let was = std::mem::replace(&mut self.buttons_held[i], held);
+                r.on_hover_text(trf(
+                    lang,
+                    "push button: {} while held, {} when released",
+                    &[&(!sw.default_high as u8), &(sw.default_high as u8)],
+                ));
+                if held != was {
+                    drive(session, sw.pin, held != sw.default_high);
+                }
+            } else {
+                let mut on = high;
+                let name = format!("switch {} ({pin})", sw.name);
+                let r = ui.checkbox(&mut on, format!("{} ({pin}) = {}", sw.name, high as u8));
+                r.widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, on, &name));
+                if r.on_hover_text(tr(lang, "toggle switch: ticked = 1"))
+                    .changed()
+                {
+                    drive(session, sw.pin, on);
+                }
+            }
+        }
+        for pot in &parts.pots {
+            let now = session
+                .machine()
+                .and_then(|m| m.board().analog(pot.channel))
+                .unwrap_or(pot.default_mv);
+            let mut volts = now as f32 / 1000.0;
+            let (lo, hi) = (pot.min_mv as f32 / 1000.0, pot.max_mv as f32 / 1000.0);
+            let r = ui.add(
+                egui::Slider::new(&mut volts, lo..=hi)
+                    .step_by(0.01)
+                    .fixed_decimals(2)
+                    .suffix(" V")
+                    .text(format!("{} (AN{})", pot.name, pot.channel)),
+            );
+            if r.changed() {
+                let mv = (volts * 1000.0)
+                    .round()
+                    .clamp(pot.min_mv as f32, pot.max_mv as f32) as u32;
+                session.set_analog(pot.channel, mv);
+            }
+        }
+        for g in &parts.generators {
+            let bit = g.pin.0;
+            let saved = self.generator_settings[bit as usize]
+                .unwrap_or((g.millihertz as f64 / 1000.0, g.duty_percent));
+            let (mut on, mut hz, mut duty) = match session.input_drive(bit) {
+                Drive::Square(s) => (true, s.millihertz as f64 / 1000.0, s.duty_percent),
+                _ => (false, saved.0, saved.1),
+            };
+            let before = (on, hz, duty);
+            ui.horizontal_wrapped(|ui| {
+                let name = format!("generator {} (PA{bit})", g.name);
+                let r = ui.checkbox(&mut on, format!("{} (PA{bit})", g.name));
+                r.widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, on, &name));
+                r.on_hover_text(tr(lang, "square-wave generator: ticked = running"));
+                ui.add(
+                    egui::Slider::new(&mut hz, 1.0..=100_000.0)
+                        .logarithmic(true)
+                        .max_decimals(3)
+                        .suffix(" Hz")
+                        .text(format!("{} Hz", g.name)),
+                );
+                ui.add(
+                    egui::Slider::new(&mut duty, 1..=99)
+                        .suffix(" %")
+                        .text(format!("{} duty", g.name)),
+                );
+            });
+            if (on, hz, duty) != before {
+                let millihertz = (hz * 1000.0).round().clamp(1.0, 500_000_000.0) as u64;
+                self.generator_settings[bit as usize] = Some((millihertz as f64 / 1000.0, duty));
+                let spec = if on {
+                    SignalSpec::Square {
+                        millihertz,
+                        duty_percent: duty.clamp(1, 99),
+                    }
+                } else {
+                    SignalSpec::Off
+                };
+                session.set_signal(bit, spec);
+            }
+        }
+    }
+}
+
+/// Puts a switch's pin at `high`.
+fn drive(session: &mut Session, pin: SwitchPin, high: bool) {
+    match pin {
+        SwitchPin::PortA(p) => session.set_input_pin(p.0, high),
+        SwitchPin::PortE(ch) => session.set_analog(ch, if high { VRH_MV } else { 0 }),
+    }
+}
+
+/// The IRQ and XIRQ pins: a checkbox each pulls the pin low (asserted).
+fn irq_ui(ui: &mut egui::Ui, session: &mut Session, lang: Lang) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(tr(lang, "Interrupt pins")).strong());
+        for (line, pin) in [(IrqLine::Irq, "IRQ"), (IrqLine::Xirq, "XIRQ")] {
+            let mut low = session.irq_line_low(line);
+            let name = format!("{pin} low");
+            let r = ui.checkbox(&mut low, &name);
+            r.widget_info(|| egui::WidgetInfo::selected(egui::Role::CheckBox, true, low, &name));
+            if r.on_hover_text(trf(
+                lang,
+                "ticked: the {} pin is pulled low (asserted); OPTION's IRQE makes IRQ edge-sensitive",
+                &[&pin],
+            ))
+            .changed()
+            {
+                session.set_irq_line(line, low);
+            }
+        }
+    });
 }
 
 /// Draws a waveform into `plot` as a line: high at the top, low below.
@@ -240,7 +430,8 @@ fn draw_wave(painter: &egui::Painter, plot: Rect, wave: &Waveform) {
 fn pins_ui(ui: &mut egui::Ui, session: &mut Session, lang: Lang) {
     ui.label(RichText::new(tr(lang, "Port A pins")).strong());
     let levels = session.port_a();
-    let mut mask = session.bench().trace_mask;
+    let old_mask = session.traced_mask();
+    let mut mask = old_mask;
     egui::Grid::new("port-a-pins")
         .spacing([6.0, 2.0])
         .show(ui, |ui| {
@@ -294,7 +485,7 @@ fn pins_ui(ui: &mut egui::Ui, session: &mut Session, lang: Lang) {
             }
             ui.end_row();
         });
-    if mask != session.bench().trace_mask {
+    if mask != old_mask {
         session.set_trace_mask(mask);
     }
 }

@@ -353,6 +353,15 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("PA5: output compare OC3 (output)", "PA5: Output Compare OC3 (Ausgang)"),
     ("PA6: output compare OC2 (output)", "PA6: Output Compare OC2 (Ausgang)"),
     ("PA7: pulse accumulator input / OC1 (input or output by DDRA7)", "PA7: Eingang des Pulsakkumulators / OC1 (Ein- oder Ausgang nach DDRA7)"),
+    // The board file's parts on the bench (src/ui/bench_panel.rs).
+    ("Board parts", "Bauteile der Platine"),
+    ("What the board file wires to the pins; they start as the file says.", "Was die Platinendatei an die Pins anschließt; sie beginnen so, wie die Datei es sagt."),
+    ("push button: {} while held, {} when released", "Taster: {} solange gedrückt, {} nach dem Loslassen"),
+    ("toggle switch: ticked = 1", "Kippschalter: angekreuzt = 1"),
+    ("square-wave generator: ticked = running", "Rechteckgenerator: angekreuzt = läuft"),
+    ("Interrupt pins", "Interrupt-Pins"),
+    ("ticked: the {} pin is pulled low (asserted); OPTION's IRQE makes IRQ edge-sensitive", "angekreuzt: der Pin {} wird auf Low gezogen (aktiv); IRQE in OPTION macht IRQ flankengesteuert"),
+    ("The trace keeps the newest {} changes: {} older ones were dropped.", "Die Aufzeichnung behält die neuesten {} Wechsel: {} ältere wurden verworfen."),
 ];
 
 #[cfg(test)]
