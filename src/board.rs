@@ -1170,13 +1170,13 @@ impl Board {
     /// block and a page of one readable kind (see [`map`]).
     #[inline(always)]
     fn reads_direct(&self, addr: u16) -> bool {
-        !self.map.is_register(addr) && self.map.pages[(addr >> 8) as usize] & READ_DIRECT != 0
+        self.map.reads_direct(addr)
     }
 }
 
 impl Bus for Board {
-    // Always inlined into the CPU's step: the fast path is two loads and
-    // two compares; everything else is the out-of-line `read_io`.
+    // Always inlined into the CPU's step: the fast path is one page-table
+    // load and a test; everything else is the out-of-line `read_io`.
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         if self.reads_direct(addr) {
@@ -1197,7 +1197,7 @@ impl Bus for Board {
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        if !self.map.is_register(addr) && self.map.pages[(addr >> 8) as usize] & WRITE_DIRECT != 0 {
+        if self.map.writes_direct(addr) {
             self.mem[addr as usize] = value;
         } else {
             self.write_io(addr, value);

@@ -34,6 +34,10 @@ pub enum Kind {
 pub const READ_DIRECT: u8 = 1;
 /// Page flag: writes to this page may go straight to memory.
 pub const WRITE_DIRECT: u8 = 2;
+/// Page flag: the register block lies in this page, so the direct flags
+/// hold only for its other addresses. With it the hot path of a read or
+/// write is one page-table load for every other page.
+pub const REGISTERS: u8 = 4;
 
 /// Size of the on-chip register block.
 pub const REGISTER_BLOCK: u16 = 0x40;
@@ -41,7 +45,7 @@ pub const REGISTER_BLOCK: u16 = 0x40;
 /// The decoder's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryMap {
-    /// Per page: [`READ_DIRECT`] | [`WRITE_DIRECT`].
+    /// Per page: [`READ_DIRECT`] | [`WRITE_DIRECT`] | [`REGISTERS`].
     pub pages: [u8; 256],
     /// Base of the register block.
     pub reg_base: u16,
@@ -121,6 +125,25 @@ impl MemoryMap {
         if self.vector_watch {
             self.pages[0xFF] &= !READ_DIRECT;
         }
+        // The block is 64 bytes at a multiple of $1000: always inside one page.
+        self.pages[(self.reg_base >> 8) as usize] |= REGISTERS;
+    }
+
+    /// True if a read of `addr` goes straight to memory: a page of one
+    /// readable kind, and not the register block.
+    #[inline(always)]
+    pub fn reads_direct(&self, addr: u16) -> bool {
+        let p = self.pages[(addr >> 8) as usize];
+        p & (READ_DIRECT | REGISTERS) == READ_DIRECT
+            || (p & READ_DIRECT != 0 && !self.is_register(addr))
+    }
+
+    /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
+    #[inline(always)]
+    pub fn writes_direct(&self, addr: u16) -> bool {
+        let p = self.pages[(addr >> 8) as usize];
+        p & (WRITE_DIRECT | REGISTERS) == WRITE_DIRECT
+            || (p & WRITE_DIRECT != 0 && !self.is_register(addr))
     }
 
     /// True if `addr` is in the register block.
@@ -214,7 +237,9 @@ mod tests {
     fn trainer11_pages() {
         let b = BoardConfig::trainer11();
         let m = MemoryMap::new(&b, 0x00, false);
-        assert_eq!(m.pages[0x00], READ_DIRECT | WRITE_DIRECT);
+        assert_eq!(m.pages[0x00], READ_DIRECT | WRITE_DIRECT | REGISTERS);
+        assert!(!m.reads_direct(0x003F) && m.reads_direct(0x0040));
+        assert!(!m.writes_direct(0x0000) && m.writes_direct(0x00FF));
         assert_eq!(m.pages[0x7F], READ_DIRECT | WRITE_DIRECT);
         assert_eq!(m.pages[0x80], 0);
         assert_eq!(m.pages[0xBF], 0);
@@ -232,6 +257,7 @@ mod tests {
         let m = MemoryMap::new(&b, 0x01, true);
         assert_eq!(m.pages[0x00], READ_DIRECT | WRITE_DIRECT);
         assert_eq!(m.pages[0x01], 0);
+        assert_eq!(m.pages[0x10], REGISTERS);
         assert_eq!(m.pages[0xB6], READ_DIRECT);
         assert_eq!(m.kind_at(&b, 0xB800), Kind::Unmapped);
         assert!(m.is_register(0x103F));

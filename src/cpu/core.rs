@@ -200,28 +200,29 @@ impl Cpu {
         }
 
         let first = bus.read(pc);
-        let (page, opcode, opcode_len) = match first {
-            0x18 => (1, bus.read(pc.wrapping_add(1)), 2u16),
-            0x1A => (2, bus.read(pc.wrapping_add(1)), 2u16),
-            0xCD => (3, bus.read(pc.wrapping_add(1)), 2u16),
-            _ => (0, first, 1u16),
-        };
-        let index = dispatch::INDEX[page][opcode as usize];
-        if index == dispatch::NONE {
-            let illegal = if opcode_len == 1 {
-                IllegalOpcode {
-                    addr: pc,
-                    bytes: [first, 0],
-                    len: 1,
-                }
-            } else {
-                IllegalOpcode {
-                    addr: pc,
-                    bytes: [first, opcode],
-                    len: 2,
-                }
-            };
-            return self.illegal(bus, illegal);
+        let mut index = dispatch::INDEX[0][first as usize];
+        let mut opcode_len = 1u16;
+        // One compare keeps every page-1 opcode on the straight path.
+        if index >= dispatch::PREBYTE {
+            let mut bytes = [first, 0];
+            if index != dispatch::NONE {
+                // A prebyte: its page's opcode follows.
+                let page = (index - dispatch::PREBYTE) as usize;
+                bytes[1] = bus.read(pc.wrapping_add(1));
+                index = dispatch::INDEX[page][bytes[1] as usize];
+                opcode_len = 2;
+            }
+            if index == dispatch::NONE {
+                let len = opcode_len as u8;
+                return self.illegal(
+                    bus,
+                    IllegalOpcode {
+                        addr: pc,
+                        bytes,
+                        len,
+                    },
+                );
+            }
         }
         self.regs.pc = pc.wrapping_add(opcode_len);
         self.dispatch(bus, index, pc)

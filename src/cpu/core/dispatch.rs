@@ -15,6 +15,9 @@ use seq_macro::seq;
 
 /// Marks an opcode with no table entry in [`INDEX`].
 pub(super) const NONE: u16 = u16::MAX;
+/// Page 1's entries for the prebytes: `PREBYTE + n` selects page `n`
+/// (1-3), so one lookup tells an opcode from a prebyte. Above every index.
+pub(super) const PREBYTE: u16 = 0xFF00;
 
 /// Entries in [`OPCODES`]; the dispatch `match` below has one arm for each.
 const ENTRIES: usize = 308;
@@ -24,7 +27,7 @@ const _: () = assert!(
 );
 
 /// Per page (none, $18, $1A, $CD) and opcode byte: the index of its entry
-/// in [`OPCODES`], or [`NONE`].
+/// in [`OPCODES`], or [`NONE`]; on page 1 the prebytes are `PREBYTE + page`.
 pub(super) static INDEX: [[u16; 256]; 4] = build_index();
 
 const fn build_index() -> [[u16; 256]; 4] {
@@ -37,6 +40,9 @@ const fn build_index() -> [[u16; 256]; 4] {
         }
         i += 1;
     }
+    index[0][0x18] = PREBYTE + 1;
+    index[0][0x1A] = PREBYTE + 2;
+    index[0][0xCD] = PREBYTE + 3;
     index
 }
 
@@ -72,6 +78,10 @@ mod tests {
         for (page, &prebyte) in [0x00u8, 0x18, 0x1A, 0xCD].iter().enumerate() {
             for opcode in 0..=255u8 {
                 let i = INDEX[page][opcode as usize];
+                if page == 0 && [0x18, 0x1A, 0xCD].contains(&opcode) {
+                    assert_eq!(page_index(opcode), Some((i - PREBYTE) as usize));
+                    continue;
+                }
                 match OPCODE_MAP.get(prebyte, opcode) {
                     Some(info) => {
                         assert_ne!(i, NONE, "{prebyte:02X} {opcode:02X}");
