@@ -187,15 +187,20 @@ impl Cpu {
     #[inline(always)]
     fn step_running<B: Bus>(&mut self, bus: &mut B) -> Step {
         let pc = self.regs.pc;
-        // The CLI/TAP delay covers exactly one instruction boundary.
-        let delayed = std::mem::take(&mut self.irq_delay);
-        // XIRQ has priority over every I-maskable source (RM section 5, "Interrupts").
-        if self.regs.ccr & flags::X == 0 && bus.xirq() {
-            return self.enter_interrupt(bus, XIRQ_VECTOR, INTERRUPT_CYCLES, true);
-        }
-        if self.regs.ccr & flags::I == 0 && !delayed {
-            if let Some(vector) = bus.irq_vector() {
-                return self.enter_interrupt(bus, vector, INTERRUPT_CYCLES, false);
+        // With X and I both set (reset, and most polling programs) no
+        // interrupt can be taken: one test. The CLI/TAP delay is set only
+        // by clearing I, so it is always taken at the next boundary here.
+        if self.regs.ccr & (flags::X | flags::I) != flags::X | flags::I {
+            // The CLI/TAP delay covers exactly one instruction boundary.
+            let delayed = std::mem::take(&mut self.irq_delay);
+            // XIRQ has priority over every I-maskable source (RM section 5, "Interrupts").
+            if self.regs.ccr & flags::X == 0 && bus.xirq() {
+                return self.enter_interrupt(bus, XIRQ_VECTOR, INTERRUPT_CYCLES, true);
+            }
+            if self.regs.ccr & flags::I == 0 && !delayed {
+                if let Some(vector) = bus.irq_vector() {
+                    return self.enter_interrupt(bus, vector, INTERRUPT_CYCLES, false);
+                }
             }
         }
 
