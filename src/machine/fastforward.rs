@@ -278,7 +278,7 @@ impl Machine {
                 board: &mut self.board,
                 clean: true,
             };
-            let step = self.cpu.step(&mut bus);
+            let step = self.cpu.step_inline(&mut bus);
             bus_clean &= bus.clean;
             if self.board.has_fault() {
                 return Iteration::Stopped(self.fault_step(step, before, stop));
