@@ -107,8 +107,8 @@ pub struct Ended {
     pub returned_to: u16,
 }
 
-/// The call stack at the start of a loop iteration (see [`CallStack::mark`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The call stack at the start of a loop iteration (see [`CallStack::mark_into`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct StackMark {
     frames: Vec<Frame>,
     pushes: u64,
@@ -256,13 +256,26 @@ impl CallStack {
         self.frames.push(frame);
     }
 
-    /// The stack now, to compare with after one loop iteration.
-    pub(crate) fn mark(&self) -> StackMark {
-        StackMark {
-            frames: self.frames.clone(),
-            pushes: self.pushes,
-            truncated: self.truncated,
+    /// [`CallStack::apply`] for a step that neither called nor returned
+    /// (`Flow::Plain`), made cheap for the common case: nothing ended, and
+    /// SP not above the innermost frame.
+    #[inline]
+    pub fn apply_plain(&mut self, sp_after: u16) {
+        if !self.ended.is_empty() {
+            self.ended.clear();
         }
+        if self.frames.last().is_some_and(|f| sp_after > f.sp) {
+            self.apply(Flow::Plain, sp_after, 0, 0, 0, &|_| 0);
+        }
+    }
+
+    /// Notes the stack now in `mark`, to compare with after one loop
+    /// iteration (reusing its allocation).
+    pub(crate) fn mark_into(&self, mark: &mut StackMark) {
+        mark.frames.clear();
+        mark.frames.extend_from_slice(&self.frames);
+        mark.pushes = self.pushes;
+        mark.truncated = self.truncated;
     }
 
     /// True if the stack is as at `mark` but for the callee cycles of its

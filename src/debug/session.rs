@@ -18,7 +18,7 @@ use super::target::{FastStop, Fault, Target, TargetStep};
 use super::watch::{WatchError, WatchHit, Watchpoints};
 use crate::cpu::{Instruction, Op, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
-use crate::machine::hooked::{RepeatCache, StepBefore, StepHook};
+use crate::machine::hooked::{Interest, RepeatCache, StepBefore, StepHook};
 use serde::Serialize;
 
 /// Longest provenance chain reported.
@@ -224,7 +224,26 @@ fn flow_of(op: Option<Op>, step: &Step, pc: u16, sp_before: u16, pc_after: u16) 
 /// The call stack and profile after one step: `before` is (PC, SP, cycles)
 /// before it, `after` the registers and cycles after it; the profile
 /// rows the step added go to `log` too, if given.
+#[inline]
 fn track_flow(
+    tracked: &mut Tracked,
+    op: Option<Op>,
+    step: &Step,
+    before: (u16, u16, u64),
+    after: (&Registers, u64),
+    peek: &dyn Fn(u16) -> u8,
+    log: Option<&mut Vec<RowDelta>>,
+) {
+    if op.is_none() && step.event == StepEvent::None {
+        tracked.callstack.apply_plain(after.0.sp);
+        return;
+    }
+    track_call_or_return(tracked, op, step, before, after, peek, log);
+}
+
+/// [`track_flow`] for a step that called, returned or entered an interrupt.
+#[inline(never)]
+fn track_call_or_return(
     tracked: &mut Tracked,
     op: Option<Op>,
     step: &Step,
@@ -295,7 +314,8 @@ struct FastHook<'a, T: Target> {
     last_pc: u16,
     /// The call stack when the loop iteration being measured began, and the
     /// profile rows the iteration added since.
-    mark: Option<StackMark>,
+    mark: StackMark,
+    marked: bool,
     rows: Vec<RowDelta>,
 }
 
@@ -304,6 +324,31 @@ struct FastHook<'a, T: Target> {
 const MAX_ITERATION_ROWS: usize = 64;
 
 impl<T: Target> StepHook<T> for FastHook<'_, T> {
+    fn interest(&self) -> Interest {
+        if matches!(self.cmd, Cmd::Over { .. }) {
+            // Step over ends when PC is back at the return address.
+            return Interest::EVERY_STEP;
+        }
+        Interest {
+            every_step: false,
+            // Above the innermost frame's SP the frames fall into doubt.
+            sp_above: self
+                .tracked
+                .callstack
+                .frames()
+                .last()
+                .map_or(u16::MAX, |f| f.sp),
+            at_cycle: self.history.as_ref().map_or(u64::MAX, |h| h.next_due()),
+        }
+    }
+
+    fn plain_steps(&mut self, n: u64) {
+        // What each of them did to the call stack: ended nothing, moved SP
+        // no higher than the innermost frame.
+        self.tracked.callstack.apply_plain(0);
+        self.tracked.index += n;
+    }
+
     fn at_breakpoint(&mut self, m: &T) -> bool {
         let pc = m.cpu().regs.pc;
         if let Cmd::RunTo(addrs) = self.cmd {
@@ -324,18 +369,17 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         false
     }
 
+    #[inline]
     fn after_step(&mut self, m: &T, before: &StepBefore, step: &Step) -> bool {
         self.last_pc = before.pc;
         let op = flow_op(before.opcode, || before.second);
         let regs = m.cpu().regs;
         let cycles_after = m.cycles();
-        let log = match self.mark {
-            Some(_) if self.rows.len() < MAX_ITERATION_ROWS => Some(&mut self.rows),
-            Some(_) => {
-                self.mark = None;
-                None
-            }
-            None => None,
+        let log = if self.marked && self.rows.len() < MAX_ITERATION_ROWS {
+            Some(&mut self.rows)
+        } else {
+            self.marked = false;
+            None
         };
         track_flow(
             self.tracked,
@@ -368,19 +412,19 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
     }
 
     fn iteration_start(&mut self) {
-        self.mark = Some(self.tracked.callstack.mark());
+        self.tracked.callstack.mark_into(&mut self.mark);
+        self.marked = true;
         self.rows.clear();
     }
 
     fn may_repeat(&mut self) -> bool {
-        self.mark
-            .as_ref()
-            .is_some_and(|m| self.tracked.callstack.repeats_since(m))
+        self.marked && self.tracked.callstack.repeats_since(&self.mark)
     }
 
     fn repeated(&mut self, k: u64, steps: u64) {
-        if let Some(mark) = self.mark.take() {
-            self.tracked.callstack.repeat(&mark, k);
+        if self.marked {
+            self.marked = false;
+            self.tracked.callstack.repeat(&self.mark, k);
             self.tracked.profile.repeat(&self.rows, k);
             self.tracked.index += k * steps;
         }
@@ -439,6 +483,8 @@ pub struct Debugger<T: Target> {
     /// Whether commands may run on the target's fast path.
     fast: bool,
     repeat_cache: RepeatCache,
+    stack_mark: StackMark,
+    rows: Vec<RowDelta>,
     /// E-cycles one command may run before it stops with [`Reason::Budget`].
     pub max_cycles: u64,
 }
@@ -471,6 +517,8 @@ impl<T: Target> Debugger<T> {
             empty: Program::default(),
             fast: true,
             repeat_cache: RepeatCache::default(),
+            stack_mark: StackMark::default(),
+            rows: Vec::new(),
             max_cycles: 1_000_000_000,
         };
         d.set_history_budget(Some(DEFAULT_BUDGET));
@@ -1005,8 +1053,9 @@ impl<T: Target> Debugger<T> {
             cmd: &cmd,
             reason: None,
             last_pc: self.target.cpu().regs.pc,
-            mark: None,
-            rows: Vec::new(),
+            mark: std::mem::take(&mut self.stack_mark),
+            marked: false,
+            rows: std::mem::take(&mut self.rows),
         };
         let end = self.target.run_hooked(
             self.max_cycles,
@@ -1016,6 +1065,9 @@ impl<T: Target> Debugger<T> {
             &mut self.repeat_cache,
         );
         let (reason, last_pc) = (hook.reason.take(), hook.last_pc);
+        // Keep the buffers for the next command.
+        self.stack_mark = std::mem::take(&mut hook.mark);
+        self.rows = std::mem::take(&mut hook.rows);
         match end {
             FastStop::Hook => {
                 let reason = reason.unwrap_or(Reason::Step);

@@ -74,8 +74,45 @@ impl StepBefore {
     }
 }
 
+/// Which steps a hook must hear about one by one; the others (plain
+/// instructions) it is told only as a count ([`StepHook::plain_steps`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interest {
+    /// Every step (the rest of this is then moot).
+    pub every_step: bool,
+    /// Steps after which SP is above this.
+    pub sp_above: u16,
+    /// Steps that end at or after this E-cycle.
+    pub at_cycle: u64,
+}
+
+impl Interest {
+    /// Every step, one by one.
+    pub const EVERY_STEP: Interest = Interest {
+        every_step: true,
+        sp_above: 0,
+        at_cycle: 0,
+    };
+}
+
+/// True for the steps a hook always hears about: JSR (all modes), BSR,
+/// RTS and RTI by their opcode bytes (RM appendix A); interrupt entries,
+/// SWI, traps and waits by their step event.
+#[inline(always)]
+fn calls_or_returns(before: &StepBefore) -> bool {
+    matches!(before.opcode, 0x9D | 0xAD | 0xBD | 0x8D | 0x39 | 0x3B)
+        || (before.opcode == 0x18 && before.second == 0xAD)
+}
+
 /// Who watches a hooked run (the debugger's session). `M` is the machine.
 pub trait StepHook<M> {
+    /// Which steps to report one by one (asked again after each report).
+    fn interest(&self) -> Interest {
+        Interest::EVERY_STEP
+    }
+    /// `n` plain instructions ran that [`StepHook::interest`] did not ask
+    /// for (told before any other call, so the hook's step count is right).
+    fn plain_steps(&mut self, _n: u64) {}
     /// The next instruction is at a breakpoint address of the run: true
     /// stops the run before it.
     fn at_breakpoint(&mut self, m: &M) -> bool;
@@ -184,6 +221,15 @@ impl AccessObserver for ProbeLog {
     }
 }
 
+/// Tells `hook` about the plain steps not reported yet.
+#[inline]
+fn flush<M, H: StepHook<M>>(hook: &mut H, pending: &mut u64) {
+    if *pending > 0 {
+        hook.plain_steps(*pending);
+        *pending = 0;
+    }
+}
+
 /// A loop iteration being measured.
 struct Probe {
     head: u16,
@@ -222,22 +268,27 @@ impl Machine {
         let ff = self.ff.enabled;
         let mut first = !check_first;
         let mut probe: Option<Probe> = None;
+        let mut interest = hook.interest();
+        let mut pending = 0u64;
         loop {
             let pc = self.cpu.regs.pc;
             if !first && check_bps && breakpoints.contains(pc) {
                 if let Some(p) = probe.take() {
                     cache.failed(p.head, self.board.now());
                 }
+                flush(hook, &mut pending);
                 if hook.at_breakpoint(self) {
                     return HookedStop::Hook;
                 }
             }
             first = false;
             if self.script_tick().is_some() {
+                flush(hook, &mut pending);
                 return HookedStop::Settled(self.waiting_on.unwrap_or(InputKind::Keys));
             }
             let now = self.board.now();
             if now >= budget_end {
+                flush(hook, &mut pending);
                 return HookedStop::Budget;
             }
             if probe.as_ref().is_some_and(|p| now >= p.limit) {
@@ -248,95 +299,220 @@ impl Machine {
                 probe = None;
             }
             let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
-            let (out, clean) = match probe {
-                Some(_) => {
-                    let mut log = ProbeLog::default();
-                    let out = self.step_observed(&mut log);
-                    let clean = !log.dirty
-                        && log.reads[..log.n_reads]
-                            .iter()
-                            .all(|&a| !self.board.read_is_time_dependent(a))
-                        && log.writes[..log.n_writes]
-                            .iter()
-                            .all(|&a| self.board.is_plain_ram(a));
-                    (out, clean)
+            if probe.is_some() {
+                let end = self.probe_step(
+                    &mut probe,
+                    &before,
+                    budget_end,
+                    hook,
+                    cache,
+                    &mut interest,
+                    &mut pending,
+                );
+                match end {
+                    Some(stop) => return stop,
+                    None => continue,
                 }
-                None => (self.step(), true),
-            };
-            let hook_stop = hook.after_step(self, &before, &out.step);
-            let stops = out.fault.is_some()
-                || out.halt.is_some()
-                || matches!(out.step.event, StepEvent::IllegalRefused(_));
-            if stops {
-                return HookedStop::Outcome(out);
             }
-            if hook_stop {
-                return HookedStop::Hook;
+            let StepOutcome { step, fault, halt } = self.quick_step();
+            if fault.is_some()
+                || halt.is_some()
+                || matches!(step.event, StepEvent::IllegalRefused(_))
+            {
+                flush(hook, &mut pending);
+                hook.after_step(self, &before, &step);
+                return HookedStop::Outcome(StepOutcome { step, fault, halt });
             }
-            if !ff {
-                continue;
+            let tell = interest.every_step
+                || step.event != StepEvent::None
+                || calls_or_returns(&before)
+                || self.cpu.regs.sp > interest.sp_above
+                || self.board.now() >= interest.at_cycle;
+            if tell {
+                flush(hook, &mut pending);
+                if hook.after_step(self, &before, &step) {
+                    return HookedStop::Hook;
+                }
+                interest = hook.interest();
+            } else {
+                pending += 1;
             }
-            let quiet = out.step.event == StepEvent::None && self.cpu.state == RunState::Running;
             let to = self.cpu.regs.pc;
-            let back = to <= out.step.pc;
-            let now = self.board.now();
-            let Some(mut p) = probe.take() else {
-                if quiet && back && cache.may_try(to, now) {
-                    probe = Some(self.start_probe(to, false, budget_end, hook));
-                }
-                continue;
-            };
-            if !quiet {
-                cache.failed(p.head, now);
-                continue;
+            if ff
+                && to <= step.pc
+                && step.event == StepEvent::None
+                && self.cpu.state == RunState::Running
+                && cache.may_try(to, self.board.now())
+            {
+                flush(hook, &mut pending);
+                probe = Some(self.start_probe(to, false, budget_end, hook));
             }
-            p.steps += 1;
-            p.clean &= clean;
-            if to == p.head {
-                let same = p.clean
-                    && now < p.event0
-                    && self.board.next_event() == p.event0
-                    && self.cpu_without_cycles() == p.cpu0
-                    && self.board.read_effects() == p.effects0;
-                if same {
-                    if hook.may_repeat() {
-                        cache.succeeded(p.head);
-                        self.skip_iterations(&p, hook, cache);
-                    } else {
-                        cache.failed(p.head, now);
-                    }
-                } else if now >= p.event0 || self.board.next_event() != p.event0 {
-                    // The wait ended (a device event): nothing against the loop.
-                } else if !p.retried {
-                    // The first pass may still settle state: once more.
-                    probe = Some(self.start_probe(p.head, true, budget_end, hook));
-                } else {
-                    cache.failed(p.head, now);
-                }
-                continue;
-            }
-            if back {
-                if self.board.next_event() != p.event0 {
-                    continue;
-                }
-                if p.last_back == Some(to) {
-                    // An inner loop: that is where a program polls.
-                    cache.failed(p.head, now);
-                    if cache.may_try(to, now) {
-                        probe = Some(self.start_probe(to, false, budget_end, hook));
-                    }
-                    continue;
-                }
-                p.last_back = Some(to);
-            }
-            if p.steps >= MAX_ITERATION_STEPS {
-                if self.board.next_event() == p.event0 {
-                    cache.failed(p.head, now);
-                }
-                continue;
-            }
-            probe = Some(p);
         }
+    }
+
+    /// One step of a loop iteration being measured (through the probe's
+    /// observer), reported to the hook as any step, then the measurement's
+    /// bookkeeping: skip when the iteration repeated, measure again or give
+    /// up. Returns the run's end if the step ends it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn probe_step<H: StepHook<Machine>>(
+        &mut self,
+        probe: &mut Option<Probe>,
+        before: &StepBefore,
+        budget_end: u64,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> Option<HookedStop> {
+        let mut log = ProbeLog::default();
+        let out = self.step_observed(&mut log);
+        let clean = !log.dirty
+            && log.reads[..log.n_reads]
+                .iter()
+                .all(|&a| !self.board.read_is_time_dependent(a))
+            && log.writes[..log.n_writes]
+                .iter()
+                .all(|&a| self.board.is_plain_ram(a));
+        let stops = out.fault.is_some()
+            || out.halt.is_some()
+            || matches!(out.step.event, StepEvent::IllegalRefused(_));
+        // Every measured step is told: the hook notes what the iteration
+        // did to its state.
+        flush(hook, pending);
+        let hook_stop = hook.after_step(self, before, &out.step);
+        *interest = hook.interest();
+        if stops {
+            return Some(HookedStop::Outcome(out));
+        }
+        if hook_stop {
+            return Some(HookedStop::Hook);
+        }
+        let quiet = out.step.event == StepEvent::None && self.cpu.state == RunState::Running;
+        let to = self.cpu.regs.pc;
+        let back = to <= out.step.pc;
+        let now = self.board.now();
+        let p = probe.as_mut()?;
+        if !quiet {
+            cache.failed(p.head, now);
+            *probe = None;
+            return None;
+        }
+        p.steps += 1;
+        p.clean &= clean;
+        if to == p.head {
+            let same = p.clean
+                && now < p.event0
+                && self.board.next_event() == p.event0
+                && self.cpu_without_cycles() == p.cpu0
+                && self.board.read_effects() == p.effects0;
+            let (head, retried) = (p.head, p.retried);
+            if same {
+                if hook.may_repeat() {
+                    cache.succeeded(head);
+                    if let Some(p) = probe.take() {
+                        self.skip_iterations(&p, hook, cache);
+                    }
+                    *interest = hook.interest();
+                } else {
+                    cache.failed(head, now);
+                }
+            } else if now >= p.event0 || self.board.next_event() != p.event0 {
+                // The wait ended (a device event): nothing against the loop.
+            } else if !retried {
+                // The first pass may still settle state: once more.
+                *probe = Some(self.start_probe(head, true, budget_end, hook));
+                return None;
+            } else {
+                cache.failed(head, now);
+            }
+            *probe = None;
+            return None;
+        }
+        if back {
+            if self.board.next_event() != p.event0 {
+                *probe = None;
+                return None;
+            }
+            if p.last_back == Some(to) {
+                // An inner loop: that is where a program polls.
+                cache.failed(p.head, now);
+                *probe = None;
+                if cache.may_try(to, now) {
+                    *probe = Some(self.start_probe(to, false, budget_end, hook));
+                }
+                return None;
+            }
+            p.last_back = Some(to);
+        }
+        if p.steps >= MAX_ITERATION_STEPS {
+            if self.board.next_event() == p.event0 {
+                cache.failed(p.head, now);
+            }
+            *probe = None;
+        }
+        None
+    }
+
+    /// [`Machine::step`], inlined into the hooked run: the same outcome,
+    /// with the rare cases (continuing from a reported write fault, a
+    /// refused write) on its own path.
+    #[inline(always)]
+    fn quick_step(&mut self) -> StepOutcome {
+        if self.resume_write_at.is_some() {
+            return self.step();
+        }
+        // A step that writes memory changes no register but PC, SP and CCR
+        // (RM appendix A), so these undo a refused write as `undo_step` does.
+        let (sp, ccr) = (self.cpu.regs.sp, self.cpu.regs.ccr);
+        let step = self.cpu.step(&mut self.board);
+        if self.board.has_fault() {
+            return self.refused_step(step, sp, ccr);
+        }
+        self.board.tick(step.cycles);
+        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+            self.instructions += 1;
+        }
+        self.check_cop();
+        if self.check_clock_monitor(self.board.now()) {
+            return StepOutcome {
+                step,
+                fault: None,
+                halt: None,
+            };
+        }
+        let halt = self.halt_after(&step);
+        StepOutcome {
+            step,
+            fault: None,
+            halt,
+        }
+    }
+
+    /// A quick step whose write the board refused: undone (registers and
+    /// cycles as before it, PC on it, no time passed) and reported; the
+    /// next step there runs it as the chip does.
+    #[cold]
+    fn refused_step(&mut self, mut step: Step, sp: u16, ccr: u8) -> StepOutcome {
+        let fault = self.board.take_fault();
+        self.cpu.regs.pc = step.pc;
+        self.cpu.regs.sp = sp;
+        self.cpu.regs.ccr = ccr;
+        self.cpu.cycles -= step.cycles as u64;
+        self.cpu.state = RunState::Running;
+        step.cycles = 0;
+        self.resume_write_at = Some(step.pc);
+        self.check_cop();
+        if self.check_clock_monitor(self.board.now()) {
+            return StepOutcome {
+                step,
+                fault,
+                halt: None,
+            };
+        }
+        let halt = self.halt_after(&step);
+        StepOutcome { step, fault, halt }
     }
 
     /// The earliest of the budget's end, the script's next action and the
