@@ -148,6 +148,8 @@ fn firmware() {
         report(name, d.target().cycles(), t.elapsed().as_secs_f64());
     }
 
+    game_to_settled();
+
     // Reverse across 100 million cycles: random jumps back, each checked
     // against a clone kept on the way forward.
     const LONG: u64 = 100_000_000;
@@ -200,4 +202,53 @@ fn firmware() {
         "    step back: {:.2} ms each",
         t.elapsed().as_secs_f64() * 1e3 / 100.0
     );
+}
+
+/// A game to the end of its key script (what `hc11lab run --keys ...`
+/// does), best of 15: plain `run_until`, the debugger on its fast path
+/// (breakpoints only, the profile tracked as always), with a conditional
+/// breakpoint inside the key-polling loop (asked at every visit, so that
+/// loop is not skipped), on its slow path, and with provenance.
+fn game_to_settled() {
+    println!("-- a game to the end of its key script (best of 15) --");
+    let mut best = [f64::MAX; 5];
+    let mut cycles = 0;
+    for _ in 0..15 {
+        let mut m = machine();
+        let t = Instant::now();
+        m.run_until(&StopConditions::budget(CYCLES));
+        best[0] = best[0].min(t.elapsed().as_secs_f64());
+        cycles = m.cycles();
+        for (i, best) in best.iter_mut().enumerate().skip(1) {
+            let mut d = Debugger::new(machine());
+            d.set_history_budget(None);
+            d.max_cycles = CYCLES;
+            match i {
+                2 => {
+                    d.add_breakpoint("readInputEnd if a == 99").expect("break");
+                }
+                3 => d.set_fast_path(false),
+                4 => d.set_provenance(true),
+                _ => {}
+            }
+            let t = Instant::now();
+            d.run();
+            *best = best.min(t.elapsed().as_secs_f64());
+        }
+    }
+    let names = [
+        "Machine::run_until (no debugger)",
+        "debugger, fast path",
+        "debugger, conditional breakpoint in a loop",
+        "debugger, slow path (set_fast_path(false))",
+        "debugger + provenance",
+    ];
+    for (name, secs) in names.iter().zip(best) {
+        println!(
+            "{name:<44} {:>7.2} ms ({:.2}x plain, {} cycles)",
+            secs * 1e3,
+            secs / best[0],
+            cycles
+        );
+    }
 }

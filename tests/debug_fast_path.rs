@@ -162,3 +162,60 @@ fn reverse_after_a_fast_run_is_exact() {
         );
     }
 }
+
+/// A program from raw bytes at $C000 with reset and illegal-opcode vectors
+/// pointing to $C000.
+fn raw(code: &[u8]) -> Machine {
+    use hc11lab::image::Segment;
+    let program = Program {
+        segments: vec![
+            Segment {
+                start: 0xC000,
+                bytes: code.to_vec(),
+                name: None,
+            },
+            Segment {
+                start: 0xFFF8,
+                bytes: vec![0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00],
+                name: None,
+            },
+        ],
+        ..Program::default()
+    };
+    Machine::new(program).expect("loads")
+}
+
+#[test]
+fn refused_writes_and_illegal_opcodes_stop_both_ways_alike() {
+    #[rustfmt::skip]
+    let rom_write: &[u8] = &[
+        0x8E, 0x3F, 0xFF,       // C000 lds #$3FFF
+        0xBD, 0xC0, 0x10,       // C003 jsr $C010
+        0x20, 0xFB,             // C006 bra $C003
+        0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0x86, 0x05,             // C010 ldaa #5
+        0xB7, 0xC1, 0x00,       // C012 staa $C100 (program memory)
+        0x39,                   // C015 rts
+    ];
+    #[rustfmt::skip]
+    let illegal: &[u8] = &[
+        0x8E, 0x3F, 0xFF,       // C000 lds #$3FFF
+        0x01,                   // C003 nop
+        0x41,                   // C004 illegal
+    ];
+    for code in [rom_write, illegal] {
+        let mut fast = Debugger::new(raw(code));
+        let mut slow = Debugger::new(raw(code));
+        slow.set_fast_path(false);
+        for i in 0..6 {
+            let (a, b) = (fast.run(), slow.run());
+            assert!(
+                !matches!(a.reason, Reason::Budget { .. }),
+                "run {i}: {}",
+                a.message
+            );
+            assert_eq!(seen(&fast, a), seen(&slow, b), "run {i}");
+            assert!(fast.target() == slow.target(), "machine after run {i}");
+        }
+    }
+}

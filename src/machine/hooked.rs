@@ -282,7 +282,7 @@ impl Machine {
                 }
             }
             first = false;
-            if self.script_tick().is_some() {
+            if self.board.now() >= self.script_deadline && self.script_tick().is_some() {
                 flush(hook, &mut pending);
                 return HookedStop::Settled(self.waiting_on.unwrap_or(InputKind::Keys));
             }
