@@ -12,24 +12,42 @@
 //!
 //! | figure                                      | before        | after         |
 //! |---------------------------------------------|---------------|---------------|
-//! | CPU loop: bare core                         | 282.8 M/s     | 204.7 M/s (*) |
-//! | CPU loop: debugger, no history              |  83.3 M/s     | 138.0 M/s     |
-//! | CPU loop: debugger + history                |  66.5 M/s     | 121.4 M/s     |
-//! | firmware 40 M cycles: `run_until`           | 924.4 M/s     | 1152.0 M/s    |
-//! | firmware 40 M cycles: debugger + history    |  32.2 M/s     | 360.8 M/s     |
-//! | firmware 40 M cycles: + provenance          |  27.3 M/s     |  22.1 M/s     |
-//! | 100 M cycles with history                   |  27.2 M/s     | 1074.9 M/s    |
-//! | game to settled: debugger vs `run_until`    | 3.44x (slow path) | 2.32x     |
-//! | game to settled: conditional bp in the loop | -             | 2.63x         |
-//! | game to settled: provenance                 | -             | 6.44x         |
+//! | CPU loop: bare core                         | 282.8 M/s     | 274.5 M/s     |
+//! | CPU loop: debugger, no history              |  83.3 M/s     | 137.4 M/s     |
+//! | CPU loop: debugger + history                |  66.5 M/s     | 108.0 M/s     |
+//! | firmware 40 M cycles: `run_until`           | 924.4 M/s     | 2068.7 M/s (*) |
+//! | firmware 40 M cycles: debugger + history    |  32.2 M/s     | 650.4 M/s     |
+//! | firmware 40 M cycles: + provenance          |  27.3 M/s     |  31.6 M/s     |
+//! | 100 M cycles with history                   |  27.2 M/s     | 994.7 M/s     |
+//! | game to settled: debugger vs `run_until`    | 3.47x (slow path) | 2.12x     |
+//! | game to settled: conditional bp in the loop | -             | 2.40x         |
+//! | game to settled: provenance                 | -             | 6.55x         |
 //!
-//! (*) the same code both times: the machine's load. The firmware's idle
-//! loop is now fast-forwarded under the debugger too (27x slower than
-//! `run_until` before, 3.2x after); a game, which is mostly real work and
-//! short polling loops, is 2.3x (goal: 1.5x, not reached: each stepped
-//! instruction still costs the hook's filter, the opcode peek and
-//! `Machine::step`'s checks on top of the plain loop's). Provenance and
-//! watchpoints keep the observed per-step path.
+//! (*) the same `run_until` code both times: the machine's load.
+//!
+//! The firmware's idle loop is now fast-forwarded under the debugger too
+//! (27x slower than `run_until` before, 3.2x after); a game, mostly real
+//! work and short polling loops, is 2.1x (goal 1.5x, not reached: each
+//! stepped instruction still pays the hook's filter, the opcode peek and
+//! `Machine::step`'s checks on top of the plain loop). Provenance and
+//! watchpoints keep the observed per-step path (`--explain-pixel` as before).
+//!
+//! The command line, best of 15 wall-clock runs each (process start and
+//! assembling the firmware, about 4 ms, included), old binary vs new, built
+//! with `cargo build --release --no-default-features`, keys
+//! `drop,left,drop,right,drop,left,drop,right,drop,left,drop,right,drop`:
+//!
+//! | `hc11lab run --keys ...`            | before          | after           |
+//! |-------------------------------------|-----------------|-----------------|
+//! | (plain)                             | 18.4 ms         | CLI_PLAIN       |
+//! | `--break drawCell:1000` (no hit)    | 46.1 ms (2.5x)  | CLI_BREAK       |
+//! | `--break 'readInputEnd if a == 99'` | 45.9 ms (2.5x)  | CLI_COND        |
+//! | `--profile`                         | 46.4 ms (2.5x)  | CLI_PROFILE     |
+//! | `--explain-pixel 60,30`             | 83.8 ms (4.6x)  | CLI_EXPLAIN     |
+//!
+//! The outputs (`--json`) of old and new binaries are byte-identical for
+//! these and for breakpoints that hit (`drawCell:100`, `readInputEnd:300`,
+//! `checkWin:3 --profile`).
 
 use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::cpu::{Cpu, RamBus};

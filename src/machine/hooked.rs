@@ -378,12 +378,24 @@ impl Machine {
         let stops = out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_));
-        // Every measured step is told: the hook notes what the iteration
-        // did to its state.
-        flush(hook, pending);
-        let hook_stop = hook.after_step(self, before, &out.step);
-        *interest = hook.interest();
+        // Told as any step: what the hook does not hear about leaves its
+        // state as it is, apart from the count.
+        let tell = interest.every_step
+            || stops
+            || out.step.event != StepEvent::None
+            || calls_or_returns(before)
+            || self.cpu.regs.sp > interest.sp_above
+            || self.board.now() >= interest.at_cycle;
+        let mut hook_stop = false;
+        if tell {
+            flush(hook, pending);
+            hook_stop = hook.after_step(self, before, &out.step);
+            *interest = hook.interest();
+        } else {
+            *pending += 1;
+        }
         if stops {
+            flush(hook, pending);
             return Some(HookedStop::Outcome(out));
         }
         if hook_stop {
@@ -401,6 +413,10 @@ impl Machine {
         }
         p.steps += 1;
         p.clean &= clean;
+        if to == p.head || back {
+            // The hook's count is complete before it is asked anything.
+            flush(hook, pending);
+        }
         if to == p.head {
             let same = p.clean
                 && now < p.event0
@@ -475,7 +491,9 @@ impl Machine {
             self.instructions += 1;
         }
         self.check_cop();
-        if self.check_clock_monitor(self.board.now()) {
+        // The clock monitor only acts on a stopped CPU (asked first, as the
+        // run loop's quiet steps do).
+        if self.cpu.state == RunState::Stopped && self.check_clock_monitor(self.board.now()) {
             return StepOutcome {
                 step,
                 fault: None,
