@@ -16,6 +16,7 @@ use crate::script::{Progress, Script, ScriptRunner, Timing};
 use std::sync::Arc;
 
 mod fastforward;
+pub mod hooked;
 pub mod observe;
 
 /// Instructions an idle loop's body may have at most (see `Machine::halt_check`).

@@ -563,6 +563,21 @@ impl Breakpoints {
         self.bits[(pc >> 6) as usize] & (1 << (pc & 63)) != 0
     }
 
+    /// Every address with an enabled breakpoint, as the machine's set (so a
+    /// run on the machine's fast path stops there and asks the session).
+    pub fn addresses(&self) -> crate::machine::Breakpoints {
+        self.bits
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != 0)
+            .flat_map(|(i, w)| {
+                (0..64u16)
+                    .filter(move |b| w & (1 << b) != 0)
+                    .map(move |b| ((i as u16) << 6) | b)
+            })
+            .collect()
+    }
+
     /// Counts a hit for every enabled breakpoint at `pc` whose condition
     /// holds and returns the first whose hit count is reached.
     pub fn check(&mut self, pc: u16, ctx: &dyn EvalContext) -> Option<u32> {

@@ -107,6 +107,14 @@ pub struct Ended {
     pub returned_to: u16,
 }
 
+/// The call stack at the start of a loop iteration (see [`CallStack::mark_into`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct StackMark {
+    frames: Vec<Frame>,
+    pushes: u64,
+    truncated: bool,
+}
+
 /// The call stack tracker.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CallStack {
@@ -246,6 +254,59 @@ impl CallStack {
         }
         self.pushes += 1;
         self.frames.push(frame);
+    }
+
+    /// [`CallStack::apply`] for a step that neither called nor returned
+    /// (`Flow::Plain`), made cheap for the common case: nothing ended, and
+    /// SP not above the innermost frame.
+    #[inline]
+    pub fn apply_plain(&mut self, sp_after: u16) {
+        if !self.ended.is_empty() {
+            self.ended.clear();
+        }
+        if self.frames.last().is_some_and(|f| sp_after > f.sp) {
+            self.apply(Flow::Plain, sp_after, 0, 0, 0, &|_| 0);
+        }
+    }
+
+    /// Notes the stack now in `mark`, to compare with after one loop
+    /// iteration (reusing its allocation).
+    pub(crate) fn mark_into(&self, mark: &mut StackMark) {
+        mark.frames.clear();
+        mark.frames.extend_from_slice(&self.frames);
+        mark.pushes = self.pushes;
+        mark.truncated = self.truncated;
+    }
+
+    /// True if the stack is as at `mark` but for the callee cycles of its
+    /// innermost frame: the iteration since `mark` called and returned (or
+    /// did neither), so another one like it changes the stack the same way.
+    pub(crate) fn repeats_since(&self, mark: &StackMark) -> bool {
+        let n = self.frames.len();
+        if n != mark.frames.len() || self.truncated != mark.truncated {
+            return false;
+        }
+        if n == 0 {
+            return true;
+        }
+        let (top, rest) = (&self.frames[n - 1], &self.frames[..n - 1]);
+        let (mtop, mrest) = (&mark.frames[n - 1], &mark.frames[..n - 1]);
+        rest == mrest
+            && top.child_cycles >= mtop.child_cycles
+            && Frame {
+                child_cycles: mtop.child_cycles,
+                ..*top
+            } == *mtop
+    }
+
+    /// Applies `k` more iterations like the one since `mark` (see
+    /// [`CallStack::repeats_since`]): the innermost frame's callee cycles
+    /// and the push count grow k times as much again.
+    pub(crate) fn repeat(&mut self, mark: &StackMark, k: u64) {
+        self.pushes += k * (self.pushes - mark.pushes);
+        if let (Some(top), Some(mtop)) = (self.frames.last_mut(), mark.frames.last()) {
+            top.child_cycles += k * (top.child_cycles - mtop.child_cycles);
+        }
     }
 
     fn pop(&mut self, returned: bool, to: u16, now: u64, doubt: Option<Doubt>) {

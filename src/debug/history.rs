@@ -100,6 +100,14 @@ impl<S: Clone> History<S> {
         }
     }
 
+    /// The first E-cycle at which [`History::due`] is true.
+    #[inline]
+    pub fn next_due(&self) -> u64 {
+        self.snaps
+            .last()
+            .map_or(0, |s| s.cycles.saturating_add(self.interval))
+    }
+
     /// Records a state (callers record in increasing `index`; a state at or
     /// before the last snapshot replaces the future after it, see
     /// [`History::truncate_after`]).

@@ -63,19 +63,46 @@ impl Profile {
     /// were popped (to see whether the same subroutine is still active further
     /// out, i.e. recursion).
     pub fn on_ended(&mut self, ended: &[Ended], live: &[Frame], now: u64) {
+        self.on_ended_logged(ended, live, now, None);
+    }
+
+    /// [`Profile::on_ended`], also noting what each ended frame added in
+    /// `log` (for [`Profile::repeat`]).
+    pub(crate) fn on_ended_logged(
+        &mut self,
+        ended: &[Ended],
+        live: &[Frame],
+        now: u64,
+        mut log: Option<&mut Vec<RowDelta>>,
+    ) {
         for (i, e) in ended.iter().enumerate() {
             // Frames in `ended` after this one are further out than it.
             let outer_active = live
                 .iter()
                 .chain(ended[i + 1..].iter().map(|e| &e.frame))
                 .any(|f| f.target == e.frame.target);
-            add(
+            let delta = add(
                 &mut self.stats,
                 &e.frame,
                 now,
                 outer_active,
                 e.frame.child_cycles,
             );
+            if let Some(log) = log.as_deref_mut() {
+                log.push(delta);
+            }
+        }
+    }
+
+    /// Adds `k` times what the frames in `log` added: a loop iteration that
+    /// repeats exactly, skipped `k` times by the fast-forward (each of its
+    /// calls takes the same cycles, relative to its own start).
+    pub(crate) fn repeat(&mut self, log: &[RowDelta], k: u64) {
+        for d in log {
+            let s = self.stats.entry(d.target).or_default();
+            s.calls += k;
+            s.inclusive += k * d.inclusive;
+            s.exclusive += k * d.exclusive;
         }
     }
 
@@ -121,14 +148,32 @@ impl Profile {
     }
 }
 
-fn add(stats: &mut HashMap<u16, Stat>, f: &Frame, now: u64, outer_active: bool, child: u64) {
+/// What one ended frame added to its row (one call).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowDelta {
+    target: u16,
+    inclusive: u64,
+    exclusive: u64,
+}
+
+fn add(
+    stats: &mut HashMap<u16, Stat>,
+    f: &Frame,
+    now: u64,
+    outer_active: bool,
+    child: u64,
+) -> RowDelta {
     let inclusive = now.saturating_sub(f.entry_cycle);
     let s = stats.entry(f.target).or_default();
+    let delta = RowDelta {
+        target: f.target,
+        inclusive: if outer_active { 0 } else { inclusive },
+        exclusive: inclusive.saturating_sub(child),
+    };
     s.calls += 1;
-    if !outer_active {
-        s.inclusive += inclusive;
-    }
-    s.exclusive += inclusive.saturating_sub(child);
+    s.inclusive += delta.inclusive;
+    s.exclusive += delta.exclusive;
+    delta
 }
 
 /// `label`, `label+off` or `$ADDR` for an address.

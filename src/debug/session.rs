@@ -5,19 +5,20 @@
 //! for reverse execution. Every command returns a [`Stop`] that says why.
 
 use super::breakpoint::{find_file, BreakError, BreakSpec, Breakpoints};
-use super::callstack::{CallStack, Ended, Flow};
+use super::callstack::{CallStack, Ended, Flow, StackMark};
 use super::condition::{EvalContext, Reg};
 use super::history::{History, DEFAULT_BUDGET};
 use super::observe::AccessLog;
-use super::profile::{label_of, Profile, ProfileReport};
+use super::profile::{label_of, Profile, ProfileReport, RowDelta};
 use super::provenance::{RegByte, Tracker, NONE};
 use super::report::{
     annotate, data_label, frames_report, initial_link, Explanation, FrameReport, PixelInfo,
 };
-use super::target::{Fault, Target, TargetStep};
+use super::target::{FastStop, Fault, Target, TargetStep};
 use super::watch::{WatchError, WatchHit, Watchpoints};
-use crate::cpu::{Instruction, Op, Registers, RunState, StepEvent};
+use crate::cpu::{Instruction, Op, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
+use crate::machine::hooked::{Interest, RepeatCache, StepBefore, StepHook};
 use serde::Serialize;
 
 /// Longest provenance chain reported.
@@ -180,6 +181,264 @@ fn flow_op(first: u8, second: impl Fn() -> u8) -> Option<Op> {
     }
 }
 
+/// What a step did to the control flow: `op` is the operation at `pc`
+/// before the step (if it is one the call stack cares about), `sp_before`
+/// the stack pointer then, `pc_after` where the step went.
+fn flow_of(op: Option<Op>, step: &Step, pc: u16, sp_before: u16, pc_after: u16) -> Flow {
+    match step.event {
+        StepEvent::None => match op {
+            Some(Op::Jsr | Op::Bsr) => Flow::Call {
+                site: pc,
+                target: pc_after,
+            },
+            Some(Op::Rts) => Flow::Return {
+                sp_before,
+                rti: false,
+            },
+            Some(Op::Rti) => Flow::Return {
+                sp_before,
+                rti: true,
+            },
+            _ => Flow::Plain,
+        },
+        StepEvent::Swi => Flow::Interrupt {
+            site: pc,
+            vector: 0xFFF6,
+            target: pc_after,
+        },
+        StepEvent::Illegal(_) => Flow::Interrupt {
+            site: pc,
+            vector: 0xFFF8,
+            target: pc_after,
+        },
+        StepEvent::IllegalRefused(_) => Flow::Plain,
+        StepEvent::Interrupt { vector } => Flow::Interrupt {
+            site: step.pc,
+            vector,
+            target: pc_after,
+        },
+        StepEvent::Waiting | StepEvent::Stopped => Flow::Plain,
+    }
+}
+
+/// The call stack and profile after one step: `before` is (PC, SP, cycles)
+/// before it, `after` the registers and cycles after it; the profile
+/// rows the step added go to `log` too, if given.
+#[inline]
+fn track_flow(
+    tracked: &mut Tracked,
+    op: Option<Op>,
+    step: &Step,
+    before: (u16, u16, u64),
+    after: (&Registers, u64),
+    peek: &dyn Fn(u16) -> u8,
+    log: Option<&mut Vec<RowDelta>>,
+) {
+    if op.is_none() && step.event == StepEvent::None {
+        tracked.callstack.apply_plain(after.0.sp);
+        return;
+    }
+    track_call_or_return(tracked, op, step, before, after, peek, log);
+}
+
+/// [`track_flow`] for a step that called, returned or entered an interrupt.
+#[inline(never)]
+fn track_call_or_return(
+    tracked: &mut Tracked,
+    op: Option<Op>,
+    step: &Step,
+    before: (u16, u16, u64),
+    after: (&Registers, u64),
+    peek: &dyn Fn(u16) -> u8,
+    log: Option<&mut Vec<RowDelta>>,
+) {
+    let (pc, sp_before, cycles_before) = before;
+    let (regs, cycles_after) = after;
+    let flow = flow_of(op, step, pc, sp_before, regs.pc);
+    tracked
+        .callstack
+        .apply(flow, regs.sp, regs.pc, cycles_before, cycles_after, peek);
+    if !tracked.callstack.ended.is_empty() {
+        tracked.profile.on_ended_logged(
+            &tracked.callstack.ended,
+            tracked.callstack.frames(),
+            cycles_after,
+            log,
+        );
+    }
+}
+
+/// Whether a step-over or step-out is done, and why (the call stack after
+/// the step, `regs` the registers after it); `None` while it goes on.
+fn cmd_done(cmd: &Cmd, callstack: &CallStack, regs: &Registers) -> Option<Reason> {
+    let done = match *cmd {
+        Cmd::Into => return Some(Reason::Step),
+        // Back at the return address with the stack where it was also
+        // counts: a callee that dropped its return address and jumped back
+        // leaves no RTS to see.
+        Cmd::Over { depth, ret, sp } => {
+            callstack.depth() <= depth || (regs.pc == ret && regs.sp >= sp)
+        }
+        Cmd::Out { depth } => callstack.depth() < depth,
+        Cmd::Continue | Cmd::RunTo(_) => false,
+    };
+    if !done {
+        return None;
+    }
+    let ended: Option<Ended> = callstack.ended.last().copied();
+    Some(match ended {
+        Some(e) => Reason::Returned {
+            from: e.frame.target,
+            to: regs.pc,
+            expected: e.frame.return_addr,
+            by_return: e.returned,
+        },
+        None => Reason::Step,
+    })
+}
+
+/// The session's part of a run on the target's fast path
+/// ([`Target::run_hooked`]): the call stack, profile, step count and
+/// snapshots after each step, breakpoint conditions and hit counts at
+/// breakpoint addresses, and the command's own end (run to, step over,
+/// step out). Used when nothing needs each bus access (no watchpoints, no
+/// provenance).
+struct FastHook<'a, T: Target> {
+    tracked: &'a mut Tracked,
+    breakpoints: &'a mut Breakpoints,
+    history: &'a mut Option<History<Saved<T>>>,
+    cmd: &'a Cmd,
+    /// Why the hook stopped the run.
+    reason: Option<Reason>,
+    /// PC before the last step (a faulting step's address).
+    last_pc: u16,
+    /// The call stack when the loop iteration being measured began, and the
+    /// profile rows the iteration added since.
+    mark: StackMark,
+    marked: bool,
+    rows: Vec<RowDelta>,
+}
+
+/// Profile rows one measured iteration may add before it is given up as no
+/// polling loop (the machine measures at most 48 steps).
+const MAX_ITERATION_ROWS: usize = 64;
+
+impl<T: Target> StepHook<T> for FastHook<'_, T> {
+    fn interest(&self) -> Interest {
+        if matches!(self.cmd, Cmd::Over { .. }) {
+            // Step over ends when PC is back at the return address.
+            return Interest::EVERY_STEP;
+        }
+        Interest {
+            every_step: false,
+            // Above the innermost frame's SP the frames fall into doubt.
+            sp_above: self
+                .tracked
+                .callstack
+                .frames()
+                .last()
+                .map_or(u16::MAX, |f| f.sp),
+            at_cycle: self.history.as_ref().map_or(u64::MAX, |h| h.next_due()),
+        }
+    }
+
+    fn plain_steps(&mut self, n: u64) {
+        // What each of them did to the call stack: ended nothing, moved SP
+        // no higher than the innermost frame.
+        self.tracked.callstack.apply_plain(0);
+        self.tracked.index += n;
+    }
+
+    fn at_breakpoint(&mut self, m: &T) -> bool {
+        let pc = m.cpu().regs.pc;
+        if let Cmd::RunTo(addrs) = self.cmd {
+            if addrs.contains(&pc) {
+                self.reason = Some(Reason::Reached { addr: pc });
+                return true;
+            }
+        }
+        if let Some(id) = self.breakpoints.check(pc, &TargetView(m)) {
+            let (spec, hits) = self
+                .breakpoints
+                .get(id)
+                .map(|b| (b.spec.text.clone(), b.hits))
+                .unwrap_or_default();
+            self.reason = Some(Reason::Breakpoint { id, spec, hits });
+            return true;
+        }
+        false
+    }
+
+    #[inline]
+    fn after_step(&mut self, m: &T, before: &StepBefore, step: &Step) -> bool {
+        self.last_pc = before.pc;
+        let op = flow_op(before.opcode, || before.second);
+        let regs = m.cpu().regs;
+        let cycles_after = m.cycles();
+        let log = if self.marked && self.rows.len() < MAX_ITERATION_ROWS {
+            Some(&mut self.rows)
+        } else {
+            self.marked = false;
+            None
+        };
+        track_flow(
+            self.tracked,
+            op,
+            step,
+            (before.pc, before.sp, before.cycles),
+            (&regs, cycles_after),
+            &|a| m.peek(a),
+            log,
+        );
+        self.tracked.index += 1;
+        if self.history.as_ref().is_some_and(|h| h.due(cycles_after)) {
+            let saved = Saved {
+                target: m.clone(),
+                tracked: self.tracked.clone(),
+            };
+            let bytes = saved_bytes(m, self.tracked);
+            let i = self.tracked.index;
+            if let Some(h) = self.history {
+                h.record(i, cycles_after, saved, bytes);
+            }
+        }
+        match cmd_done(self.cmd, &self.tracked.callstack, &regs) {
+            Some(r) => {
+                self.reason = Some(r);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn iteration_start(&mut self) {
+        self.tracked.callstack.mark_into(&mut self.mark);
+        self.marked = true;
+        self.rows.clear();
+    }
+
+    fn may_repeat(&mut self) -> bool {
+        self.marked && self.tracked.callstack.repeats_since(&self.mark)
+    }
+
+    fn repeated(&mut self, k: u64, steps: u64) {
+        if self.marked {
+            self.marked = false;
+            self.tracked.callstack.repeat(&self.mark, k);
+            self.tracked.profile.repeat(&self.rows, k);
+            self.tracked.index += k * steps;
+        }
+    }
+}
+
+/// Approximate bytes of a snapshot of `target` with `tracked`.
+fn saved_bytes<T: Target>(target: &T, tracked: &Tracked) -> usize {
+    target.heap_bytes()
+        + tracked.tracker.as_ref().map_or(0, |t| t.live_bytes())
+        + tracked.callstack.depth() * std::mem::size_of::<super::callstack::Frame>()
+        + 4096
+}
+
 /// A read-only view of a target's registers and memory, for evaluating
 /// breakpoint conditions and address expressions without side effects.
 pub(crate) struct TargetView<'a, T: Target>(pub(crate) &'a T);
@@ -221,6 +480,11 @@ pub struct Debugger<T: Target> {
     spdr: Option<u16>,
     devices: Vec<(u16, u16)>,
     empty: Program,
+    /// Whether commands may run on the target's fast path.
+    fast: bool,
+    repeat_cache: RepeatCache,
+    stack_mark: StackMark,
+    rows: Vec<RowDelta>,
     /// E-cycles one command may run before it stops with [`Reason::Budget`].
     pub max_cycles: u64,
 }
@@ -251,6 +515,10 @@ impl<T: Target> Debugger<T> {
             spdr,
             devices,
             empty: Program::default(),
+            fast: true,
+            repeat_cache: RepeatCache::default(),
+            stack_mark: StackMark::default(),
+            rows: Vec::new(),
             max_cycles: 1_000_000_000,
         };
         d.set_history_budget(Some(DEFAULT_BUDGET));
@@ -445,10 +713,7 @@ impl<T: Target> Debugger<T> {
     }
 
     fn saved_bytes(&self) -> usize {
-        self.target.heap_bytes()
-            + self.tracked.tracker.as_ref().map_or(0, |t| t.live_bytes())
-            + self.tracked.callstack.depth() * std::mem::size_of::<super::callstack::Frame>()
-            + 4096
+        saved_bytes(&self.target, &self.tracked)
     }
 
     fn is_device(&self, addr: u16) -> bool {
@@ -492,52 +757,17 @@ impl<T: Target> Debugger<T> {
         };
         let after = self.target.cpu().regs;
         let cycles_after = self.target.cycles();
-        let flow = match ts.step.event {
-            StepEvent::None => match op {
-                Some(Op::Jsr | Op::Bsr) => Flow::Call {
-                    site: pc,
-                    target: after.pc,
-                },
-                Some(Op::Rts) => Flow::Return {
-                    sp_before: before.sp,
-                    rti: false,
-                },
-                Some(Op::Rti) => Flow::Return {
-                    sp_before: before.sp,
-                    rti: true,
-                },
-                _ => Flow::Plain,
-            },
-            StepEvent::Swi => Flow::Interrupt {
-                site: pc,
-                vector: 0xFFF6,
-                target: after.pc,
-            },
-            StepEvent::Illegal(_) => Flow::Interrupt {
-                site: pc,
-                vector: 0xFFF8,
-                target: after.pc,
-            },
-            StepEvent::IllegalRefused(_) => Flow::Plain,
-            StepEvent::Interrupt { vector } => Flow::Interrupt {
-                site: ts.step.pc,
-                vector,
-                target: after.pc,
-            },
-            StepEvent::Waiting | StepEvent::Stopped => Flow::Plain,
-        };
         let target = &self.target;
         let peek = |a: u16| target.peek(a);
-        self.tracked
-            .callstack
-            .apply(flow, after.sp, after.pc, cycles_before, cycles_after, &peek);
-        if !self.tracked.callstack.ended.is_empty() {
-            self.tracked.profile.on_ended(
-                &self.tracked.callstack.ended,
-                self.tracked.callstack.frames(),
-                cycles_after,
-            );
-        }
+        track_flow(
+            &mut self.tracked,
+            op,
+            &ts.step,
+            (pc, before.sp, cycles_before),
+            (&after, cycles_after),
+            &peek,
+            None,
+        );
         if let Some(t) = self.tracked.tracker.as_deref_mut() {
             match ts.step.event {
                 StepEvent::None | StepEvent::Swi => {
@@ -742,6 +972,9 @@ impl<T: Target> Debugger<T> {
     }
 
     fn run_cmd(&mut self, cmd: Cmd) -> Stop {
+        if cmd != Cmd::Into && self.fast_path() {
+            return self.run_fast(cmd);
+        }
         let start = self.target.cycles();
         let mut first = true;
         loop {
@@ -779,35 +1012,80 @@ impl<T: Target> Debugger<T> {
             if let Some(r) = self.step_stop(&info) {
                 return self.stop(r);
             }
-            match cmd {
-                Cmd::Into => return self.stop(Reason::Step),
-                Cmd::Over { depth, .. } | Cmd::Out { depth } => {
-                    let regs = self.target.cpu().regs;
-                    let done = match cmd {
-                        // Back at the return address with the stack where it
-                        // was also counts: a callee that dropped its return
-                        // address and jumped back leaves no RTS to see.
-                        Cmd::Over { ret, sp, .. } => {
-                            self.tracked.callstack.depth() <= depth
-                                || (regs.pc == ret && regs.sp >= sp)
-                        }
-                        _ => self.tracked.callstack.depth() < depth,
-                    };
-                    if done {
-                        let ended: Option<Ended> = self.tracked.callstack.ended.last().copied();
-                        let reason = match ended {
-                            Some(e) => Reason::Returned {
-                                from: e.frame.target,
-                                to: self.target.cpu().regs.pc,
-                                expected: e.frame.return_addr,
-                                by_return: e.returned,
-                            },
-                            None => Reason::Step,
-                        };
-                        return self.stop(reason);
-                    }
+            let regs = self.target.cpu().regs;
+            if let Some(reason) = cmd_done(&cmd, &self.tracked.callstack, &regs) {
+                return self.stop(reason);
+            }
+        }
+    }
+
+    /// Whether commands run on the target's fast path
+    /// ([`Target::run_hooked`]): nothing needs each bus access (no
+    /// watchpoint, no provenance) and the fast path is not switched off.
+    fn fast_path(&self) -> bool {
+        self.fast && !self.watchpoints.active() && self.tracked.tracker.is_none()
+    }
+
+    /// Turns the fast path off (every command then steps through
+    /// [`Debugger::step_into`]'s path, observing everything) or back on
+    /// (the default). The results are the same either way; the switch is
+    /// there to check exactly that.
+    pub fn set_fast_path(&mut self, on: bool) {
+        self.fast = on;
+    }
+
+    /// `run_cmd` on the target's fast path: the same stops, counts and
+    /// tracked state, polling loops fast-forwarded where the machine can.
+    fn run_fast(&mut self, cmd: Cmd) -> Stop {
+        self.settle_change();
+        self.hits.clear();
+        let start = self.target.cycles();
+        let mut bps = self.breakpoints.addresses();
+        if let Cmd::RunTo(addrs) = &cmd {
+            for &a in addrs {
+                bps.insert(a);
+            }
+        }
+        let mut hook = FastHook {
+            tracked: &mut self.tracked,
+            breakpoints: &mut self.breakpoints,
+            history: &mut self.history,
+            cmd: &cmd,
+            reason: None,
+            last_pc: self.target.cpu().regs.pc,
+            mark: std::mem::take(&mut self.stack_mark),
+            marked: false,
+            rows: std::mem::take(&mut self.rows),
+        };
+        let end = self.target.run_hooked(
+            self.max_cycles,
+            &bps,
+            self.check_first,
+            &mut hook,
+            &mut self.repeat_cache,
+        );
+        let (reason, last_pc) = (hook.reason.take(), hook.last_pc);
+        // Keep the buffers for the next command.
+        self.stack_mark = std::mem::take(&mut hook.mark);
+        self.rows = std::mem::take(&mut hook.rows);
+        match end {
+            FastStop::Hook => {
+                let reason = reason.unwrap_or(Reason::Step);
+                self.stop(reason)
+            }
+            FastStop::Budget => {
+                let ran = self.target.cycles().saturating_sub(start);
+                self.stop(Reason::Budget { cycles: ran })
+            }
+            FastStop::Settled(kind) => self.stop(Reason::Settled {
+                waiting_on: kind.describe().to_string(),
+            }),
+            FastStop::Step(ts) => {
+                let info = StepInfo { ts, pc: last_pc };
+                match self.step_stop(&info) {
+                    Some(r) => self.stop(r),
+                    None => self.stop(reason.unwrap_or(Reason::Step)),
                 }
-                Cmd::Continue | Cmd::RunTo(_) => {}
             }
         }
     }

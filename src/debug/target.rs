@@ -6,6 +6,7 @@
 use super::observe::{AccessObserver, NoObserver, ObservingBus};
 use crate::cpu::{Bus, Cpu, RamBus, Registers, Step};
 use crate::image::Program;
+use crate::machine::hooked::{RepeatCache, StepBefore, StepHook};
 use std::sync::Arc;
 
 /// A write the board refused during a step.
@@ -56,6 +57,19 @@ pub struct LcdProbe {
     pub column: u8,
 }
 
+/// Why [`Target::run_hooked`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastStop {
+    /// The hook asked.
+    Hook,
+    /// The cycle budget is used up.
+    Budget,
+    /// The key script finished with the program waiting for this input.
+    Settled(crate::board::InputKind),
+    /// A step that stops any run (fault, illegal opcode, halt).
+    Step(TargetStep),
+}
+
 /// A steppable, clonable machine.
 pub trait Target: Clone {
     /// The CPU (registers, run state).
@@ -76,6 +90,49 @@ pub trait Target: Clone {
     /// One step without observation (the fast path).
     fn step(&mut self) -> TargetStep {
         self.step_observed(&mut NoObserver)
+    }
+    /// Runs with `hook` hearing every step until it stops the run, the
+    /// budget of `max_cycles` is used, the key script settles or a step
+    /// faults, meets an illegal opcode or halts; at an address in
+    /// `breakpoints` the hook is asked first (not at the first step unless
+    /// `check_first`). The machine overrides this with its fast path
+    /// ([`crate::machine::hooked`]); this one steps one at a time.
+    fn run_hooked<H: StepHook<Self>>(
+        &mut self,
+        max_cycles: u64,
+        breakpoints: &crate::machine::Breakpoints,
+        check_first: bool,
+        hook: &mut H,
+        _cache: &mut RepeatCache,
+    ) -> FastStop {
+        let start = self.cycles();
+        let mut first = !check_first;
+        loop {
+            let pc = self.cpu().regs.pc;
+            if !first && breakpoints.contains(pc) && hook.at_breakpoint(self) {
+                return FastStop::Hook;
+            }
+            first = false;
+            if let Some(kind) = self.script_poll() {
+                return FastStop::Settled(kind);
+            }
+            let now = self.cycles();
+            if now.saturating_sub(start) >= max_cycles {
+                return FastStop::Budget;
+            }
+            let before = StepBefore::of(self.cpu(), now, |a| self.peek(a));
+            let ts = self.step();
+            let hook_stop = hook.after_step(self, &before, &ts.step);
+            if ts.fault.is_some()
+                || ts.halt.is_some()
+                || matches!(ts.step.event, crate::cpu::StepEvent::IllegalRefused(_))
+            {
+                return FastStop::Step(ts);
+            }
+            if hook_stop {
+                return FastStop::Hook;
+            }
+        }
     }
     /// Back to the state after loading: memory reloaded, CPU reset.
     fn reset(&mut self);
@@ -237,6 +294,29 @@ impl Target for crate::machine::Machine {
     fn step(&mut self) -> TargetStep {
         let out = crate::machine::Machine::step(self);
         machine_step(out)
+    }
+    fn run_hooked<H: StepHook<Self>>(
+        &mut self,
+        max_cycles: u64,
+        breakpoints: &crate::machine::Breakpoints,
+        check_first: bool,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+    ) -> FastStop {
+        use crate::machine::hooked::HookedStop;
+        match crate::machine::Machine::run_hooked(
+            self,
+            max_cycles,
+            breakpoints,
+            check_first,
+            hook,
+            cache,
+        ) {
+            HookedStop::Hook => FastStop::Hook,
+            HookedStop::Budget => FastStop::Budget,
+            HookedStop::Settled(kind) => FastStop::Settled(kind),
+            HookedStop::Outcome(out) => FastStop::Step(machine_step(out)),
+        }
     }
     fn script_poll(&mut self) -> Option<crate::board::InputKind> {
         match self.script_tick() {

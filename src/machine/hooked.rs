@@ -1,0 +1,596 @@
+//! A run with a per-step hook: the debugger's fast path. Each step is the
+//! same [`Machine::step`] the debugger's single steps take (so faults,
+//! halts, the COP and the clock monitor behave identically), the hook hears
+//! about it (call stack, profile, history), breakpoint addresses ask the
+//! hook whether to stop (conditions, hit counts), and polling loops are
+//! fast-forwarded as in [`Machine::run_until`] when the hook can account
+//! for the skipped iterations exactly.
+//!
+//! The fast-forward argument is the one of `fastforward.rs` (steps 1-4):
+//! when control moves back to an address H, the state at H is noted (CPU
+//! without its cycle counter, the device state reads change, the next device
+//! event); one iteration runs through an [`AccessObserver`] that notes a
+//! write that changed a byte or touched a register, and a TCNT read. Back
+//! at H with everything equal and no event crossed, every further iteration
+//! started before the next event, the key script's next action, the COP
+//! deadline and the budget does the same N steps in P cycles; k of them
+//! are skipped at once, one whole iteration short of the first deadline.
+//! Here the measured iteration also went through the hook, which says
+//! whether k more of it are a linear extension of its own state
+//! ([`StepHook::may_repeat`]) and then adds them ([`StepHook::repeated`]).
+//! A breakpoint address inside the loop ends the measurement (the hook must
+//! see every visit: a condition may hold the k-th time), so such a loop is
+//! never skipped.
+
+use super::observe::AccessObserver;
+use super::{Breakpoints, Machine, StepOutcome};
+use crate::board::InputKind;
+use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
+
+/// Steps one measured iteration may take at most (as `fastforward.rs`).
+const MAX_ITERATION_STEPS: u32 = 48;
+/// Slots of the per-address backoff table.
+const SLOTS: usize = 64;
+/// Backoff after the first failed try, in E-cycles; doubles per failure.
+const BACKOFF_BASE: u64 = 512;
+/// Highest doubling of the backoff.
+const BACKOFF_MAX_SHIFT: u32 = 5;
+/// Accesses of one step the probe keeps for checking (an interrupt entry
+/// makes 9 writes; more than this makes the iteration count as unclean).
+const PROBE_ACCESSES: usize = 24;
+
+/// What was true just before a step, for the hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepBefore {
+    /// PC before the step.
+    pub pc: u16,
+    /// SP before the step.
+    pub sp: u16,
+    /// The byte at PC.
+    pub opcode: u8,
+    /// The byte after it when `opcode` is the $18 prefix, else 0.
+    pub second: u8,
+    /// E-cycles before the step.
+    pub cycles: u64,
+}
+
+impl StepBefore {
+    /// The state of `cpu` (cycles `now`) before its next step, `peek` reading memory.
+    #[inline]
+    pub fn of(cpu: &Cpu, now: u64, peek: impl Fn(u16) -> u8) -> StepBefore {
+        let pc = cpu.regs.pc;
+        let opcode = peek(pc);
+        StepBefore {
+            pc,
+            sp: cpu.regs.sp,
+            opcode,
+            second: if opcode == 0x18 {
+                peek(pc.wrapping_add(1))
+            } else {
+                0
+            },
+            cycles: now,
+        }
+    }
+}
+
+/// Which steps a hook must hear about one by one; the others (plain
+/// instructions) it is told only as a count ([`StepHook::plain_steps`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interest {
+    /// Every step (the rest of this is then moot).
+    pub every_step: bool,
+    /// Steps after which SP is above this.
+    pub sp_above: u16,
+    /// Steps that end at or after this E-cycle.
+    pub at_cycle: u64,
+}
+
+impl Interest {
+    /// Every step, one by one.
+    pub const EVERY_STEP: Interest = Interest {
+        every_step: true,
+        sp_above: 0,
+        at_cycle: 0,
+    };
+}
+
+/// True for the steps a hook always hears about: JSR (all modes), BSR,
+/// RTS and RTI by their opcode bytes (RM appendix A); interrupt entries,
+/// SWI, traps and waits by their step event.
+#[inline(always)]
+fn calls_or_returns(before: &StepBefore) -> bool {
+    matches!(before.opcode, 0x9D | 0xAD | 0xBD | 0x8D | 0x39 | 0x3B)
+        || (before.opcode == 0x18 && before.second == 0xAD)
+}
+
+/// Who watches a hooked run (the debugger's session). `M` is the machine.
+pub trait StepHook<M> {
+    /// Which steps to report one by one (asked again after each report).
+    fn interest(&self) -> Interest {
+        Interest::EVERY_STEP
+    }
+    /// `n` plain instructions ran that [`StepHook::interest`] did not ask
+    /// for (told before any other call, so the hook's step count is right).
+    fn plain_steps(&mut self, _n: u64) {}
+    /// The next instruction is at a breakpoint address of the run: true
+    /// stops the run before it.
+    fn at_breakpoint(&mut self, m: &M) -> bool;
+    /// After every step (`step` as the CPU reported it, `m` after it): true
+    /// stops the run after it.
+    fn after_step(&mut self, m: &M, before: &StepBefore, step: &Step) -> bool;
+    /// A loop iteration starts being measured here: note your state.
+    fn iteration_start(&mut self) {}
+    /// The measured iteration repeats exactly: true if `k` more of it would
+    /// change your state by k times what this one did (then
+    /// [`StepHook::repeated`] follows).
+    fn may_repeat(&mut self) -> bool {
+        false
+    }
+    /// `k` more iterations of `steps` steps each were skipped.
+    fn repeated(&mut self, _k: u64, _steps: u64) {}
+}
+
+/// Why a hooked run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookedStop {
+    /// The hook asked ([`StepHook::at_breakpoint`] or [`StepHook::after_step`]).
+    Hook,
+    /// The run's cycle budget is used up.
+    Budget,
+    /// The key script finished with the program waiting for this input.
+    Settled(InputKind),
+    /// A step that stops any run: a refused write, an illegal opcode
+    /// stopped before, or a halt.
+    Outcome(StepOutcome),
+}
+
+/// The per-loop backoff of the hooked fast-forward (kept by the caller
+/// between runs; it only decides how fast the same result comes).
+#[derive(Clone, Debug)]
+pub struct RepeatCache {
+    backoff: [(u16, u32, u64); SLOTS],
+    /// Iterations skipped so far (a statistic).
+    pub skipped: u64,
+}
+
+impl Default for RepeatCache {
+    fn default() -> Self {
+        RepeatCache {
+            backoff: [(0, 0, 0); SLOTS],
+            skipped: 0,
+        }
+    }
+}
+
+impl RepeatCache {
+    fn slot(head: u16) -> usize {
+        (head as usize ^ (head as usize >> 6)) % SLOTS
+    }
+
+    fn may_try(&self, head: u16, now: u64) -> bool {
+        let (h, _, retry_at) = self.backoff[Self::slot(head)];
+        h != head || now >= retry_at
+    }
+
+    fn failed(&mut self, head: u16, now: u64) {
+        let e = &mut self.backoff[Self::slot(head)];
+        let fails = if e.0 == head { e.1 + 1 } else { 1 };
+        let shift = (fails - 1).min(BACKOFF_MAX_SHIFT);
+        *e = (head, fails, now.saturating_add(BACKOFF_BASE << shift));
+    }
+
+    fn succeeded(&mut self, head: u16) {
+        let e = &mut self.backoff[Self::slot(head)];
+        if e.0 == head {
+            *e = (head, 0, 0);
+        }
+    }
+}
+
+/// The accesses of one measured step, checked against the board after it.
+#[derive(Default)]
+struct ProbeLog {
+    reads: [u16; PROBE_ACCESSES],
+    n_reads: usize,
+    writes: [u16; PROBE_ACCESSES],
+    n_writes: usize,
+    dirty: bool,
+}
+
+impl AccessObserver for ProbeLog {
+    #[inline]
+    fn on_read(&mut self, addr: u16, _value: u8) {
+        if self.n_reads < PROBE_ACCESSES {
+            self.reads[self.n_reads] = addr;
+            self.n_reads += 1;
+        } else {
+            self.dirty = true;
+        }
+    }
+    #[inline]
+    fn on_write(&mut self, addr: u16, value: u8, old: u8) {
+        // A store of the byte already there changes nothing if it is RAM
+        // (checked after the step: such a write cannot remap anything).
+        if value != old || self.n_writes == PROBE_ACCESSES {
+            self.dirty = true;
+        } else {
+            self.writes[self.n_writes] = addr;
+            self.n_writes += 1;
+        }
+    }
+}
+
+/// Tells `hook` about the plain steps not reported yet.
+#[inline]
+fn flush<M, H: StepHook<M>>(hook: &mut H, pending: &mut u64) {
+    if *pending > 0 {
+        hook.plain_steps(*pending);
+        *pending = 0;
+    }
+}
+
+/// A loop iteration being measured.
+struct Probe {
+    head: u16,
+    /// The first of budget end, script action and COP deadline when the
+    /// measurement began.
+    limit: u64,
+    t0: u64,
+    event0: u64,
+    cpu0: Cpu,
+    effects0: crate::board::ReadEffects,
+    steps: u32,
+    clean: bool,
+    last_back: Option<u16>,
+    retried: bool,
+}
+
+impl Machine {
+    /// Runs step by step with `hook` hearing every step, until the hook
+    /// stops it, `max_cycles` pass, the key script settles, or a step
+    /// faults, meets an illegal opcode or halts. Before each step at an
+    /// address in `breakpoints` the hook is asked whether to stop (not at
+    /// the first step unless `check_first`). Script actions happen between
+    /// steps as in `run_until`. Polling loops are fast-forwarded (if
+    /// [`Machine::fast_forward`] is on) where the hook agrees.
+    pub fn run_hooked<H: StepHook<Machine>>(
+        &mut self,
+        max_cycles: u64,
+        breakpoints: &Breakpoints,
+        check_first: bool,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+    ) -> HookedStop {
+        let start = self.board.now();
+        let budget_end = start.saturating_add(max_cycles);
+        let check_bps = !breakpoints.is_empty();
+        let ff = self.ff.enabled;
+        let mut first = !check_first;
+        let mut probe: Option<Probe> = None;
+        let mut interest = hook.interest();
+        let mut pending = 0u64;
+        loop {
+            let pc = self.cpu.regs.pc;
+            if !first && check_bps && breakpoints.contains(pc) {
+                if let Some(p) = probe.take() {
+                    cache.failed(p.head, self.board.now());
+                }
+                flush(hook, &mut pending);
+                if hook.at_breakpoint(self) {
+                    return HookedStop::Hook;
+                }
+            }
+            first = false;
+            if self.board.now() >= self.script_deadline && self.script_tick().is_some() {
+                flush(hook, &mut pending);
+                return HookedStop::Settled(self.waiting_on.unwrap_or(InputKind::Keys));
+            }
+            let now = self.board.now();
+            if now >= budget_end {
+                flush(hook, &mut pending);
+                return HookedStop::Budget;
+            }
+            if probe.as_ref().is_some_and(|p| now >= p.limit) {
+                // The budget, a script action or the COP came first (the
+                // limit noted when the measurement began: a script action
+                // on the way changes what the loop reads): no fault of the
+                // loop's.
+                probe = None;
+            }
+            let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
+            if probe.is_some() {
+                let end = self.probe_step(
+                    &mut probe,
+                    &before,
+                    budget_end,
+                    hook,
+                    cache,
+                    &mut interest,
+                    &mut pending,
+                );
+                match end {
+                    Some(stop) => return stop,
+                    None => continue,
+                }
+            }
+            let StepOutcome { step, fault, halt } = self.quick_step();
+            if fault.is_some()
+                || halt.is_some()
+                || matches!(step.event, StepEvent::IllegalRefused(_))
+            {
+                flush(hook, &mut pending);
+                hook.after_step(self, &before, &step);
+                return HookedStop::Outcome(StepOutcome { step, fault, halt });
+            }
+            let tell = interest.every_step
+                || step.event != StepEvent::None
+                || calls_or_returns(&before)
+                || self.cpu.regs.sp > interest.sp_above
+                || self.board.now() >= interest.at_cycle;
+            if tell {
+                flush(hook, &mut pending);
+                if hook.after_step(self, &before, &step) {
+                    return HookedStop::Hook;
+                }
+                interest = hook.interest();
+            } else {
+                pending += 1;
+            }
+            let to = self.cpu.regs.pc;
+            if ff
+                && to <= step.pc
+                && step.event == StepEvent::None
+                && self.cpu.state == RunState::Running
+                && cache.may_try(to, self.board.now())
+            {
+                flush(hook, &mut pending);
+                probe = Some(self.start_probe(to, false, budget_end, hook));
+            }
+        }
+    }
+
+    /// One step of a loop iteration being measured (through the probe's
+    /// observer), reported to the hook as any step, then the measurement's
+    /// bookkeeping: skip when the iteration repeated, measure again or give
+    /// up. Returns the run's end if the step ends it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn probe_step<H: StepHook<Machine>>(
+        &mut self,
+        probe: &mut Option<Probe>,
+        before: &StepBefore,
+        budget_end: u64,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> Option<HookedStop> {
+        let mut log = ProbeLog::default();
+        let out = self.step_observed(&mut log);
+        let clean = !log.dirty
+            && log.reads[..log.n_reads]
+                .iter()
+                .all(|&a| !self.board.read_is_time_dependent(a))
+            && log.writes[..log.n_writes]
+                .iter()
+                .all(|&a| self.board.is_plain_ram(a));
+        let stops = out.fault.is_some()
+            || out.halt.is_some()
+            || matches!(out.step.event, StepEvent::IllegalRefused(_));
+        // Told as any step: what the hook does not hear about leaves its
+        // state as it is, apart from the count.
+        let tell = interest.every_step
+            || stops
+            || out.step.event != StepEvent::None
+            || calls_or_returns(before)
+            || self.cpu.regs.sp > interest.sp_above
+            || self.board.now() >= interest.at_cycle;
+        let mut hook_stop = false;
+        if tell {
+            flush(hook, pending);
+            hook_stop = hook.after_step(self, before, &out.step);
+            *interest = hook.interest();
+        } else {
+            *pending += 1;
+        }
+        if stops {
+            flush(hook, pending);
+            return Some(HookedStop::Outcome(out));
+        }
+        if hook_stop {
+            return Some(HookedStop::Hook);
+        }
+        let quiet = out.step.event == StepEvent::None && self.cpu.state == RunState::Running;
+        let to = self.cpu.regs.pc;
+        let back = to <= out.step.pc;
+        let now = self.board.now();
+        let p = probe.as_mut()?;
+        if !quiet {
+            cache.failed(p.head, now);
+            *probe = None;
+            return None;
+        }
+        p.steps += 1;
+        p.clean &= clean;
+        if to == p.head || back {
+            // The hook's count is complete before it is asked anything.
+            flush(hook, pending);
+        }
+        if to == p.head {
+            let same = p.clean
+                && now < p.event0
+                && self.board.next_event() == p.event0
+                && self.cpu_without_cycles() == p.cpu0
+                && self.board.read_effects() == p.effects0;
+            let (head, retried) = (p.head, p.retried);
+            if same {
+                if hook.may_repeat() {
+                    cache.succeeded(head);
+                    if let Some(p) = probe.take() {
+                        self.skip_iterations(&p, hook, cache);
+                    }
+                    *interest = hook.interest();
+                } else {
+                    cache.failed(head, now);
+                }
+            } else if now >= p.event0 || self.board.next_event() != p.event0 {
+                // The wait ended (a device event): nothing against the loop.
+            } else if !retried {
+                // The first pass may still settle state: once more.
+                *probe = Some(self.start_probe(head, true, budget_end, hook));
+                return None;
+            } else {
+                cache.failed(head, now);
+            }
+            *probe = None;
+            return None;
+        }
+        if back {
+            if self.board.next_event() != p.event0 {
+                *probe = None;
+                return None;
+            }
+            if p.last_back == Some(to) {
+                // An inner loop: that is where a program polls.
+                cache.failed(p.head, now);
+                *probe = None;
+                if cache.may_try(to, now) {
+                    *probe = Some(self.start_probe(to, false, budget_end, hook));
+                }
+                return None;
+            }
+            p.last_back = Some(to);
+        }
+        if p.steps >= MAX_ITERATION_STEPS {
+            if self.board.next_event() == p.event0 {
+                cache.failed(p.head, now);
+            }
+            *probe = None;
+        }
+        None
+    }
+
+    /// [`Machine::step`], inlined into the hooked run: the same outcome,
+    /// with the rare cases (continuing from a reported write fault, a
+    /// refused write) on its own path.
+    #[inline(always)]
+    fn quick_step(&mut self) -> StepOutcome {
+        if self.resume_write_at.is_some() {
+            return self.step();
+        }
+        // A step that writes memory changes no register but PC, SP and CCR
+        // (RM appendix A), so these undo a refused write as `undo_step` does.
+        let (sp, ccr) = (self.cpu.regs.sp, self.cpu.regs.ccr);
+        let step = self.cpu.step(&mut self.board);
+        if self.board.has_fault() {
+            return self.refused_step(step, sp, ccr);
+        }
+        self.board.tick(step.cycles);
+        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+            self.instructions += 1;
+        }
+        self.check_cop();
+        // The clock monitor only acts on a stopped CPU (asked first, as the
+        // run loop's quiet steps do).
+        if self.cpu.state == RunState::Stopped && self.check_clock_monitor(self.board.now()) {
+            return StepOutcome {
+                step,
+                fault: None,
+                halt: None,
+            };
+        }
+        let halt = self.halt_after(&step);
+        StepOutcome {
+            step,
+            fault: None,
+            halt,
+        }
+    }
+
+    /// A quick step whose write the board refused: undone (registers and
+    /// cycles as before it, PC on it, no time passed) and reported; the
+    /// next step there runs it as the chip does.
+    #[cold]
+    fn refused_step(&mut self, mut step: Step, sp: u16, ccr: u8) -> StepOutcome {
+        let fault = self.board.take_fault();
+        self.cpu.regs.pc = step.pc;
+        self.cpu.regs.sp = sp;
+        self.cpu.regs.ccr = ccr;
+        self.cpu.cycles -= step.cycles as u64;
+        self.cpu.state = RunState::Running;
+        step.cycles = 0;
+        self.resume_write_at = Some(step.pc);
+        self.check_cop();
+        if self.check_clock_monitor(self.board.now()) {
+            return StepOutcome {
+                step,
+                fault,
+                halt: None,
+            };
+        }
+        let halt = self.halt_after(&step);
+        StepOutcome { step, fault, halt }
+    }
+
+    /// The earliest of the budget's end, the script's next action and the
+    /// COP deadline: a skip must end a whole iteration before it.
+    fn skip_limit(&self, budget_end: u64) -> u64 {
+        budget_end
+            .min(self.script_deadline)
+            .min(self.board.cop_deadline())
+    }
+
+    fn cpu_without_cycles(&self) -> Cpu {
+        let mut cpu = self.cpu.clone();
+        cpu.cycles = 0;
+        cpu
+    }
+
+    fn start_probe<H: StepHook<Machine>>(
+        &mut self,
+        head: u16,
+        retried: bool,
+        budget_end: u64,
+        hook: &mut H,
+    ) -> Probe {
+        hook.iteration_start();
+        Probe {
+            head,
+            limit: self.skip_limit(budget_end),
+            t0: self.board.now(),
+            event0: self.board.next_event(),
+            cpu0: self.cpu_without_cycles(),
+            effects0: self.board.read_effects(),
+            steps: 0,
+            clean: true,
+            last_back: None,
+            retried,
+        }
+    }
+
+    /// Skips as many further iterations of the measured one as fit before
+    /// the first deadline, less one.
+    fn skip_iterations<H: StepHook<Machine>>(
+        &mut self,
+        p: &Probe,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+    ) {
+        let now = self.board.now();
+        let period = (now - p.t0).max(1);
+        let deadline = p.limit.min(self.board.next_event());
+        let k = (deadline.saturating_sub(now) / period).saturating_sub(1);
+        if k > 0 && self.board.skip_idle(k * period) {
+            // Each skipped iteration polled where the measured one did.
+            self.board.shift_input_poll(now - period, k * period);
+            self.cpu.cycles += k * period;
+            let steps = p.steps as u64;
+            // Every measured step was an instruction (quiet).
+            self.instructions += k * steps;
+            self.ff.skipped += k;
+            cache.skipped += k;
+            hook.repeated(k, steps);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The debugger's fast path (runs on the machine's hooked run with polling
+//! loops fast-forwarded, `Debugger::set_fast_path`) against its slow path
+//! (every step observed, nothing skipped): the same program and keys give
+//! the same stops, registers, cycles, instructions, step indexes, call
+//! stacks, profile tables and machine states, for plain runs, breakpoints
+//! with conditions and hit counts, run-to, step over/out, budgets, and
+//! reverse execution afterwards.
+
+use hc11lab::asm::{assemble_file, AsmOptions};
+use hc11lab::debug::session::{Debugger, Reason, Stop};
+use hc11lab::image::Program;
+use hc11lab::machine::Machine;
+use hc11lab::script::Script;
+use std::path::Path;
+
+const GAME: &str = "drop,right,drop,left,drop,right,drop,left,drop,right,drop,left,drop";
+
+fn firmware() -> Program {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
+    let asm = assemble_file(&path, &AsmOptions::default());
+    let diags = asm.render_diagnostics();
+    asm.program.unwrap_or_else(|| panic!("{diags}"))
+}
+
+fn debugger(keys: &str, fast: bool) -> Debugger<Machine> {
+    let m = Machine::new(firmware()).expect("loads");
+    let mut d = Debugger::new(m);
+    d.set_fast_path(fast);
+    let script = Script::parse_keys(keys).expect("keys");
+    d.target_mut().start_script(&script);
+    d
+}
+
+/// Everything a stop leaves that a user can see.
+#[derive(Debug, PartialEq)]
+struct Seen {
+    stop: Stop,
+    instructions: u64,
+    profile: String,
+    frames: String,
+}
+
+fn seen(d: &Debugger<Machine>, stop: Stop) -> Seen {
+    Seen {
+        stop,
+        instructions: d.target().instructions(),
+        profile: format!("{:?}", d.profile()),
+        frames: format!("{:?}", d.call_stack()),
+    }
+}
+
+/// Runs `commands` on a fast and a slow debugger and compares after each.
+fn same_both_ways(keys: &str, setup: impl Fn(&mut Debugger<Machine>), commands: &[&str]) -> usize {
+    let mut fast = debugger(keys, true);
+    let mut slow = debugger(keys, false);
+    setup(&mut fast);
+    setup(&mut slow);
+    let mut skipped = 0;
+    for (i, c) in commands.iter().enumerate() {
+        let run = |d: &mut Debugger<Machine>| match *c {
+            "run" => d.run(),
+            "over" => d.step_over(),
+            "out" => d.step_out(),
+            "into" => d.step_into(),
+            "slice" => d.run_for(250_000),
+            to => d.run_to(to).expect("location"),
+        };
+        let before = fast.target().fast_forward_skipped();
+        let a = run(&mut fast);
+        let b = run(&mut slow);
+        skipped += (fast.target().fast_forward_skipped() - before) as usize;
+        let (sa, sb) = (seen(&fast, a), seen(&slow, b));
+        assert_eq!(sa, sb, "command {i} `{c}`");
+        assert!(
+            fast.target() == slow.target(),
+            "machine after command {i} `{c}`"
+        );
+        assert_eq!(fast.registers(), slow.registers());
+    }
+    skipped
+}
+
+#[test]
+fn a_whole_game_and_the_idle_loop_after_it() {
+    let mut commands = vec!["run"];
+    commands.extend(std::iter::repeat_n("slice", 20));
+    let skipped = same_both_ways(GAME, |d| d.max_cycles = 30_000_000, &commands);
+    assert!(skipped > 0, "the fast path skipped no polling loop");
+}
+
+#[test]
+fn profile_and_budget_stops_agree() {
+    let skipped = same_both_ways(
+        GAME,
+        |d| {
+            d.set_history_budget(None);
+            d.max_cycles = 1_234_567;
+        },
+        &["run", "run", "run", "run", "run"],
+    );
+    assert!(skipped > 0);
+}
+
+#[test]
+fn breakpoints_with_conditions_and_hit_counts() {
+    same_both_ways(
+        GAME,
+        |d| {
+            d.add_breakpoint("getLineLength:3 if [coordy] == 5")
+                .expect("break");
+            d.add_breakpoint("drawCell:50").expect("break");
+        },
+        &["run", "run", "run", "over", "out", "run", "run", "run"],
+    );
+}
+
+#[test]
+fn run_to_step_over_and_out() {
+    same_both_ways(
+        GAME,
+        |_| {},
+        &[
+            "checkWin",
+            "over",
+            "over",
+            "into",
+            "out",
+            "readInput",
+            "over",
+            "out",
+            "drawBoard",
+            "out",
+            "run",
+        ],
+    );
+}
+
+#[test]
+fn reverse_after_a_fast_run_is_exact() {
+    let mut fast = debugger(GAME, true);
+    let mut slow = debugger(GAME, false);
+    let mut kept = Vec::new();
+    for _ in 0..40 {
+        let a = fast.run_for(100_000);
+        let b = slow.run_for(100_000);
+        assert_eq!(a, b);
+        // A settled stop's script ends before the next step, at the same
+        // index: only budget stops are points that going back reaches.
+        if !matches!(a.reason, Reason::Budget { .. }) {
+            break;
+        }
+        kept.push((fast.index(), fast.target().clone()));
+    }
+    for (at, want) in kept.iter().rev().step_by(3) {
+        assert!(fast.goto(*at));
+        assert_eq!(fast.index(), *at);
+        assert!(fast.target() == want, "state at step {at}");
+        assert!(slow.goto(*at));
+        assert_eq!(
+            format!("{:?}", fast.profile()),
+            format!("{:?}", slow.profile())
+        );
+    }
+}
+
+/// A program from raw bytes at $C000 with reset and illegal-opcode vectors
+/// pointing to $C000.
+fn raw(code: &[u8]) -> Machine {
+    use hc11lab::image::Segment;
+    let program = Program {
+        segments: vec![
+            Segment {
+                start: 0xC000,
+                bytes: code.to_vec(),
+                name: None,
+            },
+            Segment {
+                start: 0xFFF8,
+                bytes: vec![0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00],
+                name: None,
+            },
+        ],
+        ..Program::default()
+    };
+    Machine::new(program).expect("loads")
+}
+
+#[test]
+fn refused_writes_and_illegal_opcodes_stop_both_ways_alike() {
+    #[rustfmt::skip]
+    let rom_write: &[u8] = &[
+        0x8E, 0x3F, 0xFF,       // C000 lds #$3FFF
+        0xBD, 0xC0, 0x10,       // C003 jsr $C010
+        0x20, 0xFB,             // C006 bra $C003
+        0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0x86, 0x05,             // C010 ldaa #5
+        0xB7, 0xC1, 0x00,       // C012 staa $C100 (program memory)
+        0x39,                   // C015 rts
+    ];
+    #[rustfmt::skip]
+    let illegal: &[u8] = &[
+        0x8E, 0x3F, 0xFF,       // C000 lds #$3FFF
+        0x01,                   // C003 nop
+        0x41,                   // C004 illegal
+    ];
+    for code in [rom_write, illegal] {
+        let mut fast = Debugger::new(raw(code));
+        let mut slow = Debugger::new(raw(code));
+        slow.set_fast_path(false);
+        for i in 0..6 {
+            let (a, b) = (fast.run(), slow.run());
+            assert!(
+                !matches!(a.reason, Reason::Budget { .. }),
+                "run {i}: {}",
+                a.message
+            );
+            assert_eq!(seen(&fast, a), seen(&slow, b), "run {i}");
+            assert!(fast.target() == slow.target(), "machine after run {i}");
+        }
+    }
+}
