@@ -613,6 +613,12 @@ impl Machine {
                 fault = None;
             }
         }
+        self.outcome_after(step, fault)
+    }
+
+    /// The end of every single step: the COP and clock monitor get their
+    /// say, then the halt test.
+    pub(super) fn outcome_after(&mut self, step: Step, fault: Option<BusFault>) -> StepOutcome {
         self.check_cop();
         if self.check_clock_monitor(self.board.now()) {
             return StepOutcome {
@@ -632,7 +638,7 @@ impl Machine {
     /// written by the same instruction before it (a 16-bit store from $8003,
     /// a push from $0001 down into $FFFF) keeps that write.
     #[cold]
-    fn undo_step(&mut self, step: &mut Step, before: WriteUndo) {
+    pub(super) fn undo_step(&mut self, step: &mut Step, before: WriteUndo) {
         before.restore(&mut self.cpu.regs, step.pc);
         self.cpu.cycles -= step.cycles as u64;
         self.cpu.state = RunState::Running;

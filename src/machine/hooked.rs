@@ -479,58 +479,26 @@ impl Machine {
         if self.resume_write_at.is_some() {
             return self.step();
         }
-        // A step that writes memory changes no register but PC, SP and CCR
-        // (RM appendix A), so these undo a refused write as `undo_step` does.
-        let (sp, ccr) = (self.cpu.regs.sp, self.cpu.regs.ccr);
+        let before = super::WriteUndo::take(&self.cpu.regs);
         let step = self.cpu.step(&mut self.board);
         if self.board.has_fault() {
-            return self.refused_step(step, sp, ccr);
+            return self.refused_step(step, before);
         }
         self.board.tick(step.cycles);
         if matches!(step.event, StepEvent::None | StepEvent::Swi) {
             self.instructions += 1;
         }
-        self.check_cop();
-        // The clock monitor only acts on a stopped CPU (asked first, as the
-        // run loop's quiet steps do).
-        if self.cpu.state == RunState::Stopped && self.check_clock_monitor(self.board.now()) {
-            return StepOutcome {
-                step,
-                fault: None,
-                halt: None,
-            };
-        }
-        let halt = self.halt_after(&step);
-        StepOutcome {
-            step,
-            fault: None,
-            halt,
-        }
+        self.outcome_after(step, None)
     }
 
     /// A quick step whose write the board refused: undone (registers and
     /// cycles as before it, PC on it, no time passed) and reported; the
     /// next step there runs it as the chip does.
     #[cold]
-    fn refused_step(&mut self, mut step: Step, sp: u16, ccr: u8) -> StepOutcome {
+    fn refused_step(&mut self, mut step: Step, before: super::WriteUndo) -> StepOutcome {
         let fault = self.board.take_fault();
-        self.cpu.regs.pc = step.pc;
-        self.cpu.regs.sp = sp;
-        self.cpu.regs.ccr = ccr;
-        self.cpu.cycles -= step.cycles as u64;
-        self.cpu.state = RunState::Running;
-        step.cycles = 0;
-        self.resume_write_at = Some(step.pc);
-        self.check_cop();
-        if self.check_clock_monitor(self.board.now()) {
-            return StepOutcome {
-                step,
-                fault,
-                halt: None,
-            };
-        }
-        let halt = self.halt_after(&step);
-        StepOutcome { step, fault, halt }
+        self.undo_step(&mut step, before);
+        self.outcome_after(step, fault)
     }
 
     /// The earliest of the budget's end, the script's next action and the
