@@ -43,7 +43,7 @@ use crate::board::Board;
 use crate::cpu::{Bus, RunState, StepEvent};
 
 /// Steps one measured iteration may take at most.
-const MAX_ITERATION_STEPS: u32 = 48;
+pub(super) const MAX_ITERATION_STEPS: u32 = 48;
 /// Iterations measured in one try at most (moving in to inner loops).
 const MAX_ATTEMPTS: u32 = 4;
 /// Slots of the per-address backoff table.
@@ -62,13 +62,41 @@ const BACKOFF_MAX_SHIFT: u32 = 3;
 #[derive(Clone, Debug)]
 pub(crate) struct FastForward {
     pub(crate) enabled: bool,
-    /// Per slot: a loop head and how its tries went.
-    backoff: [Backoff; SLOTS],
+    /// Which loop heads are worth measuring now.
+    backoff: LoopBackoff,
     /// Iterations skipped since the machine was made (a statistic).
     pub(crate) skipped: u64,
     /// Measured iterations, and those that repeated (statistics).
     pub(crate) probes: u64,
     pub(crate) hits: u64,
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        FastForward {
+            enabled: true,
+            backoff: LoopBackoff::default(),
+            skipped: 0,
+            probes: 0,
+            hits: 0,
+        }
+    }
+}
+
+impl PartialEq for FastForward {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for FastForward {}
+
+/// Per loop head (hashed into [`SLOTS`] slots): how its tries went, so a
+/// loop that does not repeat is not measured again for a while. Used by
+/// `run_until`'s fast-forward and by the debugger's hooked run.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopBackoff {
+    slots: [Backoff; SLOTS],
 }
 
 /// How the tries at one loop head went.
@@ -85,38 +113,29 @@ struct Backoff {
     missed_once: bool,
 }
 
-impl Default for FastForward {
+impl Default for LoopBackoff {
     fn default() -> Self {
-        FastForward {
-            enabled: true,
-            backoff: [Backoff::default(); SLOTS],
-            skipped: 0,
-            probes: 0,
-            hits: 0,
+        LoopBackoff {
+            slots: [Backoff::default(); SLOTS],
         }
     }
 }
 
-impl PartialEq for FastForward {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for FastForward {}
-
-impl FastForward {
+impl LoopBackoff {
     fn slot(head: u16) -> usize {
         (head as usize ^ (head as usize >> 6)) % SLOTS
     }
 
-    fn may_try(&self, head: u16, now: u64) -> bool {
-        let e = &self.backoff[Self::slot(head)];
+    /// Whether the loop at `head` may be measured at cycle `now`.
+    pub(super) fn may_try(&self, head: u16, now: u64) -> bool {
+        let e = &self.slots[Self::slot(head)];
         e.head != head || now >= e.retry_at
     }
 
-    fn failed(&mut self, head: u16, now: u64) {
-        let e = &mut self.backoff[Self::slot(head)];
+    /// The loop at `head` did not repeat: not tried again for a while,
+    /// longer after each failure in a row.
+    pub(super) fn failed(&mut self, head: u16, now: u64) {
+        let e = &mut self.slots[Self::slot(head)];
         let fails = if e.head == head { e.fails + 1 } else { 1 };
         let shift = (fails - 1).min(BACKOFF_MAX_SHIFT);
         *e = Backoff {
@@ -131,7 +150,7 @@ impl FastForward {
     /// forgiven (it is tried again at its next pass), a second in a row is
     /// a failure.
     fn missed(&mut self, head: u16, now: u64) {
-        let e = &mut self.backoff[Self::slot(head)];
+        let e = &mut self.slots[Self::slot(head)];
         if e.head == head && e.missed_once {
             self.failed(head, now);
         } else if e.head == head {
@@ -145,8 +164,9 @@ impl FastForward {
         }
     }
 
-    fn succeeded(&mut self, head: u16) {
-        let e = &mut self.backoff[Self::slot(head)];
+    /// The loop at `head` repeated: it may be tried at once next time.
+    pub(super) fn succeeded(&mut self, head: u16) {
+        let e = &mut self.slots[Self::slot(head)];
         if e.head == head {
             *e = Backoff {
                 head,
@@ -208,12 +228,12 @@ impl Machine {
     ) -> Option<StopReason> {
         let mut head = self.cpu.regs.pc;
         for _ in 0..MAX_ATTEMPTS {
-            if !self.ff.may_try(head, self.board.now()) {
+            if !self.ff.backoff.may_try(head, self.board.now()) {
                 return None;
             }
             match self.measure_iteration(head, stop, limit, check_bps) {
                 Iteration::Stopped(reason) => {
-                    self.ff.failed(head, self.board.now());
+                    self.ff.backoff.failed(head, self.board.now());
                     return reason;
                 }
                 // Not the loop's fault: no backoff.
@@ -221,38 +241,47 @@ impl Machine {
                 Iteration::Inner(inner) => {
                     // An inner loop (or a call back into lower code): the
                     // innermost loop is the one that may poll.
-                    self.ff.failed(head, self.board.now());
+                    self.ff.backoff.failed(head, self.board.now());
                     head = inner;
                 }
                 // Measured again at the loop's next pass (or backed off).
                 Iteration::Differs | Iteration::Dirty => {
-                    self.ff.missed(head, self.board.now());
+                    self.ff.backoff.missed(head, self.board.now());
                     return None;
                 }
                 Iteration::TooLong => {
-                    self.ff.failed(head, self.board.now());
+                    self.ff.backoff.failed(head, self.board.now());
                     return None;
                 }
                 Iteration::Repeats { period, count } => {
-                    self.ff.succeeded(head);
+                    self.ff.backoff.succeeded(head);
                     self.ff.hits += 1;
-                    let now = self.board.now();
-                    // Stop one whole iteration short of the first deadline,
-                    // so the iterations that meet it run normally.
-                    let deadline = limit.min(self.board.next_event());
-                    let k = (deadline.saturating_sub(now) / period.max(1)).saturating_sub(1);
-                    if k > 0 && self.board.skip_idle(k * period) {
-                        // Each skipped iteration polled where the measured one did.
-                        self.board.shift_input_poll(now - period, k * period);
-                        self.cpu.cycles += k * period;
-                        self.instructions += k * count;
-                        self.ff.skipped += k;
-                    }
+                    self.skip_repeats(period, count, limit);
                     return None;
                 }
             }
         }
         None
+    }
+
+    /// After a measured iteration of `period` E-cycles and `count`
+    /// instructions that repeats, skips as many more as end at least one
+    /// iteration before `limit` and the board's next event (so the
+    /// iterations that meet it run normally). Returns how many it skipped.
+    pub(super) fn skip_repeats(&mut self, period: u64, count: u64, limit: u64) -> u64 {
+        let now = self.board.now();
+        let period = period.max(1);
+        let deadline = limit.min(self.board.next_event());
+        let k = (deadline.saturating_sub(now) / period).saturating_sub(1);
+        if k == 0 || !self.board.skip_idle(k * period) {
+            return 0;
+        }
+        // Each skipped iteration polled where the measured one did.
+        self.board.shift_input_poll(now - period, k * period);
+        self.cpu.cycles += k * period;
+        self.instructions += k * count;
+        self.ff.skipped += k;
+        k
     }
 
     /// Runs one iteration from `head` (the current PC) and says how it went.

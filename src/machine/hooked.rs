@@ -22,19 +22,12 @@
 //! see every visit: a condition may hold the k-th time), so such a loop is
 //! never skipped.
 
+use super::fastforward::{LoopBackoff, MAX_ITERATION_STEPS};
 use super::observe::AccessObserver;
 use super::{Breakpoints, Machine, StepOutcome};
 use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
 
-/// Steps one measured iteration may take at most (as `fastforward.rs`).
-const MAX_ITERATION_STEPS: u32 = 48;
-/// Slots of the per-address backoff table.
-const SLOTS: usize = 64;
-/// Backoff after the first failed try, in E-cycles; doubles per failure.
-const BACKOFF_BASE: u64 = 512;
-/// Highest doubling of the backoff.
-const BACKOFF_MAX_SHIFT: u32 = 5;
 /// Accesses of one step the probe keeps for checking (an interrupt entry
 /// makes 9 writes; more than this makes the iteration count as unclean).
 const PROBE_ACCESSES: usize = 24;
@@ -147,45 +140,11 @@ pub enum HookedStop {
 
 /// The per-loop backoff of the hooked fast-forward (kept by the caller
 /// between runs; it only decides how fast the same result comes).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RepeatCache {
-    backoff: [(u16, u32, u64); SLOTS],
+    backoff: LoopBackoff,
     /// Iterations skipped so far (a statistic).
     pub skipped: u64,
-}
-
-impl Default for RepeatCache {
-    fn default() -> Self {
-        RepeatCache {
-            backoff: [(0, 0, 0); SLOTS],
-            skipped: 0,
-        }
-    }
-}
-
-impl RepeatCache {
-    fn slot(head: u16) -> usize {
-        (head as usize ^ (head as usize >> 6)) % SLOTS
-    }
-
-    fn may_try(&self, head: u16, now: u64) -> bool {
-        let (h, _, retry_at) = self.backoff[Self::slot(head)];
-        h != head || now >= retry_at
-    }
-
-    fn failed(&mut self, head: u16, now: u64) {
-        let e = &mut self.backoff[Self::slot(head)];
-        let fails = if e.0 == head { e.1 + 1 } else { 1 };
-        let shift = (fails - 1).min(BACKOFF_MAX_SHIFT);
-        *e = (head, fails, now.saturating_add(BACKOFF_BASE << shift));
-    }
-
-    fn succeeded(&mut self, head: u16) {
-        let e = &mut self.backoff[Self::slot(head)];
-        if e.0 == head {
-            *e = (head, 0, 0);
-        }
-    }
 }
 
 /// The accesses of one measured step, checked against the board after it.
@@ -274,7 +233,7 @@ impl Machine {
             let pc = self.cpu.regs.pc;
             if !first && check_bps && breakpoints.contains(pc) {
                 if let Some(p) = probe.take() {
-                    cache.failed(p.head, self.board.now());
+                    cache.backoff.failed(p.head, self.board.now());
                 }
                 flush(hook, &mut pending);
                 if hook.at_breakpoint(self) {
@@ -342,7 +301,7 @@ impl Machine {
                 && to <= step.pc
                 && step.event == StepEvent::None
                 && self.cpu.state == RunState::Running
-                && cache.may_try(to, self.board.now())
+                && cache.backoff.may_try(to, self.board.now())
             {
                 flush(hook, &mut pending);
                 probe = Some(self.start_probe(to, false, budget_end, hook));
@@ -407,7 +366,7 @@ impl Machine {
         let now = self.board.now();
         let p = probe.as_mut()?;
         if !quiet {
-            cache.failed(p.head, now);
+            cache.backoff.failed(p.head, now);
             *probe = None;
             return None;
         }
@@ -426,13 +385,13 @@ impl Machine {
             let (head, retried) = (p.head, p.retried);
             if same {
                 if hook.may_repeat() {
-                    cache.succeeded(head);
+                    cache.backoff.succeeded(head);
                     if let Some(p) = probe.take() {
                         self.skip_iterations(&p, hook, cache);
                     }
                     *interest = hook.interest();
                 } else {
-                    cache.failed(head, now);
+                    cache.backoff.failed(head, now);
                 }
             } else if now >= p.event0 || self.board.next_event() != p.event0 {
                 // The wait ended (a device event): nothing against the loop.
@@ -441,7 +400,7 @@ impl Machine {
                 *probe = Some(self.start_probe(head, true, budget_end, hook));
                 return None;
             } else {
-                cache.failed(head, now);
+                cache.backoff.failed(head, now);
             }
             *probe = None;
             return None;
@@ -453,9 +412,9 @@ impl Machine {
             }
             if p.last_back == Some(to) {
                 // An inner loop: that is where a program polls.
-                cache.failed(p.head, now);
+                cache.backoff.failed(p.head, now);
                 *probe = None;
-                if cache.may_try(to, now) {
+                if cache.backoff.may_try(to, now) {
                     *probe = Some(self.start_probe(to, false, budget_end, hook));
                 }
                 return None;
@@ -464,7 +423,7 @@ impl Machine {
         }
         if p.steps >= MAX_ITERATION_STEPS {
             if self.board.next_event() == p.event0 {
-                cache.failed(p.head, now);
+                cache.backoff.failed(p.head, now);
             }
             *probe = None;
         }
@@ -545,18 +504,11 @@ impl Machine {
         hook: &mut H,
         cache: &mut RepeatCache,
     ) {
-        let now = self.board.now();
-        let period = (now - p.t0).max(1);
-        let deadline = p.limit.min(self.board.next_event());
-        let k = (deadline.saturating_sub(now) / period).saturating_sub(1);
-        if k > 0 && self.board.skip_idle(k * period) {
-            // Each skipped iteration polled where the measured one did.
-            self.board.shift_input_poll(now - period, k * period);
-            self.cpu.cycles += k * period;
-            let steps = p.steps as u64;
-            // Every measured step was an instruction (quiet).
-            self.instructions += k * steps;
-            self.ff.skipped += k;
+        let period = self.board.now() - p.t0;
+        // Every measured step was an instruction (quiet).
+        let steps = p.steps as u64;
+        let k = self.skip_repeats(period, steps, p.limit);
+        if k > 0 {
             cache.skipped += k;
             hook.repeated(k, steps);
         }
