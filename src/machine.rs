@@ -599,7 +599,7 @@ impl Machine {
         self.board.config_cell()
     }
 
-    fn finish_step(&mut self, mut step: Step, before: WriteUndo) -> StepOutcome {
+    pub(super) fn finish_step(&mut self, mut step: Step, before: WriteUndo) -> StepOutcome {
         let resume = self.resume_write_at.take();
         let mut fault = self.board.take_fault();
         if fault.is_some() && resume != Some(step.pc) {

@@ -149,7 +149,7 @@ impl LoopBackoff {
     /// The loop did not repeat this time: the first such miss at a head is
     /// forgiven (it is tried again at its next pass), a second in a row is
     /// a failure.
-    fn missed(&mut self, head: u16, now: u64) {
+    pub(super) fn missed(&mut self, head: u16, now: u64) {
         let e = &mut self.slots[Self::slot(head)];
         if e.head == head && e.missed_once {
             self.failed(head, now);
@@ -215,6 +215,21 @@ impl Bus for ProbeBus<'_> {
 }
 
 impl Machine {
+    /// [`Machine::step`] through the probe's bus: the same outcome, and
+    /// whether the step kept the iteration repeatable (no TCNT read, no
+    /// write but a RAM store of the byte already there). The debugger's
+    /// hooked run measures its loop iterations with it.
+    pub(super) fn step_probed(&mut self) -> (super::StepOutcome, bool) {
+        let before = super::WriteUndo::take(&self.cpu.regs);
+        let mut bus = ProbeBus {
+            board: &mut self.board,
+            clean: true,
+        };
+        let step = self.cpu.step(&mut bus);
+        let clean = bus.clean;
+        (self.finish_step(step, before), clean)
+    }
+
     /// Called by `run_until` when control just moved back to the current
     /// PC: measures one iteration from here and, if it repeats exactly,
     /// skips as many more as fit before `limit` and the next device event.

@@ -9,8 +9,9 @@
 //! The fast-forward argument is the one of `fastforward.rs` (steps 1-4):
 //! when control moves back to an address H, the state at H is noted (CPU
 //! without its cycle counter, the device state reads change, the next device
-//! event); one iteration runs through an [`AccessObserver`] that notes a
-//! write that changed a byte or touched a register, and a TCNT read. Back
+//! event); one iteration runs through the probe's bus
+//! ([`Machine::step_probed`]), and a write that changed a byte or touched a
+//! register, or a TCNT read, ends the measurement there. Back
 //! at H with everything equal and no event crossed, every further iteration
 //! started before the next event, the key script's next action, the COP
 //! deadline and the budget does the same N steps in P cycles; k of them
@@ -23,14 +24,9 @@
 //! never skipped.
 
 use super::fastforward::{LoopBackoff, MAX_ITERATION_STEPS};
-use super::observe::AccessObserver;
 use super::{Breakpoints, Machine, StepOutcome};
 use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
-
-/// Accesses of one step the probe keeps for checking (an interrupt entry
-/// makes 9 writes; more than this makes the iteration count as unclean).
-const PROBE_ACCESSES: usize = 24;
 
 /// What was true just before a step, for the hook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,39 +143,6 @@ pub struct RepeatCache {
     pub skipped: u64,
 }
 
-/// The accesses of one measured step, checked against the board after it.
-#[derive(Default)]
-struct ProbeLog {
-    reads: [u16; PROBE_ACCESSES],
-    n_reads: usize,
-    writes: [u16; PROBE_ACCESSES],
-    n_writes: usize,
-    dirty: bool,
-}
-
-impl AccessObserver for ProbeLog {
-    #[inline]
-    fn on_read(&mut self, addr: u16, _value: u8) {
-        if self.n_reads < PROBE_ACCESSES {
-            self.reads[self.n_reads] = addr;
-            self.n_reads += 1;
-        } else {
-            self.dirty = true;
-        }
-    }
-    #[inline]
-    fn on_write(&mut self, addr: u16, value: u8, old: u8) {
-        // A store of the byte already there changes nothing if it is RAM
-        // (checked after the step: such a write cannot remap anything).
-        if value != old || self.n_writes == PROBE_ACCESSES {
-            self.dirty = true;
-        } else {
-            self.writes[self.n_writes] = addr;
-            self.n_writes += 1;
-        }
-    }
-}
-
 /// Tells `hook` about the plain steps not reported yet.
 #[inline]
 fn flush<M, H: StepHook<M>>(hook: &mut H, pending: &mut u64) {
@@ -200,7 +163,6 @@ struct Probe {
     cpu0: Cpu,
     effects0: crate::board::ReadEffects,
     steps: u32,
-    clean: bool,
     last_back: Option<u16>,
     retried: bool,
 }
@@ -229,6 +191,7 @@ impl Machine {
         let mut probe: Option<Probe> = None;
         let mut interest = hook.interest();
         let mut pending = 0u64;
+        let mut cop_at = self.board.cop_deadline();
         loop {
             let pc = self.cpu.regs.pc;
             if !first && check_bps && breakpoints.contains(pc) {
@@ -273,7 +236,10 @@ impl Machine {
                     None => continue,
                 }
             }
-            let StepOutcome { step, fault, halt } = self.quick_step();
+            if now >= cop_at {
+                cop_at = self.board.cop_deadline();
+            }
+            let StepOutcome { step, fault, halt } = self.quick_step(cop_at);
             if fault.is_some()
                 || halt.is_some()
                 || matches!(step.event, StepEvent::IllegalRefused(_))
@@ -325,15 +291,7 @@ impl Machine {
         interest: &mut Interest,
         pending: &mut u64,
     ) -> Option<HookedStop> {
-        let mut log = ProbeLog::default();
-        let out = self.step_observed(&mut log);
-        let clean = !log.dirty
-            && log.reads[..log.n_reads]
-                .iter()
-                .all(|&a| !self.board.read_is_time_dependent(a))
-            && log.writes[..log.n_writes]
-                .iter()
-                .all(|&a| self.board.is_plain_ram(a));
+        let (out, clean) = self.step_probed();
         let stops = out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_));
@@ -371,14 +329,20 @@ impl Machine {
             return None;
         }
         p.steps += 1;
-        p.clean &= clean;
+        if !clean {
+            // A store that changed memory (or a TCNT read): this pass
+            // cannot repeat, and the rest of it runs unmeasured, as in
+            // `run_until`'s probe.
+            cache.backoff.missed(p.head, now);
+            *probe = None;
+            return None;
+        }
         if to == p.head || back {
             // The hook's count is complete before it is asked anything.
             flush(hook, pending);
         }
         if to == p.head {
-            let same = p.clean
-                && now < p.event0
+            let same = now < p.event0
                 && self.board.next_event() == p.event0
                 && self.cpu_without_cycles() == p.cpu0
                 && self.board.read_effects() == p.effects0;
@@ -432,20 +396,39 @@ impl Machine {
 
     /// [`Machine::step`], inlined into the hooked run: the same outcome,
     /// with the rare cases (continuing from a reported write fault, a
-    /// refused write) on its own path.
+    /// refused write) on its own path. `cop_at` is a COP deadline read
+    /// earlier in the run: the deadline only moves later (a feed, a reset;
+    /// CR can only be written in the first 64 cycles and 00 is the
+    /// shortest), so before it the COP cannot fire and the watchdog test of
+    /// [`Machine::outcome_after`] is skipped for a plain forward step.
     #[inline(always)]
-    fn quick_step(&mut self) -> StepOutcome {
+    fn quick_step(&mut self, cop_at: u64) -> StepOutcome {
         if self.resume_write_at.is_some() {
             return self.step();
         }
         let before = super::WriteUndo::take(&self.cpu.regs);
-        let step = self.cpu.step(&mut self.board);
+        let step = self.cpu.step_inline(&mut self.board);
         if self.board.has_fault() {
             return self.refused_step(step, before);
         }
         self.board.tick(step.cycles);
         if matches!(step.event, StepEvent::None | StepEvent::Swi) {
             self.instructions += 1;
+        }
+        // What `outcome_after` finds for an instruction that went forward
+        // while running, before the COP deadline: no reset (COP), none by
+        // the clock monitor (only after STOP), no halt (only after a
+        // back-jump, WAI or STOP).
+        if step.event == StepEvent::None
+            && self.cpu.state == RunState::Running
+            && self.cpu.regs.pc > step.pc
+            && self.board.now() < cop_at
+        {
+            return StepOutcome {
+                step,
+                fault: None,
+                halt: None,
+            };
         }
         self.outcome_after(step, None)
     }
@@ -490,7 +473,6 @@ impl Machine {
             cpu0: self.cpu_without_cycles(),
             effects0: self.board.read_effects(),
             steps: 0,
-            clean: true,
             last_back: None,
             retried,
         }
