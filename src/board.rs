@@ -1043,7 +1043,17 @@ impl Board {
         let addr = abs.wrapping_sub(self.map.reg_base);
         match addr {
             0x0000..=0x003F => {
-                let before = self.peek_io(abs);
+                // Output (SPDR, SCDR) and any change of a port or control
+                // register is activity; the timer block, COPRST and ADCTL
+                // are not: an interrupt handler clearing TFLG2, a main loop
+                // feeding the COP or starting the next A/D conversion (which
+                // clears CCF) changes nothing anyone sees. Only the rest
+                // needs the register's value before and after.
+                let output = addr == ACTIVITY_SPDR || addr == ACTIVITY_SCDR;
+                let quiet_kind = (0x0B..=0x27).contains(&addr)
+                    || addr == ports::addr::COPRST
+                    || addr == adc::ADCTL;
+                let before = (!output && !quiet_kind).then(|| self.peek_io(abs));
                 match addr {
                     ports::addr::PPROG => {
                         let array = self.map.eeprom.map(|r| (r.start, r.end));
@@ -1085,16 +1095,7 @@ impl Board {
                         }
                     }
                 }
-                // Output (SPDR, SCDR) and any change of a port or control
-                // register is activity; the timer block, COPRST and ADCTL
-                // are not: an interrupt handler clearing TFLG2, a main loop
-                // feeding the COP or starting the next A/D conversion (which
-                // clears CCF) changes nothing anyone sees.
-                let output = addr == ACTIVITY_SPDR || addr == ACTIVITY_SCDR;
-                let quiet_kind = (0x0B..=0x27).contains(&addr)
-                    || addr == ports::addr::COPRST
-                    || addr == adc::ADCTL;
-                if output || (!quiet_kind && self.peek_io(abs) != before) {
+                if output || before.is_some_and(|b| self.peek_io(abs) != b) {
                     self.last_activity = now;
                 }
             }
