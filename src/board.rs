@@ -190,7 +190,7 @@ pub struct ReadEffects {
 pub struct Board {
     now: u64,
     next_event: u64,
-    mem: Box<[u8; 0x10000]>,
+    mem: [u8; 0x10000],
     /// The address decoder (page table, register and internal RAM bases).
     map: MemoryMap,
     /// The board description and its ROM image.
@@ -261,7 +261,7 @@ impl Board {
         let mut board = Board {
             now: 0,
             next_event: 0,
-            mem: Box::new([0; 0x10000]),
+            mem: [0; 0x10000],
             map: MemoryMap::new(cfg, cfg.init, false),
             setup: setup.clone(),
             shadow: vec![0; cfg.internal_ram as usize],
@@ -592,8 +592,7 @@ impl Board {
         if low && !self.irq_pin && irqe {
             // A falling edge: latched until the vector fetch.
             self.irq_edge = true;
-            self.map.vector_watch = true;
-            self.map.pages[0xFF] &= !READ_DIRECT;
+            self.map.watch_vector_page();
         }
         self.irq_pin = low;
     }

@@ -46,7 +46,15 @@ pub const REGISTER_BLOCK: u16 = 0x40;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoryMap {
     /// Per page: [`READ_DIRECT`] | [`WRITE_DIRECT`] | [`REGISTERS`].
+    /// Change it only through [`MemoryMap::rebuild`] or
+    /// [`MemoryMap::watch_vector_page`], which keep the quick tables below
+    /// in step.
     pub pages: [u8; 256],
+    /// Per page: reads go straight to memory, register block or not (the
+    /// hot test of every CPU read is this one byte).
+    quick_read: [bool; 256],
+    /// Per page: writes go straight to memory (see `quick_read`).
+    quick_write: [bool; 256],
     /// Base of the register block.
     pub reg_base: u16,
     /// Base of the internal RAM.
@@ -68,6 +76,8 @@ impl MemoryMap {
     pub fn new(board: &BoardConfig, init: u8, eeprom_enabled: bool) -> Self {
         let mut m = MemoryMap {
             pages: [0; 256],
+            quick_read: [false; 256],
+            quick_write: [false; 256],
             reg_base: 0,
             ram_base: 0,
             ram_size: board.internal_ram,
@@ -127,23 +137,39 @@ impl MemoryMap {
         }
         // The block is 64 bytes at a multiple of $1000: always inside one page.
         self.pages[(self.reg_base >> 8) as usize] |= REGISTERS;
+        self.sync_quick();
+    }
+
+    /// Takes page $FF off the direct read path until the IRQ vector fetch
+    /// (an edge on IRQ is latched until then).
+    pub fn watch_vector_page(&mut self) {
+        self.vector_watch = true;
+        self.pages[0xFF] &= !READ_DIRECT;
+        self.sync_quick();
+    }
+
+    fn sync_quick(&mut self) {
+        for (i, &p) in self.pages.iter().enumerate() {
+            self.quick_read[i] = p & (READ_DIRECT | REGISTERS) == READ_DIRECT;
+            self.quick_write[i] = p & (WRITE_DIRECT | REGISTERS) == WRITE_DIRECT;
+        }
     }
 
     /// True if a read of `addr` goes straight to memory: a page of one
     /// readable kind, and not the register block.
     #[inline(always)]
     pub fn reads_direct(&self, addr: u16) -> bool {
-        let p = self.pages[(addr >> 8) as usize];
-        p & (READ_DIRECT | REGISTERS) == READ_DIRECT
-            || (p & READ_DIRECT != 0 && !self.is_register(addr))
+        let page = (addr >> 8) as usize;
+        self.quick_read[page]
+            || (self.pages[page] & READ_DIRECT != 0 && !self.is_register(addr))
     }
 
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
     #[inline(always)]
     pub fn writes_direct(&self, addr: u16) -> bool {
-        let p = self.pages[(addr >> 8) as usize];
-        p & (WRITE_DIRECT | REGISTERS) == WRITE_DIRECT
-            || (p & WRITE_DIRECT != 0 && !self.is_register(addr))
+        let page = (addr >> 8) as usize;
+        self.quick_write[page]
+            || (self.pages[page] & WRITE_DIRECT != 0 && !self.is_register(addr))
     }
 
     /// True if `addr` is in the register block.
