@@ -190,7 +190,7 @@ pub struct ReadEffects {
 pub struct Board {
     now: u64,
     next_event: u64,
-    mem: [u8; 0x10000],
+    mem: Box<[u8; 0x10000]>,
     /// The address decoder (page table, register and internal RAM bases).
     map: MemoryMap,
     /// The board description and its ROM image.
@@ -261,7 +261,7 @@ impl Board {
         let mut board = Board {
             now: 0,
             next_event: 0,
-            mem: [0; 0x10000],
+            mem: Box::new([0; 0x10000]),
             map: MemoryMap::new(cfg, cfg.init, false),
             setup: setup.clone(),
             shadow: vec![0; cfg.internal_ram as usize],
