@@ -160,16 +160,14 @@ impl MemoryMap {
     #[inline(always)]
     pub fn reads_direct(&self, addr: u16) -> bool {
         let page = (addr >> 8) as usize;
-        self.quick_read[page]
-            || (self.pages[page] & READ_DIRECT != 0 && !self.is_register(addr))
+        self.quick_read[page] || (self.pages[page] & READ_DIRECT != 0 && !self.is_register(addr))
     }
 
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
     #[inline(always)]
     pub fn writes_direct(&self, addr: u16) -> bool {
         let page = (addr >> 8) as usize;
-        self.quick_write[page]
-            || (self.pages[page] & WRITE_DIRECT != 0 && !self.is_register(addr))
+        self.quick_write[page] || (self.pages[page] & WRITE_DIRECT != 0 && !self.is_register(addr))
     }
 
     /// True if `addr` is in the register block.
