@@ -5,8 +5,8 @@
 
 use super::callstack::{Ended, Frame};
 use crate::image::Program;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Stat {
@@ -18,7 +18,9 @@ struct Stat {
 /// Accumulated per-target statistics.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
-    stats: HashMap<u16, Stat>,
+    /// Per call target; keyed by address with a cheap hash, since a row
+    /// is touched at every return.
+    stats: FxHashMap<u16, Stat>,
     /// Cycle count when profiling began.
     pub start_cycle: u64,
 }
@@ -54,7 +56,7 @@ impl Profile {
     /// Starts an empty profile at `now`.
     pub fn new(now: u64) -> Self {
         Profile {
-            stats: HashMap::new(),
+            stats: FxHashMap::default(),
             start_cycle: now,
         }
     }
@@ -157,7 +159,7 @@ pub(crate) struct RowDelta {
 }
 
 fn add(
-    stats: &mut HashMap<u16, Stat>,
+    stats: &mut FxHashMap<u16, Stat>,
     f: &Frame,
     now: u64,
     outer_active: bool,
