@@ -1097,6 +1097,20 @@ impl Board {
                 if output || before.is_some_and(|b| self.peek_io(abs) != b) {
                     self.last_activity = now;
                 }
+                // The data ports B, C and D and their direction registers
+                // are plain latches: no device's next event or IRQ depends
+                // on them (the LCD takes A0 from PORTD when a byte
+                // completes, and due events were serviced above).
+                if matches!(
+                    addr,
+                    ports::addr::PORTB
+                        | ports::addr::PORTC
+                        | ports::addr::PORTD
+                        | ports::addr::DDRC
+                        | ports::addr::DDRD
+                ) {
+                    return;
+                }
             }
             _ => match self.kind_below_registers(abs) {
                 Kind::Ram => {
@@ -1122,6 +1136,10 @@ impl Board {
                     if self.pio != before {
                         self.last_activity = now;
                     }
+                    // The PIO starts no transfer and raises no interrupt:
+                    // no device's next event or IRQ can change (the SPI
+                    // reads the slave select when a byte completes).
+                    return;
                 }
                 Kind::Unmapped => {
                     self.record_fault(BusFault::UnmappedWrite {
