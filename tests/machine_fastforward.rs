@@ -291,3 +291,55 @@ fn viergewinnt_games_match_at_every_stop() {
         fast.fast_forward_skipped()
     );
 }
+
+/// Runs `m` in slices of `slice` E-cycles with `stop` until the key script
+/// settles; returns the number of slices.
+fn slices_until_settled(m: &mut Machine, stop: &mut StopConditions, slice: u64) -> u32 {
+    stop.max_cycles = slice;
+    for n in 1..=1_000_000 {
+        match m.run_until(stop) {
+            StopReason::Settled => return n,
+            StopReason::CycleBudget => {}
+            r => panic!("unexpected stop {r}"),
+        }
+    }
+    panic!("never settled");
+}
+
+#[test]
+fn skip_past_the_budget_only_when_asked_and_sp_allows() {
+    let p = (*viergewinnt::program()).clone();
+    let script = Script::parse_keys("drop,wait:40ms,left,wait:25ms,right").expect("keys");
+    let mut slow = Machine::new(p.clone()).expect("loads");
+    slow.set_fast_forward(false);
+    slow.start_script(&script);
+    assert_eq!(
+        slow.run_until(&StopConditions::budget(100_000_000)),
+        StopReason::Settled
+    );
+    let run = |range: Option<(u16, u16)>| {
+        let mut m = Machine::new(p.clone()).expect("loads");
+        m.start_script(&script);
+        let mut stop = StopConditions::budget(0);
+        stop.skip_past_budget = range;
+        let n = slices_until_settled(&mut m, &mut stop, 1024);
+        (m, n)
+    };
+    let (hard, hard_slices) = run(None);
+    let (soft, soft_slices) = run(Some((0, u16::MAX)));
+    // The waits (key held, quiet windows, wait:) go by in one skip each;
+    // drawing still takes its slices.
+    assert!(
+        soft_slices + 200 < hard_slices,
+        "{soft_slices} slices with the skip past the budget, {hard_slices} without"
+    );
+    assert!(hard == slow, "sliced run differs from the plain one");
+    assert!(soft == slow, "a skip past the budget changed the result");
+    assert_eq!(soft.cycles(), slow.cycles());
+    assert_eq!(soft.instructions(), slow.instructions());
+    // The firmware's main loop calls readInput (SP dips below $3FFD): a
+    // range that excludes that keeps every slice.
+    let (kept, kept_slices) = run(Some((0x3FFD, u16::MAX)));
+    assert_eq!(kept_slices, hard_slices);
+    assert!(kept == slow);
+}

@@ -232,13 +232,16 @@ impl Machine {
 
     /// Called by `run_until` when control just moved back to the current
     /// PC: measures one iteration from here and, if it repeats exactly,
-    /// skips as many more as fit before `limit` and the next device event.
+    /// skips as many more as fit before `limit` and the next device event
+    /// (before `skip_limit` instead when SP stayed in the range of
+    /// [`StopConditions::skip_past_budget`]).
     /// Returns a stop reason if a step of the measured iteration stops the
     /// run (it is handled exactly as `run_until` would).
     pub(super) fn try_fast_forward(
         &mut self,
         stop: &StopConditions,
         limit: u64,
+        skip_limit: u64,
         check_bps: bool,
     ) -> Option<StopReason> {
         let mut head = self.cpu.regs.pc;
@@ -268,10 +271,13 @@ impl Machine {
                     self.ff.backoff.failed(head, self.board.now());
                     return None;
                 }
-                Iteration::Repeats { period, count } => {
+                Iteration::Repeats { period, count, sp } => {
                     self.ff.backoff.succeeded(head);
                     self.ff.hits += 1;
-                    self.skip_repeats(period, count, limit);
+                    let past = stop
+                        .skip_past_budget
+                        .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
+                    self.skip_repeats(period, count, if past { skip_limit } else { limit });
                     return None;
                 }
             }
@@ -316,6 +322,8 @@ impl Machine {
         let i0 = self.instructions;
         let mut bus_clean = true;
         let mut last_back = None;
+        // The lowest and highest SP at the iteration's instruction boundaries.
+        let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
         for _ in 0..MAX_ITERATION_STEPS {
             if self.board.now() >= limit {
                 return Iteration::AtLimit;
@@ -340,6 +348,7 @@ impl Machine {
                 return Iteration::Stopped(self.after_step(step, stop));
             }
             let pc = self.cpu.regs.pc;
+            sp = (sp.0.min(self.cpu.regs.sp), sp.1.max(self.cpu.regs.sp));
             if pc <= step.pc {
                 // An idle loop: halted, exactly as `run_until` sees it.
                 if let Some(h) = self.halt_check(step.pc) {
@@ -364,6 +373,7 @@ impl Machine {
                     Iteration::Repeats {
                         period: now - t0,
                         count: self.instructions - i0,
+                        sp,
                     }
                 } else if now >= event0 || self.board.next_event() != event0 {
                     Iteration::Event
@@ -412,6 +422,11 @@ enum Iteration {
     Event,
     /// Not back within [`MAX_ITERATION_STEPS`].
     TooLong,
-    /// Back at the head in the same state: `period` cycles, `count` instructions.
-    Repeats { period: u64, count: u64 },
+    /// Back at the head in the same state: `period` cycles, `count`
+    /// instructions, SP between `sp.0` and `sp.1` at every boundary.
+    Repeats {
+        period: u64,
+        count: u64,
+        sp: (u16, u16),
+    },
 }

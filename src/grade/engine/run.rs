@@ -181,6 +181,26 @@ pub(super) fn run_chunked<T>(
     stop: &mut StopConditions,
     budget: u64,
     guard: &mut Option<StackGuard>,
+    done: impl FnMut(&Machine, &StopReason) -> Option<T>,
+) -> Result<T, Cut> {
+    run_chunked_with(m, stop, budget, guard, true, done)
+}
+
+/// [`run_chunked`], with the skip past a chunk's end on or off (the same
+/// result either way; tests compare).
+///
+/// The guard looks at the first instruction boundary at or after every
+/// multiple of [`CHUNK_CYCLES`] from the start. A waiting program may be
+/// fast-forwarded past some of those marks when SP stays where the guard
+/// allows it all through the skipped loop (every look it misses would
+/// pass); the marks after the skip are the same, so the first look that
+/// fails is the same look.
+pub(super) fn run_chunked_with<T>(
+    m: &mut Machine,
+    stop: &mut StopConditions,
+    budget: u64,
+    guard: &mut Option<StackGuard>,
+    skip_past: bool,
     mut done: impl FnMut(&Machine, &StopReason) -> Option<T>,
 ) -> Result<T, Cut> {
     let start = m.cycles();
@@ -189,7 +209,14 @@ pub(super) fn run_chunked<T>(
         if used >= budget {
             return Err(Cut::Budget);
         }
-        stop.max_cycles = CHUNK_CYCLES.min(budget - used);
+        let mark = (used / CHUNK_CYCLES + 1) * CHUNK_CYCLES;
+        stop.max_cycles = (mark - used).min(budget - used);
+        stop.skip_past_budget = match guard.as_ref() {
+            _ if !skip_past => None,
+            None => Some((0, u16::MAX)),
+            Some(g) if g.armed => Some((g.floor.saturating_sub(1), u16::MAX)),
+            Some(_) => None,
+        };
         let reason = m.run_until(stop);
         if let Some(g) = guard.as_mut() {
             g.check(m).map_err(Cut::Failed)?;
@@ -343,4 +370,78 @@ pub(super) fn boot(
         boot_cycles,
         guard,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::{assemble_file, AsmOptions};
+    use crate::grade::assignment::Limits;
+
+    /// Plays `keys` on a booted `program`, the skip past a chunk's end on
+    /// or off; the outcome as text and the machine's cycle count.
+    fn play(program: &Program, keys: &str, skip_past: bool) -> (String, u64) {
+        let limits = Limits::default();
+        let t = Timing::default();
+        let timings = Timings {
+            scenario: t,
+            game: t,
+        };
+        let booted = boot(
+            program.clone(),
+            &limits,
+            &crate::board::config::default_setup(),
+            &timings,
+        )
+        .expect("boots");
+        let (mut m, mut guard) = (booted.machine, booted.guard);
+        let script = Script::parse_keys(keys).expect("keys");
+        m.start_script_with(&script, t);
+        let mut stop = StopConditions::budget(CHUNK_CYCLES);
+        let r = run_chunked_with(
+            &mut m,
+            &mut stop,
+            limits.max_cycles,
+            &mut guard,
+            skip_past,
+            |_, reason| matches!(reason, StopReason::Settled).then_some(()),
+        );
+        let text = match r {
+            Ok(()) => "settled".to_string(),
+            Err(Cut::Failed(f)) => f.to_string(),
+            Err(Cut::Budget) => "budget".to_string(),
+        };
+        (text, m.cycles())
+    }
+
+    fn corpus(name: &str) -> Program {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/grade_corpus")
+            .join(name)
+            .join("Viergewinnt.asm");
+        assemble_file(&path, &AsmOptions::default())
+            .program
+            .expect("assembles")
+    }
+
+    #[test]
+    fn skipping_past_chunk_ends_changes_no_outcome() {
+        // A recursion that overflows the stack after some waiting (the
+        // guard's first failing look must be the same look), and the
+        // firmware as it should be (the same cycle at the end).
+        for (name, keys, want) in [
+            (
+                "stack_overflow",
+                "drop,left,drop,right,drop,drop",
+                "stack overflow",
+            ),
+            ("correct", "drop,wait:30ms,left,drop,right,drop", "settled"),
+        ] {
+            let p = corpus(name);
+            let on = play(&p, keys, true);
+            let off = play(&p, keys, false);
+            assert!(on.0.contains(want), "{name}: {}", on.0);
+            assert_eq!(on, off, "{name}");
+        }
+    }
 }
