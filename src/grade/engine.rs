@@ -12,7 +12,7 @@ use super::assignment::{
     MemSpec, ReferenceSource, Reg, Scenario, SerialExpected,
 };
 use super::error::GradeError;
-use super::frame::{Frame, HEIGHT, WIDTH};
+use super::frame::{Frame, HEIGHT};
 use super::result::{round2, CheckResult, LcdEvidence, SubmissionResult, SubmissionStatus};
 use super::submission::Submission;
 use crate::asm::{assemble_with, AsmOptions, MemoryFiles};

@@ -307,13 +307,7 @@ pub fn frame_of(m: &Machine) -> Frame {
         return f;
     }
     for (y, row) in f.rows.iter_mut().enumerate().take(HEIGHT) {
-        let mut bits = 0u128;
-        for x in 0..WIDTH {
-            if lcd.pixel(x, y) {
-                bits |= 1 << x;
-            }
-        }
-        *row = bits;
+        *row = lcd.row_bits(y);
     }
     f
 }
