@@ -489,7 +489,7 @@ impl Machine {
         let period = self.board.now() - p.t0;
         // Every measured step was an instruction (quiet).
         let steps = p.steps as u64;
-        let k = self.skip_repeats(period, steps, p.limit);
+        let k = self.skip_repeats(period, steps, p.limit, period);
         if k > 0 {
             cache.skipped += k;
             hook.repeated(k, steps);
