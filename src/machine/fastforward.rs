@@ -23,14 +23,16 @@
 //!    depends on time only through device events, so every further
 //!    iteration started before the next event does exactly the same: the
 //!    same N instructions, P cycles, reads and (no-op) writes.
-//! 4. So k iterations are skipped at once, ending at least one iteration
-//!    before the first of: the next device event (which also bounds every
+//! 4. So k iterations are skipped at once, each of them ending before the
+//!    first of: the next device event (which also bounds every
 //!    interrupt, since a device raises its IRQ only at an event and the
 //!    pins do not change during a run), the key script's next action and
 //!    the run's budget. Time advances by k*P ([`Board::skip_idle`]: the
 //!    same as k*P cycles of small ticks), the CPU cycle counter by k*P and
-//!    the instruction count by k*N, so `instructions` stays exact. The last
-//!    iterations run normally and meet the event as they would have.
+//!    the instruction count by k*N, so `instructions` stays exact. The
+//!    iteration that meets the event runs normally, as it would have (the
+//!    debugger's hooked run stops one whole iteration earlier, which suits
+//!    its probe better: see `skip_repeats`).
 //!
 //! A breakpoint inside the loop is hit during the measured iteration (the
 //! run stops there as always), so a loop with one is never skipped. A loop
