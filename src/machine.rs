@@ -294,15 +294,16 @@ pub struct StopConditions {
     pub on_rom_write: bool,
     /// Stop before a write to an unmapped address (false: ignored).
     pub on_unmapped_write: bool,
-    /// Let the polling-loop fast-forward skip past `max_cycles` (up to the
-    /// next device event and the key script's next action or end, as
-    /// always; without a script or a running COP it does not) when SP stays inside
-    /// this range (low, high) all through the skipped loop: the run then
-    /// stops at the first instruction boundary after the skip. For a caller
-    /// that cuts a long run into slices only to look at SP in between (the
-    /// grader's stack guard): a waiting program is skipped in one go
-    /// instead of one slice at a time, and every look it misses would have
-    /// seen SP in the range. Everything else is as without it.
+    /// Let the polling-loop fast-forward skip past `max_cycles` when SP
+    /// stays inside this range (low, high) all through the skipped loop.
+    /// The skip still ends before the next device event and the key
+    /// script's next action (without a script or a running COP there is
+    /// no skip past the budget); the run then stops at the first
+    /// instruction boundary after it. For a caller that cuts a long run
+    /// into slices only to look at SP in between (the grader's stack
+    /// guard): a waiting program is skipped in one go instead of one slice
+    /// at a time, and every look it misses would have seen SP in the range.
+    /// Everything else is as without it.
     pub skip_past_budget: Option<(u16, u16)>,
 }
 
