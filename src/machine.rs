@@ -910,7 +910,7 @@ impl Machine {
                         }
                         if ff {
                             if let Some(reason) =
-                                self.try_fast_forward(stop, limit, skip_limit, check_bps)
+                                self.try_fast_forward(stop, limit, skip_limit, check_bps, step.pc)
                             {
                                 return reason;
                             }
