@@ -343,3 +343,32 @@ fn skip_past_the_budget_only_when_asked_and_sp_allows() {
     assert_eq!(kept_slices, hard_slices);
     assert!(kept == slow);
 }
+
+/// Which back-jumps are measured only changes speed, but the rules are
+/// the speed: the firmware's boot sends its start screen byte by byte
+/// through `SPItransfer`, and each byte's SPIF wait should cost one
+/// measurement (that repeats and is skipped), not also one for every call
+/// into the LCD routines below the caller and one for the iteration that
+/// meets the end of the transfer.
+#[test]
+fn the_spi_wait_is_measured_once_per_byte() {
+    let (mut fast, mut slow) = pair((*viergewinnt::program()).clone());
+    fast.start_script(&Script::empty());
+    slow.start_script(&Script::empty());
+    let stop = StopConditions::budget(50_000_000);
+    assert_eq!(run_both(&mut fast, &mut slow, &stop), StopReason::Settled);
+    let bytes = fast.board().spi_traffic().lcd;
+    let (probes, hits, skipped) = fast.fast_forward_stats();
+    assert!(bytes > 1_000, "the boot sent {bytes} LCD bytes");
+    // One skip per byte (a few waits end before a whole iteration fits).
+    assert!(hits * 10 >= bytes * 9, "{hits} skips for {bytes} bytes");
+    assert!(
+        skipped > hits,
+        "{skipped} iterations skipped in {hits} skips"
+    );
+    // Measurements that did not repeat: a few, not one or two per byte.
+    assert!(
+        probes - hits < bytes / 4,
+        "{probes} measurements, {hits} of them repeating, for {bytes} bytes"
+    );
+}
