@@ -938,11 +938,27 @@ impl Board {
         self.catch_up();
         let now = self.now;
         let addr = abs.wrapping_sub(self.map.reg_base);
-        let v = match addr {
+        // Only a read of the timer, SPI or SCI block (SPSR then SPDR clears
+        // SPIF, say) or the IRQ vector fetch can change what `update_irq`
+        // looks at: the pins, OPTION and those three devices' flags.
+        // Due events were serviced (and the IRQ updated) by `catch_up`.
+        match addr {
+            0x0B..=0x2F => {
+                let v = match addr {
+                    0x0B..=0x27 => self.timer.read(addr, now),
+                    0x28..=0x2A => self.spi.read(addr, now),
+                    _ => {
+                        if addr == 0x2E && self.sci.receiver_enabled() {
+                            self.input_poll = Some((now, InputKind::Serial));
+                        }
+                        self.sci.read(addr, now)
+                    }
+                };
+                self.update_irq();
+                v
+            }
             0x0000..=0x003F => match addr {
                 ports::addr::PPROG => self.eeprom.pprog(),
-                0x0B..=0x27 => self.timer.read(addr, now),
-                0x28..=0x2A => self.spi.read(addr, now),
                 ports::addr::PORTA => {
                     self.input_poll = Some((now, InputKind::PortA));
                     self.timer.porta()
@@ -950,12 +966,6 @@ impl Board {
                 ports::addr::PORTE | 0x30..=0x34 => {
                     self.input_poll = Some((now, InputKind::Analog));
                     self.peek_io(addr)
-                }
-                0x2B..=0x2F => {
-                    if addr == 0x2E && self.sci.receiver_enabled() {
-                        self.input_poll = Some((now, InputKind::Serial));
-                    }
-                    self.sci.read(addr, now)
                 }
                 _ => self.ports.read(addr, now),
             },
@@ -973,13 +983,12 @@ impl Board {
                         self.irq_edge = false;
                         self.map.vector_watch = false;
                         self.map.rebuild(&self.setup.config);
+                        self.update_irq();
                     }
                     self.peek_memory(abs)
                 }
             },
-        };
-        self.update_irq();
-        v
+        }
     }
 
     /// What answers at `abs` (not a register): the PIO is tried right after
@@ -1040,6 +1049,25 @@ impl Board {
         self.catch_up();
         let now = self.now;
         let addr = abs.wrapping_sub(self.map.reg_base);
+        // The data ports B, C and D and their direction registers are plain
+        // latches: no device's next event or IRQ depends on them (the LCD
+        // takes A0 from PORTD when a byte completes, and due events were
+        // serviced above). A change is activity.
+        if matches!(
+            addr,
+            ports::addr::PORTB
+                | ports::addr::PORTC
+                | ports::addr::PORTD
+                | ports::addr::DDRC
+                | ports::addr::DDRD
+        ) {
+            let before = self.ports.peek(addr, now);
+            self.ports.write(addr, value, now);
+            if self.ports.peek(addr, now) != before {
+                self.last_activity = now;
+            }
+            return;
+        }
         match addr {
             0x0000..=0x003F => {
                 // Output (SPDR, SCDR) and any change of a port or control
@@ -1096,20 +1124,6 @@ impl Board {
                 }
                 if output || before.is_some_and(|b| self.peek_io(abs) != b) {
                     self.last_activity = now;
-                }
-                // The data ports B, C and D and their direction registers
-                // are plain latches: no device's next event or IRQ depends
-                // on them (the LCD takes A0 from PORTD when a byte
-                // completes, and due events were serviced above).
-                if matches!(
-                    addr,
-                    ports::addr::PORTB
-                        | ports::addr::PORTC
-                        | ports::addr::PORTD
-                        | ports::addr::DDRC
-                        | ports::addr::DDRD
-                ) {
-                    return;
                 }
             }
             _ => match self.kind_below_registers(abs) {

@@ -770,13 +770,21 @@ impl Machine {
             if at == from {
                 return true;
             }
-            let Ok(ins) = crate::cpu::Instruction::decode(at, peek) else {
+            // Only the opcode matters (an inherent instruction has no
+            // operands): the table, without a full decode.
+            let first = peek(at);
+            let (prebyte, opcode, len) = if matches!(first, 0x18 | 0x1A | 0xCD) {
+                (first, peek(at.wrapping_add(1)), 2)
+            } else {
+                (0, first, 1)
+            };
+            let Some(info) = crate::cpu::OPCODE_MAP.get(prebyte, opcode) else {
                 return false;
             };
             use crate::cpu::{Mode, Op};
-            let pure = ins.info.mode == Mode::Inherent
+            let pure = info.mode == Mode::Inherent
                 && !matches!(
-                    ins.info.op,
+                    info.op,
                     Op::Psha
                         | Op::Pshb
                         | Op::Pshx
@@ -797,7 +805,7 @@ impl Machine {
             if !pure {
                 return false;
             }
-            at = ins.next_addr();
+            at = at.wrapping_add(len);
         }
         false
     }
