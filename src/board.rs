@@ -1125,6 +1125,15 @@ impl Board {
                 if output || before.is_some_and(|b| self.peek_io(abs) != b) {
                     self.last_activity = now;
                 }
+                // An SPI write can start a transfer (a new event) and clear
+                // SPIF (the IRQ), nothing else: no transfer is due now (due
+                // events were serviced above), none is cancelled or moved
+                // later, and no other device's event depends on the SPI.
+                if (0x28..=0x2A).contains(&addr) {
+                    self.next_event = self.next_event.min(self.spi.tick(now));
+                    self.update_irq();
+                    return;
+                }
             }
             _ => match self.kind_below_registers(abs) {
                 Kind::Ram => {
