@@ -698,6 +698,11 @@ impl Machine {
     /// [`Machine::halt_check`] past the quick test.
     #[cold]
     fn halt_check_full(&self, from: u16) -> Option<Halt> {
+        // The loop's shape first: it depends on the code alone and rules
+        // out most back-jumps (`bra mainLoop` over a `jsr`) at once.
+        if self.cpu.state == RunState::Running && !self.idle_loop(from, self.cpu.regs.pc) {
+            return None;
+        }
         let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
         // XIRQ wakes only if unmasked and asserted: nothing on the board
         // drives the pin during a run unless a user does, and then it is
@@ -723,11 +728,11 @@ impl Machine {
         match self.cpu.state {
             RunState::Waiting => Some(Halt::Wai { masked }),
             RunState::Stopped => Some(Halt::Stop),
-            RunState::Running => {
-                let to = self.cpu.regs.pc;
-                self.idle_loop(from, to)
-                    .then_some(Halt::SelfLoop { pc: to, masked })
-            }
+            // The shape was checked first.
+            RunState::Running => Some(Halt::SelfLoop {
+                pc: self.cpu.regs.pc,
+                masked,
+            }),
         }
     }
 
@@ -740,10 +745,9 @@ impl Machine {
     /// [`IDLE_LOOP_MAX`] instructions of inherent mode, no stack, no flow.
     fn idle_loop(&self, from: u16, to: u16) -> bool {
         let peek = |a: u16| self.board.peek(a);
-        let op = peek(from);
-        let second = peek(from.wrapping_add(1));
-        let unconditional = self.unconditional_jump_at(from);
         if from == to {
+            let op = peek(from);
+            let second = peek(from.wrapping_add(1));
             return match op {
                 0x20..=0x2F | 0x7E | 0x6E => true,
                 0x18 => match second {
@@ -762,7 +766,7 @@ impl Machine {
                 _ => false,
             };
         }
-        if !unconditional {
+        if !self.unconditional_jump_at(from) {
             return false;
         }
         let mut at = to;
