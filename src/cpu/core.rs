@@ -229,7 +229,6 @@ impl Cpu {
                 );
             }
         }
-        self.regs.pc = pc.wrapping_add(opcode_len);
         self.dispatch(bus, index, pc)
     }
 

@@ -51,7 +51,8 @@ impl Cpu {
     #[inline(always)]
     fn entry<B: Bus, const I: usize>(&mut self, bus: &mut B, addr: u16) -> Step {
         let e = &OPCODES[I];
-        self.execute(bus, e.op, e.mode, e.cycles, addr)
+        let opcode_len = if e.prebyte == 0 { 1 } else { 2 };
+        self.execute(bus, e.op, e.mode, e.cycles, addr, opcode_len)
     }
 
     /// Runs the table entry `index` (from [`INDEX`]) for the instruction at `addr`.

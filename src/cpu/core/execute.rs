@@ -10,9 +10,9 @@ use crate::cpu::opcodes::{Mode, Op};
 use crate::cpu::registers::flags::{C, I, N, S, V, X, Z};
 
 impl Cpu {
-    /// Executes one decoded instruction whose opcode byte(s) are already
-    /// fetched (`self.regs.pc` points at the first operand byte): `op` in
-    /// `mode`, taking `cycles`, at `addr`. Always inlined in optimised
+    /// Executes one decoded instruction whose `opcode_len` opcode byte(s)
+    /// at `addr` are already fetched: `op` in `mode`, taking `cycles`; PC
+    /// is set when it is done. Always inlined in optimised
     /// builds, where [`super::dispatch`] calls it with each table entry as
     /// constants, so every opcode gets its own code with the operand fetch
     /// fixed; debug builds keep one shared copy (quick to compile, same
@@ -26,24 +26,29 @@ impl Cpu {
         mode: Mode,
         cycles: u8,
         addr: u16,
+        opcode_len: u16,
     ) -> Step {
         let mut event = StepEvent::None;
+        // PC stays in a local through the instruction (operand fetches,
+        // branches, jumps) and is stored once at the end: kept in a host
+        // register, not stored and reloaded for every operand byte.
+        let mut pc = addr.wrapping_add(opcode_len);
         match op {
             // ---- 8-bit loads, stores, transfers --------------------------------
             Op::Ldaa => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, v);
             }
             Op::Ldab => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, v);
             }
             Op::Staa => {
-                let a = self.ea(bus, mode);
+                let a = self.ea(bus, &mut pc, mode);
                 bus.write(a, alu::logic8(&mut self.regs.ccr, self.regs.a));
             }
             Op::Stab => {
-                let a = self.ea(bus, mode);
+                let a = self.ea(bus, &mut pc, mode);
                 bus.write(a, alu::logic8(&mut self.regs.ccr, self.regs.b));
             }
             Op::Tab => self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.a),
@@ -53,102 +58,102 @@ impl Cpu {
 
             // ---- 16-bit loads and stores ----------------------------------------
             Op::Ldd => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 let v = alu::logic16(&mut self.regs.ccr, v);
                 self.regs.set_d(v);
             }
             Op::Ldx => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 self.regs.x = alu::logic16(&mut self.regs.ccr, v);
             }
             Op::Ldy => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 self.regs.y = alu::logic16(&mut self.regs.ccr, v);
             }
             Op::Lds => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 self.regs.sp = alu::logic16(&mut self.regs.ccr, v);
             }
-            Op::Std => self.store16(bus, mode, self.regs.d()),
-            Op::Stx => self.store16(bus, mode, self.regs.x),
-            Op::Sty => self.store16(bus, mode, self.regs.y),
-            Op::Sts => self.store16(bus, mode, self.regs.sp),
+            Op::Std => self.store16(bus, &mut pc, mode, self.regs.d()),
+            Op::Stx => self.store16(bus, &mut pc, mode, self.regs.x),
+            Op::Sty => self.store16(bus, &mut pc, mode, self.regs.y),
+            Op::Sts => self.store16(bus, &mut pc, mode, self.regs.sp),
 
             // ---- 8-bit arithmetic and logic with A or B -------------------------
             Op::Adda => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.a = alu::add8(&mut self.regs.ccr, self.regs.a, v, false);
             }
             Op::Addb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.b = alu::add8(&mut self.regs.ccr, self.regs.b, v, false);
             }
             Op::Adca => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.a = alu::add8(&mut self.regs.ccr, self.regs.a, v, c);
             }
             Op::Adcb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.b = alu::add8(&mut self.regs.ccr, self.regs.b, v, c);
             }
             Op::Suba => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.a = alu::sub8(&mut self.regs.ccr, self.regs.a, v, false);
             }
             Op::Subb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.b = alu::sub8(&mut self.regs.ccr, self.regs.b, v, false);
             }
             Op::Sbca => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.a = alu::sub8(&mut self.regs.ccr, self.regs.a, v, c);
             }
             Op::Sbcb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.b = alu::sub8(&mut self.regs.ccr, self.regs.b, v, c);
             }
             Op::Cmpa => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 alu::sub8(&mut self.regs.ccr, self.regs.a, v, false);
             }
             Op::Cmpb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 alu::sub8(&mut self.regs.ccr, self.regs.b, v, false);
             }
             Op::Anda => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.a & v);
             }
             Op::Andb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.b & v);
             }
             Op::Bita => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 alu::logic8(&mut self.regs.ccr, self.regs.a & v);
             }
             Op::Bitb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 alu::logic8(&mut self.regs.ccr, self.regs.b & v);
             }
             Op::Eora => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.a ^ v);
             }
             Op::Eorb => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.b ^ v);
             }
             Op::Oraa => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.a | v);
             }
             Op::Orab => {
-                let v = self.operand8(bus, mode);
+                let v = self.operand8(bus, &mut pc, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.b | v);
             }
             Op::Aba => {
@@ -164,28 +169,28 @@ impl Cpu {
 
             // ---- 16-bit arithmetic ----------------------------------------------
             Op::Addd => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 let d0 = self.regs.d();
                 let d = alu::add16(&mut self.regs.ccr, d0, v);
                 self.regs.set_d(d);
             }
             Op::Subd => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 let d0 = self.regs.d();
                 let d = alu::sub16(&mut self.regs.ccr, d0, v);
                 self.regs.set_d(d);
             }
             Op::Cpd => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 let d0 = self.regs.d();
                 alu::sub16(&mut self.regs.ccr, d0, v);
             }
             Op::Cpx => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 alu::sub16(&mut self.regs.ccr, self.regs.x, v);
             }
             Op::Cpy => {
-                let v = self.operand16(bus, mode);
+                let v = self.operand16(bus, &mut pc, mode);
                 alu::sub16(&mut self.regs.ccr, self.regs.y, v);
             }
             Op::Asld => {
@@ -216,20 +221,20 @@ impl Cpu {
             }
 
             // ---- read-modify-write on memory ------------------------------------
-            Op::Neg => self.rmw(bus, mode, alu::neg8),
-            Op::Com => self.rmw(bus, mode, alu::com8),
-            Op::Lsr => self.rmw(bus, mode, alu::lsr8),
-            Op::Ror => self.rmw(bus, mode, alu::ror8),
-            Op::Asr => self.rmw(bus, mode, alu::asr8),
-            Op::Asl => self.rmw(bus, mode, alu::asl8),
-            Op::Rol => self.rmw(bus, mode, alu::rol8),
-            Op::Dec => self.rmw(bus, mode, alu::dec8),
-            Op::Inc => self.rmw(bus, mode, alu::inc8),
+            Op::Neg => self.rmw(bus, &mut pc, mode, alu::neg8),
+            Op::Com => self.rmw(bus, &mut pc, mode, alu::com8),
+            Op::Lsr => self.rmw(bus, &mut pc, mode, alu::lsr8),
+            Op::Ror => self.rmw(bus, &mut pc, mode, alu::ror8),
+            Op::Asr => self.rmw(bus, &mut pc, mode, alu::asr8),
+            Op::Asl => self.rmw(bus, &mut pc, mode, alu::asl8),
+            Op::Rol => self.rmw(bus, &mut pc, mode, alu::rol8),
+            Op::Dec => self.rmw(bus, &mut pc, mode, alu::dec8),
+            Op::Inc => self.rmw(bus, &mut pc, mode, alu::inc8),
             // CLR is a read-modify-write on the chip too (6 cycles extended):
             // the location is read before 0 is written.
-            Op::Clr => self.rmw(bus, mode, |ccr, _| alu::clr8(ccr)),
+            Op::Clr => self.rmw(bus, &mut pc, mode, |ccr, _| alu::clr8(ccr)),
             Op::Tst => {
-                let a = self.ea(bus, mode);
+                let a = self.ea(bus, &mut pc, mode);
                 let v = bus.read(a);
                 alu::tst8(&mut self.regs.ccr, v);
             }
@@ -307,83 +312,86 @@ impl Cpu {
             Op::Sei => self.regs.ccr |= I,
 
             // ---- branches, jumps, subroutines ---------------------------------
-            Op::Bra => self.branch(bus, true),
-            Op::Brn => self.branch(bus, false),
-            Op::Bhi => self.branch(bus, self.regs.ccr & (C | Z) == 0),
-            Op::Bls => self.branch(bus, self.regs.ccr & (C | Z) != 0),
-            Op::Bcc => self.branch(bus, self.regs.ccr & C == 0),
-            Op::Bcs => self.branch(bus, self.regs.ccr & C != 0),
-            Op::Bne => self.branch(bus, self.regs.ccr & Z == 0),
-            Op::Beq => self.branch(bus, self.regs.ccr & Z != 0),
-            Op::Bvc => self.branch(bus, self.regs.ccr & V == 0),
-            Op::Bvs => self.branch(bus, self.regs.ccr & V != 0),
-            Op::Bpl => self.branch(bus, self.regs.ccr & N == 0),
-            Op::Bmi => self.branch(bus, self.regs.ccr & N != 0),
-            Op::Bge => self.branch(bus, !self.n_xor_v()),
-            Op::Blt => self.branch(bus, self.n_xor_v()),
-            Op::Bgt => self.branch(bus, !(self.n_xor_v() || self.regs.ccr & Z != 0)),
-            Op::Ble => self.branch(bus, self.n_xor_v() || self.regs.ccr & Z != 0),
+            Op::Bra => self.branch(bus, &mut pc, true),
+            Op::Brn => self.branch(bus, &mut pc, false),
+            Op::Bhi => self.branch(bus, &mut pc, self.regs.ccr & (C | Z) == 0),
+            Op::Bls => self.branch(bus, &mut pc, self.regs.ccr & (C | Z) != 0),
+            Op::Bcc => self.branch(bus, &mut pc, self.regs.ccr & C == 0),
+            Op::Bcs => self.branch(bus, &mut pc, self.regs.ccr & C != 0),
+            Op::Bne => self.branch(bus, &mut pc, self.regs.ccr & Z == 0),
+            Op::Beq => self.branch(bus, &mut pc, self.regs.ccr & Z != 0),
+            Op::Bvc => self.branch(bus, &mut pc, self.regs.ccr & V == 0),
+            Op::Bvs => self.branch(bus, &mut pc, self.regs.ccr & V != 0),
+            Op::Bpl => self.branch(bus, &mut pc, self.regs.ccr & N == 0),
+            Op::Bmi => self.branch(bus, &mut pc, self.regs.ccr & N != 0),
+            Op::Bge => self.branch(bus, &mut pc, !self.n_xor_v()),
+            Op::Blt => self.branch(bus, &mut pc, self.n_xor_v()),
+            Op::Bgt => self.branch(bus, &mut pc, !(self.n_xor_v() || self.regs.ccr & Z != 0)),
+            Op::Ble => self.branch(bus, &mut pc, self.n_xor_v() || self.regs.ccr & Z != 0),
             Op::Bsr => {
-                let d = self.fetch8(bus) as i8 as u16;
-                let ret = self.regs.pc;
+                let d = self.fetch8(bus, &mut pc) as i8 as u16;
+                let ret = pc;
                 self.push16(bus, ret);
-                self.regs.pc = ret.wrapping_add(d);
+                pc = ret.wrapping_add(d);
             }
-            Op::Jmp => self.regs.pc = self.ea(bus, mode),
+            Op::Jmp => pc = self.ea(bus, &mut pc, mode),
             Op::Jsr => {
-                let target = self.ea(bus, mode);
-                let ret = self.regs.pc;
+                let target = self.ea(bus, &mut pc, mode);
+                let ret = pc;
                 self.push16(bus, ret);
-                self.regs.pc = target;
+                pc = target;
             }
-            Op::Rts => self.regs.pc = self.pull16(bus),
+            Op::Rts => pc = self.pull16(bus),
             Op::Rti => {
                 let ccr = self.pull8(bus);
                 self.regs.b = self.pull8(bus);
                 self.regs.a = self.pull8(bus);
                 self.regs.x = self.pull16(bus);
                 self.regs.y = self.pull16(bus);
-                self.regs.pc = self.pull16(bus);
+                pc = self.pull16(bus);
                 self.regs.ccr = keep_x_clear(self.regs.ccr, ccr);
             }
 
             // ---- bit manipulation ------------------------------------------------
             Op::Bset => {
-                let a = self.ea(bus, mode);
-                let mask = self.fetch8(bus);
+                let a = self.ea(bus, &mut pc, mode);
+                let mask = self.fetch8(bus, &mut pc);
                 let v = bus.read(a) | mask;
                 bus.write(a, alu::logic8(&mut self.regs.ccr, v));
             }
             Op::Bclr => {
-                let a = self.ea(bus, mode);
-                let mask = self.fetch8(bus);
+                let a = self.ea(bus, &mut pc, mode);
+                let mask = self.fetch8(bus, &mut pc);
                 let v = bus.read(a) & !mask;
                 bus.write(a, alu::logic8(&mut self.regs.ccr, v));
             }
             Op::Brset => {
-                let a = self.ea(bus, mode);
-                let mask = self.fetch8(bus);
+                let a = self.ea(bus, &mut pc, mode);
+                let mask = self.fetch8(bus, &mut pc);
                 let v = bus.read(a);
-                self.branch(bus, !v & mask == 0);
+                self.branch(bus, &mut pc, !v & mask == 0);
             }
             Op::Brclr => {
-                let a = self.ea(bus, mode);
-                let mask = self.fetch8(bus);
+                let a = self.ea(bus, &mut pc, mode);
+                let mask = self.fetch8(bus, &mut pc);
                 let v = bus.read(a);
-                self.branch(bus, v & mask == 0);
+                self.branch(bus, &mut pc, v & mask == 0);
             }
 
             // ---- system control ------------------------------------------------
             Op::Nop => {}
             Op::Swi => {
+                // The stacked PC is the return address.
+                self.regs.pc = pc;
                 self.stack_registers(bus);
                 self.set_masks(false);
-                self.regs.pc = read16(bus, SWI_VECTOR);
+                pc = read16(bus, SWI_VECTOR);
                 event = StepEvent::Swi;
             }
             Op::Wai => {
                 // The registers are stacked now, so the interrupt that ends
                 // the wait only has to fetch its vector.
+                self.regs.pc = pc;
                 self.stack_registers(bus);
                 self.state = RunState::Waiting;
             }
@@ -404,6 +412,7 @@ impl Cpu {
                 return self.illegal(bus, illegal);
             }
         }
+        self.regs.pc = pc;
         Step {
             pc: addr,
             cycles: cycles as u32,
@@ -412,68 +421,74 @@ impl Cpu {
     }
 
     #[inline(always)]
-    fn fetch8<B: Bus>(&mut self, bus: &mut B) -> u8 {
-        let v = bus.read(self.regs.pc);
-        self.regs.pc = self.regs.pc.wrapping_add(1);
+    fn fetch8<B: Bus>(&mut self, bus: &mut B, pc: &mut u16) -> u8 {
+        let v = bus.read(*pc);
+        *pc = pc.wrapping_add(1);
         v
     }
 
     #[inline(always)]
-    fn fetch16<B: Bus>(&mut self, bus: &mut B) -> u16 {
-        let hi = self.fetch8(bus);
-        let lo = self.fetch8(bus);
+    fn fetch16<B: Bus>(&mut self, bus: &mut B, pc: &mut u16) -> u16 {
+        let hi = self.fetch8(bus, pc);
+        let lo = self.fetch8(bus, pc);
         u16::from_be_bytes([hi, lo])
     }
 
     /// The effective address of a memory operand. Indexed offsets are
     /// unsigned (0..255), and all address arithmetic wraps at $FFFF.
     #[inline(always)]
-    fn ea<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u16 {
+    fn ea<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode) -> u16 {
         match mode {
-            Mode::Direct | Mode::BitDirect | Mode::BitBranchDirect => self.fetch8(bus) as u16,
-            Mode::Extended => self.fetch16(bus),
+            Mode::Direct | Mode::BitDirect | Mode::BitBranchDirect => self.fetch8(bus, pc) as u16,
+            Mode::Extended => self.fetch16(bus, pc),
             Mode::IndexedX | Mode::BitIndexedX | Mode::BitBranchIndexedX => {
-                self.regs.x.wrapping_add(self.fetch8(bus) as u16)
+                self.regs.x.wrapping_add(self.fetch8(bus, pc) as u16)
             }
             Mode::IndexedY | Mode::BitIndexedY | Mode::BitBranchIndexedY => {
-                self.regs.y.wrapping_add(self.fetch8(bus) as u16)
+                self.regs.y.wrapping_add(self.fetch8(bus, pc) as u16)
             }
             // The table never pairs a memory operation with these modes
             // (the per-opcode tests run every entry); the immediate operand's
             // own address keeps the fallback harmless.
-            Mode::Inherent | Mode::Imm8 | Mode::Imm16 | Mode::Relative => self.regs.pc,
+            Mode::Inherent | Mode::Imm8 | Mode::Imm16 | Mode::Relative => *pc,
         }
     }
 
     #[inline(always)]
-    fn operand8<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u8 {
+    fn operand8<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode) -> u8 {
         if mode == Mode::Imm8 {
-            self.fetch8(bus)
+            self.fetch8(bus, pc)
         } else {
-            let a = self.ea(bus, mode);
+            let a = self.ea(bus, pc, mode);
             bus.read(a)
         }
     }
 
     #[inline(always)]
-    fn operand16<B: Bus>(&mut self, bus: &mut B, mode: Mode) -> u16 {
+    fn operand16<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode) -> u16 {
         if mode == Mode::Imm16 {
-            self.fetch16(bus)
+            self.fetch16(bus, pc)
         } else {
-            let a = self.ea(bus, mode);
+            let a = self.ea(bus, pc, mode);
             read16(bus, a)
         }
     }
 
     #[inline(always)]
-    fn store16<B: Bus>(&mut self, bus: &mut B, mode: Mode, v: u16) {
-        let a = self.ea(bus, mode);
+    fn store16<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode, v: u16) {
+        let a = self.ea(bus, pc, mode);
         write16(bus, a, alu::logic16(&mut self.regs.ccr, v));
     }
 
     #[inline(always)]
-    fn rmw<B: Bus>(&mut self, bus: &mut B, mode: Mode, f: impl FnOnce(&mut u8, u8) -> u8) {
-        let a = self.ea(bus, mode);
+    fn rmw<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        pc: &mut u16,
+        mode: Mode,
+        f: impl FnOnce(&mut u8, u8) -> u8,
+    ) {
+        let a = self.ea(bus, pc, mode);
         let v = bus.read(a);
         let r = f(&mut self.regs.ccr, v);
         bus.write(a, r);
@@ -481,10 +496,10 @@ impl Cpu {
 
     /// Fetches the displacement and takes the branch if `taken`.
     #[inline(always)]
-    fn branch<B: Bus>(&mut self, bus: &mut B, taken: bool) {
-        let d = self.fetch8(bus) as i8 as u16;
+    fn branch<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, taken: bool) {
+        let d = self.fetch8(bus, pc) as i8 as u16;
         if taken {
-            self.regs.pc = self.regs.pc.wrapping_add(d);
+            *pc = pc.wrapping_add(d);
         }
     }
 
