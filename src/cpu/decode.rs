@@ -48,6 +48,7 @@ impl Instruction {
 
     /// Decodes the instruction at `addr`, reading bytes through `fetch`
     /// (which must not have side effects: pass a `peek`).
+    #[inline]
     pub fn decode(addr: u16, fetch: impl Fn(u16) -> u8) -> Result<Instruction, IllegalOpcode> {
         let first = fetch(addr);
         let (prebyte, opcode, at) = if PREBYTES.contains(&first) {
