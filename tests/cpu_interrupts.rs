@@ -20,6 +20,7 @@ fn odd_regs() -> Registers {
         sp: SP,
         pc: CODE,
         ccr: f("HNVC"),
+        ..Registers::default()
     }
 }
 

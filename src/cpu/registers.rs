@@ -3,23 +3,75 @@
 //! Y, stack pointer, program counter and the condition code register.
 
 /// The CPU registers. D is not stored: it is A (high byte) and B (low byte).
-/// Serializes as `{a, b, x, y, sp, pc, ccr}`, the shape `run --json` prints.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+/// Serializes (and prints with `{:?}`) as `{a, b, x, y, sp, pc, ccr}`, the
+/// shape `run --json` prints.
+///
+/// Each register is followed by unused bytes (`_pad_*`, always 0, not
+/// printed or serialized). The compiler loads a register with a wider
+/// load where it can (SP in every pull, X and Y in INX/INY), and such a
+/// load cannot take its value from a store still in flight to the bytes
+/// after it: without the gaps, a pull's load of SP spanned PC, which every
+/// instruction writes, and waited for that store to complete.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct Registers {
-    /// Accumulator A (high byte of D).
-    pub a: u8,
-    /// Accumulator B (low byte of D).
-    pub b: u8,
-    /// Index register X.
-    pub x: u16,
-    /// Index register Y.
-    pub y: u16,
-    /// Stack pointer: points at the next free byte (a push writes, then decrements).
-    pub sp: u16,
     /// Program counter.
     pub pc: u16,
+    #[doc(hidden)]
+    pub _pad_pc: u16,
+    /// Index register X.
+    pub x: u16,
+    #[doc(hidden)]
+    pub _pad_x: u16,
+    /// Index register Y.
+    pub y: u16,
+    #[doc(hidden)]
+    pub _pad_y: u16,
+    /// Stack pointer: points at the next free byte (a push writes, then decrements).
+    pub sp: u16,
+    #[doc(hidden)]
+    pub _pad_sp: u16,
+    /// Accumulator A (high byte of D).
+    pub a: u8,
+    #[doc(hidden)]
+    pub _pad_a: [u8; 3],
+    /// Accumulator B (low byte of D).
+    pub b: u8,
+    #[doc(hidden)]
+    pub _pad_b: [u8; 3],
     /// Condition code register, bits S X H I N Z V C (see [`flags`]).
     pub ccr: u8,
+    #[doc(hidden)]
+    pub _pad_ccr: [u8; 3],
+}
+
+impl std::fmt::Debug for Registers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registers")
+            .field("a", &self.a)
+            .field("b", &self.b)
+            .field("x", &self.x)
+            .field("y", &self.y)
+            .field("sp", &self.sp)
+            .field("pc", &self.pc)
+            .field("ccr", &self.ccr)
+            .finish()
+    }
+}
+
+impl serde::Serialize for Registers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Registers", 7)?;
+        s.serialize_field("a", &self.a)?;
+        s.serialize_field("b", &self.b)?;
+        s.serialize_field("x", &self.x)?;
+        s.serialize_field("y", &self.y)?;
+        s.serialize_field("sp", &self.sp)?;
+        s.serialize_field("pc", &self.pc)?;
+        s.serialize_field("ccr", &self.ccr)?;
+        s.end()
+    }
 }
 
 impl Registers {

@@ -82,6 +82,7 @@ pub fn base_regs() -> Registers {
         sp: SP,
         pc: CODE,
         ccr: 0,
+        ..Registers::default()
     }
 }
 
