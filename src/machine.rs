@@ -774,15 +774,8 @@ impl Machine {
             if at == from {
                 return true;
             }
-            // Only the opcode matters (an inherent instruction has no
-            // operands): the table, without a full decode.
-            let first = peek(at);
-            let (prebyte, opcode, len) = if matches!(first, 0x18 | 0x1A | 0xCD) {
-                (first, peek(at.wrapping_add(1)), 2)
-            } else {
-                (0, first, 1)
-            };
-            let Some(info) = crate::cpu::OPCODE_MAP.get(prebyte, opcode) else {
+            // Only the opcode matters: an inherent instruction has no operands.
+            let Ok((info, len)) = crate::cpu::Instruction::opcode_at(at, peek) else {
                 return false;
             };
             use crate::cpu::{Mode, Op};

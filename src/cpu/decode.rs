@@ -50,20 +50,7 @@ impl Instruction {
     /// (which must not have side effects: pass a `peek`).
     #[inline]
     pub fn decode(addr: u16, fetch: impl Fn(u16) -> u8) -> Result<Instruction, IllegalOpcode> {
-        let first = fetch(addr);
-        let (prebyte, opcode, at) = if PREBYTES.contains(&first) {
-            (first, fetch(addr.wrapping_add(1)), 2u16)
-        } else {
-            (0, first, 1u16)
-        };
-        let Some(info) = OPCODE_MAP.get(prebyte, opcode) else {
-            let (bytes, len) = if prebyte == 0 {
-                ([opcode, 0], 1)
-            } else {
-                ([prebyte, opcode], 2)
-            };
-            return Err(IllegalOpcode { addr, bytes, len });
-        };
+        let (info, at) = Self::opcode_at(addr, &fetch)?;
         let mut operands = [0u8; 3];
         for (i, slot) in operands
             .iter_mut()
@@ -77,6 +64,33 @@ impl Instruction {
             info: *info,
             operands,
         })
+    }
+
+    /// The table entry of the instruction at `addr` and the length of its
+    /// opcode bytes (2 after a prebyte), without reading its operands: for
+    /// callers that need only the operation and the mode.
+    #[inline]
+    pub fn opcode_at(
+        addr: u16,
+        fetch: impl Fn(u16) -> u8,
+    ) -> Result<(&'static OpcodeInfo, u16), IllegalOpcode> {
+        let first = fetch(addr);
+        let (prebyte, opcode, len) = if PREBYTES.contains(&first) {
+            (first, fetch(addr.wrapping_add(1)), 2u16)
+        } else {
+            (0, first, 1u16)
+        };
+        match OPCODE_MAP.get(prebyte, opcode) {
+            Some(info) => Ok((info, len)),
+            None => {
+                let (bytes, len) = if prebyte == 0 {
+                    ([opcode, 0], 1)
+                } else {
+                    ([prebyte, opcode], 2)
+                };
+                Err(IllegalOpcode { addr, bytes, len })
+            }
+        }
     }
 
     /// Decodes from a byte slice that starts at `addr`; bytes past the slice read as 0.
