@@ -15,6 +15,7 @@ use crate::image::Program;
 use crate::script::{Progress, Script, ScriptRunner, Timing};
 use std::sync::Arc;
 
+mod counted;
 mod fastforward;
 pub mod hooked;
 pub mod observe;

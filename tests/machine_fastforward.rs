@@ -132,17 +132,18 @@ fn breakpoint_inside_polling_loop_still_hits() {
 }
 
 #[test]
-fn loop_that_changes_memory_is_not_skipped() {
+fn loop_that_counts_in_memory_is_skipped_exactly_one_that_writes_a_port_is_not() {
     // LDAA #$52 / STAA SPCR / LDAA #$AA / STAA SPDR
     // C008: INC $0100 ; C00B: BRCLR SPSR,#$80,C008 ; C00F: LDAA SPDR ; BRA C004
+    // A counted loop (module `counted`): skipped, with the count exact.
     let code = [
         0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A, 0x7C, 0x01, 0x00, 0x13, 0x29, 0x80, 0xF9,
         0x96, 0x2A, 0x20, 0xEF,
     ];
     let (mut fast, mut slow) = pair(program(&code, &[], 0xC000));
     chunks(&mut fast, &mut slow, 100_000);
-    assert_eq!(fast.fast_forward_skipped(), 0);
-    // A loop that stores a changing value to a register is not skipped either:
+    assert!(fast.fast_forward_skipped() > 0);
+    // A loop that stores a changing value to a register is not skipped:
     // C000: INCA ; STAA PORTB ($04) ; BRA C000
     let (mut fast, mut slow) = pair(program(&[0x4C, 0x97, 0x04, 0x20, 0xFB], &[], 0xC000));
     chunks(&mut fast, &mut slow, 50_000);

@@ -51,6 +51,7 @@
 //! address), so counted loops cost little. The debugger's single steps
 //! (`step`, `step_observed`) never fast-forward.
 
+use super::counted::Counted;
 use super::{Machine, StopConditions, StopReason};
 use crate::board::Board;
 use crate::cpu::{Bus, RunState, StepEvent};
@@ -59,6 +60,9 @@ use crate::cpu::{Bus, RunState, StepEvent};
 pub(super) const MAX_ITERATION_STEPS: u32 = 48;
 /// Iterations measured in one try at most (moving in to inner loops).
 const MAX_ATTEMPTS: u32 = 4;
+/// Counted measurements in a row that find no counted loop before a loop
+/// head is measured plainly only.
+const COUNTED_STRIKES: u8 = 3;
 /// Slots of the per-address backoff table.
 const SLOTS: usize = 64;
 /// Backoff after the first failed try, in E-cycles; doubles per failure.
@@ -82,6 +86,9 @@ pub(crate) struct FastForward {
     /// Measured iterations, and those that repeated (statistics).
     pub(crate) probes: u64,
     pub(crate) hits: u64,
+    /// Buffers of the counted-loop probe ([`super::counted`]), kept
+    /// between tries.
+    pub(crate) recorded: [super::counted::Recorded; 2],
 }
 
 impl Default for FastForward {
@@ -92,6 +99,7 @@ impl Default for FastForward {
             skipped: 0,
             probes: 0,
             hits: 0,
+            recorded: Default::default(),
         }
     }
 }
@@ -127,6 +135,24 @@ struct Backoff {
     /// a loop may still settle state (a push of a new value, an arm flag),
     /// so only a second miss in a row counts as a failure.
     missed_once: bool,
+    /// Which measurement the loop gets.
+    kind: LoopKind,
+    /// Counted measurements in a row that found no counted loop.
+    strikes: u8,
+}
+
+/// What is known of a loop head: which measurement to try there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum LoopKind {
+    /// Measured plainly (one iteration that must repeat exactly).
+    #[default]
+    Plain,
+    /// Its last plain measurement changed state: measured as a counted
+    /// loop ([`super::counted`]) first.
+    Counted,
+    /// A counted measurement found it no counted loop: plain only, and a
+    /// changing state no longer makes it a candidate.
+    NotCounted,
 }
 
 impl Default for LoopBackoff {
@@ -173,6 +199,12 @@ impl LoopBackoff {
             fails,
             retry_at: now.saturating_add(BACKOFF_BASE << shift),
             missed_once: false,
+            kind: if e.head == head {
+                e.kind
+            } else {
+                LoopKind::Plain
+            },
+            strikes: if e.head == head { e.strikes } else { 0 },
         };
     }
 
@@ -200,9 +232,46 @@ impl LoopBackoff {
         if e.head == head {
             *e = Backoff {
                 head,
+                kind: e.kind,
+                strikes: 0,
                 ..Backoff::default()
             };
         }
+    }
+
+    /// What is known of the loop at `head`.
+    pub(super) fn kind(&self, head: u16) -> LoopKind {
+        let e = &self.slots[Self::slot(head)];
+        if e.head == head {
+            e.kind
+        } else {
+            LoopKind::Plain
+        }
+    }
+
+    /// A counted measurement at `head` found no counted loop. One path
+    /// that differs between the two iterations may be the loop's exit, so
+    /// only the third such finding in a row makes it plain for good.
+    pub(super) fn not_counted(&mut self, head: u16) {
+        let e = &mut self.slots[Self::slot(head)];
+        if e.head == head {
+            e.strikes = e.strikes.saturating_add(1);
+            if e.strikes >= COUNTED_STRIKES {
+                e.kind = LoopKind::NotCounted;
+            }
+        }
+    }
+
+    /// Notes what is known of the loop at `head`.
+    pub(super) fn set_kind(&mut self, head: u16, kind: LoopKind) {
+        let e = &mut self.slots[Self::slot(head)];
+        if e.head != head {
+            *e = Backoff {
+                head,
+                ..Backoff::default()
+            };
+        }
+        e.kind = kind;
     }
 }
 
@@ -290,6 +359,9 @@ impl Machine {
             if !self.ff.backoff.may_try(head, self.board.now()) {
                 return None;
             }
+            if self.ff.backoff.kind(head) == LoopKind::Counted {
+                return self.try_counted_at(head, stop, limit, skip_limit, check_bps);
+            }
             match self.measure_iteration(head, stop, limit, check_bps) {
                 Iteration::Stopped(reason) => {
                     self.ff.backoff.failed(head, self.board.now());
@@ -303,9 +375,13 @@ impl Machine {
                     self.ff.backoff.failed(head, self.board.now());
                     head = inner;
                 }
-                // Measured again at the loop's next pass (or backed off).
+                // Measured again at the loop's next pass (or backed off),
+                // then as a counted loop.
                 Iteration::Differs | Iteration::Dirty => {
                     self.ff.backoff.missed(head, self.board.now());
+                    if self.ff.backoff.kind(head) == LoopKind::Plain {
+                        self.ff.backoff.set_kind(head, LoopKind::Counted);
+                    }
                     return None;
                 }
                 Iteration::TooLong => {
@@ -326,6 +402,48 @@ impl Machine {
             }
         }
         None
+    }
+
+    /// [`Machine::try_counted`] at `head`, with the backoff kept as for
+    /// plain measurements.
+    fn try_counted_at(
+        &mut self,
+        head: u16,
+        stop: &StopConditions,
+        limit: u64,
+        skip_limit: u64,
+        check_bps: bool,
+    ) -> Option<StopReason> {
+        self.ff.probes += 1;
+        match self.try_counted(head, stop, limit, skip_limit, check_bps) {
+            Counted::Skipped { period, varied } => {
+                self.ff.hits += 1;
+                self.ff.backoff.succeeded(head);
+                let kind = if varied {
+                    LoopKind::Counted
+                } else {
+                    LoopKind::Plain
+                };
+                self.ff.backoff.set_kind(head, kind);
+                let now = self.board.now();
+                self.ff.backoff.hold_after_skip(head, now, period);
+                None
+            }
+            Counted::Stopped(reason) => {
+                self.ff.backoff.failed(head, self.board.now());
+                reason
+            }
+            Counted::Interrupted => None,
+            Counted::NotNow => {
+                self.ff.backoff.missed(head, self.board.now());
+                None
+            }
+            Counted::OtherKind => {
+                self.ff.backoff.missed(head, self.board.now());
+                self.ff.backoff.not_counted(head);
+                None
+            }
+        }
     }
 
     /// After a measured iteration of `period` E-cycles and `count`

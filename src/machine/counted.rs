@@ -1,0 +1,659 @@
+//! Fast-forward over counted loops: a loop whose iterations differ only in
+//! a few counters (the debounce timer of a key loop, a delay loop's index
+//! register) is skipped in one go up to the iteration where a counter
+//! would change a flag, with every observable result exactly as if each
+//! iteration had run. The polling loops of [`super::fastforward`] are the
+//! special case where nothing changes at all.
+//!
+//! The argument, step by step:
+//! 1. Two iterations A and B run normally from the loop head H, recorded:
+//!    each step's PC, cycles, registers before and after, and the bytes it
+//!    read and wrote. Every write must store into plain RAM (not the
+//!    program's own code), no read may be of TCNT, no device event, interrupt
+//!    or breakpoint may come on the way, and the device state reads change
+//!    ([`crate::board::Board::read_effects`]) must be the same at the start
+//!    of A, the end of A and the end of B.
+//! 2. A and B must take the same steps (PC, cycles, opcode) and access the
+//!    same addresses in the same order. SP must be the same throughout.
+//! 3. A value that differs between A and B ("varies") may only flow through
+//!    instructions whose result is the operand plus or minus a constant or
+//!    another varying value (loads, stores, transfers, pushes and pulls,
+//!    ADD, SUB, INC, DEC, INX/DEX, their compares and TST; [`is_affine`]).
+//!    Every other instruction must see the same registers (all of them,
+//!    CCR included) and read the same bytes in A and B. So each varying
+//!    value moves by a fixed step d per iteration: in iteration n it is
+//!    `q_A + n*d`, as long as the loop's state at the start of each
+//!    iteration moves by the same steps, which the start of A, the end of A
+//!    and the end of B show (they must differ by the same amounts).
+//! 4. The flags N, Z, V and C those instructions produce depend only on
+//!    which side of $00 and $80 (for 16-bit values $0000 and $8000) their
+//!    operands and results lie, and whether a result wrapped. While every
+//!    varying value (each operand, result and compare difference, and every
+//!    register and RAM byte at the end of an iteration) stays strictly
+//!    inside the half it started in (1..=$7F or $81..=$FF), none of those
+//!    changes, so every branch goes as in A and B. The half carry H is read
+//!    by no instruction of that set; if a varying ADD sets it, every step
+//!    of the loop must be of that set, and H after the skip is computed from
+//!    the last ADD's operands.
+//! 5. So k more iterations, each ending before the next device event, the
+//!    key script's next action and the run's budget, and all inside the
+//!    halves, are skipped at once: time, the CPU's cycle counter and the
+//!    instruction count advance by k iterations, each register and written
+//!    RAM byte moves by k steps, CCR is B's (with H as above). The
+//!    iteration that would cross a boundary runs normally.
+
+use super::{Machine, StopConditions, StopReason};
+use crate::board::Board;
+use crate::cpu::registers::flags;
+use crate::cpu::{Bus, Cpu, Instruction, Op, Registers, RunState, StepEvent};
+
+/// Steps one recorded iteration may take at most.
+const MAX_STEPS: usize = super::fastforward::MAX_ITERATION_STEPS as usize;
+
+/// One step of a recorded iteration.
+#[derive(Clone, Copy, Debug)]
+struct Rec {
+    pc: u16,
+    cycles: u32,
+    op: Op,
+    len: u16,
+    before: Registers,
+    after: Registers,
+    /// Ranges into the iteration's `reads` and `writes`.
+    reads: (usize, usize),
+    writes: (usize, usize),
+}
+
+/// A recorded iteration; the buffers are kept between probes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Recorded {
+    steps: Vec<Rec>,
+    /// (address, value) of every bus read, fetches included.
+    reads: Vec<(u16, u8)>,
+    /// (address, byte before, byte written) of every bus write.
+    writes: Vec<(u16, u8, u8)>,
+}
+
+impl Recorded {
+    fn clear(&mut self) {
+        self.steps.clear();
+        self.reads.clear();
+        self.writes.clear();
+    }
+
+    fn reads_of(&self, r: &Rec) -> &[(u16, u8)] {
+        &self.reads[r.reads.0..r.reads.1]
+    }
+
+    fn writes_of(&self, r: &Rec) -> &[(u16, u8, u8)] {
+        &self.writes[r.writes.0..r.writes.1]
+    }
+}
+
+/// The board as the CPU sees it during a recorded iteration.
+struct RecordBus<'a> {
+    board: &'a mut Board,
+    it: &'a mut Recorded,
+    /// False once a step read TCNT or wrote anything but plain RAM.
+    fit: bool,
+}
+
+impl Bus for RecordBus<'_> {
+    fn read(&mut self, addr: u16) -> u8 {
+        if self.board.read_is_time_dependent(addr) {
+            self.fit = false;
+        }
+        let v = self.board.read(addr);
+        self.it.reads.push((addr, v));
+        v
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.board.peek(addr)
+    }
+
+    fn write(&mut self, addr: u16, value: u8) {
+        if !self.board.is_plain_ram(addr) {
+            self.fit = false;
+        }
+        let old = self.board.peek(addr);
+        self.it.writes.push((addr, old, value));
+        self.board.write(addr, value);
+    }
+
+    fn irq_vector(&self) -> Option<u16> {
+        self.board.irq_vector()
+    }
+
+    fn xirq(&self) -> bool {
+        self.board.xirq()
+    }
+}
+
+/// How a try at a counted loop went.
+pub(super) enum Counted {
+    /// Skipped iterations of `period` E-cycles each; `varied` is false if
+    /// nothing changed between them (a plain polling loop, which the
+    /// cheaper one-iteration measurement finds as well).
+    Skipped { period: u64, varied: bool },
+    /// A step stopped the run (the reason, if the run stops).
+    Stopped(Option<StopReason>),
+    /// The budget, the script's next action or a device event came first.
+    Interrupted,
+    /// The iterations are of the right kind, but a counter is at a
+    /// boundary (or no whole iteration fits before the next event): try
+    /// again at the next pass.
+    NotNow,
+    /// Not a counted loop (an instruction or access the argument does not
+    /// cover).
+    OtherKind,
+}
+
+/// How one recorded iteration ended.
+enum Pass {
+    Back,
+    Stopped(Option<StopReason>),
+    AtLimit,
+    Unfit,
+}
+
+/// The registers, the rest of the CPU (with registers and cycle counter
+/// blanked) and the device read state at an iteration boundary.
+struct Boundary {
+    regs: Registers,
+    rest: Cpu,
+}
+
+impl Boundary {
+    fn take(cpu: &Cpu) -> Boundary {
+        let mut rest = cpu.clone();
+        rest.cycles = 0;
+        rest.regs = Registers::default();
+        Boundary {
+            regs: cpu.regs,
+            rest,
+        }
+    }
+}
+
+impl Machine {
+    /// Called at the head of a loop whose iterations change memory or
+    /// registers: records two iterations and, if they are a counted loop
+    /// (module doc), skips as many more as the counters and `limit` (or
+    /// `skip_limit`, when SP stayed in [`StopConditions::skip_past_budget`])
+    /// allow.
+    pub(super) fn try_counted(
+        &mut self,
+        head: u16,
+        stop: &StopConditions,
+        limit: u64,
+        skip_limit: u64,
+        check_bps: bool,
+    ) -> Counted {
+        let event0 = self.board.next_event();
+        let effects0 = self.board.read_effects();
+        let s0 = Boundary::take(&self.cpu);
+        let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
+        let mut its = std::mem::take(&mut self.ff.recorded);
+        let result = (|| {
+            let mut ends = Vec::with_capacity(2);
+            for it in its.iter_mut() {
+                it.clear();
+                let t = self.board.now();
+                match self.record_pass(head, stop, limit, check_bps, it, &mut sp) {
+                    Pass::Back => {}
+                    Pass::Stopped(r) => return Counted::Stopped(r),
+                    Pass::AtLimit => return Counted::Interrupted,
+                    Pass::Unfit => return Counted::OtherKind,
+                }
+                if self.board.now() >= event0 || self.board.next_event() != event0 {
+                    return Counted::Interrupted;
+                }
+                if self.board.read_effects() != effects0 {
+                    return Counted::OtherKind;
+                }
+                ends.push((Boundary::take(&self.cpu), self.board.now() - t));
+            }
+            let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
+            if s0.rest != s1.rest || s1.rest != s2.rest {
+                return Counted::OtherKind;
+            }
+            let board = &self.board;
+            let regs = [&s0.regs, &s1.regs, &s2.regs];
+            let plan = match analyze(&its[0], &its[1], regs, |a| board.is_plain_ram(a)) {
+                Ok(p) => p,
+                Err(Reject::Boundary) => return Counted::NotNow,
+                Err(Reject::Kind) => return Counted::OtherKind,
+            };
+            let past = stop
+                .skip_past_budget
+                .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
+            let bound = if past { skip_limit } else { limit };
+            let now = self.board.now();
+            let deadline = bound.min(self.board.next_event());
+            let fit = deadline.saturating_sub(now).saturating_sub(1) / (*period).max(1);
+            let k = fit.min(plan.k_max);
+            if k == 0 || !self.board.skip_idle(k * period) {
+                return Counted::NotNow;
+            }
+            self.board.shift_input_poll(now - period, k * period);
+            self.cpu.cycles += k * period;
+            self.instructions += k * its[1].steps.len() as u64;
+            self.ff.skipped += k;
+            plan.apply(k, s1.regs, &mut self.cpu.regs, &mut self.board);
+            Counted::Skipped {
+                period: *period,
+                varied: plan.k_max != u64::MAX,
+            }
+        })();
+        self.ff.recorded = its;
+        result
+    }
+
+    /// Runs one iteration from `head` (the current PC), recording it.
+    fn record_pass(
+        &mut self,
+        head: u16,
+        stop: &StopConditions,
+        limit: u64,
+        check_bps: bool,
+        it: &mut Recorded,
+        sp: &mut (u16, u16),
+    ) -> Pass {
+        for _ in 0..MAX_STEPS {
+            if self.board.now() >= limit {
+                return Pass::AtLimit;
+            }
+            let regs = self.cpu.regs;
+            let undo = super::WriteUndo::take(&regs);
+            let (r0, w0) = (it.reads.len(), it.writes.len());
+            let mut bus = RecordBus {
+                board: &mut self.board,
+                it: &mut *it,
+                fit: true,
+            };
+            let step = self.cpu.step_inline(&mut bus);
+            let fit = bus.fit;
+            if self.board.has_fault() {
+                return Pass::Stopped(self.fault_step(step, undo, stop));
+            }
+            self.board.tick(step.cycles);
+            let quiet = step.event == StepEvent::None
+                && self.cpu.state == RunState::Running
+                && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
+            if !quiet {
+                return Pass::Stopped(self.after_step(step, stop));
+            }
+            self.instructions += 1;
+            let pc = self.cpu.regs.pc;
+            if pc <= step.pc {
+                if let Some(h) = self.halt_check(step.pc) {
+                    return Pass::Stopped(Some(StopReason::Halted(h)));
+                }
+            }
+            if !fit {
+                return Pass::Unfit;
+            }
+            let Ok(ins) = Instruction::decode(step.pc, |a| self.board.peek(a)) else {
+                return Pass::Unfit;
+            };
+            it.steps.push(Rec {
+                pc: step.pc,
+                cycles: step.cycles,
+                op: ins.info.op,
+                len: ins.len(),
+                before: regs,
+                after: self.cpu.regs,
+                reads: (r0, it.reads.len()),
+                writes: (w0, it.writes.len()),
+            });
+            *sp = (sp.0.min(self.cpu.regs.sp), sp.1.max(self.cpu.regs.sp));
+            if pc == head {
+                return Pass::Back;
+            }
+        }
+        Pass::Unfit
+    }
+}
+
+/// Why two iterations give no skip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reject {
+    /// Not a counted loop.
+    Kind,
+    /// A counted loop with a value at a boundary now.
+    Boundary,
+}
+
+/// What the skip does to the state, found by [`analyze`].
+#[derive(Debug)]
+struct Plan {
+    /// Iterations that may be skipped after B at most.
+    k_max: u64,
+    /// Each RAM byte the loop writes: (address, value at the end of A, at the end of B).
+    bytes: Vec<(u16, u8, u8)>,
+    /// The last step that may set H, if its operands vary: the register it
+    /// adds to, before and after, in A and then in B.
+    h: Option<[u8; 4]>,
+}
+
+/// The bounds on iterations a varying value gives.
+struct Bounds {
+    k_max: u64,
+}
+
+impl Bounds {
+    /// Notes a value that is `a` in iteration A and `b` in B, `wide` bits
+    /// wide (8 or 16): iterations after B it may be skipped over while
+    /// `a + n*(b-a)` stays strictly inside a's half, for n up to k+1.
+    fn note(&mut self, a: u16, b: u16, wide: bool) -> Result<(), Reject> {
+        if a == b {
+            return Ok(());
+        }
+        let (top, half) = if wide {
+            (0xFFFF_i64, 0x8000_i64)
+        } else {
+            (0xFF, 0x80)
+        };
+        let half_of = |v: i64| match v {
+            v if v >= 1 && v < half => Some((1, half - 1)),
+            v if v > half && v <= top => Some((half + 1, top)),
+            _ => None,
+        };
+        let (a, b) = (i64::from(a), i64::from(b));
+        let (Some(ha), Some(hb)) = (half_of(a), half_of(b)) else {
+            return Err(Reject::Boundary);
+        };
+        if ha != hb {
+            return Err(Reject::Boundary);
+        }
+        let d = b - a;
+        // Largest n with a + n*d still inside: n = room / |d|.
+        let room = if d > 0 { ha.1 - a } else { a - ha.0 };
+        let n = room / d.abs();
+        // Iterations after B: n - 1 (iteration B is n = 1).
+        let k = u64::try_from(n - 1).unwrap_or(0);
+        self.k_max = self.k_max.min(k);
+        if k == 0 {
+            return Err(Reject::Boundary);
+        }
+        Ok(())
+    }
+
+    fn note_regs(&mut self, a: &Registers, b: &Registers) -> Result<(), Reject> {
+        self.note(a.a.into(), b.a.into(), false)?;
+        self.note(a.b.into(), b.b.into(), false)?;
+        self.note(a.x, b.x, true)?;
+        self.note(a.y, b.y, true)
+    }
+}
+
+/// Instructions whose results are their operands plus or minus constants
+/// or other operands, with flags from those values only (RM appendix A):
+/// the only ones a varying value may pass through.
+fn is_affine(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Bra | Brn
+            | Jmp
+            | Jsr
+            | Bsr
+            | Rts
+            | Nop
+            | Bcc
+            | Bcs
+            | Beq
+            | Bge
+            | Bgt
+            | Bhi
+            | Ble
+            | Bls
+            | Blt
+            | Bmi
+            | Bne
+            | Bpl
+            | Bvc
+            | Bvs
+            | Ldaa
+            | Ldab
+            | Ldd
+            | Ldx
+            | Ldy
+            | Staa
+            | Stab
+            | Std
+            | Stx
+            | Sty
+            | Tab
+            | Tba
+            | Psha
+            | Pshb
+            | Pshx
+            | Pshy
+            | Pula
+            | Pulb
+            | Pulx
+            | Puly
+            | Xgdx
+            | Xgdy
+            | Clr
+            | Clra
+            | Clrb
+            | Adda
+            | Addb
+            | Aba
+            | Suba
+            | Subb
+            | Sba
+            | Addd
+            | Subd
+            | Inc
+            | Inca
+            | Incb
+            | Dec
+            | Deca
+            | Decb
+            | Inx
+            | Dex
+            | Iny
+            | Dey
+            | Cmpa
+            | Cmpb
+            | Cba
+            | Cpd
+            | Cpx
+            | Cpy
+            | Tst
+            | Tsta
+            | Tstb
+    )
+}
+
+/// Instructions that may change H (RM appendix A; DAA, TAP and RTI
+/// included to be safe).
+fn may_set_h(op: Op) -> bool {
+    use Op::*;
+    matches!(op, Adda | Addb | Aba | Adca | Adcb | Daa | Tap | Rti)
+}
+
+/// The difference a compare forms (the flags come from it), 8 or 16 bits
+/// wide, from the registers before the step and the bytes it read last
+/// (the operand: immediate bytes are read as the last fetches).
+fn compare_difference(op: Op, before: &Registers, reads: &[(u16, u8)]) -> Option<(u16, bool)> {
+    let last = |n: usize| reads.get(reads.len().checked_sub(n)?).map(|r| r.1);
+    let word = || Some(u16::from_be_bytes([last(2)?, last(1)?]));
+    let d = u16::from_be_bytes([before.a, before.b]);
+    match op {
+        Op::Cmpa => Some((u16::from(before.a.wrapping_sub(last(1)?)), false)),
+        Op::Cmpb => Some((u16::from(before.b.wrapping_sub(last(1)?)), false)),
+        Op::Cba => Some((u16::from(before.a.wrapping_sub(before.b)), false)),
+        Op::Cpd => Some((d.wrapping_sub(word()?), true)),
+        Op::Cpx => Some((before.x.wrapping_sub(word()?), true)),
+        Op::Cpy => Some((before.y.wrapping_sub(word()?), true)),
+        _ => None,
+    }
+}
+
+/// Decides whether iterations A and B (with the registers at the start of
+/// A, the end of A and the end of B) are a counted loop, and how far it
+/// may be skipped.
+fn analyze(
+    a: &Recorded,
+    b: &Recorded,
+    regs: [&Registers; 3],
+    is_ram: impl Fn(u16) -> bool,
+) -> Result<Plan, Reject> {
+    if a.steps.len() != b.steps.len() || a.steps.is_empty() {
+        return Err(Reject::Kind);
+    }
+    let [s0, s1, s2] = regs;
+    let mut bounds = Bounds { k_max: u64::MAX };
+    let mut h_varies = false;
+    let mut all_affine = true;
+    let mut h_writer = None;
+    for (ra, rb) in a.steps.iter().zip(&b.steps) {
+        let (reads_a, reads_b) = (a.reads_of(ra), b.reads_of(rb));
+        let (writes_a, writes_b) = (a.writes_of(ra), b.writes_of(rb));
+        let same_path = ra.pc == rb.pc
+            && ra.cycles == rb.cycles
+            && ra.op == rb.op
+            && reads_a.len() == reads_b.len()
+            && writes_a.len() == writes_b.len()
+            && reads_a.iter().zip(reads_b).all(|(x, y)| x.0 == y.0)
+            && writes_a.iter().zip(writes_b).all(|(x, y)| x.0 == y.0);
+        if !same_path {
+            return Err(Reject::Kind);
+        }
+        // SP never varies; the flags but H only at a boundary.
+        let no_h = !flags::H;
+        if ra.before.sp != rb.before.sp
+            || ra.after.sp != rb.after.sp
+            || (ra.before.ccr ^ rb.before.ccr) & no_h != 0
+            || (ra.after.ccr ^ rb.after.ccr) & no_h != 0
+        {
+            return Err(Reject::Boundary);
+        }
+        let same_in = ra.before == rb.before && reads_a == reads_b;
+        all_affine &= is_affine(ra.op);
+        if may_set_h(ra.op) {
+            h_writer = None;
+        }
+        if same_in {
+            continue;
+        }
+        if !is_affine(ra.op) {
+            return Err(Reject::Kind);
+        }
+        // A differing read must be of RAM the loop counts in, never a device.
+        for (x, y) in reads_a.iter().zip(reads_b) {
+            if x.1 != y.1 && !is_ram(x.0) {
+                return Err(Reject::Kind);
+            }
+            bounds.note(x.1.into(), y.1.into(), false)?;
+        }
+        for (x, y) in writes_a.iter().zip(writes_b) {
+            bounds.note(x.2.into(), y.2.into(), false)?;
+        }
+        bounds.note_regs(&ra.before, &rb.before)?;
+        bounds.note_regs(&ra.after, &rb.after)?;
+        if let (Some((da, wide)), Some((db, _))) = (
+            compare_difference(ra.op, &ra.before, reads_a),
+            compare_difference(rb.op, &rb.before, reads_b),
+        ) {
+            bounds.note(da, db, wide)?;
+        }
+        if may_set_h(ra.op) {
+            h_varies = true;
+            let pick = |r: &Registers| if ra.op == Op::Addb { r.b } else { r.a };
+            h_writer = Some([
+                pick(&ra.before),
+                pick(&ra.after),
+                pick(&rb.before),
+                pick(&rb.after),
+            ]);
+        }
+    }
+    if h_varies && !all_affine {
+        return Err(Reject::Kind);
+    }
+    // The loop's state moves by the same step in each iteration: the start
+    // of A, the end of A and the end of B are evenly spaced.
+    let even8 = |x: u8, y: u8, z: u8| y.wrapping_sub(x) == z.wrapping_sub(y);
+    let even16 = |x: u16, y: u16, z: u16| y.wrapping_sub(x) == z.wrapping_sub(y);
+    let h_mask = if h_varies { !flags::H } else { 0xFF };
+    if !(even8(s0.a, s1.a, s2.a)
+        && even8(s0.b, s1.b, s2.b)
+        && even16(s0.x, s1.x, s2.x)
+        && even16(s0.y, s1.y, s2.y)
+        && s0.sp == s1.sp
+        && s1.sp == s2.sp
+        && (s0.ccr ^ s1.ccr) & h_mask == 0
+        && (s1.ccr ^ s2.ccr) & h_mask == 0)
+    {
+        return Err(Reject::Kind);
+    }
+    bounds.note_regs(s1, s2)?;
+    let mut bytes = Vec::new();
+    for (addr, start, end_a, end_b) in written_bytes(a, b) {
+        if !even8(start, end_a, end_b) {
+            return Err(Reject::Kind);
+        }
+        bounds.note(end_a.into(), end_b.into(), false)?;
+        // The loop must not write its own code.
+        if a.steps.iter().any(|r| addr.wrapping_sub(r.pc) < r.len) {
+            return Err(Reject::Kind);
+        }
+        bytes.push((addr, end_a, end_b));
+    }
+    Ok(Plan {
+        k_max: bounds.k_max,
+        bytes,
+        h: h_writer,
+    })
+}
+
+/// Each RAM byte an iteration wrote: (address, before A, end of A, end of B).
+fn written_bytes(a: &Recorded, b: &Recorded) -> Vec<(u16, u8, u8, u8)> {
+    let mut out: Vec<(u16, u8, u8, u8)> = Vec::new();
+    for (&(addr, old, new), &(_, _, new_b)) in a.writes.iter().zip(&b.writes) {
+        match out.iter_mut().find(|e| e.0 == addr) {
+            Some(e) => {
+                e.2 = new;
+                e.3 = new_b;
+            }
+            None => out.push((addr, old, new, new_b)),
+        }
+    }
+    out
+}
+
+impl Plan {
+    /// Moves the state at the end of B (`regs`, `board`) on by `k`
+    /// iterations; `s1` are the registers at the end of A.
+    fn apply(&self, k: u64, s1: Registers, regs: &mut Registers, board: &mut Board) {
+        let s2 = *regs;
+        // Every value stays inside its half (no wrap), so steps of k as
+        // wrapping arithmetic are exact.
+        let on8 = |x: u8, y: u8, n: u64| y.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u8));
+        let on16 =
+            |x: u16, y: u16, n: u64| y.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u16));
+        regs.a = on8(s1.a, s2.a, k);
+        regs.b = on8(s1.b, s2.b, k);
+        regs.x = on16(s1.x, s2.x, k);
+        regs.y = on16(s1.y, s2.y, k);
+        if let Some([before_a, after_a, before_b, after_b]) = self.h {
+            // H of that ADD in the last skipped iteration (k after B): the
+            // carry out of bit 3 is bit 4 of operand ^ addend ^ sum, and
+            // the addend is the sum minus the operand.
+            let before = on8(before_a, before_b, k);
+            let after = on8(after_a, after_b, k);
+            let addend = after.wrapping_sub(before);
+            let h = (before ^ addend ^ after) & 0x10 != 0;
+            regs.ccr = (regs.ccr & !flags::H) | if h { flags::H } else { 0 };
+        }
+        for &(addr, end_a, end_b) in &self.bytes {
+            board.write(addr, on8(end_a, end_b, k));
+        }
+    }
+}
