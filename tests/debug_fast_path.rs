@@ -219,3 +219,43 @@ fn refused_writes_and_illegal_opcodes_stop_both_ways_alike() {
         }
     }
 }
+
+#[test]
+fn a_counted_loop_is_skipped_with_call_stack_and_profile_exact() {
+    // The shape of the Viergewinnt key loop: a subroutine counts a RAM
+    // byte with ADDA, the caller compares it with 250 (module `counted`).
+    #[rustfmt::skip]
+    let debounce: &[u8] = &[
+        0x8E, 0x01, 0xFF,       // C000 lds #$01FF
+        0x8D, 0x0F,             // C003 bsr $C014
+        0xF6, 0x01, 0x00,       // C005 ldab $0100
+        0xC1, 0xFA,             // C008 cmpb #250
+        0x26, 0xF7,             // C00A bne $C003
+        0x7F, 0x01, 0x00,       // C00C clr $0100
+        0x7C, 0x01, 0x10,       // C00F inc $0110
+        0x20, 0xEF,             // C012 bra $C003
+        0x36,                   // C014 psha
+        0xB6, 0x01, 0x00,       // C015 ldaa $0100
+        0x8B, 0x01,             // C018 adda #1
+        0xB7, 0x01, 0x00,       // C01A staa $0100
+        0x32,                   // C01D pula
+        0x39,                   // C01E rts
+    ];
+    let mut fast = Debugger::new(raw(debounce));
+    let mut slow = Debugger::new(raw(debounce));
+    slow.set_fast_path(false);
+    for d in [&mut fast, &mut slow] {
+        d.set_history_budget(None);
+    }
+    for i in 0..40 {
+        let (a, b) = (fast.run_for(37_919), slow.run_for(37_919));
+        assert_eq!(seen(&fast, a), seen(&slow, b), "slice {i}");
+        assert!(fast.target() == slow.target(), "machine after slice {i}");
+    }
+    assert!(fast.target().peek(0x0110) > 20, "passes counted");
+    assert!(
+        fast.target().fast_forward_skipped() > 30_000,
+        "skipped {}",
+        fast.target().fast_forward_skipped()
+    );
+}

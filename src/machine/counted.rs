@@ -75,7 +75,8 @@ pub(crate) struct Recorded {
 }
 
 impl Recorded {
-    fn clear(&mut self) {
+    /// Empties the record for the next iteration.
+    pub(super) fn clear(&mut self) {
         self.steps.clear();
         self.reads.clear();
         self.writes.clear();
@@ -145,8 +146,9 @@ pub(super) enum Counted {
     /// again at the next pass.
     NotNow,
     /// Not a counted loop (an instruction or access the argument does not
-    /// cover).
-    OtherKind,
+    /// cover); `for_good` if it wrote a device register, read TCNT or was
+    /// too long to record, which it will be next time too.
+    OtherKind { for_good: bool },
 }
 
 /// How one recorded iteration ended.
@@ -157,15 +159,16 @@ enum Pass {
     Unfit,
 }
 
-/// The registers, the rest of the CPU (with registers and cycle counter
-/// blanked) and the device read state at an iteration boundary.
-struct Boundary {
+/// The registers and the rest of the CPU (with registers and cycle counter
+/// blanked) at an iteration boundary.
+pub(super) struct Boundary {
     regs: Registers,
     rest: Cpu,
 }
 
 impl Boundary {
-    fn take(cpu: &Cpu) -> Boundary {
+    /// The boundary `cpu` is at.
+    pub(super) fn take(cpu: &Cpu) -> Boundary {
         let mut rest = cpu.clone();
         rest.cycles = 0;
         rest.regs = Registers::default();
@@ -204,50 +207,105 @@ impl Machine {
                     Pass::Back => {}
                     Pass::Stopped(r) => return Counted::Stopped(r),
                     Pass::AtLimit => return Counted::Interrupted,
-                    Pass::Unfit => return Counted::OtherKind,
+                    Pass::Unfit => return Counted::OtherKind { for_good: true },
                 }
                 if self.board.now() >= event0 || self.board.next_event() != event0 {
                     return Counted::Interrupted;
                 }
                 if self.board.read_effects() != effects0 {
-                    return Counted::OtherKind;
+                    return Counted::OtherKind { for_good: false };
                 }
                 ends.push((Boundary::take(&self.cpu), self.board.now() - t));
             }
             let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
-            if s0.rest != s1.rest || s1.rest != s2.rest {
-                return Counted::OtherKind;
-            }
-            let board = &self.board;
-            let regs = [&s0.regs, &s1.regs, &s2.regs];
-            let plan = match analyze(&its[0], &its[1], regs, |a| board.is_plain_ram(a)) {
-                Ok(p) => p,
-                Err(Reject::Boundary) => return Counted::NotNow,
-                Err(Reject::Kind) => return Counted::OtherKind,
-            };
             let past = stop
                 .skip_past_budget
                 .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
             let bound = if past { skip_limit } else { limit };
-            let now = self.board.now();
-            let deadline = bound.min(self.board.next_event());
-            let fit = deadline.saturating_sub(now).saturating_sub(1) / (*period).max(1);
-            let k = fit.min(plan.k_max);
-            if k == 0 || !self.board.skip_idle(k * period) {
-                return Counted::NotNow;
-            }
-            self.board.shift_input_poll(now - period, k * period);
-            self.cpu.cycles += k * period;
-            self.instructions += k * its[1].steps.len() as u64;
-            self.ff.skipped += k;
-            plan.apply(k, s1.regs, &mut self.cpu.regs, &mut self.board);
-            Counted::Skipped {
-                period: *period,
-                varied: plan.k_max != u64::MAX,
+            match self.skip_counted(&its, [&s0, s1, s2], *period, bound) {
+                Ok((_, varied)) => Counted::Skipped {
+                    period: *period,
+                    varied,
+                },
+                Err(c) => c,
             }
         })();
         self.ff.recorded = its;
         result
+    }
+
+    /// After two recorded iterations `its` of a loop (the CPU at their
+    /// start and ends in `at`, B took `period` E-cycles): skips as many
+    /// more as the counters allow and end before `bound` and the next
+    /// device event. Returns how many, and whether anything varied.
+    pub(super) fn skip_counted(
+        &mut self,
+        its: &[Recorded; 2],
+        at: [&Boundary; 3],
+        period: u64,
+        bound: u64,
+    ) -> Result<(u64, bool), Counted> {
+        let [s0, s1, s2] = at;
+        if s0.rest != s1.rest || s1.rest != s2.rest {
+            return Err(Counted::OtherKind { for_good: false });
+        }
+        let board = &self.board;
+        let regs = [&s0.regs, &s1.regs, &s2.regs];
+        let plan = match analyze(&its[0], &its[1], regs, |a| board.is_plain_ram(a)) {
+            Ok(p) => p,
+            Err(Reject::Boundary) => return Err(Counted::NotNow),
+            Err(Reject::Kind) => return Err(Counted::OtherKind { for_good: false }),
+        };
+        let now = self.board.now();
+        let deadline = bound.min(self.board.next_event());
+        let fit = deadline.saturating_sub(now).saturating_sub(1) / period.max(1);
+        let k = fit.min(plan.k_max);
+        if k == 0 || !self.board.skip_idle(k * period) {
+            return Err(Counted::NotNow);
+        }
+        self.board.shift_input_poll(now - period, k * period);
+        self.cpu.cycles += k * period;
+        self.instructions += k * its[1].steps.len() as u64;
+        self.ff.skipped += k;
+        plan.apply(k, s1.regs, &mut self.cpu.regs, &mut self.board);
+        Ok((k, plan.k_max != u64::MAX))
+    }
+
+    /// [`Machine::step`] through the recording bus, for the debugger's
+    /// hooked run: the same outcome, and whether the step fits a counted
+    /// loop (only RAM written, no TCNT read). A fitting instruction step is
+    /// added to `it`.
+    pub(super) fn step_recorded(&mut self, it: &mut Recorded) -> (super::StepOutcome, bool) {
+        let regs = self.cpu.regs;
+        let undo = super::WriteUndo::take(&regs);
+        let (r0, w0) = (it.reads.len(), it.writes.len());
+        let mut bus = RecordBus {
+            board: &mut self.board,
+            it: &mut *it,
+            fit: true,
+        };
+        let step = self.cpu.step(&mut bus);
+        let mut fit = bus.fit;
+        let out = self.finish_step(step, undo);
+        let plain = out.fault.is_none()
+            && out.halt.is_none()
+            && out.step.event == StepEvent::None
+            && self.cpu.state == RunState::Running;
+        let decoded = Instruction::decode(step.pc, |a| self.board.peek(a));
+        match decoded {
+            Ok(ins) if fit && plain => it.steps.push(Rec {
+                pc: step.pc,
+                cycles: step.cycles,
+                op: ins.info.op,
+                len: ins.len(),
+                before: regs,
+                after: self.cpu.regs,
+                reads: (r0, it.reads.len()),
+                writes: (w0, it.writes.len()),
+            }),
+            _ => fit = false,
+        }
+        (out, fit)
     }
 
     /// Runs one iteration from `head` (the current PC), recording it.

@@ -249,14 +249,15 @@ impl LoopBackoff {
         }
     }
 
-    /// A counted measurement at `head` found no counted loop. One path
-    /// that differs between the two iterations may be the loop's exit, so
-    /// only the third such finding in a row makes it plain for good.
-    pub(super) fn not_counted(&mut self, head: u16) {
+    /// A counted measurement at `head` found no counted loop. A device
+    /// write or an iteration too long to record (`for_good`) makes it plain
+    /// at once. A path that differs between the two iterations may be the
+    /// loop's exit, so only the third such finding in a row does.
+    pub(super) fn not_counted(&mut self, head: u16, for_good: bool) {
         let e = &mut self.slots[Self::slot(head)];
         if e.head == head {
             e.strikes = e.strikes.saturating_add(1);
-            if e.strikes >= COUNTED_STRIKES {
+            if for_good || e.strikes >= COUNTED_STRIKES {
                 e.kind = LoopKind::NotCounted;
             }
         }
@@ -280,6 +281,8 @@ impl LoopBackoff {
 struct ProbeBus<'a> {
     board: &'a mut Board,
     clean: bool,
+    /// A step wrote a device register (or ROM): no counted loop either.
+    wrote_io: bool,
 }
 
 impl Bus for ProbeBus<'_> {
@@ -298,8 +301,10 @@ impl Bus for ProbeBus<'_> {
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         // Only a RAM store of the value already there changes nothing.
-        if !(self.board.is_plain_ram(addr) && self.board.peek(addr) == value) {
+        let ram = self.board.is_plain_ram(addr);
+        if !(ram && self.board.peek(addr) == value) {
             self.clean = false;
+            self.wrote_io |= !ram;
         }
         self.board.write(addr, value);
     }
@@ -314,19 +319,21 @@ impl Bus for ProbeBus<'_> {
 }
 
 impl Machine {
-    /// [`Machine::step`] through the probe's bus: the same outcome, and
-    /// whether the step kept the iteration repeatable (no TCNT read, no
-    /// write but a RAM store of the byte already there). The debugger's
+    /// [`Machine::step`] through the probe's bus: the same outcome, whether
+    /// the step kept the iteration repeatable (no TCNT read, no write but a
+    /// RAM store of the byte already there), and whether it wrote a device
+    /// register (then the loop is no counted loop either). The debugger's
     /// hooked run measures its loop iterations with it.
-    pub(super) fn step_probed(&mut self) -> (super::StepOutcome, bool) {
+    pub(super) fn step_probed(&mut self) -> (super::StepOutcome, bool, bool) {
         let before = super::WriteUndo::take(&self.cpu.regs);
         let mut bus = ProbeBus {
             board: &mut self.board,
             clean: true,
+            wrote_io: false,
         };
         let step = self.cpu.step(&mut bus);
-        let clean = bus.clean;
-        (self.finish_step(step, before), clean)
+        let (clean, wrote_io) = (bus.clean, bus.wrote_io);
+        (self.finish_step(step, before), clean, wrote_io)
     }
 
     /// Called by `run_until` when the instruction at `from` just sent
@@ -362,7 +369,8 @@ impl Machine {
             if self.ff.backoff.kind(head) == LoopKind::Counted {
                 return self.try_counted_at(head, stop, limit, skip_limit, check_bps);
             }
-            match self.measure_iteration(head, stop, limit, check_bps) {
+            let outcome = self.measure_iteration(head, stop, limit, check_bps);
+            match outcome {
                 Iteration::Stopped(reason) => {
                     self.ff.backoff.failed(head, self.board.now());
                     return reason;
@@ -377,9 +385,10 @@ impl Machine {
                 }
                 // Measured again at the loop's next pass (or backed off),
                 // then as a counted loop.
-                Iteration::Differs | Iteration::Dirty => {
+                Iteration::Differs | Iteration::Dirty { .. } => {
                     self.ff.backoff.missed(head, self.board.now());
-                    if self.ff.backoff.kind(head) == LoopKind::Plain {
+                    let io = matches!(outcome, Iteration::Dirty { wrote_io: true });
+                    if !io && self.ff.backoff.kind(head) == LoopKind::Plain {
                         self.ff.backoff.set_kind(head, LoopKind::Counted);
                     }
                     return None;
@@ -438,9 +447,9 @@ impl Machine {
                 self.ff.backoff.missed(head, self.board.now());
                 None
             }
-            Counted::OtherKind => {
+            Counted::OtherKind { for_good } => {
                 self.ff.backoff.missed(head, self.board.now());
-                self.ff.backoff.not_counted(head);
+                self.ff.backoff.not_counted(head, for_good);
                 None
             }
         }
@@ -495,9 +504,11 @@ impl Machine {
             let mut bus = ProbeBus {
                 board: &mut self.board,
                 clean: true,
+                wrote_io: false,
             };
             let step = self.cpu.step_inline(&mut bus);
             bus_clean &= bus.clean;
+            let wrote_io = bus.wrote_io;
             if self.board.has_fault() {
                 return Iteration::Stopped(self.fault_step(step, before, stop));
             }
@@ -521,7 +532,7 @@ impl Machine {
             // A store that changed memory: this pass cannot repeat, so the
             // rest of it runs on the unmeasured path.
             if !bus_clean {
-                return Iteration::Dirty;
+                return Iteration::Dirty { wrote_io };
             }
             if pc == head {
                 let now = self.board.now();
@@ -584,9 +595,9 @@ enum Iteration {
     /// Back at the head in a different state (or after a TCNT read or a
     /// device event).
     Differs,
-    /// A step wrote a register or changed a RAM byte: stopped measuring
-    /// there, mid-iteration.
-    Dirty,
+    /// A step wrote a register (`wrote_io`) or changed a RAM byte: stopped
+    /// measuring there, mid-iteration.
+    Dirty { wrote_io: bool },
     /// A device event came during the iteration (a transfer ended): the
     /// wait is over, which says nothing against the loop.
     Event,

@@ -28,7 +28,8 @@
 //! see every visit: a condition may hold the k-th time), so such a loop is
 //! never skipped.
 
-use super::fastforward::{is_call_or_return, LoopBackoff, MAX_ITERATION_STEPS};
+use super::counted::{Boundary, Counted, Recorded};
+use super::fastforward::{is_call_or_return, LoopBackoff, LoopKind, MAX_ITERATION_STEPS};
 use super::{Breakpoints, Machine, StepOutcome};
 use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
@@ -147,6 +148,14 @@ pub struct RepeatCache {
     pub skipped: u64,
 }
 
+/// A loop head whose plain measurement changed RAM or registers is
+/// measured as a counted loop next (unless one found it none).
+fn plain_to_counted(cache: &mut RepeatCache, head: u16) {
+    if cache.backoff.kind(head) == LoopKind::Plain {
+        cache.backoff.set_kind(head, LoopKind::Counted);
+    }
+}
+
 /// Tells `hook` about the plain steps not reported yet.
 #[inline]
 fn flush<M, H: StepHook<M>>(hook: &mut H, pending: &mut u64) {
@@ -169,6 +178,18 @@ struct Probe {
     steps: u32,
     last_back: Option<u16>,
     retried: bool,
+    /// A counted measurement ([`super::counted`]) instead of a plain one.
+    counted: Option<Box<CountedProbe>>,
+}
+
+/// The two recorded iterations of a counted measurement in the hooked run.
+struct CountedProbe {
+    its: [Recorded; 2],
+    /// The iteration being recorded (0 = A, 1 = B).
+    pass: usize,
+    /// The CPU at the start of A, and at the end of A (with the time).
+    s0: Boundary,
+    s1: Option<(Boundary, u64)>,
 }
 
 impl Machine {
@@ -275,7 +296,18 @@ impl Machine {
                 && cache.backoff.may_try(to, self.board.now())
             {
                 flush(hook, &mut pending);
-                probe = Some(self.start_probe(to, false, budget_end, hook));
+                let mut p = self.start_probe(to, false, budget_end, hook);
+                if cache.backoff.kind(to) == LoopKind::Counted {
+                    let mut its = std::mem::take(&mut self.ff.recorded);
+                    its.iter_mut().for_each(Recorded::clear);
+                    p.counted = Some(Box::new(CountedProbe {
+                        its,
+                        pass: 0,
+                        s0: Boundary::take(&self.cpu),
+                        s1: None,
+                    }));
+                }
+                probe = Some(p);
             }
         }
     }
@@ -296,7 +328,10 @@ impl Machine {
         interest: &mut Interest,
         pending: &mut u64,
     ) -> Option<HookedStop> {
-        let (out, clean) = self.step_probed();
+        if probe.as_ref().is_some_and(|p| p.counted.is_some()) {
+            return self.counted_probe_step(probe, before, hook, cache, interest, pending);
+        }
+        let (out, clean, wrote_io) = self.step_probed();
         let stops = out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_));
@@ -337,8 +372,11 @@ impl Machine {
         if !clean {
             // A store that changed memory (or a TCNT read): this pass
             // cannot repeat, and the rest of it runs unmeasured, as in
-            // `run_until`'s probe.
+            // `run_until`'s probe. A loop that only changed RAM may count.
             cache.backoff.missed(p.head, now);
+            if !wrote_io {
+                plain_to_counted(cache, p.head);
+            }
             *probe = None;
             return None;
         }
@@ -369,7 +407,9 @@ impl Machine {
                 *probe = Some(self.start_probe(head, true, budget_end, hook));
                 return None;
             } else {
+                // Changed registers: perhaps a counter.
                 cache.backoff.failed(head, now);
+                plain_to_counted(cache, head);
             }
             *probe = None;
             return None;
@@ -480,7 +520,123 @@ impl Machine {
             steps: 0,
             last_back: None,
             retried,
+            counted: None,
         }
+    }
+
+    /// One step of a counted measurement (module `counted`): recorded,
+    /// reported to the hook as any step; after iteration B, the skip if the
+    /// two make a counted loop and the hook can account for it.
+    fn counted_probe_step<H: StepHook<Machine>>(
+        &mut self,
+        probe: &mut Option<Probe>,
+        before: &StepBefore,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> Option<HookedStop> {
+        let mut p = probe.take()?;
+        let mut cp = p.counted.take()?;
+        let (out, fit) = self.step_recorded(&mut cp.its[cp.pass]);
+        let stops = out.fault.is_some()
+            || out.halt.is_some()
+            || matches!(out.step.event, StepEvent::IllegalRefused(_));
+        let tell = interest.every_step
+            || stops
+            || out.step.event != StepEvent::None
+            || calls_or_returns(before)
+            || self.cpu.regs.sp > interest.sp_above
+            || self.board.now() >= interest.at_cycle;
+        let mut hook_stop = false;
+        if tell {
+            flush(hook, pending);
+            hook_stop = hook.after_step(self, before, &out.step);
+            *interest = hook.interest();
+        } else {
+            *pending += 1;
+        }
+        let now = self.board.now();
+        let quiet = out.step.event == StepEvent::None && self.cpu.state == RunState::Running;
+        let head = p.head;
+        let end = |m: &mut Machine, cp: Box<CountedProbe>| m.ff.recorded = cp.its;
+        if stops || hook_stop || !quiet {
+            if !stops && !hook_stop {
+                cache.backoff.failed(head, now);
+            }
+            end(self, cp);
+            if stops {
+                flush(hook, pending);
+                return Some(HookedStop::Outcome(out));
+            }
+            return hook_stop.then_some(HookedStop::Hook);
+        }
+        p.steps += 1;
+        if !fit || p.steps >= MAX_ITERATION_STEPS {
+            cache.backoff.missed(head, now);
+            cache.backoff.not_counted(head, true);
+            end(self, cp);
+            return None;
+        }
+        if self.cpu.regs.pc != head {
+            p.counted = Some(cp);
+            *probe = Some(p);
+            return None;
+        }
+        // Back at the head: the hook's count is complete before it is asked.
+        flush(hook, pending);
+        if now >= p.event0 || self.board.next_event() != p.event0 {
+            // The wait ended (a device event): nothing against the loop.
+            end(self, cp);
+            return None;
+        }
+        if self.board.read_effects() != p.effects0 {
+            cache.backoff.missed(head, now);
+            cache.backoff.not_counted(head, false);
+            end(self, cp);
+            return None;
+        }
+        let Some((s1, t1)) = cp.s1.take() else {
+            // Iteration A done: B is the one the hook measures.
+            cp.s1 = Some((Boundary::take(&self.cpu), now));
+            cp.pass = 1;
+            p.steps = 0;
+            hook.iteration_start();
+            p.counted = Some(cp);
+            *probe = Some(p);
+            return None;
+        };
+        let s2 = Boundary::take(&self.cpu);
+        if !hook.may_repeat() {
+            cache.backoff.failed(head, now);
+            end(self, cp);
+            return None;
+        }
+        let period = now - t1;
+        match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, p.limit) {
+            Ok((k, varied)) => {
+                cache.backoff.succeeded(head);
+                let kind = if varied {
+                    LoopKind::Counted
+                } else {
+                    LoopKind::Plain
+                };
+                cache.backoff.set_kind(head, kind);
+                cache
+                    .backoff
+                    .hold_after_skip(head, self.board.now(), period);
+                cache.skipped += k;
+                hook.repeated(k, u64::from(p.steps));
+                *interest = hook.interest();
+            }
+            Err(Counted::OtherKind { for_good }) => {
+                cache.backoff.missed(head, now);
+                cache.backoff.not_counted(head, for_good);
+            }
+            Err(_) => cache.backoff.missed(head, now),
+        }
+        end(self, cp);
+        None
     }
 
     /// Skips as many further iterations of the measured one as fit before
