@@ -264,14 +264,50 @@ impl Machine {
             if now >= cop_at {
                 cop_at = self.board.cop_deadline();
             }
-            let StepOutcome { step, fault, halt } = self.quick_step(cop_at);
-            if fault.is_some()
-                || halt.is_some()
-                || matches!(step.event, StepEvent::IllegalRefused(_))
-            {
+            if self.resume_write_at.is_some() {
+                // Continuing from a reported write fault: that step as the
+                // chip runs it, reported as any (the loop test is skipped
+                // for it, which only decides speed).
+                let out = self.step();
+                if let Some(stop) = self.hooked_outcome(out, &before, hook, &mut pending) {
+                    return stop;
+                }
+                interest = hook.interest();
+                continue;
+            }
+            // The step stays in its own variable on the hot path: copying it
+            // whole into another (a `StepOutcome`, or one joined from the
+            // rare paths) loaded it with one wide load across the narrow
+            // stores the CPU had just made, which waits for them (a quarter
+            // of this loop's time in `perf`).
+            let undo = super::WriteUndo::take(&self.cpu.regs);
+            let step = self.cpu.step_inline(&mut self.board);
+            if self.board.has_fault() {
+                let out = self.refused_step(step, undo);
+                flush(hook, &mut pending);
+                hook.after_step(self, &before, &out.step);
+                return HookedStop::Outcome(out);
+            }
+            self.board.tick(step.cycles);
+            if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+                self.instructions += 1;
+            }
+            if !self.plain_forward(&step, cop_at) {
+                let out = self.outcome_after(step, None);
+                if out.fault.is_some() || out.halt.is_some() {
+                    flush(hook, &mut pending);
+                    hook.after_step(self, &before, &out.step);
+                    return HookedStop::Outcome(out);
+                }
+            }
+            if matches!(step.event, StepEvent::IllegalRefused(_)) {
                 flush(hook, &mut pending);
                 hook.after_step(self, &before, &step);
-                return HookedStop::Outcome(StepOutcome { step, fault, halt });
+                return HookedStop::Outcome(StepOutcome {
+                    step,
+                    fault: None,
+                    halt: None,
+                });
             }
             let tell = interest.every_step
                 || step.event != StepEvent::None
@@ -439,43 +475,39 @@ impl Machine {
         None
     }
 
-    /// [`Machine::step`], inlined into the hooked run: the same outcome,
-    /// with the rare cases (continuing from a reported write fault, a
-    /// refused write) on its own path. `cop_at` is a COP deadline read
-    /// earlier in the run: the deadline only moves later (a feed, a reset;
-    /// CR can only be written in the first 64 cycles and 00 is the
-    /// shortest), so before it the COP cannot fire and the watchdog test of
-    /// [`Machine::outcome_after`] is skipped for a plain forward step.
+    /// True for a step that `outcome_after` would find nothing in: an
+    /// instruction that went forward while running, before `cop_at`, a COP
+    /// deadline read earlier in the run (the deadline only moves later: a
+    /// feed, a reset; CR can only be written in the first 64 cycles and 00
+    /// is the shortest). No reset (COP), none by the clock monitor (only
+    /// after STOP), no halt (only after a back-jump, WAI or STOP).
     #[inline(always)]
-    fn quick_step(&mut self, cop_at: u64) -> StepOutcome {
-        if self.resume_write_at.is_some() {
-            return self.step();
-        }
-        let before = super::WriteUndo::take(&self.cpu.regs);
-        let step = self.cpu.step_inline(&mut self.board);
-        if self.board.has_fault() {
-            return self.refused_step(step, before);
-        }
-        self.board.tick(step.cycles);
-        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
-            self.instructions += 1;
-        }
-        // What `outcome_after` finds for an instruction that went forward
-        // while running, before the COP deadline: no reset (COP), none by
-        // the clock monitor (only after STOP), no halt (only after a
-        // back-jump, WAI or STOP).
-        if step.event == StepEvent::None
+    fn plain_forward(&self, step: &Step, cop_at: u64) -> bool {
+        step.event == StepEvent::None
             && self.cpu.state == RunState::Running
             && self.cpu.regs.pc > step.pc
             && self.board.now() < cop_at
+    }
+
+    /// A step of the hooked run taken the slow way (`out`): reported to the
+    /// hook; the run's end if the step ends it.
+    #[cold]
+    fn hooked_outcome<H: StepHook<Machine>>(
+        &mut self,
+        out: StepOutcome,
+        before: &StepBefore,
+        hook: &mut H,
+        pending: &mut u64,
+    ) -> Option<HookedStop> {
+        flush(hook, pending);
+        let hook_stop = hook.after_step(self, before, &out.step);
+        if out.fault.is_some()
+            || out.halt.is_some()
+            || matches!(out.step.event, StepEvent::IllegalRefused(_))
         {
-            return StepOutcome {
-                step,
-                fault: None,
-                halt: None,
-            };
+            return Some(HookedStop::Outcome(out));
         }
-        self.outcome_after(step, None)
+        hook_stop.then_some(HookedStop::Hook)
     }
 
     /// A quick step whose write the board refused: undone (registers and
