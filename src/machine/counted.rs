@@ -715,3 +715,40 @@ impl Plan {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(a: u16, b: u16, wide: bool) -> Result<u64, Reject> {
+        let mut bounds = Bounds { k_max: u64::MAX };
+        bounds.note(a, b, wide).map(|()| bounds.k_max)
+    }
+
+    #[test]
+    fn a_counter_may_run_up_to_its_half_but_not_onto_its_edge() {
+        // 5, 6, ... 127: iterations 2..=k+1 after B end at 5 + (k+1) <= 127.
+        assert_eq!(k(5, 6, false), Ok(121));
+        // Down from $85 by 2: $83, ... $81, the last value inside.
+        assert_eq!(k(0x85, 0x83, false), Ok(1));
+        // A 16-bit DEX counter from $7000.
+        assert_eq!(k(0x7000, 0x6FFF, true), Ok(0x6FFE));
+        // Unchanged values bound nothing.
+        assert_eq!(k(0, 0, false), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn values_on_a_boundary_or_across_one_skip_nothing() {
+        for (a, b) in [
+            (0x00, 0x01),
+            (0x7F, 0x80),
+            (0x80, 0x81),
+            (0xFF, 0x00),
+            (0x7E, 0x7F),
+        ] {
+            assert_eq!(k(a, b, false), Err(Reject::Boundary), "{a:02X} {b:02X}");
+        }
+        assert_eq!(k(0x8000, 0x7FFF, true), Err(Reject::Boundary));
+        assert_eq!(k(0x0001, 0x0000, true), Err(Reject::Boundary));
+    }
+}

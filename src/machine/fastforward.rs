@@ -45,6 +45,11 @@
 //!   event (SPIF set, say) and run on into the code after the loop until
 //!   its first store, once per SPI byte, for nothing.
 //!
+//! A loop whose measured iteration changed RAM or registers (but wrote no
+//! device register) is measured as a counted loop at its next pass
+//! ([`super::counted`]): one whose counters move by fixed steps is skipped
+//! up to the iteration where a counter would change a flag.
+//!
 //! A breakpoint inside the loop is hit during the measured iteration (the
 //! run stops there as always), so a loop with one is never skipped. A loop
 //! that fails the test is not tried again for a while (a growing backoff per

@@ -27,6 +27,12 @@
 //! A breakpoint address inside the loop ends the measurement (the hook must
 //! see every visit: a condition may hold the k-th time), so such a loop is
 //! never skipped.
+//!
+//! Counted loops (module `counted`) are measured the same way: two
+//! iterations are recorded while the hook hears their steps as any, the
+//! hook marks its state at the start of the second, and the skip (which
+//! moves the counters on as well) is accounted as k times that one: the
+//! call stack and profile do not depend on the values counted.
 
 use super::counted::{Boundary, Counted, Recorded};
 use super::fastforward::{is_call_or_return, LoopBackoff, LoopKind, MAX_ITERATION_STEPS};
@@ -293,8 +299,19 @@ impl Machine {
                 self.instructions += 1;
             }
             if !self.plain_forward(&step, cop_at) {
-                let out = self.outcome_after(step, None);
-                if out.fault.is_some() || out.halt.is_some() {
+                // A running instruction before the COP deadline can only
+                // halt (a back-jump); anything else gets the full test.
+                let halt = if self.plain_running(&step, cop_at) {
+                    self.halt_check(step.pc).map(|h| StepOutcome {
+                        step,
+                        fault: None,
+                        halt: Some(h),
+                    })
+                } else {
+                    let out = self.outcome_after(step, None);
+                    (out.fault.is_some() || out.halt.is_some()).then_some(out)
+                };
+                if let Some(out) = halt {
                     flush(hook, &mut pending);
                     hook.after_step(self, &before, &out.step);
                     return HookedStop::Outcome(out);
@@ -483,9 +500,16 @@ impl Machine {
     /// after STOP), no halt (only after a back-jump, WAI or STOP).
     #[inline(always)]
     fn plain_forward(&self, step: &Step, cop_at: u64) -> bool {
+        self.plain_running(step, cop_at) && self.cpu.regs.pc > step.pc
+    }
+
+    /// True for an instruction that ran (no event), left the CPU running,
+    /// and ended before `cop_at`: `outcome_after` can find only a halt (a
+    /// back-jump) in it.
+    #[inline(always)]
+    fn plain_running(&self, step: &Step, cop_at: u64) -> bool {
         step.event == StepEvent::None
             && self.cpu.state == RunState::Running
-            && self.cpu.regs.pc > step.pc
             && self.board.now() < cop_at
     }
 
