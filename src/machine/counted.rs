@@ -276,36 +276,60 @@ impl Machine {
     /// loop (only RAM written, no TCNT read). A fitting instruction step is
     /// added to `it`.
     pub(super) fn step_recorded(&mut self, it: &mut Recorded) -> (super::StepOutcome, bool) {
-        let regs = self.cpu.regs;
-        let undo = super::WriteUndo::take(&regs);
-        let (r0, w0) = (it.reads.len(), it.writes.len());
-        let mut bus = RecordBus {
-            board: &mut self.board,
-            it: &mut *it,
-            fit: true,
-        };
-        let step = self.cpu.step(&mut bus);
-        let mut fit = bus.fit;
-        let out = self.finish_step(step, undo);
+        let (step, regs, from, fit) = self.cpu_step_recorded(it);
+        let out = self.finish_step(step, super::WriteUndo::take(&regs));
         let plain = out.fault.is_none()
             && out.halt.is_none()
             && out.step.event == StepEvent::None
             && self.cpu.state == RunState::Running;
-        let decoded = Instruction::decode(step.pc, |a| self.board.peek(a));
-        match decoded {
-            Ok(ins) if fit && plain => it.steps.push(Rec {
-                pc: step.pc,
-                cycles: step.cycles,
-                op: ins.info.op,
-                len: ins.len(),
-                before: regs,
-                after: self.cpu.regs,
-                reads: (r0, it.reads.len()),
-                writes: (w0, it.writes.len()),
-            }),
-            _ => fit = false,
-        }
-        (out, fit)
+        let noted = fit && plain && self.note_step(it, &step, regs, from);
+        (out, noted)
+    }
+
+    /// One CPU step through the recording bus: the step, the registers
+    /// before it, where its reads and writes begin in `it`, and whether it
+    /// fit a counted loop (no TCNT read, only plain RAM written).
+    #[inline(always)]
+    fn cpu_step_recorded(
+        &mut self,
+        it: &mut Recorded,
+    ) -> (crate::cpu::Step, Registers, (usize, usize), bool) {
+        let regs = self.cpu.regs;
+        let from = (it.reads.len(), it.writes.len());
+        let mut bus = RecordBus {
+            board: &mut self.board,
+            it,
+            fit: true,
+        };
+        let step = self.cpu.step_inline(&mut bus);
+        let fit = bus.fit;
+        (step, regs, from, fit)
+    }
+
+    /// Adds the instruction `step` just ran (registers `before` it, its
+    /// reads and writes from `from` on) to `it`; false if its bytes are
+    /// no instruction.
+    fn note_step(
+        &self,
+        it: &mut Recorded,
+        step: &crate::cpu::Step,
+        before: Registers,
+        from: (usize, usize),
+    ) -> bool {
+        let Ok(ins) = Instruction::decode(step.pc, |a| self.board.peek(a)) else {
+            return false;
+        };
+        it.steps.push(Rec {
+            pc: step.pc,
+            cycles: step.cycles,
+            op: ins.info.op,
+            len: ins.len(),
+            before,
+            after: self.cpu.regs,
+            reads: (from.0, it.reads.len()),
+            writes: (from.1, it.writes.len()),
+        });
+        true
     }
 
     /// Runs one iteration from `head` (the current PC), recording it.
@@ -322,17 +346,9 @@ impl Machine {
             if self.board.now() >= limit {
                 return Pass::AtLimit;
             }
-            let regs = self.cpu.regs;
-            let undo = super::WriteUndo::take(&regs);
-            let (r0, w0) = (it.reads.len(), it.writes.len());
-            let mut bus = RecordBus {
-                board: &mut self.board,
-                it: &mut *it,
-                fit: true,
-            };
-            let step = self.cpu.step_inline(&mut bus);
-            let fit = bus.fit;
+            let (step, regs, from, fit) = self.cpu_step_recorded(it);
             if self.board.has_fault() {
+                let undo = super::WriteUndo::take(&regs);
                 return Pass::Stopped(self.fault_step(step, undo, stop));
             }
             self.board.tick(step.cycles);
@@ -349,22 +365,9 @@ impl Machine {
                     return Pass::Stopped(Some(StopReason::Halted(h)));
                 }
             }
-            if !fit {
+            if !fit || !self.note_step(it, &step, regs, from) {
                 return Pass::Unfit;
             }
-            let Ok(ins) = Instruction::decode(step.pc, |a| self.board.peek(a)) else {
-                return Pass::Unfit;
-            };
-            it.steps.push(Rec {
-                pc: step.pc,
-                cycles: step.cycles,
-                op: ins.info.op,
-                len: ins.len(),
-                before: regs,
-                after: self.cpu.regs,
-                reads: (r0, it.reads.len()),
-                writes: (w0, it.writes.len()),
-            });
             *sp = (sp.0.min(self.cpu.regs.sp), sp.1.max(self.cpu.regs.sp));
             if pc == head {
                 return Pass::Back;

@@ -385,25 +385,7 @@ impl Machine {
             return self.counted_probe_step(probe, before, hook, cache, interest, pending);
         }
         let (out, clean, wrote_io) = self.step_probed();
-        let stops = out.fault.is_some()
-            || out.halt.is_some()
-            || matches!(out.step.event, StepEvent::IllegalRefused(_));
-        // Told as any step: what the hook does not hear about leaves its
-        // state as it is, apart from the count.
-        let tell = interest.every_step
-            || stops
-            || out.step.event != StepEvent::None
-            || calls_or_returns(before)
-            || self.cpu.regs.sp > interest.sp_above
-            || self.board.now() >= interest.at_cycle;
-        let mut hook_stop = false;
-        if tell {
-            flush(hook, pending);
-            hook_stop = hook.after_step(self, before, &out.step);
-            *interest = hook.interest();
-        } else {
-            *pending += 1;
-        }
+        let (stops, hook_stop) = self.tell_probe_step(&out, before, hook, interest, pending);
         if stops {
             flush(hook, pending);
             return Some(HookedStop::Outcome(out));
@@ -580,21 +562,18 @@ impl Machine {
         }
     }
 
-    /// One step of a counted measurement (module `counted`): recorded,
-    /// reported to the hook as any step; after iteration B, the skip if the
-    /// two make a counted loop and the hook can account for it.
-    fn counted_probe_step<H: StepHook<Machine>>(
-        &mut self,
-        probe: &mut Option<Probe>,
+    /// Reports a step of a measurement to the hook as any step: what the
+    /// hook does not hear about leaves its state as it is, apart from the
+    /// count. Returns whether the step ends every run (a fault, a halt, an
+    /// illegal opcode refused) and whether the hook asked to stop.
+    fn tell_probe_step<H: StepHook<Machine>>(
+        &self,
+        out: &StepOutcome,
         before: &StepBefore,
         hook: &mut H,
-        cache: &mut RepeatCache,
         interest: &mut Interest,
         pending: &mut u64,
-    ) -> Option<HookedStop> {
-        let mut p = probe.take()?;
-        let mut cp = p.counted.take()?;
-        let (out, fit) = self.step_recorded(&mut cp.its[cp.pass]);
+    ) -> (bool, bool) {
         let stops = out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_));
@@ -612,6 +591,25 @@ impl Machine {
         } else {
             *pending += 1;
         }
+        (stops, hook_stop)
+    }
+
+    /// One step of a counted measurement (module `counted`): recorded,
+    /// reported to the hook as any step; after iteration B, the skip if the
+    /// two make a counted loop and the hook can account for it.
+    fn counted_probe_step<H: StepHook<Machine>>(
+        &mut self,
+        probe: &mut Option<Probe>,
+        before: &StepBefore,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> Option<HookedStop> {
+        let mut p = probe.take()?;
+        let mut cp = p.counted.take()?;
+        let (out, fit) = self.step_recorded(&mut cp.its[cp.pass]);
+        let (stops, hook_stop) = self.tell_probe_step(&out, before, hook, interest, pending);
         let now = self.board.now();
         let quiet = out.step.event == StepEvent::None && self.cpu.state == RunState::Running;
         let head = p.head;
