@@ -316,14 +316,14 @@ impl Machine {
         before: Registers,
         from: (usize, usize),
     ) -> bool {
-        let Ok(ins) = Instruction::decode(step.pc, |a| self.board.peek(a)) else {
+        let Ok((info, _)) = Instruction::opcode_at(step.pc, |a| self.board.peek(a)) else {
             return false;
         };
         it.steps.push(Rec {
             pc: step.pc,
             cycles: step.cycles,
-            op: ins.info.op,
-            len: ins.len(),
+            op: info.op,
+            len: info.byte_len().into(),
             before,
             after: self.cpu.regs,
             reads: (from.0, it.reads.len()),
