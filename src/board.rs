@@ -943,6 +943,10 @@ impl Board {
         // looks at: the pins, OPTION and those three devices' flags.
         // Due events were serviced (and the IRQ updated) by `catch_up`.
         match addr {
+            // SPCR and SPSR: a read only arms the SPIF clear (events due
+            // were serviced above), which no interrupt looks at. The SPIF
+            // wait polls SPSR, three reads per byte sent.
+            0x28 | 0x29 => self.spi.read(addr, now),
             0x0B..=0x2F => {
                 let v = match addr {
                     0x0B..=0x27 => self.timer.read(addr, now),
