@@ -268,6 +268,34 @@ impl LoopBackoff {
         }
     }
 
+    /// Notes how a counted measurement at `head` went (`now` after it,
+    /// and after the skip if there was one), for `run_until` and the
+    /// hooked run alike. A skip keeps the head counted if anything varied
+    /// (plain if not: the cheaper measurement finds that) and holds it as
+    /// after any skip; a counter at a boundary is a miss; another kind of
+    /// loop a miss and a strike; a step that stopped the run a failure.
+    pub(super) fn counted_outcome(&mut self, head: u16, now: u64, outcome: &Counted) {
+        match *outcome {
+            Counted::Skipped { period, varied } => {
+                self.succeeded(head);
+                let kind = if varied {
+                    LoopKind::Counted
+                } else {
+                    LoopKind::Plain
+                };
+                self.set_kind(head, kind);
+                self.hold_after_skip(head, now, period);
+            }
+            Counted::Stopped(_) => self.failed(head, now),
+            Counted::Interrupted => {}
+            Counted::NotNow => self.missed(head, now),
+            Counted::OtherKind { for_good } => {
+                self.missed(head, now);
+                self.not_counted(head, for_good);
+            }
+        }
+    }
+
     /// Notes what is known of the loop at `head`.
     pub(super) fn set_kind(&mut self, head: u16, kind: LoopKind) {
         let e = &mut self.slots[Self::slot(head)];
@@ -429,34 +457,17 @@ impl Machine {
         check_bps: bool,
     ) -> Option<StopReason> {
         self.ff.probes += 1;
-        match self.try_counted(head, stop, limit, skip_limit, check_bps) {
-            Counted::Skipped { period, varied } => {
+        let outcome = self.try_counted(head, stop, limit, skip_limit, check_bps);
+        self.ff
+            .backoff
+            .counted_outcome(head, self.board.now(), &outcome);
+        match outcome {
+            Counted::Skipped { .. } => {
                 self.ff.hits += 1;
-                self.ff.backoff.succeeded(head);
-                let kind = if varied {
-                    LoopKind::Counted
-                } else {
-                    LoopKind::Plain
-                };
-                self.ff.backoff.set_kind(head, kind);
-                let now = self.board.now();
-                self.ff.backoff.hold_after_skip(head, now, period);
                 None
             }
-            Counted::Stopped(reason) => {
-                self.ff.backoff.failed(head, self.board.now());
-                reason
-            }
-            Counted::Interrupted => None,
-            Counted::NotNow => {
-                self.ff.backoff.missed(head, self.board.now());
-                None
-            }
-            Counted::OtherKind { for_good } => {
-                self.ff.backoff.missed(head, self.board.now());
-                self.ff.backoff.not_counted(head, for_good);
-                None
-            }
+            Counted::Stopped(reason) => reason,
+            _ => None,
         }
     }
 

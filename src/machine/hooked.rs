@@ -667,34 +667,24 @@ impl Machine {
             return None;
         }
         let period = now - t1;
-        match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, p.limit) {
+        let outcome = match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, p.limit) {
             Ok((k, varied)) => {
-                cache.backoff.succeeded(head);
-                let kind = if varied {
-                    LoopKind::Counted
-                } else {
-                    LoopKind::Plain
-                };
-                cache.backoff.set_kind(head, kind);
-                cache
-                    .backoff
-                    .hold_after_skip(head, self.board.now(), period);
                 cache.skipped += k;
                 hook.repeated(k, u64::from(p.steps));
                 *interest = hook.interest();
+                Counted::Skipped { period, varied }
             }
-            Err(Counted::OtherKind { for_good }) => {
-                cache.backoff.missed(head, now);
-                cache.backoff.not_counted(head, for_good);
-            }
-            Err(_) => cache.backoff.missed(head, now),
-        }
+            Err(c) => c,
+        };
+        cache
+            .backoff
+            .counted_outcome(head, self.board.now(), &outcome);
         end(self, cp);
         None
     }
 
-    /// Skips as many further iterations of the measured one as fit before
-    /// the first deadline, less one.
+    /// Skips as many further iterations of the measured one as end before
+    /// the first deadline and the next device event.
     fn skip_iterations<H: StepHook<Machine>>(
         &mut self,
         p: &Probe,
