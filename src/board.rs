@@ -1249,6 +1249,16 @@ impl Bus for Board {
         }
     }
 
+    #[inline(always)]
+    fn code(&self, pc: u16) -> Option<u64> {
+        if !self.map.code_direct(pc) {
+            return None;
+        }
+        let at = pc as usize;
+        let bytes: [u8; 8] = self.mem.get(at..at + 8)?.try_into().ok()?;
+        Some(u64::from_be_bytes(bytes))
+    }
+
     #[inline]
     fn irq_vector(&self) -> Option<u16> {
         self.irq

@@ -163,6 +163,14 @@ impl MemoryMap {
         self.quick_read[page] || (self.pages[page] & READ_DIRECT != 0 && !self.is_register(addr))
     }
 
+    /// True if the eight bytes from `pc` on may be read straight from
+    /// memory in one go: all in one page whose reads are direct, which is
+    /// never the register block's page.
+    #[inline(always)]
+    pub fn code_direct(&self, pc: u16) -> bool {
+        pc & 0xFF <= 0xF8 && self.quick_read[(pc >> 8) as usize]
+    }
+
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
     #[inline(always)]
     pub fn writes_direct(&self, addr: u16) -> bool {

@@ -12,6 +12,17 @@ pub trait Bus {
     fn peek(&self, addr: u16) -> u8;
     /// A CPU write of one byte.
     fn write(&mut self, addr: u16, value: u8);
+    /// The eight bytes from `pc` on (the first in the top byte) when they
+    /// are plain memory that reading cannot change, so the CPU can take an
+    /// instruction's opcode and operands in one load; `None` (the default)
+    /// makes it fetch each byte of the instruction through [`Bus::read`],
+    /// all of them before the instruction's data accesses. A bus that must
+    /// see every read (a recorder, an observer) keeps the default.
+    #[inline(always)]
+    fn code(&self, pc: u16) -> Option<u64> {
+        let _ = pc;
+        None
+    }
     /// The vector address of the highest-priority pending I-maskable interrupt
     /// (`$FFF2` for the IRQ pin, `$FFD6` for the SCI, ...), if any.
     fn irq_vector(&self) -> Option<u16> {
@@ -84,6 +95,12 @@ impl Bus for RamBus {
     #[inline]
     fn write(&mut self, addr: u16, value: u8) {
         self.mem[addr as usize] = value;
+    }
+    #[inline(always)]
+    fn code(&self, pc: u16) -> Option<u64> {
+        let at = pc as usize;
+        let bytes = self.mem.get(at..at + 8)?;
+        Some(u64::from_be_bytes(bytes.try_into().ok()?))
     }
     fn irq_vector(&self) -> Option<u16> {
         self.irq.then_some(0xFFF2)

@@ -31,12 +31,18 @@
 //! * The chip's dummy bus cycles (irrelevant reads of the next byte or of
 //!   $FFFF) are not issued: each operand is read once, read-modify-write
 //!   instructions (CLR too) read then write their location once.
+//! * All bytes of an instruction (prebyte, opcode, operands) are fetched
+//!   before its data accesses; the chip fetches BRSET/BRCLR's mask and
+//!   displacement after the data byte, which matters only to code running
+//!   in the register block. From plain memory ([`Bus::code`]) they come in
+//!   one load, which is what makes the fetch cheap.
 
 mod dispatch;
 mod execute;
 
 use super::bus::Bus;
 use super::decode::IllegalOpcode;
+use super::opcodes::OPCODES;
 use super::registers::{flags, Registers};
 
 /// Reset vector (RM section 5, interrupt vector assignments).
@@ -204,7 +210,11 @@ impl Cpu {
             }
         }
 
-        let first = bus.read(pc);
+        let code = match bus.code(pc) {
+            Some(code) => code,
+            None => fetch_code(bus, pc),
+        };
+        let first = (code >> 56) as u8;
         let mut index = dispatch::INDEX[0][first as usize];
         let mut opcode_len = 1u16;
         // One compare keeps every page-1 opcode on the straight path.
@@ -213,7 +223,7 @@ impl Cpu {
             if index != dispatch::NONE {
                 // A prebyte: its page's opcode follows.
                 let page = (index - dispatch::PREBYTE) as usize;
-                bytes[1] = bus.read(pc.wrapping_add(1));
+                bytes[1] = (code >> 48) as u8;
                 index = dispatch::INDEX[page][bytes[1] as usize];
                 opcode_len = 2;
             }
@@ -229,7 +239,7 @@ impl Cpu {
                 );
             }
         }
-        self.dispatch(bus, index, pc)
+        self.dispatch(bus, index, pc, code)
     }
 
     fn step_waiting<B: Bus>(&mut self, bus: &mut B) -> Step {
@@ -383,6 +393,38 @@ impl Cpu {
         let lo = self.pull8(bus);
         u16::from_be_bytes([hi, lo])
     }
+}
+
+/// The instruction at `pc` read byte by byte through the bus, for a bus
+/// that has no [`Bus::code`] there (devices, a page boundary, a bus that
+/// logs every read): the opcode (after a prebyte), then exactly the operand
+/// bytes its table entry has, in the form `Bus::code` gives. An illegal
+/// opcode's bytes stop after the opcode, as the chip's fetch does.
+fn fetch_code<B: Bus>(bus: &mut B, pc: u16) -> u64 {
+    let first = bus.read(pc);
+    let mut code = u64::from(first) << 56;
+    let mut at = pc.wrapping_add(1);
+    let mut shift = 48;
+    let mut index = dispatch::INDEX[0][first as usize];
+    if index >= dispatch::PREBYTE {
+        if index == dispatch::NONE {
+            return code;
+        }
+        let second = bus.read(at);
+        code |= u64::from(second) << shift;
+        at = at.wrapping_add(1);
+        shift -= 8;
+        index = dispatch::INDEX[(index - dispatch::PREBYTE) as usize][second as usize];
+        if index == dispatch::NONE {
+            return code;
+        }
+    }
+    for _ in 0..OPCODES[index as usize].mode.operand_len() {
+        code |= u64::from(bus.read(at)) << shift;
+        at = at.wrapping_add(1);
+        shift -= 8;
+    }
+    code
 }
 
 /// Reads a big-endian word (high byte at `addr`), wrapping at $FFFF.

@@ -331,6 +331,12 @@ impl Bus for ProbeBus<'_> {
         self.board.peek(addr)
     }
 
+    // Code in a direct page is never TCNT: nothing for the probe to note.
+    #[inline(always)]
+    fn code(&self, pc: u16) -> Option<u64> {
+        self.board.code(pc)
+    }
+
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         // Only a RAM store of the value already there changes nothing.

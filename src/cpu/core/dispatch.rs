@@ -47,20 +47,29 @@ const fn build_index() -> [[u16; 256]; 4] {
 }
 
 impl Cpu {
-    /// Runs table entry `I` (its opcode bytes fetched, PC on the operands).
+    /// Runs table entry `I`; `code` holds the instruction's bytes from
+    /// `addr` on, the first in the top byte.
     #[inline(always)]
-    fn entry<B: Bus, const I: usize>(&mut self, bus: &mut B, addr: u16) -> Step {
+    fn entry<B: Bus, const I: usize>(&mut self, bus: &mut B, addr: u16, code: u64) -> Step {
         let e = &OPCODES[I];
         let opcode_len = if e.prebyte == 0 { 1 } else { 2 };
-        self.execute(bus, e.op, e.mode, e.cycles, addr, opcode_len)
+        let operands = code << (8 * opcode_len);
+        self.execute(bus, e.op, e.mode, e.cycles, addr, opcode_len, operands)
     }
 
-    /// Runs the table entry `index` (from [`INDEX`]) for the instruction at `addr`.
+    /// Runs the table entry `index` (from [`INDEX`]) for the instruction at
+    /// `addr`, whose bytes `code` holds (see [`Bus::code`]).
     #[inline(always)]
-    pub(super) fn dispatch<B: Bus>(&mut self, bus: &mut B, index: u16, addr: u16) -> Step {
+    pub(super) fn dispatch<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        index: u16,
+        addr: u16,
+        code: u64,
+    ) -> Step {
         seq!(I in 0..308 {
             match index as usize {
-                #(I => self.entry::<B, I>(bus, addr),)*
+                #(I => self.entry::<B, I>(bus, addr, code),)*
                 // INDEX holds nothing else (built above from the same table).
                 _ => unreachable!("opcode table index {index} out of range"),
             }

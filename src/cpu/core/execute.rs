@@ -9,9 +9,30 @@ use crate::cpu::decode::IllegalOpcode;
 use crate::cpu::opcodes::{Mode, Op};
 use crate::cpu::registers::flags::{C, I, N, S, V, X, Z};
 
+/// The instruction's operand bytes as the step fetched them, and the PC
+/// moving past each one the instruction takes.
+pub(super) struct Fetch {
+    /// The address of the next operand byte, then of the next instruction.
+    pub(super) pc: u16,
+    /// The operand bytes not taken yet, the next one in the top byte.
+    rest: u64,
+}
+
+impl Fetch {
+    /// Takes the next operand byte.
+    #[inline(always)]
+    fn next8(&mut self) -> u8 {
+        let v = (self.rest >> 56) as u8;
+        self.rest <<= 8;
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+}
+
 impl Cpu {
     /// Executes one decoded instruction whose `opcode_len` opcode byte(s)
-    /// at `addr` are already fetched: `op` in `mode`, taking `cycles`; PC
+    /// at `addr` are already fetched, with its operand bytes in `operands`
+    /// (the first in the top byte): `op` in `mode`, taking `cycles`; PC
     /// is set when it is done. Always inlined in optimised
     /// builds, where [`super::dispatch`] calls it with each table entry as
     /// constants, so every opcode gets its own code with the operand fetch
@@ -27,28 +48,32 @@ impl Cpu {
         cycles: u8,
         addr: u16,
         opcode_len: u16,
+        operands: u64,
     ) -> Step {
         let mut event = StepEvent::None;
         // PC stays in a local through the instruction (operand fetches,
         // branches, jumps) and is stored once at the end: kept in a host
         // register, not stored and reloaded for every operand byte.
-        let mut pc = addr.wrapping_add(opcode_len);
+        let mut f = Fetch {
+            pc: addr.wrapping_add(opcode_len),
+            rest: operands,
+        };
         match op {
             // ---- 8-bit loads, stores, transfers --------------------------------
             Op::Ldaa => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, v);
             }
             Op::Ldab => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, v);
             }
             Op::Staa => {
-                let a = self.ea(bus, &mut pc, mode);
+                let a = self.ea(&mut f, mode);
                 bus.write(a, alu::logic8(&mut self.regs.ccr, self.regs.a));
             }
             Op::Stab => {
-                let a = self.ea(bus, &mut pc, mode);
+                let a = self.ea(&mut f, mode);
                 bus.write(a, alu::logic8(&mut self.regs.ccr, self.regs.b));
             }
             Op::Tab => self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.a),
@@ -58,102 +83,102 @@ impl Cpu {
 
             // ---- 16-bit loads and stores ----------------------------------------
             Op::Ldd => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 let v = alu::logic16(&mut self.regs.ccr, v);
                 self.regs.set_d(v);
             }
             Op::Ldx => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 self.regs.x = alu::logic16(&mut self.regs.ccr, v);
             }
             Op::Ldy => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 self.regs.y = alu::logic16(&mut self.regs.ccr, v);
             }
             Op::Lds => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 self.regs.sp = alu::logic16(&mut self.regs.ccr, v);
             }
-            Op::Std => self.store16(bus, &mut pc, mode, self.regs.d()),
-            Op::Stx => self.store16(bus, &mut pc, mode, self.regs.x),
-            Op::Sty => self.store16(bus, &mut pc, mode, self.regs.y),
-            Op::Sts => self.store16(bus, &mut pc, mode, self.regs.sp),
+            Op::Std => self.store16(bus, &mut f, mode, self.regs.d()),
+            Op::Stx => self.store16(bus, &mut f, mode, self.regs.x),
+            Op::Sty => self.store16(bus, &mut f, mode, self.regs.y),
+            Op::Sts => self.store16(bus, &mut f, mode, self.regs.sp),
 
             // ---- 8-bit arithmetic and logic with A or B -------------------------
             Op::Adda => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.a = alu::add8(&mut self.regs.ccr, self.regs.a, v, false);
             }
             Op::Addb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.b = alu::add8(&mut self.regs.ccr, self.regs.b, v, false);
             }
             Op::Adca => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.a = alu::add8(&mut self.regs.ccr, self.regs.a, v, c);
             }
             Op::Adcb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.b = alu::add8(&mut self.regs.ccr, self.regs.b, v, c);
             }
             Op::Suba => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.a = alu::sub8(&mut self.regs.ccr, self.regs.a, v, false);
             }
             Op::Subb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.b = alu::sub8(&mut self.regs.ccr, self.regs.b, v, false);
             }
             Op::Sbca => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.a = alu::sub8(&mut self.regs.ccr, self.regs.a, v, c);
             }
             Op::Sbcb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 let c = self.regs.ccr & C != 0;
                 self.regs.b = alu::sub8(&mut self.regs.ccr, self.regs.b, v, c);
             }
             Op::Cmpa => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 alu::sub8(&mut self.regs.ccr, self.regs.a, v, false);
             }
             Op::Cmpb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 alu::sub8(&mut self.regs.ccr, self.regs.b, v, false);
             }
             Op::Anda => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.a & v);
             }
             Op::Andb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.b & v);
             }
             Op::Bita => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 alu::logic8(&mut self.regs.ccr, self.regs.a & v);
             }
             Op::Bitb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 alu::logic8(&mut self.regs.ccr, self.regs.b & v);
             }
             Op::Eora => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.a ^ v);
             }
             Op::Eorb => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.b ^ v);
             }
             Op::Oraa => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.a | v);
             }
             Op::Orab => {
-                let v = self.operand8(bus, &mut pc, mode);
+                let v = self.operand8(bus, &mut f, mode);
                 self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.b | v);
             }
             Op::Aba => {
@@ -169,28 +194,28 @@ impl Cpu {
 
             // ---- 16-bit arithmetic ----------------------------------------------
             Op::Addd => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 let d0 = self.regs.d();
                 let d = alu::add16(&mut self.regs.ccr, d0, v);
                 self.regs.set_d(d);
             }
             Op::Subd => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 let d0 = self.regs.d();
                 let d = alu::sub16(&mut self.regs.ccr, d0, v);
                 self.regs.set_d(d);
             }
             Op::Cpd => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 let d0 = self.regs.d();
                 alu::sub16(&mut self.regs.ccr, d0, v);
             }
             Op::Cpx => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 alu::sub16(&mut self.regs.ccr, self.regs.x, v);
             }
             Op::Cpy => {
-                let v = self.operand16(bus, &mut pc, mode);
+                let v = self.operand16(bus, &mut f, mode);
                 alu::sub16(&mut self.regs.ccr, self.regs.y, v);
             }
             Op::Asld => {
@@ -221,20 +246,20 @@ impl Cpu {
             }
 
             // ---- read-modify-write on memory ------------------------------------
-            Op::Neg => self.rmw(bus, &mut pc, mode, alu::neg8),
-            Op::Com => self.rmw(bus, &mut pc, mode, alu::com8),
-            Op::Lsr => self.rmw(bus, &mut pc, mode, alu::lsr8),
-            Op::Ror => self.rmw(bus, &mut pc, mode, alu::ror8),
-            Op::Asr => self.rmw(bus, &mut pc, mode, alu::asr8),
-            Op::Asl => self.rmw(bus, &mut pc, mode, alu::asl8),
-            Op::Rol => self.rmw(bus, &mut pc, mode, alu::rol8),
-            Op::Dec => self.rmw(bus, &mut pc, mode, alu::dec8),
-            Op::Inc => self.rmw(bus, &mut pc, mode, alu::inc8),
+            Op::Neg => self.rmw(bus, &mut f, mode, alu::neg8),
+            Op::Com => self.rmw(bus, &mut f, mode, alu::com8),
+            Op::Lsr => self.rmw(bus, &mut f, mode, alu::lsr8),
+            Op::Ror => self.rmw(bus, &mut f, mode, alu::ror8),
+            Op::Asr => self.rmw(bus, &mut f, mode, alu::asr8),
+            Op::Asl => self.rmw(bus, &mut f, mode, alu::asl8),
+            Op::Rol => self.rmw(bus, &mut f, mode, alu::rol8),
+            Op::Dec => self.rmw(bus, &mut f, mode, alu::dec8),
+            Op::Inc => self.rmw(bus, &mut f, mode, alu::inc8),
             // CLR is a read-modify-write on the chip too (6 cycles extended):
             // the location is read before 0 is written.
-            Op::Clr => self.rmw(bus, &mut pc, mode, |ccr, _| alu::clr8(ccr)),
+            Op::Clr => self.rmw(bus, &mut f, mode, |ccr, _| alu::clr8(ccr)),
             Op::Tst => {
-                let a = self.ea(bus, &mut pc, mode);
+                let a = self.ea(&mut f, mode);
                 let v = bus.read(a);
                 alu::tst8(&mut self.regs.ccr, v);
             }
@@ -312,86 +337,86 @@ impl Cpu {
             Op::Sei => self.regs.ccr |= I,
 
             // ---- branches, jumps, subroutines ---------------------------------
-            Op::Bra => self.branch(bus, &mut pc, true),
-            Op::Brn => self.branch(bus, &mut pc, false),
-            Op::Bhi => self.branch(bus, &mut pc, self.regs.ccr & (C | Z) == 0),
-            Op::Bls => self.branch(bus, &mut pc, self.regs.ccr & (C | Z) != 0),
-            Op::Bcc => self.branch(bus, &mut pc, self.regs.ccr & C == 0),
-            Op::Bcs => self.branch(bus, &mut pc, self.regs.ccr & C != 0),
-            Op::Bne => self.branch(bus, &mut pc, self.regs.ccr & Z == 0),
-            Op::Beq => self.branch(bus, &mut pc, self.regs.ccr & Z != 0),
-            Op::Bvc => self.branch(bus, &mut pc, self.regs.ccr & V == 0),
-            Op::Bvs => self.branch(bus, &mut pc, self.regs.ccr & V != 0),
-            Op::Bpl => self.branch(bus, &mut pc, self.regs.ccr & N == 0),
-            Op::Bmi => self.branch(bus, &mut pc, self.regs.ccr & N != 0),
-            Op::Bge => self.branch(bus, &mut pc, !self.n_xor_v()),
-            Op::Blt => self.branch(bus, &mut pc, self.n_xor_v()),
-            Op::Bgt => self.branch(bus, &mut pc, !(self.n_xor_v() || self.regs.ccr & Z != 0)),
-            Op::Ble => self.branch(bus, &mut pc, self.n_xor_v() || self.regs.ccr & Z != 0),
+            Op::Bra => self.branch(&mut f, true),
+            Op::Brn => self.branch(&mut f, false),
+            Op::Bhi => self.branch(&mut f, self.regs.ccr & (C | Z) == 0),
+            Op::Bls => self.branch(&mut f, self.regs.ccr & (C | Z) != 0),
+            Op::Bcc => self.branch(&mut f, self.regs.ccr & C == 0),
+            Op::Bcs => self.branch(&mut f, self.regs.ccr & C != 0),
+            Op::Bne => self.branch(&mut f, self.regs.ccr & Z == 0),
+            Op::Beq => self.branch(&mut f, self.regs.ccr & Z != 0),
+            Op::Bvc => self.branch(&mut f, self.regs.ccr & V == 0),
+            Op::Bvs => self.branch(&mut f, self.regs.ccr & V != 0),
+            Op::Bpl => self.branch(&mut f, self.regs.ccr & N == 0),
+            Op::Bmi => self.branch(&mut f, self.regs.ccr & N != 0),
+            Op::Bge => self.branch(&mut f, !self.n_xor_v()),
+            Op::Blt => self.branch(&mut f, self.n_xor_v()),
+            Op::Bgt => self.branch(&mut f, !(self.n_xor_v() || self.regs.ccr & Z != 0)),
+            Op::Ble => self.branch(&mut f, self.n_xor_v() || self.regs.ccr & Z != 0),
             Op::Bsr => {
-                let d = self.fetch8(bus, &mut pc) as i8 as u16;
-                let ret = pc;
+                let d = self.fetch8(&mut f) as i8 as u16;
+                let ret = f.pc;
                 self.push16(bus, ret);
-                pc = ret.wrapping_add(d);
+                f.pc = ret.wrapping_add(d);
             }
-            Op::Jmp => pc = self.ea(bus, &mut pc, mode),
+            Op::Jmp => f.pc = self.ea(&mut f, mode),
             Op::Jsr => {
-                let target = self.ea(bus, &mut pc, mode);
-                let ret = pc;
+                let target = self.ea(&mut f, mode);
+                let ret = f.pc;
                 self.push16(bus, ret);
-                pc = target;
+                f.pc = target;
             }
-            Op::Rts => pc = self.pull16(bus),
+            Op::Rts => f.pc = self.pull16(bus),
             Op::Rti => {
                 let ccr = self.pull8(bus);
                 self.regs.b = self.pull8(bus);
                 self.regs.a = self.pull8(bus);
                 self.regs.x = self.pull16(bus);
                 self.regs.y = self.pull16(bus);
-                pc = self.pull16(bus);
+                f.pc = self.pull16(bus);
                 self.regs.ccr = keep_x_clear(self.regs.ccr, ccr);
             }
 
             // ---- bit manipulation ------------------------------------------------
             Op::Bset => {
-                let a = self.ea(bus, &mut pc, mode);
-                let mask = self.fetch8(bus, &mut pc);
+                let a = self.ea(&mut f, mode);
+                let mask = self.fetch8(&mut f);
                 let v = bus.read(a) | mask;
                 bus.write(a, alu::logic8(&mut self.regs.ccr, v));
             }
             Op::Bclr => {
-                let a = self.ea(bus, &mut pc, mode);
-                let mask = self.fetch8(bus, &mut pc);
+                let a = self.ea(&mut f, mode);
+                let mask = self.fetch8(&mut f);
                 let v = bus.read(a) & !mask;
                 bus.write(a, alu::logic8(&mut self.regs.ccr, v));
             }
             Op::Brset => {
-                let a = self.ea(bus, &mut pc, mode);
-                let mask = self.fetch8(bus, &mut pc);
+                let a = self.ea(&mut f, mode);
+                let mask = self.fetch8(&mut f);
                 let v = bus.read(a);
-                self.branch(bus, &mut pc, !v & mask == 0);
+                self.branch(&mut f, !v & mask == 0);
             }
             Op::Brclr => {
-                let a = self.ea(bus, &mut pc, mode);
-                let mask = self.fetch8(bus, &mut pc);
+                let a = self.ea(&mut f, mode);
+                let mask = self.fetch8(&mut f);
                 let v = bus.read(a);
-                self.branch(bus, &mut pc, v & mask == 0);
+                self.branch(&mut f, v & mask == 0);
             }
 
             // ---- system control ------------------------------------------------
             Op::Nop => {}
             Op::Swi => {
                 // The stacked PC is the return address.
-                self.regs.pc = pc;
+                self.regs.pc = f.pc;
                 self.stack_registers(bus);
                 self.set_masks(false);
-                pc = read16(bus, SWI_VECTOR);
+                f.pc = read16(bus, SWI_VECTOR);
                 event = StepEvent::Swi;
             }
             Op::Wai => {
                 // The registers are stacked now, so the interrupt that ends
                 // the wait only has to fetch its vector.
-                self.regs.pc = pc;
+                self.regs.pc = f.pc;
                 self.stack_registers(bus);
                 self.state = RunState::Waiting;
             }
@@ -412,7 +437,7 @@ impl Cpu {
                 return self.illegal(bus, illegal);
             }
         }
-        self.regs.pc = pc;
+        self.regs.pc = f.pc;
         Step {
             pc: addr,
             cycles: cycles as u32,
@@ -421,62 +446,60 @@ impl Cpu {
     }
 
     #[inline(always)]
-    fn fetch8<B: Bus>(&mut self, bus: &mut B, pc: &mut u16) -> u8 {
-        let v = bus.read(*pc);
-        *pc = pc.wrapping_add(1);
-        v
+    fn fetch8(&mut self, f: &mut Fetch) -> u8 {
+        f.next8()
     }
 
     #[inline(always)]
-    fn fetch16<B: Bus>(&mut self, bus: &mut B, pc: &mut u16) -> u16 {
-        let hi = self.fetch8(bus, pc);
-        let lo = self.fetch8(bus, pc);
+    fn fetch16(&mut self, f: &mut Fetch) -> u16 {
+        let hi = self.fetch8(f);
+        let lo = self.fetch8(f);
         u16::from_be_bytes([hi, lo])
     }
 
     /// The effective address of a memory operand. Indexed offsets are
     /// unsigned (0..255), and all address arithmetic wraps at $FFFF.
     #[inline(always)]
-    fn ea<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode) -> u16 {
+    fn ea(&mut self, f: &mut Fetch, mode: Mode) -> u16 {
         match mode {
-            Mode::Direct | Mode::BitDirect | Mode::BitBranchDirect => self.fetch8(bus, pc) as u16,
-            Mode::Extended => self.fetch16(bus, pc),
+            Mode::Direct | Mode::BitDirect | Mode::BitBranchDirect => self.fetch8(f) as u16,
+            Mode::Extended => self.fetch16(f),
             Mode::IndexedX | Mode::BitIndexedX | Mode::BitBranchIndexedX => {
-                self.regs.x.wrapping_add(self.fetch8(bus, pc) as u16)
+                self.regs.x.wrapping_add(self.fetch8(f) as u16)
             }
             Mode::IndexedY | Mode::BitIndexedY | Mode::BitBranchIndexedY => {
-                self.regs.y.wrapping_add(self.fetch8(bus, pc) as u16)
+                self.regs.y.wrapping_add(self.fetch8(f) as u16)
             }
             // The table never pairs a memory operation with these modes
             // (the per-opcode tests run every entry); the immediate operand's
             // own address keeps the fallback harmless.
-            Mode::Inherent | Mode::Imm8 | Mode::Imm16 | Mode::Relative => *pc,
+            Mode::Inherent | Mode::Imm8 | Mode::Imm16 | Mode::Relative => f.pc,
         }
     }
 
     #[inline(always)]
-    fn operand8<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode) -> u8 {
+    fn operand8<B: Bus>(&mut self, bus: &mut B, f: &mut Fetch, mode: Mode) -> u8 {
         if mode == Mode::Imm8 {
-            self.fetch8(bus, pc)
+            self.fetch8(f)
         } else {
-            let a = self.ea(bus, pc, mode);
+            let a = self.ea(f, mode);
             bus.read(a)
         }
     }
 
     #[inline(always)]
-    fn operand16<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode) -> u16 {
+    fn operand16<B: Bus>(&mut self, bus: &mut B, f: &mut Fetch, mode: Mode) -> u16 {
         if mode == Mode::Imm16 {
-            self.fetch16(bus, pc)
+            self.fetch16(f)
         } else {
-            let a = self.ea(bus, pc, mode);
+            let a = self.ea(f, mode);
             read16(bus, a)
         }
     }
 
     #[inline(always)]
-    fn store16<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, mode: Mode, v: u16) {
-        let a = self.ea(bus, pc, mode);
+    fn store16<B: Bus>(&mut self, bus: &mut B, f: &mut Fetch, mode: Mode, v: u16) {
+        let a = self.ea(f, mode);
         write16(bus, a, alu::logic16(&mut self.regs.ccr, v));
     }
 
@@ -484,22 +507,22 @@ impl Cpu {
     fn rmw<B: Bus>(
         &mut self,
         bus: &mut B,
-        pc: &mut u16,
+        f: &mut Fetch,
         mode: Mode,
-        f: impl FnOnce(&mut u8, u8) -> u8,
+        op: impl FnOnce(&mut u8, u8) -> u8,
     ) {
-        let a = self.ea(bus, pc, mode);
+        let a = self.ea(f, mode);
         let v = bus.read(a);
-        let r = f(&mut self.regs.ccr, v);
+        let r = op(&mut self.regs.ccr, v);
         bus.write(a, r);
     }
 
     /// Fetches the displacement and takes the branch if `taken`.
     #[inline(always)]
-    fn branch<B: Bus>(&mut self, bus: &mut B, pc: &mut u16, taken: bool) {
-        let d = self.fetch8(bus, pc) as i8 as u16;
+    fn branch(&mut self, f: &mut Fetch, taken: bool) {
+        let d = self.fetch8(f) as i8 as u16;
         if taken {
-            *pc = pc.wrapping_add(d);
+            f.pc = f.pc.wrapping_add(d);
         }
     }
 
