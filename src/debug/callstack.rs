@@ -233,6 +233,70 @@ impl CallStack {
         }
         // A frame whose stacked bytes are (partly) above SP was popped by
         // hand; keep it, marked, until a return or a push settles it.
+        self.mark_above(sp_after);
+    }
+
+    /// A JSR/BSR at `site` to `target` that pushed `return_addr` and left
+    /// SP at `sp_after`, taken the short way when nothing else happens to
+    /// the stack (the common case): no frame at or below the new one's SP
+    /// (none is overwritten), room for one more. Returns false, changing
+    /// nothing, when [`CallStack::apply`] must do it.
+    #[inline]
+    pub fn call_fast(
+        &mut self,
+        site: u16,
+        target: u16,
+        return_addr: u16,
+        sp_after: u16,
+        cycle_before: u64,
+    ) -> bool {
+        if self.frames.len() >= MAX_FRAMES || self.frames.last().is_some_and(|f| f.sp <= sp_after) {
+            return false;
+        }
+        self.ended.clear();
+        self.pushes += 1;
+        self.frames.push(Frame {
+            kind: FrameKind::Call,
+            call_site: site,
+            target,
+            return_addr,
+            sp: sp_after,
+            entry_cycle: cycle_before,
+            child_cycles: 0,
+            doubt: None,
+        });
+        true
+    }
+
+    /// An RTS that ran with SP = `sp_before` and went to `pc_after` with SP
+    /// `sp_after`, taken the short way when it returns from the innermost
+    /// frame (a call whose bytes start right above `sp_before`); `ended`
+    /// then holds that frame. Returns false, changing nothing, when
+    /// [`CallStack::apply`] must do it.
+    #[inline]
+    pub fn return_fast(
+        &mut self,
+        sp_before: u16,
+        sp_after: u16,
+        pc_after: u16,
+        cycle_after: u64,
+    ) -> bool {
+        if !self
+            .frames
+            .last()
+            .is_some_and(|f| f.sp == sp_before && f.kind == FrameKind::Call)
+        {
+            return false;
+        }
+        self.ended.clear();
+        self.pop(true, pc_after, cycle_after, None);
+        self.mark_above(sp_after);
+        true
+    }
+
+    /// Marks the frames whose stacked bytes SP has risen into.
+    #[inline]
+    fn mark_above(&mut self, sp_after: u16) {
         for f in self.frames.iter_mut().rev() {
             if sp_after > f.sp {
                 f.doubt.get_or_insert(Doubt::StackMovedAbove);
@@ -366,6 +430,82 @@ mod tests {
             t + 5,
             &|a| mem.0[a as usize],
         );
+    }
+
+    /// The short ways (`call_fast`, `return_fast`) leave the stack exactly
+    /// as `apply` would, over random calls, returns, interrupts and hand-made
+    /// SP moves (pushes over live frames, pulls into them, `lds`).
+    #[test]
+    fn short_ways_agree_with_apply() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut slow, mut fast) = (CallStack::new(), CallStack::new());
+        let mut sp: u16 = 0x01FF;
+        let mut shortcuts = 0;
+        for t in 0..20_000u64 {
+            let ret_addr = 0xC000 + next(0x100) as u16;
+            let (flow, sp_after) = match next(8) {
+                0..=2 => {
+                    let sp_after = sp.wrapping_sub(2);
+                    let site = 0xC000 + next(0x1000) as u16;
+                    let target = 0xD000 + next(16) as u16;
+                    (Flow::Call { site, target }, sp_after)
+                }
+                3..=5 => (
+                    Flow::Return {
+                        sp_before: sp,
+                        rti: false,
+                    },
+                    sp.wrapping_add(2),
+                ),
+                6 => (
+                    Flow::Interrupt {
+                        site: 0xC010,
+                        vector: 0xFFF2,
+                        target: 0xE000,
+                    },
+                    sp.wrapping_sub(9),
+                ),
+                // SP moved by hand: pushes, pulls, a new stack.
+                _ => (Flow::Plain, sp.wrapping_add(next(7) as u16).wrapping_sub(3)),
+            };
+            let pc_after = match flow {
+                Flow::Call { target, .. } => target,
+                _ => ret_addr,
+            };
+            let peek = |a: u16| {
+                if a & 1 == 0 {
+                    (ret_addr >> 8) as u8
+                } else {
+                    ret_addr as u8
+                }
+            };
+            slow.apply(flow, sp_after, pc_after, t * 10, t * 10 + 6, &peek);
+            let took = match flow {
+                Flow::Call { site, target } => {
+                    let ret = u16::from_be_bytes([peek(sp_after + 1), peek(sp_after + 2)]);
+                    fast.call_fast(site, target, ret, sp_after, t * 10)
+                }
+                Flow::Return {
+                    sp_before,
+                    rti: false,
+                } => fast.return_fast(sp_before, sp_after, pc_after, t * 10 + 6),
+                _ => false,
+            };
+            if took {
+                shortcuts += 1;
+            } else {
+                fast.apply(flow, sp_after, pc_after, t * 10, t * 10 + 6, &peek);
+            }
+            assert_eq!(fast, slow, "step {t}: {flow:?}");
+            sp = if next(50) == 0 { 0x01FF } else { sp_after };
+        }
+        assert!(shortcuts > 5_000, "{shortcuts}");
     }
 
     #[test]

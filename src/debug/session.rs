@@ -234,9 +234,36 @@ fn track_flow(
     peek: &dyn Fn(u16) -> u8,
     log: Option<&mut Vec<RowDelta>>,
 ) {
-    if op.is_none() && step.event == StepEvent::None {
-        tracked.callstack.apply_plain(after.0.sp);
-        return;
+    if step.event == StepEvent::None {
+        let (regs, cycles_after) = after;
+        match op {
+            None => {
+                tracked.callstack.apply_plain(regs.sp);
+                return;
+            }
+            // The common calls and returns the short way (the same result
+            // as `CallStack::apply`, which does the rest).
+            Some(Op::Jsr | Op::Bsr) => {
+                let sp = regs.sp;
+                let ret = u16::from_be_bytes([peek(sp.wrapping_add(1)), peek(sp.wrapping_add(2))]);
+                if tracked
+                    .callstack
+                    .call_fast(before.0, regs.pc, ret, sp, before.2)
+                {
+                    return;
+                }
+            }
+            Some(Op::Rts) => {
+                let cs = &mut tracked.callstack;
+                if cs.return_fast(before.1, regs.sp, regs.pc, cycles_after) {
+                    tracked
+                        .profile
+                        .on_ended_logged(&cs.ended, cs.frames(), cycles_after, log);
+                    return;
+                }
+            }
+            _ => {}
+        }
     }
     track_call_or_return(tracked, op, step, before, after, peek, log);
 }

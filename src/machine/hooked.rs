@@ -171,6 +171,16 @@ fn flush<M, H: StepHook<M>>(hook: &mut H, pending: &mut u64) {
     }
 }
 
+/// A step the quick stretch took and leaves to the full path.
+enum QuickEnd {
+    /// The board refused its write (the registers before it to undo).
+    Refused(Step, super::WriteUndo, StepBefore),
+    /// It ran and its cycles are ticked.
+    Ticked(Step, StepBefore),
+    /// The hook asked to stop after a step it heard about.
+    Stop(HookedStop),
+}
+
 /// A loop iteration being measured.
 struct Probe {
     head: u16,
@@ -217,13 +227,48 @@ impl Machine {
         let start = self.board.now();
         let budget_end = start.saturating_add(max_cycles);
         let check_bps = !breakpoints.is_empty();
-        let ff = self.ff.enabled;
         let mut first = !check_first;
         let mut probe: Option<Probe> = None;
         let mut interest = hook.interest();
         let mut pending = 0u64;
         let mut cop_at = self.board.cop_deadline();
         loop {
+            if probe.is_none() && self.resume_write_at.is_none() {
+                let end = self.quick_stretch(
+                    budget_end,
+                    cop_at,
+                    check_bps.then_some(breakpoints),
+                    &mut first,
+                    hook,
+                    cache,
+                    &mut interest,
+                    &mut pending,
+                );
+                let after = match end {
+                    None => None,
+                    Some(QuickEnd::Stop(stop)) => Some(stop),
+                    Some(QuickEnd::Refused(step, undo, before)) => {
+                        let out = self.refused_step(step, undo);
+                        flush(hook, &mut pending);
+                        hook.after_step(self, &before, &out.step);
+                        return HookedStop::Outcome(out);
+                    }
+                    Some(QuickEnd::Ticked(step, before)) => self.after_hooked_step(
+                        step,
+                        &before,
+                        cop_at,
+                        budget_end,
+                        hook,
+                        cache,
+                        &mut interest,
+                        &mut pending,
+                        &mut probe,
+                    ),
+                };
+                if let Some(stop) = after {
+                    return stop;
+                }
+            }
             let pc = self.cpu.regs.pc;
             if !first && check_bps && breakpoints.contains(pc) {
                 if let Some(p) = probe.take() {
@@ -295,74 +340,185 @@ impl Machine {
                 return HookedStop::Outcome(out);
             }
             self.board.tick(step.cycles);
-            if matches!(step.event, StepEvent::None | StepEvent::Swi) {
-                self.instructions += 1;
-            }
-            if !self.plain_forward(&step, cop_at) {
-                // A running instruction before the COP deadline can only
-                // halt (a back-jump); anything else gets the full test.
-                let halt = if self.plain_running(&step, cop_at) {
-                    self.halt_check(step.pc).map(|h| StepOutcome {
-                        step,
-                        fault: None,
-                        halt: Some(h),
-                    })
-                } else {
-                    let out = self.outcome_after(step, None);
-                    (out.fault.is_some() || out.halt.is_some()).then_some(out)
-                };
-                if let Some(out) = halt {
-                    flush(hook, &mut pending);
-                    hook.after_step(self, &before, &out.step);
-                    return HookedStop::Outcome(out);
-                }
-            }
-            if matches!(step.event, StepEvent::IllegalRefused(_)) {
-                flush(hook, &mut pending);
-                hook.after_step(self, &before, &step);
-                return HookedStop::Outcome(StepOutcome {
-                    step,
-                    fault: None,
-                    halt: None,
-                });
-            }
-            let tell = interest.every_step
-                || step.event != StepEvent::None
-                || calls_or_returns(&before)
-                || self.cpu.regs.sp > interest.sp_above
-                || self.board.now() >= interest.at_cycle;
-            if tell {
-                flush(hook, &mut pending);
-                if hook.after_step(self, &before, &step) {
-                    return HookedStop::Hook;
-                }
-                interest = hook.interest();
-            } else {
-                pending += 1;
-            }
-            let to = self.cpu.regs.pc;
-            if ff
-                && to <= step.pc
-                && !calls_or_returns(&before)
-                && step.event == StepEvent::None
-                && self.cpu.state == RunState::Running
-                && cache.backoff.may_try(to, self.board.now())
-            {
-                flush(hook, &mut pending);
-                let mut p = self.start_probe(to, false, budget_end, hook);
-                if cache.backoff.kind(to) == LoopKind::Counted {
-                    let mut its = std::mem::take(&mut self.ff.recorded);
-                    its.iter_mut().for_each(Recorded::clear);
-                    p.counted = Some(Box::new(CountedProbe {
-                        its,
-                        pass: 0,
-                        s0: Boundary::take(&self.cpu),
-                        s1: None,
-                    }));
-                }
-                probe = Some(p);
+            let after = self.after_hooked_step(
+                step,
+                &before,
+                cop_at,
+                budget_end,
+                hook,
+                cache,
+                &mut interest,
+                &mut pending,
+                &mut probe,
+            );
+            if let Some(stop) = after {
+                return stop;
             }
         }
+    }
+
+    /// The hooked run's quick stretch: the steps that need no more than
+    /// counting, a report to the hook (a call or a return) or a glance at
+    /// a loop head that is not to be measured now run in this loop, with
+    /// the tests that tell them apart; it does for them exactly what
+    /// `after_hooked_step` would (no halt, no fault, no loop measurement
+    /// starts). Every step it takes is an instruction that left the CPU
+    /// running, ended before the first of budget end, script action, COP
+    /// deadline and the hook's `at_cycle`, and (unless the hook hears of it
+    /// anyway) left SP at most the hook's `sp_above`. Returns `None` before a step it leaves to the full path
+    /// (at that limit, at an address in `bps` unless `first`, or when the
+    /// hook wants every step), or the step it took that needs the full path.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn quick_stretch<H: StepHook<Machine>>(
+        &mut self,
+        budget_end: u64,
+        cop_at: u64,
+        bps: Option<&Breakpoints>,
+        first: &mut bool,
+        hook: &mut H,
+        cache: &RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> Option<QuickEnd> {
+        let deadline = budget_end.min(self.script_deadline).min(cop_at);
+        let mut limit = deadline.min(interest.at_cycle);
+        loop {
+            let now = self.board.now();
+            if now >= limit || interest.every_step {
+                return None;
+            }
+            let pc = self.cpu.regs.pc;
+            if !*first && bps.is_some_and(|b| b.contains(pc)) {
+                return None;
+            }
+            *first = false;
+            let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
+            let undo = super::WriteUndo::take(&self.cpu.regs);
+            let step = self.cpu.step_inline(&mut self.board);
+            if self.board.has_fault() {
+                return Some(QuickEnd::Refused(step, undo, before));
+            }
+            self.board.tick(step.cycles);
+            let to = self.cpu.regs.pc;
+            let plain = step.event == StepEvent::None
+                && self.cpu.state == RunState::Running
+                && self.board.now() < limit;
+            if !plain {
+                return Some(QuickEnd::Ticked(step, before));
+            }
+            let back = to <= step.pc;
+            if back && self.halt_check(step.pc, step.entry).is_some() {
+                return Some(QuickEnd::Ticked(step, before));
+            }
+            let call = calls_or_returns(&before);
+            if !call && self.cpu.regs.sp > interest.sp_above {
+                return Some(QuickEnd::Ticked(step, before));
+            }
+            if call {
+                self.instructions += 1;
+                flush(hook, pending);
+                if hook.after_step(self, &before, &step) {
+                    return Some(QuickEnd::Stop(HookedStop::Hook));
+                }
+                *interest = hook.interest();
+                limit = deadline.min(interest.at_cycle);
+                continue;
+            }
+            if back && self.ff.enabled && cache.backoff.may_try(to, self.board.now()) {
+                // A loop head to measure: the full path starts it.
+                return Some(QuickEnd::Ticked(step, before));
+            }
+            self.instructions += 1;
+            *pending += 1;
+        }
+    }
+
+    /// Everything after a step of the hooked run that went through without
+    /// a refused write (its cycles are ticked): the instruction count, the
+    /// halt test, the report to the hook, and the start of a loop
+    /// measurement at a back-jump. Returns the run's end if the step ends it.
+    #[allow(clippy::too_many_arguments)]
+    fn after_hooked_step<H: StepHook<Machine>>(
+        &mut self,
+        step: Step,
+        before: &StepBefore,
+        cop_at: u64,
+        budget_end: u64,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+        probe: &mut Option<Probe>,
+    ) -> Option<HookedStop> {
+        if matches!(step.event, StepEvent::None | StepEvent::Swi) {
+            self.instructions += 1;
+        }
+        if !self.plain_forward(&step, cop_at) {
+            // A running instruction before the COP deadline can only
+            // halt (a back-jump); anything else gets the full test.
+            let halt = if self.plain_running(&step, cop_at) {
+                self.halt_check(step.pc, step.entry).map(|h| StepOutcome {
+                    step,
+                    fault: None,
+                    halt: Some(h),
+                })
+            } else {
+                let out = self.outcome_after(step, None);
+                (out.fault.is_some() || out.halt.is_some()).then_some(out)
+            };
+            if let Some(out) = halt {
+                flush(hook, pending);
+                hook.after_step(self, before, &out.step);
+                return Some(HookedStop::Outcome(out));
+            }
+        }
+        if matches!(step.event, StepEvent::IllegalRefused(_)) {
+            flush(hook, pending);
+            hook.after_step(self, before, &step);
+            return Some(HookedStop::Outcome(StepOutcome {
+                step,
+                fault: None,
+                halt: None,
+            }));
+        }
+        let tell = interest.every_step
+            || step.event != StepEvent::None
+            || calls_or_returns(before)
+            || self.cpu.regs.sp > interest.sp_above
+            || self.board.now() >= interest.at_cycle;
+        if tell {
+            flush(hook, pending);
+            if hook.after_step(self, before, &step) {
+                return Some(HookedStop::Hook);
+            }
+            *interest = hook.interest();
+        } else {
+            *pending += 1;
+        }
+        let to = self.cpu.regs.pc;
+        if self.ff.enabled
+            && to <= step.pc
+            && !calls_or_returns(before)
+            && step.event == StepEvent::None
+            && self.cpu.state == RunState::Running
+            && cache.backoff.may_try(to, self.board.now())
+        {
+            flush(hook, pending);
+            let mut p = self.start_probe(to, false, budget_end, hook);
+            if cache.backoff.kind(to) == LoopKind::Counted {
+                let mut its = std::mem::take(&mut self.ff.recorded);
+                its.iter_mut().for_each(Recorded::clear);
+                p.counted = Some(Box::new(CountedProbe {
+                    its,
+                    pass: 0,
+                    s0: Boundary::take(&self.cpu),
+                    s1: None,
+                }));
+            }
+            *probe = Some(p);
+        }
+        None
     }
 
     /// One step of a loop iteration being measured (through the probe's

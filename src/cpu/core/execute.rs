@@ -38,6 +38,9 @@ impl Cpu {
     /// constants, so every opcode gets its own code with the operand fetch
     /// fixed; debug builds keep one shared copy (quick to compile, same
     /// source).
+    // Every argument but `bus` and `addr` is a constant of the opcode's
+    // dispatch arm; grouping them would only hide that.
+    #[allow(clippy::too_many_arguments)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub(super) fn execute<B: Bus>(
@@ -49,6 +52,7 @@ impl Cpu {
         addr: u16,
         opcode_len: u16,
         operands: u64,
+        entry: u16,
     ) -> Step {
         let mut event = StepEvent::None;
         // PC stays in a local through the instruction (operand fetches,
@@ -442,6 +446,7 @@ impl Cpu {
             pc: addr,
             cycles: cycles as u32,
             event,
+            entry,
         }
     }
 
