@@ -12,7 +12,7 @@
 /// load cannot take its value from a store still in flight to the bytes
 /// after it: without the gaps, a pull's load of SP spanned PC, which every
 /// instruction writes, and waited for that store to complete.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Default, Eq)]
 #[repr(C)]
 pub struct Registers {
     /// Program counter.
@@ -43,6 +43,18 @@ pub struct Registers {
     pub ccr: u8,
     #[doc(hidden)]
     pub _pad_ccr: [u8; 3],
+}
+
+/// Equal when the seven registers are (the gaps are always 0). Compared
+/// without a branch per field: the fast-forward compares the CPU before and
+/// after every measured loop iteration.
+impl PartialEq for Registers {
+    #[inline]
+    fn eq(&self, o: &Registers) -> bool {
+        let words = (self.pc ^ o.pc) | (self.x ^ o.x) | (self.y ^ o.y) | (self.sp ^ o.sp);
+        let bytes = (self.a ^ o.a) | (self.b ^ o.b) | (self.ccr ^ o.ccr);
+        words | u16::from(bytes) == 0
+    }
 }
 
 impl std::fmt::Debug for Registers {
