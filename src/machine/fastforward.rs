@@ -625,8 +625,28 @@ impl Machine {
 /// JSR in every mode, BSR, RTS and RTI (RM appendix A).
 #[inline(always)]
 pub(super) fn is_call_or_return(opcode: u8, second: u8) -> bool {
-    matches!(opcode, 0x9D | 0xAD | 0xBD | 0x8D | 0x39 | 0x3B) || (opcode == 0x18 && second == 0xAD)
+    match CALL_OR_RETURN[opcode as usize] {
+        0 => false,
+        1 => true,
+        // The $18 prefix: JSR ,Y.
+        _ => second == 0xAD,
+    }
 }
+
+/// Per first opcode byte: 1 for JSR, BSR, RTS and RTI, 2 for the $18 prefix
+/// (JSR ,Y follows it), else 0. One load per step where a `match` on six
+/// values took a chain of compares (the hooked run asks at every step).
+static CALL_OR_RETURN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[0x9D] = 1;
+    t[0xAD] = 1;
+    t[0xBD] = 1;
+    t[0x8D] = 1;
+    t[0x39] = 1;
+    t[0x3B] = 1;
+    t[0x18] = 2;
+    t
+};
 
 /// How a measured iteration went.
 enum Iteration {
@@ -654,4 +674,29 @@ enum Iteration {
         count: u64,
         sp: (u16, u16),
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::{Op, OPCODES};
+
+    #[test]
+    fn call_or_return_table_matches_the_opcode_table() {
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                let op = OPCODES.iter().find(|e| {
+                    (e.prebyte == 0 && e.opcode == first)
+                        || (e.prebyte != 0 && e.prebyte == first && e.opcode == second)
+                });
+                let want =
+                    op.is_some_and(|e| matches!(e.op, Op::Jsr | Op::Bsr | Op::Rts | Op::Rti));
+                assert_eq!(
+                    is_call_or_return(first, second),
+                    want,
+                    "{first:02X} {second:02X}"
+                );
+            }
+        }
+    }
 }
