@@ -10,7 +10,7 @@ use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
 use crate::board::render;
 use crate::board::{Board, BusFault, InputKind};
-use crate::cpu::{entry_op, Bus, Cpu, IllegalOpcode, Op, Registers, RunState, Step, StepEvent};
+use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
 use crate::script::{Progress, Script, ScriptRunner, Timing};
 use std::sync::Arc;
@@ -666,25 +666,21 @@ impl Machine {
     fn halt_after(&self, step: &Step) -> Option<Halt> {
         let back = self.cpu.regs.pc <= step.pc && step.event == StepEvent::None;
         if back || matches!(step.event, StepEvent::Waiting | StepEvent::Stopped) {
-            self.halt_check(step.pc, step.entry)
+            self.halt_check(step.pc)
         } else {
             None
         }
     }
 
-    /// The halt test after the step at `from` that ran [`Step::entry`]
-    /// `entry` (the CPU's PC is where it went). Takes the step's fields,
-    /// not the step: a step passed by reference lives in memory, and the
-    /// hot loop then stores and reloads it on every instruction.
+    /// The halt test after a step at `from` (the CPU's PC is where it went).
     #[inline]
-    fn halt_check(&self, from: u16, entry: u16) -> Option<Halt> {
+    fn halt_check(&self, from: u16) -> Option<Halt> {
         // Most back-jumps (RTS, a conditional branch up a loop) cannot close
         // an idle loop: only a jump to itself or an unconditional BRA/JMP can
-        // (see `idle_loop`). Cheap, and first, because it runs on every one:
-        // the step says which instruction ran.
+        // (see `idle_loop`). Cheap, and first, because it runs on every one.
         if self.cpu.state == RunState::Running
             && from != self.cpu.regs.pc
-            && !matches!(entry_op(entry), Some(Op::Bra | Op::Jmp))
+            && !self.unconditional_jump_at(from)
         {
             return None;
         }
@@ -915,7 +911,7 @@ impl Machine {
                     // Control went back: maybe a polling loop to skip, or a
                     // branch to itself that nothing can leave.
                     if self.cpu.regs.pc <= step.pc {
-                        if let Some(h) = self.halt_check(step.pc, step.entry) {
+                        if let Some(h) = self.halt_check(step.pc) {
                             return StopReason::Halted(h);
                         }
                         if ff {
@@ -999,13 +995,13 @@ impl Machine {
             StepEvent::Interrupt { .. } | StepEvent::Illegal(_) => {}
             StepEvent::IllegalRefused(op) => return Some(StopReason::IllegalOpcode(op)),
             StepEvent::Waiting | StepEvent::Stopped => {
-                if let Some(h) = self.halt_check(step.pc, step.entry) {
+                if let Some(h) = self.halt_check(step.pc) {
                     return Some(StopReason::Halted(h));
                 }
             }
         }
         if step.event == StepEvent::None && self.cpu.regs.pc <= step.pc {
-            if let Some(h) = self.halt_check(step.pc, step.entry) {
+            if let Some(h) = self.halt_check(step.pc) {
                 return Some(StopReason::Halted(h));
             }
         }

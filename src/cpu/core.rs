@@ -132,27 +132,6 @@ pub struct Step {
     pub cycles: u32,
     /// What happened.
     pub event: StepEvent,
-    /// The [`OPCODES`] entry of the instruction that ran, or [`NO_ENTRY`]
-    /// (an interrupt, an illegal opcode, a wait): the machine tells jumps
-    /// and calls apart by it without reading the code again.
-    pub entry: u16,
-}
-
-/// [`Step::entry`] of a step that ran no instruction.
-pub const NO_ENTRY: u16 = u16::MAX;
-
-impl Step {
-    /// The operation of the instruction that ran, if one did.
-    #[inline(always)]
-    pub fn op(&self) -> Option<super::opcodes::Op> {
-        entry_op(self.entry)
-    }
-}
-
-/// The operation of [`Step::entry`] `entry`, if it is one.
-#[inline(always)]
-pub fn entry_op(entry: u16) -> Option<super::opcodes::Op> {
-    OPCODES.get(entry as usize).map(|e| e.op)
 }
 
 impl Default for Cpu {
@@ -282,14 +261,12 @@ impl Cpu {
                     pc,
                     cycles: WAKE_CYCLES,
                     event: StepEvent::Interrupt { vector },
-                    entry: NO_ENTRY,
                 }
             }
             None => Step {
                 pc,
                 cycles: WAIT_SLICE,
                 event: StepEvent::Waiting,
-                entry: NO_ENTRY,
             },
         }
     }
@@ -312,7 +289,6 @@ impl Cpu {
                 pc: self.regs.pc,
                 cycles: WAIT_SLICE,
                 event: StepEvent::Stopped,
-                entry: NO_ENTRY,
             }
         }
     }
@@ -355,7 +331,6 @@ impl Cpu {
             pc,
             cycles,
             event: StepEvent::Interrupt { vector },
-            entry: NO_ENTRY,
         }
     }
 
@@ -373,7 +348,6 @@ impl Cpu {
             pc: illegal.addr,
             cycles: 0,
             event: StepEvent::IllegalRefused(illegal),
-            entry: NO_ENTRY,
         }
     }
 
@@ -390,7 +364,6 @@ impl Cpu {
             pc: illegal.addr,
             cycles: ILLEGAL_CYCLES + illegal.len as u32 - 1,
             event: StepEvent::Illegal(illegal),
-            entry: NO_ENTRY,
         }
     }
 

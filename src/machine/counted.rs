@@ -361,7 +361,7 @@ impl Machine {
             self.instructions += 1;
             let pc = self.cpu.regs.pc;
             if pc <= step.pc {
-                if let Some(h) = self.halt_check(step.pc, step.entry) {
+                if let Some(h) = self.halt_check(step.pc) {
                     return Pass::Stopped(Some(StopReason::Halted(h)));
                 }
             }

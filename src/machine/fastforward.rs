@@ -385,7 +385,7 @@ impl Machine {
             return (self.outcome_after(step, None), clean, wrote_io);
         }
         let halt = if self.cpu.regs.pc <= step.pc {
-            self.halt_check(step.pc, step.entry)
+            self.halt_check(step.pc)
         } else {
             None
         };
@@ -569,7 +569,7 @@ impl Machine {
             sp = (sp.0.min(self.cpu.regs.sp), sp.1.max(self.cpu.regs.sp));
             if pc <= step.pc {
                 // An idle loop: halted, exactly as `run_until` sees it.
-                if let Some(h) = self.halt_check(step.pc, step.entry) {
+                if let Some(h) = self.halt_check(step.pc) {
                     return Iteration::Stopped(Some(StopReason::Halted(h)));
                 }
             }

@@ -408,7 +408,7 @@ impl Machine {
                 return Some(QuickEnd::Ticked(step, before));
             }
             let back = to <= step.pc;
-            if back && self.halt_check(step.pc, step.entry).is_some() {
+            if back && self.halt_check(step.pc).is_some() {
                 return Some(QuickEnd::Ticked(step, before));
             }
             let call = calls_or_returns(&before);
@@ -458,7 +458,7 @@ impl Machine {
             // A running instruction before the COP deadline can only
             // halt (a back-jump); anything else gets the full test.
             let halt = if self.plain_running(&step, cop_at) {
-                self.halt_check(step.pc, step.entry).map(|h| StepOutcome {
+                self.halt_check(step.pc).map(|h| StepOutcome {
                     step,
                     fault: None,
                     halt: Some(h),

@@ -54,9 +54,7 @@ impl Cpu {
         let e = &OPCODES[I];
         let opcode_len = if e.prebyte == 0 { 1 } else { 2 };
         let operands = code << (8 * opcode_len);
-        self.execute(
-            bus, e.op, e.mode, e.cycles, addr, opcode_len, operands, I as u16,
-        )
+        self.execute(bus, e.op, e.mode, e.cycles, addr, opcode_len, operands)
     }
 
     /// Runs the table entry `index` (from [`INDEX`]) for the instruction at

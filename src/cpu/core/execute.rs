@@ -52,7 +52,6 @@ impl Cpu {
         addr: u16,
         opcode_len: u16,
         operands: u64,
-        entry: u16,
     ) -> Step {
         let mut event = StepEvent::None;
         // PC stays in a local through the instruction (operand fetches,
@@ -446,7 +445,6 @@ impl Cpu {
             pc: addr,
             cycles: cycles as u32,
             event,
-            entry,
         }
     }
 
