@@ -625,28 +625,8 @@ impl Machine {
 /// JSR in every mode, BSR, RTS and RTI (RM appendix A).
 #[inline(always)]
 pub(super) fn is_call_or_return(opcode: u8, second: u8) -> bool {
-    match CALL_OR_RETURN[opcode as usize] {
-        0 => false,
-        1 => true,
-        // The $18 prefix: JSR ,Y.
-        _ => second == 0xAD,
-    }
+    matches!(opcode, 0x9D | 0xAD | 0xBD | 0x8D | 0x39 | 0x3B) || (opcode == 0x18 && second == 0xAD)
 }
-
-/// Per first opcode byte: 1 for JSR, BSR, RTS and RTI, 2 for the $18 prefix
-/// (JSR ,Y follows it), else 0. One load per step where a `match` on six
-/// values took a chain of compares (the hooked run asks at every step).
-static CALL_OR_RETURN: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[0x9D] = 1;
-    t[0xAD] = 1;
-    t[0xBD] = 1;
-    t[0x8D] = 1;
-    t[0x39] = 1;
-    t[0x3B] = 1;
-    t[0x18] = 2;
-    t
-};
 
 /// How a measured iteration went.
 enum Iteration {
@@ -682,7 +662,7 @@ mod tests {
     use crate::cpu::{Op, OPCODES};
 
     #[test]
-    fn call_or_return_table_matches_the_opcode_table() {
+    fn call_or_return_matches_the_opcode_table() {
         for first in 0..=255u8 {
             for second in 0..=255u8 {
                 let op = OPCODES.iter().find(|e| {
