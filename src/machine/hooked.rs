@@ -356,11 +356,14 @@ impl Machine {
                 interest = hook.interest();
                 continue;
             }
-            // The step stays in its own variable on the hot path: copying it
-            // whole into another (a `StepOutcome`, or one joined from the
-            // rare paths) loaded it with one wide load across the narrow
-            // stores the CPU had just made, which waits for them (a quarter
-            // of this loop's time in `perf`).
+            // The step stays in its own variable here: copying it whole into
+            // another (a `StepOutcome`, or one joined from the rare paths)
+            // loaded it with one wide load across the narrow stores the CPU
+            // had just made, which waits for them (a quarter of this loop's
+            // time in `perf`). That is also why this end of a step is
+            // written out again rather than shared with the quick
+            // stretch's through a `QuickEnd` (tried: the debug bench's fast
+            // path 1.73x -> 1.86x).
             let undo = super::WriteUndo::take(&self.cpu.regs);
             let step = self.cpu.step_inline(&mut self.board);
             if self.board.has_fault() {
