@@ -32,9 +32,11 @@
 //!   $FFFF) are not issued: each operand is read once, read-modify-write
 //!   instructions (CLR too) read then write their location once.
 //! * All bytes of an instruction (prebyte, opcode, operands) are fetched
-//!   before its data accesses; the chip fetches BRSET/BRCLR's mask and
-//!   displacement after the data byte, which matters only to code running
-//!   in the register block. From plain memory ([`Bus::code`]) they come in
+//!   before its data accesses, so BRSET/BRCLR read their displacement
+//!   before the data byte (until session 10 it was read after it). The
+//!   chip's bus cycle order within an instruction is not modelled; it
+//!   could only matter to code running in the register block, where a
+//!   read has effects. From plain memory ([`Bus::code`]) the bytes come in
 //!   one load, which is what makes the fetch cheap.
 
 mod dispatch;
