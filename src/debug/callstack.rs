@@ -116,7 +116,7 @@ pub(crate) struct StackMark {
 }
 
 /// The call stack tracker.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct CallStack {
     frames: Vec<Frame>,
     /// Frames that ended during the last [`CallStack::apply`] (innermost first).
@@ -125,7 +125,24 @@ pub struct CallStack {
     pub truncated: bool,
     /// Serial number of the last push, so "step over" can recognise its frame.
     pushes: u64,
+    /// The fewest frames since the last [`CallStack::mark_into`], lowered
+    /// further to a frame that was marked in doubt: the frames below it
+    /// are as they were at the mark (the one at `low - 1` but for its
+    /// callee cycles). A bookkeeping aid for `repeats_since`, not part of
+    /// the stack's value (equality ignores it).
+    low: usize,
 }
+
+impl PartialEq for CallStack {
+    fn eq(&self, o: &CallStack) -> bool {
+        self.frames == o.frames
+            && self.ended == o.ended
+            && self.truncated == o.truncated
+            && self.pushes == o.pushes
+    }
+}
+
+impl Eq for CallStack {}
 
 impl CallStack {
     /// An empty stack.
@@ -153,6 +170,7 @@ impl CallStack {
         self.frames.clear();
         self.ended.clear();
         self.truncated = false;
+        self.low = 0;
     }
 
     /// Updates the stack after one step. `sp_after`/`pc_after` are the
@@ -297,9 +315,10 @@ impl CallStack {
     /// Marks the frames whose stacked bytes SP has risen into.
     #[inline]
     fn mark_above(&mut self, sp_after: u16) {
-        for f in self.frames.iter_mut().rev() {
+        for (i, f) in self.frames.iter_mut().enumerate().rev() {
             if sp_after > f.sp {
                 f.doubt.get_or_insert(Doubt::StackMovedAbove);
+                self.low = self.low.min(i);
             } else {
                 break;
             }
@@ -315,6 +334,7 @@ impl CallStack {
         if self.frames.len() >= MAX_FRAMES {
             self.frames.remove(0);
             self.truncated = true;
+            self.low = 0;
         }
         self.pushes += 1;
         self.frames.push(frame);
@@ -335,7 +355,8 @@ impl CallStack {
 
     /// Notes the stack now in `mark`, to compare with after one loop
     /// iteration (reusing its allocation).
-    pub(crate) fn mark_into(&self, mark: &mut StackMark) {
+    pub(crate) fn mark_into(&mut self, mark: &mut StackMark) {
+        self.low = self.frames.len();
         mark.frames.clear();
         mark.frames.extend_from_slice(&self.frames);
         mark.pushes = self.pushes;
@@ -346,6 +367,21 @@ impl CallStack {
     /// innermost frame: the iteration since `mark` called and returned (or
     /// did neither), so another one like it changes the stack the same way.
     pub(crate) fn repeats_since(&self, mark: &StackMark) -> bool {
+        let n = self.frames.len();
+        if n != mark.frames.len() || self.truncated != mark.truncated {
+            return false;
+        }
+        if n == 0 {
+            return true;
+        }
+        // The stack never had fewer than n frames since the mark, and none
+        // was put in doubt: all are as they were but for the innermost
+        // frame's callee cycles, which only grow.
+        self.low >= n || self.same_as_mark(mark)
+    }
+
+    /// [`CallStack::repeats_since`] by comparing every frame.
+    fn same_as_mark(&self, mark: &StackMark) -> bool {
         let n = self.frames.len();
         if n != mark.frames.len() || self.truncated != mark.truncated {
             return false;
@@ -377,6 +413,7 @@ impl CallStack {
         let Some(mut frame) = self.frames.pop() else {
             return;
         };
+        self.low = self.low.min(self.frames.len());
         if frame.doubt.is_none() {
             frame.doubt = doubt;
         }
@@ -506,6 +543,54 @@ mod tests {
             sp = if next(50) == 0 { 0x01FF } else { sp_after };
         }
         assert!(shortcuts > 5_000, "{shortcuts}");
+    }
+
+    /// The quick answer of `repeats_since` (the stack never went below the
+    /// mark's depth) never differs from comparing every frame, over random
+    /// iterations of calls, returns, interrupts and hand-made SP moves.
+    #[test]
+    fn repeats_since_agrees_with_comparing_frames() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut cs = CallStack::new();
+        let mut mark = StackMark::default();
+        let mut sp: u16 = 0x01FF;
+        let (mut quick, mut repeats) = (0, 0);
+        for t in 0..20_000u64 {
+            if next(6) == 0 {
+                cs.mark_into(&mut mark);
+            }
+            let (flow, sp_after) = match next(8) {
+                0..=2 => (
+                    Flow::Call {
+                        site: 0xC000,
+                        target: 0xD000 + next(4) as u16,
+                    },
+                    sp.wrapping_sub(2),
+                ),
+                3..=5 => (
+                    Flow::Return {
+                        sp_before: sp,
+                        rti: false,
+                    },
+                    sp.wrapping_add(2),
+                ),
+                6 => (Flow::Plain, sp.wrapping_add(next(5) as u16).wrapping_sub(2)),
+                _ => (Flow::Plain, sp),
+            };
+            cs.apply(flow, sp_after, 0xC123, t * 10, t * 10 + 6, &|_| 0xC0);
+            sp = if next(40) == 0 { 0x01FF } else { sp_after };
+            let full = cs.same_as_mark(&mark);
+            assert_eq!(cs.repeats_since(&mark), full, "step {t}");
+            quick += usize::from(cs.low >= cs.depth());
+            repeats += usize::from(full);
+        }
+        assert!(quick > 1_000 && repeats > 1_000, "{quick} {repeats}");
     }
 
     #[test]
