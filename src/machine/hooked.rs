@@ -398,9 +398,10 @@ impl Machine {
     /// starts). Every step it takes is an instruction that left the CPU
     /// running, ended before the first of budget end, script action, COP
     /// deadline and the hook's `at_cycle`, and (unless the hook hears of it
-    /// anyway) left SP at most the hook's `sp_above`. Returns `None` before a step it leaves to the full path
-    /// (at that limit, at an address in `bps` unless `first`, or when the
-    /// hook wants every step), or the step it took that needs the full path.
+    /// anyway) left SP at most the hook's `sp_above`. Returns `None` before
+    /// a step it leaves to the full path (at that limit, at an address in
+    /// `bps` unless `first`, or when the hook wants every step), or the
+    /// step it took that needs the full path.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn quick_stretch<H: StepHook<Machine>>(
