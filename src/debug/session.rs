@@ -237,10 +237,6 @@ fn track_flow(
     if step.event == StepEvent::None {
         let (regs, cycles_after) = after;
         match op {
-            None => {
-                tracked.callstack.apply_plain(regs.sp);
-                return;
-            }
             // The common calls and returns the short way (the same result
             // as `CallStack::apply`, which does the rest).
             Some(Op::Jsr | Op::Bsr) => {
@@ -262,7 +258,13 @@ fn track_flow(
                     return;
                 }
             }
-            _ => {}
+            Some(Op::Rti) => {}
+            // Any other instruction (the single-step path passes every op,
+            // the fast path only these four) neither calls nor returns.
+            _ => {
+                tracked.callstack.apply_plain(regs.sp);
+                return;
+            }
         }
     }
     track_call_or_return(tracked, op, step, before, after, peek, log);
