@@ -28,7 +28,7 @@
 //! The firmware's idle loop is now fast-forwarded under the debugger too
 //! (27x slower than `run_until` before, 3.2x after); a game, mostly real
 //! work and short polling loops, was 2.1x then. Session 10 (the hooked
-//! run's quick stretch, the call stack's short ways): 1.64-1.66x, the
+//! run's quick stretch, the call stack's short ways): 1.64-1.70x, the
 //! conditional breakpoint 2.33x, against 2.05x and 2.79x for the session 9
 //! build the same hour (goal 1.5x, not reached: each call and return still
 //! goes through the hook, about 240 host instructions, and a measured loop
