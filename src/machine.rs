@@ -612,7 +612,35 @@ impl Machine {
         self.board.config_cell()
     }
 
+    /// The rest of a step after the CPU ran it (`before`: the registers to
+    /// undo a refused write with): the fault, the cycles, the count, then
+    /// [`Machine::outcome_after`].
     pub(super) fn finish_step(&mut self, mut step: Step, before: WriteUndo) -> StepOutcome {
+        // An instruction that ran with nothing refused or resumed (nearly
+        // every step): the same, with `outcome_after`'s COP and clock
+        // monitor tests skipped where they cannot fire (before the COP
+        // deadline, the CPU running).
+        if self.resume_write_at.is_none()
+            && !self.board.has_fault()
+            && step.event == StepEvent::None
+        {
+            self.board.tick(step.cycles);
+            self.instructions += 1;
+            if self.cpu.state != RunState::Running || self.board.now() >= self.board.cop_deadline()
+            {
+                return self.outcome_after(step, None);
+            }
+            let halt = if self.cpu.regs.pc <= step.pc {
+                self.halt_check(step.pc)
+            } else {
+                None
+            };
+            return StepOutcome {
+                step,
+                fault: None,
+                halt,
+            };
+        }
         let resume = self.resume_write_at.take();
         let mut fault = self.board.take_fault();
         if fault.is_some() && resume != Some(step.pc) {

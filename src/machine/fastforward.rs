@@ -372,29 +372,7 @@ impl Machine {
         };
         let step = self.cpu.step(&mut bus);
         let (clean, wrote_io) = (bus.clean, bus.wrote_io);
-        if self.resume_write_at.is_some() || self.board.has_fault() || step.event != StepEvent::None
-        {
-            return (self.finish_step(step, before), clean, wrote_io);
-        }
-        // An instruction that ran: what `finish_step` does for it, with the
-        // COP and clock monitor tests of `outcome_after` skipped when they
-        // cannot fire (before the COP deadline, the CPU running).
-        self.board.tick(step.cycles);
-        self.instructions += 1;
-        if self.cpu.state != RunState::Running || self.board.now() >= self.board.cop_deadline() {
-            return (self.outcome_after(step, None), clean, wrote_io);
-        }
-        let halt = if self.cpu.regs.pc <= step.pc {
-            self.halt_check(step.pc)
-        } else {
-            None
-        };
-        let out = super::StepOutcome {
-            step,
-            fault: None,
-            halt,
-        };
-        (out, clean, wrote_io)
+        (self.finish_step(step, before), clean, wrote_io)
     }
 
     /// Called by `run_until` when the instruction at `from` just sent
