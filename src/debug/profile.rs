@@ -77,20 +77,11 @@ impl Profile {
         now: u64,
         mut log: Option<&mut Vec<RowDelta>>,
     ) {
-        // One frame ended (a return from the innermost call): the same as
-        // the loop below, without its chained search.
+        // One frame ended (a return from the innermost call): only the live
+        // frames can be further out, so the chained search below is skipped.
         if let [e] = ended {
             let outer_active = live.iter().any(|f| f.target == e.frame.target);
-            let delta = add(
-                &mut self.stats,
-                &e.frame,
-                now,
-                outer_active,
-                e.frame.child_cycles,
-            );
-            if let Some(log) = log {
-                log.push(delta);
-            }
+            self.add_ended(e, now, outer_active, log);
             return;
         }
         for (i, e) in ended.iter().enumerate() {
@@ -99,16 +90,28 @@ impl Profile {
                 .iter()
                 .chain(ended[i + 1..].iter().map(|e| &e.frame))
                 .any(|f| f.target == e.frame.target);
-            let delta = add(
-                &mut self.stats,
-                &e.frame,
-                now,
-                outer_active,
-                e.frame.child_cycles,
-            );
-            if let Some(log) = log.as_deref_mut() {
-                log.push(delta);
-            }
+            self.add_ended(e, now, outer_active, log.as_deref_mut());
+        }
+    }
+
+    /// Adds the ended frame `e`'s row, noting it in `log` if given.
+    #[inline]
+    fn add_ended(
+        &mut self,
+        e: &Ended,
+        now: u64,
+        outer_active: bool,
+        log: Option<&mut Vec<RowDelta>>,
+    ) {
+        let delta = add(
+            &mut self.stats,
+            &e.frame,
+            now,
+            outer_active,
+            e.frame.child_cycles,
+        );
+        if let Some(log) = log {
+            log.push(delta);
         }
     }
 
