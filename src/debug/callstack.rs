@@ -469,18 +469,22 @@ mod tests {
         );
     }
 
+    /// A small deterministic generator: each call gives a number below `n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
     /// The short ways (`call_fast`, `return_fast`) leave the stack exactly
     /// as `apply` would, over random calls, returns, interrupts and hand-made
     /// SP moves (pushes over live frames, pulls into them, `lds`).
     #[test]
     fn short_ways_agree_with_apply() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let (mut slow, mut fast) = (CallStack::new(), CallStack::new());
         let mut sp: u16 = 0x01FF;
         let mut shortcuts = 0;
@@ -550,13 +554,7 @@ mod tests {
     /// iterations of calls, returns, interrupts and hand-made SP moves.
     #[test]
     fn repeats_since_agrees_with_comparing_frames() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut cs = CallStack::new();
         let mut mark = StackMark::default();
         let mut sp: u16 = 0x01FF;
