@@ -8,6 +8,10 @@
 
 use hc11lab::cpu::{Bus, Cpu, RamBus, StepEvent, OPCODES};
 
+#[path = "support/lcg.rs"]
+mod lcg;
+use lcg::Lcg as Rng;
+
 /// A RamBus that keeps the default `code` (None): every instruction byte
 /// goes through `read`.
 struct ByteBus(RamBus);
@@ -21,19 +25,6 @@ impl Bus for ByteBus {
     }
     fn write(&mut self, addr: u16, value: u8) {
         self.0.write(addr, value)
-    }
-}
-
-/// A small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
     }
 }
 

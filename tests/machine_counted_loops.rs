@@ -7,6 +7,10 @@
 use hc11lab::image::{Program, Segment};
 use hc11lab::machine::{Machine, StopConditions, StopReason};
 
+#[path = "support/lcg.rs"]
+mod lcg;
+use lcg::Lcg as Rng;
+
 /// A program with `code` at $C000 and the reset vector to it.
 fn program(code: &[u8]) -> Program {
     let mut vectors = vec![0u8; 16];
@@ -68,23 +72,6 @@ fn chunks(fast: &mut Machine, slow: &mut Machine, total: u64, what: &str) {
         }
         n += size;
         size = (size * 7 + 13) % 20_011 + 1;
-    }
-}
-
-/// A small deterministic generator for the programs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-
-    fn byte(&mut self) -> u8 {
-        self.next(256) as u8
     }
 }
 

@@ -4,8 +4,12 @@
 //! at every stop, with breakpoints, interrupts, TCNT reads and the bundled
 //! Viergewinnt firmware driven by key scripts.
 
+#[path = "support/lcg.rs"]
+mod lcg;
 #[path = "machine_support/viergewinnt.rs"]
 mod viergewinnt;
+
+use lcg::Lcg;
 
 use hc11lab::board::Board;
 use hc11lab::cpu::Bus;
@@ -220,19 +224,6 @@ fn one_big_skip_equals_many_small_ticks() {
     assert!(!b.skip_idle(1));
     a.tick(1);
     assert!(a != b);
-}
-
-/// A tiny deterministic generator for the random games.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
 }
 
 #[test]
