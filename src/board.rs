@@ -504,6 +504,14 @@ impl Board {
         matches!(addr.wrapping_sub(self.map.reg_base), 0x0E | 0x0F)
     }
 
+    /// True if a CPU read of `addr` goes straight to RAM or ROM, whose
+    /// bytes no device event changes (not the register block, the PIO or
+    /// anything else behind `read_io`).
+    #[inline(always)]
+    pub(crate) fn reads_memory(&self, addr: u16) -> bool {
+        self.reads_direct(addr)
+    }
+
     /// All device state a CPU read can change, as a value to compare. Reads
     /// change only these: SPSR arms the SPIF/WCOL clear, SPDR clears them
     /// when armed; SCSR arms the TDRE/TC and RDRF/OR clears, SCDR clears

@@ -202,6 +202,69 @@ fn sci_put_char_loop_matches() {
     assert!(fast.fast_forward_skipped() > 0);
 }
 
+/// LDAA #$52 / STAA SPCR, then forever: send $AA and wait for SPIF in a
+/// loop that reads SPSR twice, `nops` NOPs apart (C008: TST SPSR ; NOP... ;
+/// LDAB SPSR ; BPL C008), then LDAA SPDR ; INC $0100 ; BRA C004.
+fn spi_two_reads_program(nops: usize) -> Program {
+    let mut code = vec![0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A];
+    code.extend([0x7D, 0x00, 0x29]);
+    code.extend(std::iter::repeat_n(0x01, nops));
+    code.extend([0xD6, 0x29]);
+    // BPL back to C008 from the end of the BPL.
+    let back = 0xC008 - (0xC000 + code.len() as i32 + 2);
+    code.extend([0x2A, back as i8 as u8]);
+    code.extend([0x96, 0x2A, 0x7C, 0x01, 0x00]);
+    let back = 0xC004 - (0xC000 + code.len() as i32 + 2);
+    code.extend([0x20, back as i8 as u8]);
+    program(&code, &[], 0xC000)
+}
+
+/// The iteration that meets SPIF is skipped along with the others only if
+/// every device read in it comes before SPIF rises: here the second read
+/// of SPSR falls after it in some iterations (which NOP count puts it
+/// where varies), and such an iteration must run (it leaves the loop).
+#[test]
+fn spi_wait_with_a_late_second_read_matches() {
+    let mut skipped = 0;
+    for nops in 0..=12 {
+        let (mut fast, mut slow) = pair(spi_two_reads_program(nops));
+        chunks(&mut fast, &mut slow, 60_000);
+        assert!(fast.peek(0x0100) > 50, "bytes were sent ({nops} NOPs)");
+        skipped += fast.fast_forward_skipped();
+    }
+    assert!(skipped > 0, "the SPIF loops were never skipped");
+}
+
+/// An SPI interrupt at the end of each byte: the main loop waits on a RAM
+/// flag the handler sets, so its iterations read no device; the iteration
+/// in which SPIF rises may not be skipped (the CPU takes the interrupt
+/// right after the instruction the transfer ends in, which NOPs before the
+/// loop move around in it).
+#[test]
+fn spi_interrupt_inside_a_skipped_loop_matches() {
+    for nops in 0..=8 {
+        // C000: LDS #$3FFF ; LDAA #$D2 ; STAA SPCR (SPIE, SPE, MSTR, E/16) ; CLI
+        // C008: CLR $0100 ; LDAA #$AA ; STAA SPDR ; NOP...
+        // loop: TST $0100 ; BEQ loop ; INC $0101 ; BRA C008
+        // handler: LDAA SPSR ; LDAA SPDR ; LDAA #1 ; STAA $0100 ; RTI
+        let mut code = vec![
+            0x8E, 0x3F, 0xFF, 0x86, 0xD2, 0x97, 0x28, 0x0E, 0x7F, 0x01, 0x00, 0x86, 0xAA, 0x97,
+            0x2A,
+        ];
+        code.extend(std::iter::repeat_n(0x01, nops));
+        code.extend([0x7D, 0x01, 0x00, 0x27, 0xFB, 0x7C, 0x01, 0x01]);
+        let back = 0xC008 - (0xC000 + code.len() as i32 + 2);
+        code.extend([0x20, back as i8 as u8]);
+        let handler = 0xC000 + code.len() as u16;
+        code.extend([0x96, 0x29, 0x96, 0x2A, 0x86, 0x01, 0xB7, 0x01, 0x00, 0x3B]);
+        let vector = handler.to_be_bytes();
+        let (mut fast, mut slow) = pair(program(&code, &[(0xFFD8, &vector)], 0xC000));
+        chunks(&mut fast, &mut slow, 40_000);
+        assert!(fast.peek(0x0101) > 50, "{} bytes", fast.peek(0x0101));
+        assert!(fast.fast_forward_skipped() > 0);
+    }
+}
+
 #[test]
 fn one_big_skip_equals_many_small_ticks() {
     let mut a = Board::new();

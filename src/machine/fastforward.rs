@@ -94,6 +94,9 @@ pub(crate) struct FastForward {
     /// Buffers of the counted-loop probe ([`super::counted`]), kept
     /// between tries.
     pub(crate) recorded: [super::counted::Recorded; 2],
+    /// Where each instruction of the last measured iteration ended, in
+    /// E-cycles from its start (kept here: no array to fill per probe).
+    ends: [u16; MAX_ITERATION_STEPS as usize],
 }
 
 impl Default for FastForward {
@@ -105,6 +108,7 @@ impl Default for FastForward {
             probes: 0,
             hits: 0,
             recorded: Default::default(),
+            ends: [0; MAX_ITERATION_STEPS as usize],
         }
     }
 }
@@ -316,13 +320,19 @@ struct ProbeBus<'a> {
     clean: bool,
     /// A step wrote a device register (or ROM): no counted loop either.
     wrote_io: bool,
+    /// A step read something other than plain memory (a device register,
+    /// the PIO): what a device event can change.
+    read_io: bool,
 }
 
 impl Bus for ProbeBus<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        if self.board.read_is_time_dependent(addr) {
-            self.clean = false;
+        if !self.board.reads_memory(addr) {
+            self.read_io = true;
+            if self.board.read_is_time_dependent(addr) {
+                self.clean = false;
+            }
         }
         self.board.read(addr)
     }
@@ -369,6 +379,7 @@ impl Machine {
             board: &mut self.board,
             clean: true,
             wrote_io: false,
+            read_io: false,
         };
         let step = self.cpu.step(&mut bus);
         let (clean, wrote_io) = (bus.clean, bus.wrote_io);
@@ -436,13 +447,19 @@ impl Machine {
                     self.ff.backoff.failed(head, self.board.now());
                     return None;
                 }
-                Iteration::Repeats { period, count, sp } => {
+                Iteration::Repeats {
+                    period,
+                    count,
+                    sp,
+                    last_device_read,
+                } => {
                     self.ff.backoff.succeeded(head);
                     self.ff.hits += 1;
                     let past = stop
                         .skip_past_budget
                         .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
-                    self.skip_repeats(period, count, if past { skip_limit } else { limit });
+                    let bound = if past { skip_limit } else { limit };
+                    self.skip_repeats(period, count, bound, Some(last_device_read));
                     let now = self.board.now();
                     self.ff.backoff.hold_after_skip(head, now, period);
                     return None;
@@ -479,16 +496,35 @@ impl Machine {
 
     /// After a measured iteration of `period` E-cycles and `count`
     /// instructions that repeats, skips as many more as end before `limit`
-    /// and the board's next event (so the iteration that meets it runs
-    /// normally). Returns how many it skipped.
-    pub(super) fn skip_repeats(&mut self, period: u64, count: u64, limit: u64) -> u64 {
+    /// and the board's next event. Returns how many it skipped.
+    ///
+    /// The iteration that meets the event runs normally, unless `measured`
+    /// is given (the iteration was just measured by `run_until`'s probe:
+    /// its instruction ends are in `ff.ends`, and this is where its last
+    /// device read began): then that one is skipped too where that is
+    /// exact ([`Machine::skip_event_iteration`]).
+    pub(super) fn skip_repeats(
+        &mut self,
+        period: u64,
+        count: u64,
+        limit: u64,
+        measured: Option<Option<u16>>,
+    ) -> u64 {
         let now = self.board.now();
         let period = period.max(1);
         let deadline = limit.min(self.board.next_event());
         // Every skipped iteration ends at or before deadline - 1: none
         // reaches the event (`skip_idle` wants the end before it).
-        let k = deadline.saturating_sub(now).saturating_sub(1) / period;
-        if k == 0 || !self.board.skip_idle(k * period) {
+        let mut k = deadline.saturating_sub(now).saturating_sub(1) / period;
+        if k > 0 && !self.board.skip_idle(k * period) {
+            return 0;
+        }
+        if let Some(last_device_read) = measured {
+            if self.skip_event_iteration(period, count, limit, last_device_read) {
+                k += 1;
+            }
+        }
+        if k == 0 {
             return 0;
         }
         // Each skipped iteration polled where the measured one did.
@@ -497,6 +533,51 @@ impl Machine {
         self.instructions += k * count;
         self.ff.skipped += k;
         k
+    }
+
+    /// The iteration from now on, a repeat of the measured one, contains
+    /// the board's next device event (a transfer ends in it). It is the
+    /// measured iteration once more, and is skipped by ticking the board
+    /// from one of its instruction ends to the next as running it would,
+    /// so the event is serviced at the same cycle, if:
+    /// * it ends by `limit` (no budget, script action or COP reset inside
+    ///   it, which would stop the run in the middle);
+    /// * every device read of it begins before the event (each reads what
+    ///   the measured iteration read; plain memory no event changes);
+    /// * no interrupt can follow the event ([`Board::can_interrupt`]): the
+    ///   CPU would take it at the next instruction boundary.
+    ///
+    /// Then its path, writes (none) and end state are the measured
+    /// iteration's, and the board's are the same ticks. Returns whether it
+    /// skipped (the caller counts the iteration's cycles and instructions).
+    fn skip_event_iteration(
+        &mut self,
+        period: u64,
+        count: u64,
+        limit: u64,
+        last_device_read: Option<u16>,
+    ) -> bool {
+        let start = self.board.now();
+        let event = self.board.next_event();
+        let end = start.saturating_add(period);
+        let steps = count as usize;
+        if event >= end
+            || end > limit
+            || steps == 0
+            || steps > self.ff.ends.len()
+            || last_device_read.is_some_and(|at| start + u64::from(at) >= event)
+            || self.board.can_interrupt()
+        {
+            return false;
+        }
+        let mut at = 0u64;
+        for &e in &self.ff.ends[..steps] {
+            let e = u64::from(e);
+            self.board.tick((e - at) as u32);
+            at = e;
+        }
+        debug_assert_eq!(at, period, "instruction ends add up to the period");
+        true
     }
 
     /// Runs one iteration from `head` (the current PC) and says how it went.
@@ -518,8 +599,10 @@ impl Machine {
         let mut last_back = None;
         // The lowest and highest SP at the iteration's instruction boundaries.
         let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
-        for _ in 0..MAX_ITERATION_STEPS {
-            if self.board.now() >= limit {
+        let mut last_device_read = None;
+        for n in 0..MAX_ITERATION_STEPS {
+            let start = self.board.now();
+            if start >= limit {
                 return Iteration::AtLimit;
             }
             let before = super::WriteUndo::take(&self.cpu.regs);
@@ -527,10 +610,16 @@ impl Machine {
                 board: &mut self.board,
                 clean: true,
                 wrote_io: false,
+                read_io: false,
             };
             let step = self.cpu.step_inline(&mut bus);
             bus_clean &= bus.clean;
             let wrote_io = bus.wrote_io;
+            // Offsets fit: at most 48 steps of at most 41 cycles.
+            if bus.read_io {
+                last_device_read = Some((start - t0) as u16);
+            }
+            self.ff.ends[n as usize] = (start - t0) as u16 + step.cycles as u16;
             if self.board.has_fault() {
                 return Iteration::Stopped(self.fault_step(step, before, stop));
             }
@@ -570,6 +659,7 @@ impl Machine {
                         period: now - t0,
                         count: self.instructions - i0,
                         sp,
+                        last_device_read,
                     }
                 } else if now >= event0 || self.board.next_event() != event0 {
                     Iteration::Event
@@ -631,6 +721,9 @@ enum Iteration {
         period: u64,
         count: u64,
         sp: (u16, u16),
+        /// Where the last step that read a device (anything but plain
+        /// memory) began, in E-cycles from the iteration's start.
+        last_device_read: Option<u16>,
     },
 }
 

@@ -884,7 +884,7 @@ impl Machine {
         let period = self.board.now() - p.t0;
         // Every measured step was an instruction (quiet).
         let steps = p.steps as u64;
-        let k = self.skip_repeats(period, steps, p.limit);
+        let k = self.skip_repeats(period, steps, p.limit, None);
         let now = self.board.now();
         cache.backoff.hold_after_skip(p.head, now, period);
         if k > 0 {
