@@ -190,6 +190,11 @@ pub struct ReadEffects {
 pub struct Board {
     now: u64,
     next_event: u64,
+    /// The next event of every device but the timer (the pins, the A/D,
+    /// the SPI, the SCI): with no interrupt enabled, a program that reads
+    /// no timer register cannot tell the timer's events from plain time
+    /// passing (see [`Board::next_event_seen`]).
+    next_other_event: u64,
     mem: Box<[u8; 0x10000]>,
     /// The address decoder (page table, register and internal RAM bases).
     map: MemoryMap,
@@ -261,6 +266,7 @@ impl Board {
         let mut board = Board {
             now: 0,
             next_event: 0,
+            next_other_event: 0,
             mem: Box::new([0; 0x10000]),
             map: MemoryMap::new(cfg, cfg.init, false),
             setup: setup.clone(),
@@ -504,6 +510,42 @@ impl Board {
         matches!(addr.wrapping_sub(self.map.reg_base), 0x0E | 0x0F)
     }
 
+    /// The first device event a program can tell apart from time passing,
+    /// if it reads no timer register (`reads_timer` false): with no
+    /// interrupt possible ([`Board::can_interrupt`]), the timer's events
+    /// (the overflow, RTI, compare matches, PORTA's pins, the pulse
+    /// accumulator) only set flags and pins such a program never looks
+    /// at, and feed no other device (the LCD backlight follows PORTA, and
+    /// it is the same whenever it is looked at), so it runs the same
+    /// through them. Else the next event of all.
+    pub(crate) fn next_event_seen(&self, reads_timer: bool) -> u64 {
+        if reads_timer || self.can_interrupt() {
+            self.next_event
+        } else {
+            self.next_other_event
+        }
+    }
+
+    /// Moves time on by `cycles` for a fast-forward that ends before
+    /// [`Board::next_event_seen`] (with the same `reads_timer`), servicing
+    /// the timer's events it passes once at the end: the timer handles each
+    /// at its own cycle however late it is ticked (a 41-cycle IDIV ticks it
+    /// late too), so the board ends exactly as after small ticks.
+    pub(crate) fn skip_unseen(&mut self, cycles: u64) {
+        self.now += cycles;
+        if self.now >= self.next_event {
+            self.service();
+        }
+    }
+
+    /// True if a CPU read of `addr` is of the timer: its registers
+    /// (CFORC-PACNT) or PORTA, whose pins the compares and captures use.
+    #[inline]
+    pub(crate) fn reads_timer(&self, addr: u16) -> bool {
+        let a = addr.wrapping_sub(self.map.reg_base);
+        a == ports::addr::PORTA || (0x0B..=0x27).contains(&a)
+    }
+
     /// True if a CPU read of `addr` goes straight to RAM or ROM, whose
     /// bytes no device event changes (not the register block, the PIO or
     /// anything else behind `read_io`).
@@ -593,6 +635,7 @@ impl Board {
         let i = self.pin_schedule.partition_point(|(t, _, _)| *t <= at);
         self.pin_schedule.insert(i, (at, line, low));
         self.next_event = self.next_event.min(at);
+        self.next_other_event = self.next_other_event.min(at);
     }
 
     fn set_irq_level(&mut self, low: bool) {
@@ -880,7 +923,8 @@ impl Board {
             self.pin_schedule.remove(0);
             self.apply_bench_now(&bench::BenchAction::Irq { line, low });
         }
-        let mut next = self.timer.tick(now);
+        let timer = self.timer.tick(now);
+        let mut next = u64::MAX;
         if let Some(&(at, _, _)) = self.pin_schedule.first() {
             next = next.min(at);
         }
@@ -890,7 +934,8 @@ impl Board {
             self.route_spi(byte);
         }
         next = next.min(self.sci.tick(now));
-        self.next_event = next;
+        self.next_other_event = next;
+        self.next_event = next.min(timer);
         // PORTA bit 6 low lights the backlight, whoever drives the pin.
         self.lcd
             .set_backlight(self.timer.porta() & ports::PORTA_BACKLIGHT_OFF == 0);
@@ -1142,7 +1187,9 @@ impl Board {
                 // events were serviced above), none is cancelled or moved
                 // later, and no other device's event depends on the SPI.
                 if (0x28..=0x2A).contains(&addr) {
-                    self.next_event = self.next_event.min(self.spi.tick(now));
+                    let spi = self.spi.tick(now);
+                    self.next_event = self.next_event.min(spi);
+                    self.next_other_event = self.next_other_event.min(spi);
                     self.update_irq();
                     return;
                 }

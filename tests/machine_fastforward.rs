@@ -265,6 +265,50 @@ fn spi_interrupt_inside_a_skipped_loop_matches() {
     }
 }
 
+/// Loops that read the timer see its events, so a skip stops at them: one
+/// waits for RTIF in TFLG2 (plainly and counting), one for output compare
+/// 2 toggling PA6 (no
+/// interrupt enabled in either, where the timer's events are otherwise
+/// skipped over as time passing).
+#[test]
+fn loops_polling_the_timer_stop_at_its_events() {
+    // C000: LDAA #$40 ; STAA TFLG2 ; C004: BRCLR TFLG2,#$40,* ; INC $0100 ; BRA C000
+    let rtif = [
+        0x86, 0x40, 0x97, 0x25, 0x13, 0x25, 0x40, 0xFC, 0x7C, 0x01, 0x00, 0x20, 0xF3,
+    ];
+    // C000: LDAA #$40 ; STAA TCTL1 (OC2 toggles PA6) ; LDD #$1000 ; STD TOC2
+    // C009: BRCLR PORTA,#$40,* ; INC $0100 ; C010: BRSET PORTA,#$40,* ;
+    // INC $0101 ; BRA C009
+    let pa6 = [
+        0x86, 0x40, 0x97, 0x20, 0xCC, 0x10, 0x00, 0xDD, 0x18, 0x13, 0x00, 0x40, 0xFC, 0x7C, 0x01,
+        0x00, 0x12, 0x00, 0x40, 0xFC, 0x7C, 0x01, 0x01, 0x20, 0xF0,
+    ];
+    // A counted loop that waits for RTIF: C000: LDAA #$40 ; STAA TFLG2 ;
+    // C004: INC $0100 ; BRCLR TFLG2,#$40,C004 ; INC $0101 ; BRA C000
+    let counted_rtif = [
+        0x86, 0x40, 0x97, 0x25, 0x7C, 0x01, 0x00, 0x13, 0x25, 0x40, 0xF9, 0x7C, 0x01, 0x01, 0x20,
+        0xF0,
+    ];
+    for (code, total, counter, at_least) in [
+        (&rtif[..], 120_000, 0x0100, 10),
+        (&counted_rtif[..], 120_000, 0x0101, 10),
+        (&pa6[..], 400_000, 0x0101, 2),
+    ] {
+        let (mut fast, mut slow) = pair(program(code, &[], 0xC000));
+        chunks(&mut fast, &mut slow, total);
+        // And in even slices, whose ends fall elsewhere in the RTI period.
+        for _ in 0..total / 1_200 {
+            run_both(&mut fast, &mut slow, &StopConditions::budget(1_200));
+        }
+        assert!(
+            fast.peek(counter) >= at_least,
+            "{} passes",
+            fast.peek(counter)
+        );
+        assert!(fast.fast_forward_skipped() > 0, "the wait was skipped");
+    }
+}
+
 #[test]
 fn one_big_skip_equals_many_small_ticks() {
     let mut a = Board::new();

@@ -27,10 +27,20 @@
 //!    first of: the next device event (which also bounds every
 //!    interrupt, since a device raises its IRQ only at an event and the
 //!    pins do not change during a run), the key script's next action and
-//!    the run's budget. Time advances by k*P ([`Board::skip_idle`]: the
-//!    same as k*P cycles of small ticks), the CPU cycle counter by k*P and
-//!    the instruction count by k*N, so `instructions` stays exact. The
-//!    iteration that meets the event runs normally, as it would have.
+//!    the run's budget. Time advances by k*P (the same as k*P cycles of
+//!    small ticks), the CPU cycle counter by k*P and the instruction count
+//!    by k*N, so `instructions` stays exact.
+//! 5. The timer's events (overflow, RTI, compares: one every 8,192 cycles
+//!    at least) do not count in 4 when no interrupt is possible and the
+//!    iteration read no timer register and not PORTA: they only set flags
+//!    and pins the loop never looks at ([`Board::next_event_seen`]). The
+//!    skip passes them and the timer handles each at its own cycle when
+//!    the board is serviced at the end ([`Board::skip_unseen`]).
+//! 6. The iteration that meets the event is skipped too when every device
+//!    read in it begins before the event and no interrupt can follow: the
+//!    board is ticked from one of its instruction ends to the next, so the
+//!    event is serviced at the cycle it would have been
+//!    ([`Machine::skip_event_iteration`]). Else it runs normally.
 //!
 //! Which back-jumps start a measurement only decides how fast the same
 //! result comes. Two rules keep the useless ones out (callgrind, one
@@ -323,6 +333,8 @@ struct ProbeBus<'a> {
     /// A step read something other than plain memory (a device register,
     /// the PIO): what a device event can change.
     read_io: bool,
+    /// A step read a timer register or PORTA ([`Board::reads_timer`]).
+    read_timer: bool,
 }
 
 impl Bus for ProbeBus<'_> {
@@ -330,8 +342,11 @@ impl Bus for ProbeBus<'_> {
     fn read(&mut self, addr: u16) -> u8 {
         if !self.board.reads_memory(addr) {
             self.read_io = true;
-            if self.board.read_is_time_dependent(addr) {
-                self.clean = false;
+            if self.board.reads_timer(addr) {
+                self.read_timer = true;
+                if self.board.read_is_time_dependent(addr) {
+                    self.clean = false;
+                }
             }
         }
         self.board.read(addr)
@@ -380,6 +395,7 @@ impl Machine {
             clean: true,
             wrote_io: false,
             read_io: false,
+            read_timer: false,
         };
         let step = self.cpu.step(&mut bus);
         let (clean, wrote_io) = (bus.clean, bus.wrote_io);
@@ -451,7 +467,7 @@ impl Machine {
                     period,
                     count,
                     sp,
-                    last_device_read,
+                    measured,
                 } => {
                     self.ff.backoff.succeeded(head);
                     self.ff.hits += 1;
@@ -459,7 +475,7 @@ impl Machine {
                         .skip_past_budget
                         .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
                     let bound = if past { skip_limit } else { limit };
-                    self.skip_repeats(period, count, bound, Some(last_device_read));
+                    self.skip_repeats(period, count, bound, Some(measured));
                     let now = self.board.now();
                     self.ff.backoff.hold_after_skip(head, now, period);
                     return None;
@@ -496,31 +512,36 @@ impl Machine {
 
     /// After a measured iteration of `period` E-cycles and `count`
     /// instructions that repeats, skips as many more as end before `limit`
-    /// and the board's next event. Returns how many it skipped.
+    /// and the next device event the loop can see. Returns how many it
+    /// skipped.
     ///
-    /// The iteration that meets the event runs normally, unless `measured`
-    /// is given (the iteration was just measured by `run_until`'s probe:
-    /// its instruction ends are in `ff.ends`, and this is where its last
-    /// device read began): then that one is skipped too where that is
-    /// exact ([`Machine::skip_event_iteration`]).
+    /// Without `measured`, every device event counts and the iteration
+    /// that meets one runs normally. With it (the iteration was just
+    /// measured by `run_until`'s probe: its instruction ends are in
+    /// `ff.ends`), the timer's events do not count if the loop reads no
+    /// timer register ([`Board::next_event_seen`]), and the iteration that
+    /// meets the event is skipped too where that is exact
+    /// ([`Machine::skip_event_iteration`]).
     pub(super) fn skip_repeats(
         &mut self,
         period: u64,
         count: u64,
         limit: u64,
-        measured: Option<Option<u16>>,
+        measured: Option<Measured>,
     ) -> u64 {
         let now = self.board.now();
         let period = period.max(1);
-        let deadline = limit.min(self.board.next_event());
+        let reads_timer = measured.is_none_or(|m| m.reads_timer);
+        let event = self.board.next_event_seen(reads_timer);
+        let deadline = limit.min(event);
         // Every skipped iteration ends at or before deadline - 1: none
-        // reaches the event (`skip_idle` wants the end before it).
+        // reaches the event.
         let mut k = deadline.saturating_sub(now).saturating_sub(1) / period;
-        if k > 0 && !self.board.skip_idle(k * period) {
-            return 0;
+        if k > 0 {
+            self.board.skip_unseen(k * period);
         }
-        if let Some(last_device_read) = measured {
-            if self.skip_event_iteration(period, count, limit, last_device_read) {
+        if let Some(m) = measured {
+            if self.skip_event_iteration(period, count, limit, event, m.last_device_read) {
                 k += 1;
             }
         }
@@ -536,10 +557,11 @@ impl Machine {
     }
 
     /// The iteration from now on, a repeat of the measured one, contains
-    /// the board's next device event (a transfer ends in it). It is the
-    /// measured iteration once more, and is skipped by ticking the board
-    /// from one of its instruction ends to the next as running it would,
-    /// so the event is serviced at the same cycle, if:
+    /// `event`, the next device event the loop can see (a transfer ends in
+    /// it). It is the measured iteration once more, and is skipped by
+    /// ticking the board from one of its instruction ends to the next as
+    /// running it would, so every event in it is serviced at the same
+    /// cycle, if:
     /// * it ends by `limit` (no budget, script action or COP reset inside
     ///   it, which would stop the run in the middle);
     /// * every device read of it begins before the event (each reads what
@@ -555,10 +577,10 @@ impl Machine {
         period: u64,
         count: u64,
         limit: u64,
+        event: u64,
         last_device_read: Option<u16>,
     ) -> bool {
         let start = self.board.now();
-        let event = self.board.next_event();
         let end = start.saturating_add(period);
         let steps = count as usize;
         if event >= end
@@ -599,7 +621,10 @@ impl Machine {
         let mut last_back = None;
         // The lowest and highest SP at the iteration's instruction boundaries.
         let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
-        let mut last_device_read = None;
+        let mut measured = Measured {
+            last_device_read: None,
+            reads_timer: false,
+        };
         for n in 0..MAX_ITERATION_STEPS {
             let start = self.board.now();
             if start >= limit {
@@ -611,13 +636,15 @@ impl Machine {
                 clean: true,
                 wrote_io: false,
                 read_io: false,
+                read_timer: false,
             };
             let step = self.cpu.step_inline(&mut bus);
             bus_clean &= bus.clean;
             let wrote_io = bus.wrote_io;
             // Offsets fit: at most 48 steps of at most 41 cycles.
             if bus.read_io {
-                last_device_read = Some((start - t0) as u16);
+                measured.last_device_read = Some((start - t0) as u16);
+                measured.reads_timer |= bus.read_timer;
             }
             self.ff.ends[n as usize] = (start - t0) as u16 + step.cycles as u16;
             if self.board.has_fault() {
@@ -659,7 +686,7 @@ impl Machine {
                         period: now - t0,
                         count: self.instructions - i0,
                         sp,
-                        last_device_read,
+                        measured,
                     }
                 } else if now >= event0 || self.board.next_event() != event0 {
                     Iteration::Event
@@ -721,10 +748,18 @@ enum Iteration {
         period: u64,
         count: u64,
         sp: (u16, u16),
-        /// Where the last step that read a device (anything but plain
-        /// memory) began, in E-cycles from the iteration's start.
-        last_device_read: Option<u16>,
+        measured: Measured,
     },
+}
+
+/// What the skip needs to know of a measured iteration besides its length.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Measured {
+    /// Where the last step that read a device (anything but plain memory)
+    /// began, in E-cycles from the iteration's start.
+    last_device_read: Option<u16>,
+    /// It read a timer register or PORTA.
+    reads_timer: bool,
 }
 
 #[cfg(test)]
