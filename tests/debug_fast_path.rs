@@ -6,6 +6,9 @@
 //! with conditions and hit counts, run-to, step over/out, budgets, and
 //! reverse execution afterwards.
 
+#[path = "machine_support/poll_loops.rs"]
+mod poll_loops;
+
 use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::debug::session::{Debugger, Reason, Stop};
 use hc11lab::image::Program;
@@ -166,20 +169,33 @@ fn reverse_after_a_fast_run_is_exact() {
 /// A program from raw bytes at $C000 with reset and illegal-opcode vectors
 /// pointing to $C000.
 fn raw(code: &[u8]) -> Machine {
+    raw_with(code, &[])
+}
+
+/// [`raw`] with more segments (vectors below $FFF8, data).
+fn raw_with(code: &[u8], more: &[(u16, Vec<u8>)]) -> Machine {
     use hc11lab::image::Segment;
+    let mut segments = vec![
+        Segment {
+            start: 0xC000,
+            bytes: code.to_vec(),
+            name: None,
+        },
+        Segment {
+            start: 0xFFF8,
+            bytes: vec![0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00],
+            name: None,
+        },
+    ];
+    for (start, bytes) in more {
+        segments.push(Segment {
+            start: *start,
+            bytes: bytes.clone(),
+            name: None,
+        });
+    }
     let program = Program {
-        segments: vec![
-            Segment {
-                start: 0xC000,
-                bytes: code.to_vec(),
-                name: None,
-            },
-            Segment {
-                start: 0xFFF8,
-                bytes: vec![0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00, 0xC0, 0x00],
-                name: None,
-            },
-        ],
+        segments,
         ..Program::default()
     };
     Machine::new(program).expect("loads")
@@ -258,4 +274,41 @@ fn a_counted_loop_is_skipped_with_call_stack_and_profile_exact() {
         "skipped {}",
         fast.target().fast_forward_skipped()
     );
+}
+
+/// The polling loops with rules of their own in the fast-forward (the
+/// iteration that meets the event skipped; timer events a loop cannot
+/// see passed over) on the debugger's fast path, against its slow path.
+#[test]
+fn polling_loops_with_their_own_skip_rules_agree() {
+    let mut programs = Vec::new();
+    for nops in [0, 3, 7, 11] {
+        programs.push(poll_loops::spi_two_reads(nops));
+    }
+    for nops in [0, 2, 5] {
+        programs.push(poll_loops::spi_interrupt(nops));
+    }
+    programs.push(poll_loops::rtif_wait());
+    programs.push(poll_loops::rtif_wait_counting());
+    programs.push(poll_loops::oc2_pin_wait());
+    for (n, (code, more)) in programs.iter().enumerate() {
+        let mut fast = Debugger::new(raw_with(code, more));
+        let mut slow = Debugger::new(raw_with(code, more));
+        slow.set_fast_path(false);
+        for d in [&mut fast, &mut slow] {
+            d.set_history_budget(None);
+        }
+        for i in 0..60 {
+            let (a, b) = (fast.run_for(4_999), slow.run_for(4_999));
+            assert_eq!(seen(&fast, a), seen(&slow, b), "program {n}, slice {i}");
+            assert!(
+                fast.target() == slow.target(),
+                "program {n}: machine after slice {i}"
+            );
+        }
+        assert!(
+            fast.target().fast_forward_skipped() > 0,
+            "program {n} was never skipped"
+        );
+    }
 }

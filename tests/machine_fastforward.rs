@@ -6,6 +6,8 @@
 
 #[path = "support/lcg.rs"]
 mod lcg;
+#[path = "machine_support/poll_loops.rs"]
+mod poll_loops;
 #[path = "machine_support/viergewinnt.rs"]
 mod viergewinnt;
 
@@ -44,6 +46,12 @@ fn program(code: &[u8], data: &[(u16, &[u8])], rti_isr: u16) -> Program {
         segments,
         ..Program::default()
     }
+}
+
+/// [`program`] for a [`poll_loops::Image`] (no RTI handler).
+fn image((code, data): poll_loops::Image) -> Program {
+    let data: Vec<(u16, &[u8])> = data.iter().map(|(a, b)| (*a, &b[..])).collect();
+    program(&code, &data, 0xC000)
 }
 
 /// Two machines on `p`, fast-forward on and off.
@@ -202,23 +210,6 @@ fn sci_put_char_loop_matches() {
     assert!(fast.fast_forward_skipped() > 0);
 }
 
-/// LDAA #$52 / STAA SPCR, then forever: send $AA and wait for SPIF in a
-/// loop that reads SPSR twice, `nops` NOPs apart (C008: TST SPSR ; NOP... ;
-/// LDAB SPSR ; BPL C008), then LDAA SPDR ; INC $0100 ; BRA C004.
-fn spi_two_reads_program(nops: usize) -> Program {
-    let mut code = vec![0x86, 0x52, 0x97, 0x28, 0x86, 0xAA, 0x97, 0x2A];
-    code.extend([0x7D, 0x00, 0x29]);
-    code.extend(std::iter::repeat_n(0x01, nops));
-    code.extend([0xD6, 0x29]);
-    // BPL back to C008 from the end of the BPL.
-    let back = 0xC008 - (0xC000 + code.len() as i32 + 2);
-    code.extend([0x2A, back as i8 as u8]);
-    code.extend([0x96, 0x2A, 0x7C, 0x01, 0x00]);
-    let back = 0xC004 - (0xC000 + code.len() as i32 + 2);
-    code.extend([0x20, back as i8 as u8]);
-    program(&code, &[], 0xC000)
-}
-
 /// The iteration that meets SPIF is skipped along with the others only if
 /// every device read in it comes before SPIF rises: here the second read
 /// of SPSR falls after it in some iterations (which NOP count puts it
@@ -227,7 +218,7 @@ fn spi_two_reads_program(nops: usize) -> Program {
 fn spi_wait_with_a_late_second_read_matches() {
     let mut skipped = 0;
     for nops in 0..=12 {
-        let (mut fast, mut slow) = pair(spi_two_reads_program(nops));
+        let (mut fast, mut slow) = pair(image(poll_loops::spi_two_reads(nops)));
         chunks(&mut fast, &mut slow, 60_000);
         assert!(fast.peek(0x0100) > 50, "bytes were sent ({nops} NOPs)");
         skipped += fast.fast_forward_skipped();
@@ -243,22 +234,7 @@ fn spi_wait_with_a_late_second_read_matches() {
 #[test]
 fn spi_interrupt_inside_a_skipped_loop_matches() {
     for nops in 0..=8 {
-        // C000: LDS #$3FFF ; LDAA #$D2 ; STAA SPCR (SPIE, SPE, MSTR, E/16) ; CLI
-        // C008: CLR $0100 ; LDAA #$AA ; STAA SPDR ; NOP...
-        // loop: TST $0100 ; BEQ loop ; INC $0101 ; BRA C008
-        // handler: LDAA SPSR ; LDAA SPDR ; LDAA #1 ; STAA $0100 ; RTI
-        let mut code = vec![
-            0x8E, 0x3F, 0xFF, 0x86, 0xD2, 0x97, 0x28, 0x0E, 0x7F, 0x01, 0x00, 0x86, 0xAA, 0x97,
-            0x2A,
-        ];
-        code.extend(std::iter::repeat_n(0x01, nops));
-        code.extend([0x7D, 0x01, 0x00, 0x27, 0xFB, 0x7C, 0x01, 0x01]);
-        let back = 0xC008 - (0xC000 + code.len() as i32 + 2);
-        code.extend([0x20, back as i8 as u8]);
-        let handler = 0xC000 + code.len() as u16;
-        code.extend([0x96, 0x29, 0x96, 0x2A, 0x86, 0x01, 0xB7, 0x01, 0x00, 0x3B]);
-        let vector = handler.to_be_bytes();
-        let (mut fast, mut slow) = pair(program(&code, &[(0xFFD8, &vector)], 0xC000));
+        let (mut fast, mut slow) = pair(image(poll_loops::spi_interrupt(nops)));
         chunks(&mut fast, &mut slow, 40_000);
         assert!(fast.peek(0x0101) > 50, "{} bytes", fast.peek(0x0101));
         assert!(fast.fast_forward_skipped() > 0);
@@ -267,34 +243,16 @@ fn spi_interrupt_inside_a_skipped_loop_matches() {
 
 /// Loops that read the timer see its events, so a skip stops at them: one
 /// waits for RTIF in TFLG2 (plainly and counting), one for output compare
-/// 2 toggling PA6 (no
-/// interrupt enabled in either, where the timer's events are otherwise
-/// skipped over as time passing).
+/// 2 toggling PA6 (no interrupt enabled in any, where the timer's events
+/// are otherwise skipped over as time passing).
 #[test]
 fn loops_polling_the_timer_stop_at_its_events() {
-    // C000: LDAA #$40 ; STAA TFLG2 ; C004: BRCLR TFLG2,#$40,* ; INC $0100 ; BRA C000
-    let rtif = [
-        0x86, 0x40, 0x97, 0x25, 0x13, 0x25, 0x40, 0xFC, 0x7C, 0x01, 0x00, 0x20, 0xF3,
-    ];
-    // C000: LDAA #$40 ; STAA TCTL1 (OC2 toggles PA6) ; LDD #$1000 ; STD TOC2
-    // C009: BRCLR PORTA,#$40,* ; INC $0100 ; C010: BRSET PORTA,#$40,* ;
-    // INC $0101 ; BRA C009
-    let pa6 = [
-        0x86, 0x40, 0x97, 0x20, 0xCC, 0x10, 0x00, 0xDD, 0x18, 0x13, 0x00, 0x40, 0xFC, 0x7C, 0x01,
-        0x00, 0x12, 0x00, 0x40, 0xFC, 0x7C, 0x01, 0x01, 0x20, 0xF0,
-    ];
-    // A counted loop that waits for RTIF: C000: LDAA #$40 ; STAA TFLG2 ;
-    // C004: INC $0100 ; BRCLR TFLG2,#$40,C004 ; INC $0101 ; BRA C000
-    let counted_rtif = [
-        0x86, 0x40, 0x97, 0x25, 0x7C, 0x01, 0x00, 0x13, 0x25, 0x40, 0xF9, 0x7C, 0x01, 0x01, 0x20,
-        0xF0,
-    ];
     for (code, total, counter, at_least) in [
-        (&rtif[..], 120_000, 0x0100, 10),
-        (&counted_rtif[..], 120_000, 0x0101, 10),
-        (&pa6[..], 400_000, 0x0101, 2),
+        (poll_loops::rtif_wait(), 120_000, 0x0100, 10),
+        (poll_loops::rtif_wait_counting(), 120_000, 0x0101, 10),
+        (poll_loops::oc2_pin_wait(), 400_000, 0x0101, 2),
     ] {
-        let (mut fast, mut slow) = pair(program(code, &[], 0xC000));
+        let (mut fast, mut slow) = pair(image(code));
         chunks(&mut fast, &mut slow, total);
         // And in even slices, whose ends fall elsewhere in the RTI period.
         for _ in 0..total / 1_200 {

@@ -383,12 +383,10 @@ impl Bus for ProbeBus<'_> {
 }
 
 impl Machine {
-    /// [`Machine::step`] through the probe's bus: the same outcome, whether
-    /// the step kept the iteration repeatable (no TCNT read, no write but a
-    /// RAM store of the byte already there), and whether it wrote a device
-    /// register (then the loop is no counted loop either). The debugger's
-    /// hooked run measures its loop iterations with it.
-    pub(super) fn step_probed(&mut self) -> (super::StepOutcome, bool, bool) {
+    /// [`Machine::step`] through the probe's bus: the same outcome, and what
+    /// the bus saw ([`ProbeFlags`]). The debugger's hooked run measures its
+    /// loop iterations with it.
+    pub(super) fn step_probed(&mut self) -> (super::StepOutcome, ProbeFlags) {
         let before = super::WriteUndo::take(&self.cpu.regs);
         let mut bus = ProbeBus {
             board: &mut self.board,
@@ -398,8 +396,13 @@ impl Machine {
             read_timer: false,
         };
         let step = self.cpu.step(&mut bus);
-        let (clean, wrote_io) = (bus.clean, bus.wrote_io);
-        (self.finish_step(step, before), clean, wrote_io)
+        let flags = ProbeFlags {
+            clean: bus.clean,
+            wrote_io: bus.wrote_io,
+            read_io: bus.read_io,
+            read_timer: bus.read_timer,
+        };
+        (self.finish_step(step, before), flags)
     }
 
     /// Called by `run_until` when the instruction at `from` just sent
@@ -621,10 +624,7 @@ impl Machine {
         let mut last_back = None;
         // The lowest and highest SP at the iteration's instruction boundaries.
         let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
-        let mut measured = Measured {
-            last_device_read: None,
-            reads_timer: false,
-        };
+        let mut measured = Measured::default();
         for n in 0..MAX_ITERATION_STEPS {
             let start = self.board.now();
             if start >= limit {
@@ -639,18 +639,20 @@ impl Machine {
                 read_timer: false,
             };
             let step = self.cpu.step_inline(&mut bus);
-            bus_clean &= bus.clean;
-            let wrote_io = bus.wrote_io;
-            // Offsets fit: at most 48 steps of at most 41 cycles.
-            if bus.read_io {
-                measured.last_device_read = Some((start - t0) as u16);
-                measured.reads_timer |= bus.read_timer;
-            }
-            self.ff.ends[n as usize] = (start - t0) as u16 + step.cycles as u16;
+            let flags = ProbeFlags {
+                clean: bus.clean,
+                wrote_io: bus.wrote_io,
+                read_io: bus.read_io,
+                read_timer: bus.read_timer,
+            };
+            bus_clean &= flags.clean;
+            let wrote_io = flags.wrote_io;
             if self.board.has_fault() {
                 return Iteration::Stopped(self.fault_step(step, before, stop));
             }
             self.board.tick(step.cycles);
+            // Always true: `ff.ends` holds MAX_ITERATION_STEPS.
+            self.note_measured_step(n as usize, t0, start, &flags, &mut measured);
             let quiet = step.event == StepEvent::None
                 && self.cpu.state == RunState::Running
                 && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
@@ -753,13 +755,53 @@ enum Iteration {
 }
 
 /// What the skip needs to know of a measured iteration besides its length.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Measured {
     /// Where the last step that read a device (anything but plain memory)
     /// began, in E-cycles from the iteration's start.
-    last_device_read: Option<u16>,
+    pub(super) last_device_read: Option<u16>,
     /// It read a timer register or PORTA.
-    reads_timer: bool,
+    pub(super) reads_timer: bool,
+}
+
+/// What the probe's bus saw in one step ([`Machine::step_probed`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ProbeFlags {
+    /// The step kept the iteration repeatable: no TCNT read, no write but
+    /// a RAM store of the byte already there.
+    pub(super) clean: bool,
+    /// It wrote a device register (then the loop is no counted loop either).
+    pub(super) wrote_io: bool,
+    /// It read something other than plain memory.
+    pub(super) read_io: bool,
+    /// It read a timer register or PORTA.
+    pub(super) read_timer: bool,
+}
+
+impl Machine {
+    /// Notes step `n` (from 0) of an iteration measured from `t0`, which
+    /// began at `start`, in `ff.ends` and `measured`. False if the
+    /// iteration has more steps than `ff.ends` holds.
+    #[inline(always)]
+    pub(super) fn note_measured_step(
+        &mut self,
+        n: usize,
+        t0: u64,
+        start: u64,
+        flags: &ProbeFlags,
+        measured: &mut Measured,
+    ) -> bool {
+        let Some(end) = self.ff.ends.get_mut(n) else {
+            return false;
+        };
+        // Offsets fit: at most 48 steps of at most 41 cycles.
+        *end = (self.board.now() - t0) as u16;
+        if flags.read_io {
+            measured.last_device_read = Some((start - t0) as u16);
+            measured.reads_timer |= flags.read_timer;
+        }
+        true
+    }
 }
 
 #[cfg(test)]

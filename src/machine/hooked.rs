@@ -42,7 +42,7 @@
 //! call stack and profile do not depend on the values counted.
 
 use super::counted::{Boundary, Counted, Recorded};
-use super::fastforward::{LoopBackoff, LoopKind, MAX_ITERATION_STEPS};
+use super::fastforward::{LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
 use super::{Breakpoints, Machine, StepOutcome};
 use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
@@ -222,6 +222,9 @@ struct Probe {
     cpu0: Cpu,
     effects0: crate::board::ReadEffects,
     steps: u32,
+    /// What the skip needs of the iteration (its instruction ends go to
+    /// `ff.ends`); `None` once it has more steps than those hold.
+    measured: Option<Measured>,
     last_back: Option<u16>,
     retried: bool,
     /// A counted measurement ([`super::counted`]) instead of a plain one.
@@ -574,7 +577,9 @@ impl Machine {
         if probe.as_ref().is_some_and(|p| p.counted.is_some()) {
             return self.counted_probe_step(probe, before, hook, cache, interest, pending);
         }
-        let (out, clean, wrote_io) = self.step_probed();
+        let start = self.board.now();
+        let (out, flags) = self.step_probed();
+        let (clean, wrote_io) = (flags.clean, flags.wrote_io);
         let (stops, hook_stop) = self.tell_probe_step(&out, before, hook, interest, pending);
         if stops {
             flush(hook, pending);
@@ -592,6 +597,10 @@ impl Machine {
             cache.backoff.failed(p.head, now);
             *probe = None;
             return None;
+        }
+        if let Some(mut m) = p.measured {
+            let noted = self.note_measured_step(p.steps as usize, p.t0, start, &flags, &mut m);
+            p.measured = noted.then_some(m);
         }
         p.steps += 1;
         if !clean {
@@ -746,6 +755,7 @@ impl Machine {
             cpu0: self.cpu_without_cycles(),
             effects0: self.board.read_effects(),
             steps: 0,
+            measured: Some(Measured::default()),
             last_back: None,
             retried,
             counted: None,
@@ -884,7 +894,7 @@ impl Machine {
         let period = self.board.now() - p.t0;
         // Every measured step was an instruction (quiet).
         let steps = p.steps as u64;
-        let k = self.skip_repeats(period, steps, p.limit, None);
+        let k = self.skip_repeats(period, steps, p.limit, p.measured);
         let now = self.board.now();
         cache.backoff.hold_after_skip(p.head, now, period);
         if k > 0 {
