@@ -216,30 +216,39 @@ impl Cpu {
             Some(code) => code,
             None => fetch_code(bus, pc),
         };
-        let first = (code >> 56) as u8;
+        self.dispatch_first(bus, (code >> 56) as u8, pc, code)
+    }
+
+    /// An instruction behind a prebyte ($18, $1A, $CD), or an illegal
+    /// opcode: looked up in the table. Out of line, so the hot loop holds
+    /// only the page-1 jump.
+    #[inline(never)]
+    pub(super) fn step_prebyte<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        first: u8,
+        pc: u16,
+        code: u64,
+    ) -> Step {
         let mut index = dispatch::INDEX[0][first as usize];
-        let mut opcode_len = 1u16;
-        // One compare keeps every page-1 opcode on the straight path.
-        if index >= dispatch::PREBYTE {
-            let mut bytes = [first, 0];
-            if index != dispatch::NONE {
-                // A prebyte: its page's opcode follows.
-                let page = (index - dispatch::PREBYTE) as usize;
-                bytes[1] = (code >> 48) as u8;
-                index = dispatch::INDEX[page][bytes[1] as usize];
-                opcode_len = 2;
-            }
-            if index == dispatch::NONE {
-                let len = opcode_len as u8;
-                return self.illegal(
-                    bus,
-                    IllegalOpcode {
-                        addr: pc,
-                        bytes,
-                        len,
-                    },
-                );
-            }
+        let mut bytes = [first, 0];
+        let mut len = 1u8;
+        if index != dispatch::NONE {
+            // A prebyte: its page's opcode follows.
+            let page = (index - dispatch::PREBYTE) as usize;
+            bytes[1] = (code >> 48) as u8;
+            index = dispatch::INDEX[page][bytes[1] as usize];
+            len = 2;
+        }
+        if index == dispatch::NONE {
+            return self.illegal(
+                bus,
+                IllegalOpcode {
+                    addr: pc,
+                    bytes,
+                    len,
+                },
+            );
         }
         self.dispatch(bus, index, pc, code)
     }

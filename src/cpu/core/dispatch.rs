@@ -28,7 +28,31 @@ const _: () = assert!(
 
 /// Per page (none, $18, $1A, $CD) and opcode byte: the index of its entry
 /// in [`OPCODES`], or [`NONE`]; on page 1 the prebytes are `PREBYTE + page`.
-pub(super) static INDEX: [[u16; 256]; 4] = build_index();
+pub(super) static INDEX: [[u16; 256]; 4] = INDEX_TABLE;
+const INDEX_TABLE: [[u16; 256]; 4] = build_index();
+
+/// Per opcode byte: true if it is a whole instruction's opcode on page 1
+/// (no prebyte, not illegal), whose entry [`page1_entry`] gives.
+const PAGE1_PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut op = 0;
+    while op < 256 {
+        plain[op] = INDEX_TABLE[0][op] < PREBYTE;
+        op += 1;
+    }
+    plain
+};
+
+/// The entry of page-1 opcode `op` in [`OPCODES`]; 0 (any valid index,
+/// never run) for a prebyte or an illegal opcode.
+const fn page1_entry(op: usize) -> usize {
+    let i = INDEX_TABLE[0][op];
+    if i < PREBYTE {
+        i as usize
+    } else {
+        0
+    }
+}
 
 const fn build_index() -> [[u16; 256]; 4] {
     let mut index = [[NONE; 256]; 4];
@@ -55,6 +79,26 @@ impl Cpu {
         let opcode_len = if e.prebyte == 0 { 1 } else { 2 };
         let operands = code << (8 * opcode_len);
         self.execute(bus, e.op, e.mode, e.cycles, addr, opcode_len, operands)
+    }
+
+    /// Runs the instruction at `addr` whose first byte is `first` (bytes in
+    /// `code`, see [`Bus::code`]): a page-1 opcode straight from the byte,
+    /// one jump on it and no table lookup; a prebyte or an illegal opcode
+    /// out of line ([`Cpu::step_prebyte`]).
+    #[inline(always)]
+    pub(super) fn dispatch_first<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        first: u8,
+        addr: u16,
+        code: u64,
+    ) -> Step {
+        seq!(N in 0..256 {
+            match first {
+                #(N if PAGE1_PLAIN[N] => self.entry::<B, { page1_entry(N) }>(bus, addr, code),)*
+                _ => self.step_prebyte(bus, first, addr, code),
+            }
+        })
     }
 
     /// Runs the table entry `index` (from [`INDEX`]) for the instruction at
@@ -103,5 +147,18 @@ mod tests {
             }
         }
         assert_eq!(found, ENTRIES);
+    }
+
+    #[test]
+    fn page1_bytes_are_their_index_entries() {
+        for op in 0..256 {
+            let i = INDEX[0][op];
+            assert_eq!(PAGE1_PLAIN[op], i < PREBYTE, "{op:02X}");
+            if PAGE1_PLAIN[op] {
+                assert_eq!(page1_entry(op), i as usize, "{op:02X}");
+                assert_eq!(OPCODES[page1_entry(op)].prebyte, 0);
+                assert_eq!(OPCODES[page1_entry(op)].opcode as usize, op);
+            }
+        }
     }
 }
