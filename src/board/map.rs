@@ -55,6 +55,10 @@ pub struct MemoryMap {
     quick_read: [bool; 256],
     /// Per page: writes go straight to memory (see `quick_read`).
     quick_write: [bool; 256],
+    /// Per page: it and the next page both read straight from memory, so
+    /// eight bytes from any address in it may be taken in one load (never
+    /// page $FF, after which the address space wraps).
+    quick_code: [bool; 256],
     /// Base of the register block.
     pub reg_base: u16,
     /// Base of the internal RAM.
@@ -78,6 +82,7 @@ impl MemoryMap {
             pages: [0; 256],
             quick_read: [false; 256],
             quick_write: [false; 256],
+            quick_code: [false; 256],
             reg_base: 0,
             ram_base: 0,
             ram_size: board.internal_ram,
@@ -153,6 +158,9 @@ impl MemoryMap {
             self.quick_read[i] = p & (READ_DIRECT | REGISTERS) == READ_DIRECT;
             self.quick_write[i] = p & (WRITE_DIRECT | REGISTERS) == WRITE_DIRECT;
         }
+        for i in 0..256 {
+            self.quick_code[i] = i < 255 && self.quick_read[i] && self.quick_read[i + 1];
+        }
     }
 
     /// True if a read of `addr` goes straight to memory: a page of one
@@ -164,11 +172,13 @@ impl MemoryMap {
     }
 
     /// True if the eight bytes from `pc` on may be read straight from
-    /// memory in one go: all in one page whose reads are direct, which is
-    /// never the register block's page.
+    /// memory in one go: all in pages whose reads are direct (never the
+    /// register block's), and not across $FFFF. The first test is the
+    /// hot one: `pc`'s page and the next both direct.
     #[inline(always)]
     pub fn code_direct(&self, pc: u16) -> bool {
-        pc & 0xFF <= 0xF8 && self.quick_read[(pc >> 8) as usize]
+        let page = (pc >> 8) as usize;
+        self.quick_code[page] || (pc & 0xFF <= 0xF8 && self.quick_read[page])
     }
 
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
@@ -264,6 +274,37 @@ impl MemoryMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `code_direct` says yes only where all eight bytes from the address
+    /// read straight from memory and do not wrap past $FFFF; and it says
+    /// yes for every address of a page whose next page is direct too.
+    #[test]
+    fn code_direct_only_over_direct_bytes() {
+        for (name, cfg) in [
+            ("trainer11", BoardConfig::trainer11()),
+            ("evb", BoardConfig::evb()),
+        ] {
+            for init in [0x00, 0x01, 0x10, 0x9B] {
+                let mut m = MemoryMap::new(&cfg, init, true);
+                for watch in [false, true] {
+                    if watch {
+                        m.watch_vector_page();
+                    }
+                    for pc in 0..=0xFFFFu16 {
+                        let all =
+                            (0..8u16).all(|i| pc.checked_add(i).is_some_and(|a| m.reads_direct(a)));
+                        if m.code_direct(pc) {
+                            assert!(all, "{name} INIT={init:02X}: ${pc:04X}");
+                        }
+                        let page = usize::from(pc >> 8);
+                        if page < 255 && m.quick_read[page] && m.quick_read[page + 1] {
+                            assert!(m.code_direct(pc), "{name}: ${pc:04X} not taken");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn trainer11_pages() {
