@@ -354,10 +354,11 @@ impl Machine {
                 return Pass::AtLimit;
             }
             let (step, regs, from, fit) = self.cpu_step_recorded(it);
-            if self.board.tick_or_fault(step.cycles) {
+            if self.board.has_fault() {
                 let undo = super::WriteUndo::take(&regs);
                 return Pass::Stopped(self.fault_step(step, undo, stop));
             }
+            self.board.tick(step.cycles);
             let quiet = step.event == StepEvent::None
                 && self.cpu.state == RunState::Running
                 && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));

@@ -647,9 +647,10 @@ impl Machine {
             };
             bus_clean &= flags.clean;
             let wrote_io = flags.wrote_io;
-            if self.board.tick_or_fault(step.cycles) {
+            if self.board.has_fault() {
                 return Iteration::Stopped(self.fault_step(step, before, stop));
             }
+            self.board.tick(step.cycles);
             // Always true: `ff.ends` holds MAX_ITERATION_STEPS.
             self.note_measured_step(n as usize, t0, start, &flags, &mut measured);
             let quiet = step.event == StepEvent::None

@@ -369,12 +369,13 @@ impl Machine {
             // path 1.73x -> 1.86x).
             let undo = super::WriteUndo::take(&self.cpu.regs);
             let step = self.cpu.step_inline(&mut self.board);
-            if self.board.tick_or_fault(step.cycles) {
+            if self.board.has_fault() {
                 let out = self.refused_step(step, undo);
                 flush(hook, &mut pending);
                 hook.after_step(self, &before, &out.step);
                 return HookedStop::Outcome(out);
             }
+            self.board.tick(step.cycles);
             let after = self.after_hooked_step(
                 step,
                 &before,
@@ -432,9 +433,10 @@ impl Machine {
             let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
             let undo = super::WriteUndo::take(&self.cpu.regs);
             let step = self.cpu.step_inline(&mut self.board);
-            if self.board.tick_or_fault(step.cycles) {
+            if self.board.has_fault() {
                 return Some(QuickEnd::Refused(step, undo, before));
             }
+            self.board.tick(step.cycles);
             let to = self.cpu.regs.pc;
             let plain = step.event == StepEvent::None
                 && self.cpu.state == RunState::Running
