@@ -190,10 +190,6 @@ pub struct ReadEffects {
 pub struct Board {
     now: u64,
     next_event: u64,
-    /// `next_event`, or 0 while a bus fault waits to be taken: the one
-    /// compare `run_until`'s hot loop makes after a step
-    /// ([`Board::tick_or_fault`]).
-    alarm: u64,
     /// The next event of every device but the timer (the pins, the A/D,
     /// the SPI, the SCI): with no interrupt enabled, a program that reads
     /// no timer register cannot tell the timer's events from plain time
@@ -270,7 +266,6 @@ impl Board {
         let mut board = Board {
             now: 0,
             next_event: 0,
-            alarm: 0,
             next_other_event: 0,
             mem: Box::new([0; 0x10000]),
             map: MemoryMap::new(cfg, cfg.init, false),
@@ -397,32 +392,6 @@ impl Board {
         self.fault = None;
         self.last_activity = now;
         self.service();
-    }
-
-    fn sync_alarm(&mut self) {
-        self.alarm = if self.fault.is_some() {
-            0
-        } else {
-            self.next_event
-        };
-    }
-
-    /// Advances time by a step's `cycles` and returns false, as
-    /// [`Board::tick`] does, unless a bus fault waits (returns true, and
-    /// time stays): one compare on the common path, where a step neither
-    /// faulted nor reached the next event.
-    #[inline(always)]
-    pub fn tick_or_fault(&mut self, cycles: u32) -> bool {
-        let now = self.now + cycles as u64;
-        if now < self.alarm {
-            self.now = now;
-            return false;
-        }
-        if self.fault.is_some() {
-            return true;
-        }
-        self.tick(cycles);
-        false
     }
 
     /// Clears RAM and program memory to zero.
@@ -666,7 +635,6 @@ impl Board {
         let i = self.pin_schedule.partition_point(|(t, _, _)| *t <= at);
         self.pin_schedule.insert(i, (at, line, low));
         self.next_event = self.next_event.min(at);
-        self.sync_alarm();
         self.next_other_event = self.next_other_event.min(at);
     }
 
@@ -813,9 +781,7 @@ impl Board {
 
     /// Takes the first bus fault since the last call, if any.
     pub fn take_fault(&mut self) -> Option<BusFault> {
-        let fault = self.fault.take();
-        self.sync_alarm();
-        fault
+        self.fault.take()
     }
 
     /// How many bus faults happened since power-on.
@@ -970,7 +936,6 @@ impl Board {
         next = next.min(self.sci.tick(now));
         self.next_other_event = next;
         self.next_event = next.min(timer);
-        self.sync_alarm();
         // PORTA bit 6 low lights the backlight, whoever drives the pin.
         self.lcd
             .set_backlight(self.timer.porta() & ports::PORTA_BACKLIGHT_OFF == 0);
@@ -1224,7 +1189,6 @@ impl Board {
                 if (0x28..=0x2A).contains(&addr) {
                     let spi = self.spi.tick(now);
                     self.next_event = self.next_event.min(spi);
-                    self.sync_alarm();
                     self.next_other_event = self.next_other_event.min(spi);
                     self.update_irq();
                     return;
@@ -1277,7 +1241,6 @@ impl Board {
         self.fault_count += 1;
         if self.fault.is_none() {
             self.fault = Some(fault);
-            self.alarm = 0;
         }
     }
 

@@ -924,12 +924,13 @@ impl Machine {
             while self.board.now() < limit {
                 let before = WriteUndo::take(&self.cpu.regs);
                 let step = self.cpu.step_inline(&mut self.board);
-                if self.board.tick_or_fault(step.cycles) {
+                if self.board.has_fault() {
                     if let Some(reason) = self.fault_step(step, before, stop) {
                         return reason;
                     }
                     continue;
                 }
+                self.board.tick(step.cycles);
                 let quiet = step.event == StepEvent::None
                     && self.cpu.state == RunState::Running
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
