@@ -6,7 +6,8 @@
 //! fast-forwarded as in [`Machine::run_until`] when the hook can account
 //! for the skipped iterations exactly.
 //!
-//! The fast-forward argument is the one of `fastforward.rs` (steps 1-4):
+//! The fast-forward argument is the one of `fastforward.rs` (steps 1-6,
+//! the probe's steps noting what 5 and 6 need, [`Machine::note_measured_step`]):
 //! when control moves back to an address H, the state at H is noted (CPU
 //! without its cycle counter, the device state reads change, the next device
 //! event); one iteration runs through the probe's bus
