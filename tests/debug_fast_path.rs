@@ -257,17 +257,7 @@ fn a_counted_loop_is_skipped_with_call_stack_and_profile_exact() {
         0x32,                   // C01D pula
         0x39,                   // C01E rts
     ];
-    let mut fast = Debugger::new(raw(debounce));
-    let mut slow = Debugger::new(raw(debounce));
-    slow.set_fast_path(false);
-    for d in [&mut fast, &mut slow] {
-        d.set_history_budget(None);
-    }
-    for i in 0..40 {
-        let (a, b) = (fast.run_for(37_919), slow.run_for(37_919));
-        assert_eq!(seen(&fast, a), seen(&slow, b), "slice {i}");
-        assert!(fast.target() == slow.target(), "machine after slice {i}");
-    }
+    let fast = sliced_both_ways(raw(debounce), 40, 37_919, "debounce");
     assert!(fast.target().peek(0x0110) > 20, "passes counted");
     assert!(
         fast.target().fast_forward_skipped() > 30_000,
@@ -292,23 +282,31 @@ fn polling_loops_with_their_own_skip_rules_agree() {
     programs.push(poll_loops::rtif_wait_counting());
     programs.push(poll_loops::oc2_pin_wait());
     for (n, (code, more)) in programs.iter().enumerate() {
-        let mut fast = Debugger::new(raw_with(code, more));
-        let mut slow = Debugger::new(raw_with(code, more));
-        slow.set_fast_path(false);
-        for d in [&mut fast, &mut slow] {
-            d.set_history_budget(None);
-        }
-        for i in 0..60 {
-            let (a, b) = (fast.run_for(4_999), slow.run_for(4_999));
-            assert_eq!(seen(&fast, a), seen(&slow, b), "program {n}, slice {i}");
-            assert!(
-                fast.target() == slow.target(),
-                "program {n}: machine after slice {i}"
-            );
-        }
+        let fast = sliced_both_ways(raw_with(code, more), 60, 4_999, &format!("program {n}"));
         assert!(
             fast.target().fast_forward_skipped() > 0,
             "program {n} was never skipped"
         );
     }
+}
+
+/// Runs `m` on the debugger's fast and slow paths (no history) in `slices`
+/// runs of `cycles` E-cycles each, requiring the same stops and machines
+/// after every one; returns the fast one.
+fn sliced_both_ways(m: Machine, slices: u32, cycles: u64, what: &str) -> Debugger<Machine> {
+    let mut fast = Debugger::new(m.clone());
+    let mut slow = Debugger::new(m);
+    slow.set_fast_path(false);
+    for d in [&mut fast, &mut slow] {
+        d.set_history_budget(None);
+    }
+    for i in 0..slices {
+        let (a, b) = (fast.run_for(cycles), slow.run_for(cycles));
+        assert_eq!(seen(&fast, a), seen(&slow, b), "{what}, slice {i}");
+        assert!(
+            fast.target() == slow.target(),
+            "{what}: machine after slice {i}"
+        );
+    }
+    fast
 }
