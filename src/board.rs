@@ -485,7 +485,8 @@ impl Board {
     /// sequence of [`Board::tick`]s adding up to `cycles`: none of them
     /// reaches `next_event`, so none services a device, and device state is
     /// a function of the cycle count between events (the timer computes
-    /// TCNT from it). Used by the machine's fast-forward over polling loops.
+    /// TCNT from it). (The machine's fast-forward uses
+    /// `Board::skip_unseen`, which may also pass the timer's events.)
     pub fn skip_idle(&mut self, cycles: u64) -> bool {
         match self.now.checked_add(cycles) {
             Some(end) if end < self.next_event => {

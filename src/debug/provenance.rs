@@ -86,7 +86,7 @@ const UNKNOWN_NODE: Node = Node {
     value: 0,
 };
 
-/// Indices of the register bytes in [`Tracker::regs`].
+/// Indices of the register bytes in `Tracker::regs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RegByte {
     /// Accumulator A.

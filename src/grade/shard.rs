@@ -82,7 +82,7 @@ pub fn shard_of(name: &str, count: usize) -> usize {
 /// What one shard leaves for the merge (`shard.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShardOutput {
-    /// [`SHARD_FORMAT`].
+    /// The layout version of this file (`SHARD_FORMAT`).
     pub format: u32,
     /// Which shard this is.
     pub shard: ShardSpec,

@@ -520,8 +520,9 @@ impl Machine {
     ///
     /// Without `measured`, every device event counts and the iteration
     /// that meets one runs normally. With it (the iteration was just
-    /// measured by `run_until`'s probe: its instruction ends are in
-    /// `ff.ends`), the timer's events do not count if the loop reads no
+    /// measured by a probe, `run_until`'s or the hooked run's, whose steps
+    /// went through [`Machine::note_measured_step`]: the instruction ends
+    /// are in `ff.ends`), the timer's events do not count if the loop reads no
     /// timer register ([`Board::next_event_seen`]), and the iteration that
     /// meets the event is skipped too where that is exact
     /// ([`Machine::skip_event_iteration`]).

@@ -7,11 +7,11 @@
 //! for the skipped iterations exactly.
 //!
 //! The fast-forward argument is the one of `fastforward.rs` (steps 1-6,
-//! the probe's steps noting what 5 and 6 need, [`Machine::note_measured_step`]):
+//! the probe's steps noting what 5 and 6 need, `Machine::note_measured_step`):
 //! when control moves back to an address H, the state at H is noted (CPU
 //! without its cycle counter, the device state reads change, the next device
 //! event); one iteration runs through the probe's bus
-//! ([`Machine::step_probed`]), and a write that changed a byte or touched a
+//! (`Machine::step_probed`), and a write that changed a byte or touched a
 //! register, or a TCNT read, ends the measurement there. Back
 //! at H with everything equal and no event crossed, every further iteration
 //! started before the next event, the key script's next action, the COP

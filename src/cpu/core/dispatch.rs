@@ -1,12 +1,16 @@
-//! From an opcode to its code: the opcode byte (and prebyte page) selects an
-//! entry of the one opcode table [`OPCODES`], and a `match` on the entry's
-//! index runs `execute` with that entry's operation, addressing mode and
-//! cycle count as constants. In an optimised build every arm thus becomes
-//! the code of exactly one opcode (`ldaa 3,x` fetches its offset and adds X
-//! without asking which mode it is in): one indirect jump per instruction
-//! instead of a table lookup, a jump on the operation and another on the
-//! mode. The semantics stay in one place, `execute`; this file only says
-//! which entry an opcode is, and is checked against the table by its tests.
+//! From an opcode to its code. A page-1 opcode (no prebyte) is dispatched
+//! on its byte: a 256-arm `match` whose arms run `execute` with that
+//! byte's entry of the one opcode table [`OPCODES`] (operation, addressing
+//! mode, cycle count) as constants, the entry itself a constant generic
+//! argument. A prebyte or an illegal byte goes out of line
+//! (`Cpu::step_prebyte`), which looks the entry up in [`INDEX`] and
+//! `match`es on its index the same way. In an optimised build every arm
+//! thus becomes the code of exactly one opcode (`ldaa 3,x` fetches its
+//! offset and adds X without asking which mode it is in): one indirect
+//! jump per instruction instead of a table lookup, a jump on the operation
+//! and another on the mode. The semantics stay in one place, `execute`;
+//! this file only says which entry an opcode is, and is checked against
+//! the table by its tests.
 
 use super::{Cpu, Step};
 use crate::cpu::bus::Bus;
