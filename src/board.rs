@@ -924,7 +924,12 @@ impl Board {
             self.pin_schedule.remove(0);
             self.apply_bench_now(&bench::BenchAction::Irq { line, low });
         }
-        let timer = self.timer.tick(now);
+        // Only a device with an event due needs its tick (the SPI's byte
+        // ends are most events; the others' ticks would return these).
+        let timer = match self.timer.next_due() {
+            due if due <= now => self.timer.tick(now),
+            due => due,
+        };
         let mut next = u64::MAX;
         if let Some(&(at, _, _)) = self.pin_schedule.first() {
             next = next.min(at);
@@ -934,7 +939,10 @@ impl Board {
         if let Some(byte) = self.spi.take_completed() {
             self.route_spi(byte);
         }
-        next = next.min(self.sci.tick(now));
+        next = next.min(match self.sci.next_due() {
+            due if due <= now => self.sci.tick(now),
+            due => due,
+        });
         self.next_other_event = next;
         self.next_event = next.min(timer);
         // PORTA bit 6 low lights the backlight, whoever drives the pin.

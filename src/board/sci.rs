@@ -90,6 +90,17 @@ impl Default for Sci {
 }
 
 impl Sci {
+    /// The cycle of its next event (a frame sent, a byte received): `tick`
+    /// at an earlier cycle changes nothing and returns this.
+    #[inline]
+    pub fn next_due(&self) -> u64 {
+        let tx = match self.shifter {
+            Shifter::Idle => u64::MAX,
+            Shifter::Preamble(t) | Shifter::Byte(_, t) => t,
+        };
+        tx.min(self.next_rx)
+    }
+
     /// The SCI as the monitor hands it to the program (see the module doc).
     pub fn new() -> Self {
         let mut s = Sci {
@@ -322,11 +333,7 @@ impl Device for Sci {
                 at + self.frame_cycles()
             };
         }
-        let tx = match self.shifter {
-            Shifter::Idle => u64::MAX,
-            Shifter::Preamble(t) | Shifter::Byte(_, t) => t,
-        };
-        tx.min(self.next_rx)
+        self.next_due()
     }
 
     /// Resets to the monitor's setup (module doc); the serial log is kept

@@ -145,6 +145,13 @@ impl Default for Timer {
 const INPUT_BITS: [u8; 4] = [0, 1, 2, 7];
 
 impl Timer {
+    /// The cycle of its next event: `tick` at an earlier cycle changes
+    /// nothing and returns this.
+    #[inline]
+    pub fn next_due(&self) -> u64 {
+        self.next_event
+    }
+
     /// The timer at reset.
     pub fn new() -> Self {
         let mut t = Timer {
