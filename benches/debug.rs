@@ -37,7 +37,11 @@
 //! Session 11 (the skip rules and the dispatch, shared by both paths):
 //! `run_until` 2.80 -> 2.65 ms and the fast path 4.93 -> 4.65 ms for the
 //! game, so the ratio stayed at 1.75x (the session 10 build measured 1.75x
-//! that hour too; the 1.64-1.70x above were another day's).
+//! that hour too; the 1.64-1.70x above were another day's). The last
+//! change of the session (the device service ticking only what is due)
+//! made grading 2-3% faster and this fast path 1-2% slower (1.78-1.79x
+//! against 1.82-1.83x, two pairs the same hour), though callgrind counts
+//! fewer instructions for both.
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
