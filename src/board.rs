@@ -463,10 +463,7 @@ impl Board {
     /// Advances time by `cycles` E-cycles (called after every CPU step).
     #[inline]
     pub fn tick(&mut self, cycles: u32) {
-        self.now += cycles as u64;
-        if self.now >= self.next_event {
-            self.service();
-        }
+        self.advance(u64::from(cycles));
     }
 
     /// E-cycles since power-on.
@@ -486,7 +483,7 @@ impl Board {
     /// reaches `next_event`, so none services a device, and device state is
     /// a function of the cycle count between events (the timer computes
     /// TCNT from it). (The machine's fast-forward uses
-    /// `Board::skip_unseen`, which may also pass the timer's events.)
+    /// `Board::advance`, which may also pass the timer's events.)
     pub fn skip_idle(&mut self, cycles: u64) -> bool {
         match self.now.checked_add(cycles) {
             Some(end) if end < self.next_event => {
@@ -527,12 +524,15 @@ impl Board {
         }
     }
 
-    /// Moves time on by `cycles` for a fast-forward that ends before
-    /// [`Board::next_event_seen`] (with the same `reads_timer`), servicing
-    /// the timer's events it passes once at the end: the timer handles each
-    /// at its own cycle however late it is ticked (a 41-cycle IDIV ticks it
-    /// late too), so the board ends exactly as after small ticks.
-    pub(crate) fn skip_unseen(&mut self, cycles: u64) {
+    /// [`Board::tick`] for any number of cycles: time moves on and the
+    /// devices with an event due are serviced once, at the end. A
+    /// fast-forward that ends before [`Board::next_event_seen`] (with the
+    /// same `reads_timer`) passes only timer events this way, and the timer
+    /// handles each at its own cycle however late it is ticked (a 41-cycle
+    /// IDIV ticks it late too), so the board ends exactly as after small
+    /// ticks.
+    #[inline]
+    pub(crate) fn advance(&mut self, cycles: u64) {
         self.now += cycles;
         if self.now >= self.next_event {
             self.service();
@@ -545,14 +545,6 @@ impl Board {
     pub(crate) fn reads_timer(&self, addr: u16) -> bool {
         let a = addr.wrapping_sub(self.map.reg_base);
         a == ports::addr::PORTA || (0x0B..=0x27).contains(&a)
-    }
-
-    /// True if a CPU read of `addr` goes straight to RAM or ROM, whose
-    /// bytes no device event changes (not the register block, the PIO or
-    /// anything else behind `read_io`).
-    #[inline(always)]
-    pub(crate) fn reads_memory(&self, addr: u16) -> bool {
-        self.reads_direct(addr)
     }
 
     /// All device state a CPU read can change, as a value to compare. Reads
@@ -1276,9 +1268,11 @@ impl Board {
 
 impl Board {
     /// True if a read of `addr` goes straight to memory: not the register
-    /// block and a page of one readable kind (see [`map`]).
+    /// block and a page of one readable kind (see [`map`]). Those bytes no
+    /// device event changes (unlike the registers, the PIO and anything
+    /// else behind `read_io`).
     #[inline(always)]
-    fn reads_direct(&self, addr: u16) -> bool {
+    pub(crate) fn reads_direct(&self, addr: u16) -> bool {
         self.map.reads_direct(addr)
     }
 }

@@ -261,7 +261,7 @@ impl Machine {
         let reads_timer = its[1]
             .reads
             .iter()
-            .any(|&(a, _)| !board.reads_memory(a) && board.reads_timer(a));
+            .any(|&(a, _)| !board.reads_direct(a) && board.reads_timer(a));
         let deadline = bound.min(board.next_event_seen(reads_timer));
         let fit = deadline.saturating_sub(now).saturating_sub(1) / period.max(1);
         let k = fit.min(plan.k_max);
@@ -269,7 +269,7 @@ impl Machine {
             return Err(Counted::NotNow);
         }
         // The skip ends before the next event the loop can see.
-        self.board.skip_unseen(k * period);
+        self.board.advance(k * period);
         self.board.shift_input_poll(now - period, k * period);
         self.cpu.cycles += k * period;
         self.instructions += k * its[1].steps.len() as u64;

@@ -35,7 +35,7 @@
 //!    iteration read no timer register and not PORTA: they only set flags
 //!    and pins the loop never looks at ([`Board::next_event_seen`]). The
 //!    skip passes them and the timer handles each at its own cycle when
-//!    the board is serviced at the end ([`Board::skip_unseen`]).
+//!    the board is serviced at the end ([`Board::advance`]).
 //! 6. The iteration that meets the event is skipped too when every device
 //!    read in it begins before the event and no interrupt can follow: the
 //!    board is ticked from one of its instruction ends to the next, so the
@@ -337,10 +337,33 @@ struct ProbeBus<'a> {
     read_timer: bool,
 }
 
+impl<'a> ProbeBus<'a> {
+    /// A probe's bus over `board`, nothing seen yet.
+    fn new(board: &'a mut Board) -> Self {
+        ProbeBus {
+            board,
+            clean: true,
+            wrote_io: false,
+            read_io: false,
+            read_timer: false,
+        }
+    }
+
+    /// What it saw in the step just taken.
+    fn flags(&self) -> ProbeFlags {
+        ProbeFlags {
+            clean: self.clean,
+            wrote_io: self.wrote_io,
+            read_io: self.read_io,
+            read_timer: self.read_timer,
+        }
+    }
+}
+
 impl Bus for ProbeBus<'_> {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
-        if !self.board.reads_memory(addr) {
+        if !self.board.reads_direct(addr) {
             self.read_io = true;
             if self.board.reads_timer(addr) {
                 self.read_timer = true;
@@ -388,20 +411,9 @@ impl Machine {
     /// loop iterations with it.
     pub(super) fn step_probed(&mut self) -> (super::StepOutcome, ProbeFlags) {
         let before = super::WriteUndo::take(&self.cpu.regs);
-        let mut bus = ProbeBus {
-            board: &mut self.board,
-            clean: true,
-            wrote_io: false,
-            read_io: false,
-            read_timer: false,
-        };
+        let mut bus = ProbeBus::new(&mut self.board);
         let step = self.cpu.step(&mut bus);
-        let flags = ProbeFlags {
-            clean: bus.clean,
-            wrote_io: bus.wrote_io,
-            read_io: bus.read_io,
-            read_timer: bus.read_timer,
-        };
+        let flags = bus.flags();
         (self.finish_step(step, before), flags)
     }
 
@@ -542,7 +554,7 @@ impl Machine {
         // reaches the event.
         let mut k = deadline.saturating_sub(now).saturating_sub(1) / period;
         if k > 0 {
-            self.board.skip_unseen(k * period);
+            self.board.advance(k * period);
         }
         if let Some(m) = measured {
             if self.skip_event_iteration(period, count, limit, event, m.last_device_read) {
@@ -632,20 +644,9 @@ impl Machine {
                 return Iteration::AtLimit;
             }
             let before = super::WriteUndo::take(&self.cpu.regs);
-            let mut bus = ProbeBus {
-                board: &mut self.board,
-                clean: true,
-                wrote_io: false,
-                read_io: false,
-                read_timer: false,
-            };
+            let mut bus = ProbeBus::new(&mut self.board);
             let step = self.cpu.step_inline(&mut bus);
-            let flags = ProbeFlags {
-                clean: bus.clean,
-                wrote_io: bus.wrote_io,
-                read_io: bus.read_io,
-                read_timer: bus.read_timer,
-            };
+            let flags = bus.flags();
             bus_clean &= flags.clean;
             let wrote_io = flags.wrote_io;
             if self.board.has_fault() {
