@@ -547,6 +547,26 @@ impl Board {
         a == ports::addr::PORTA || (0x0B..=0x27).contains(&a)
     }
 
+    /// The byte a read of `addr` returns now, if that read changes nothing
+    /// (arms no flag clear, notes no input poll, is not TCNT) and every
+    /// read returns the same until the next device event or a CPU write:
+    /// plain memory and ROM; SPSR while SPIF and WCOL are clear; SCSR while
+    /// TDRE, TC, RDRF and OR are clear and the receiver is off (a read then
+    /// is no serial input poll). None for every other address. Due events
+    /// must have been serviced (as after every step's tick). The machine's
+    /// poll-loop skip reads through this ([`crate::machine`]).
+    pub(crate) fn quiet_read(&self, addr: u16) -> Option<u8> {
+        if self.reads_direct(addr) {
+            return Some(self.mem[addr as usize]);
+        }
+        // As `read_io` dispatches: these offsets are inside the block.
+        match addr.wrapping_sub(self.map.reg_base) {
+            0x29 => self.spi.quiet_status(self.now),
+            0x2E if !self.sci.receiver_enabled() => self.sci.quiet_status(self.now),
+            _ => None,
+        }
+    }
+
     /// All device state a CPU read can change, as a value to compare. Reads
     /// change only these: SPSR arms the SPIF/WCOL clear, SPDR clears them
     /// when armed; SCSR arms the TDRE/TC and RDRF/OR clears, SCDR clears

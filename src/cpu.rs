@@ -1,7 +1,7 @@
 //! The MC68HC11 core (M68HC11 Reference Manual, sections 3-6): registers, the
 //! opcode table, instruction execution, interrupts and reset.
 
-mod alu;
+pub(crate) mod alu;
 pub mod bus;
 pub mod core;
 pub mod decode;

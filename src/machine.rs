@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 mod counted;
 mod fastforward;
+mod poll;
 pub mod hooked;
 pub mod observe;
 
@@ -458,6 +459,13 @@ impl Machine {
     /// iterations skipped).
     pub fn fast_forward_stats(&self) -> (u64, u64, u64) {
         (self.ff.probes, self.ff.hits, self.ff.skipped)
+    }
+
+    /// Skips made from a poll loop's code, without a measured iteration
+    /// (the commonest waits: one read and a branch back), since this
+    /// machine was made. Each is also counted in the skipped iterations.
+    pub fn poll_loops_skipped(&self) -> u64 {
+        self.ff.polls
     }
 
     fn loaded_board(program: &Program, setup: &BoardSetup) -> Result<Board, LoadError> {

@@ -128,6 +128,15 @@ impl Sci {
         (self.scsr, self.armed_tx, self.armed_rx)
     }
 
+    /// SCSR as a read at `now` returns it, if that read arms no flag clear
+    /// (TDRE, TC, RDRF and OR all clear): then reading it again changes
+    /// nothing until the next frame event
+    /// ([`crate::board::Board::quiet_read`]).
+    pub fn quiet_status(&self, now: u64) -> Option<u8> {
+        let v = self.scsr_at(now);
+        (v & (TDRE | TC | RDRF | OR) == 0).then_some(v)
+    }
+
     /// E-cycles per bit at the current BAUD setting.
     pub fn bit_cycles(&self) -> u64 {
         let prescale = [1, 3, 4, 13][((self.baud >> 4) & 3) as usize];

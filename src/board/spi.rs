@@ -108,6 +108,14 @@ impl Spi {
         (self.spsr, self.armed, self.rx)
     }
 
+    /// SPSR as a read at `now` returns it, if that read arms no flag clear
+    /// (SPIF and WCOL both clear): then reading it again changes nothing
+    /// until the next transfer ends ([`crate::board::Board::quiet_read`]).
+    pub fn quiet_status(&self, now: u64) -> Option<u8> {
+        let v = self.spsr_at(now);
+        (v & (SPIF | WCOL) == 0).then_some(v)
+    }
+
     /// Bytes sent since reset.
     pub fn transfers(&self) -> u64 {
         self.transfers

@@ -4,6 +4,7 @@
 //! updates exactly the bits the manual lists for the instruction, and returns
 //! the result.
 
+use super::opcodes::Op;
 use super::registers::flags::{C, H, N, V, Z};
 
 /// Replaces the CCR bits of `mask` with those of `bits`.
@@ -142,6 +143,33 @@ pub fn clr8(ccr: &mut u8) -> u8 {
 #[inline(always)]
 pub fn tst8(ccr: &mut u8, m: u8) {
     put(ccr, N | Z | V | C, nz8_bits(m));
+}
+
+/// Whether branch `op` (BRA, BRN and the conditional branches BHI to BLE)
+/// is taken with condition codes `ccr` (RM appendix A, the branch tests);
+/// false for every other operation. With `op` a constant, as in each
+/// dispatch arm, this folds to the one test.
+#[inline(always)]
+pub(crate) fn branch_taken(op: Op, ccr: u8) -> bool {
+    let n_xor_v = (ccr & N != 0) != (ccr & V != 0);
+    match op {
+        Op::Bra => true,
+        Op::Bhi => ccr & (C | Z) == 0,
+        Op::Bls => ccr & (C | Z) != 0,
+        Op::Bcc => ccr & C == 0,
+        Op::Bcs => ccr & C != 0,
+        Op::Bne => ccr & Z == 0,
+        Op::Beq => ccr & Z != 0,
+        Op::Bvc => ccr & V == 0,
+        Op::Bvs => ccr & V != 0,
+        Op::Bpl => ccr & N == 0,
+        Op::Bmi => ccr & N != 0,
+        Op::Bge => !n_xor_v,
+        Op::Blt => n_xor_v,
+        Op::Bgt => !(n_xor_v || ccr & Z != 0),
+        Op::Ble => n_xor_v || ccr & Z != 0,
+        _ => false,
+    }
 }
 
 /// Shift/rotate flags: N, Z from the result, C = the bit shifted out,

@@ -100,13 +100,17 @@ pub(crate) struct FastForward {
     pub(crate) skipped: u64,
     /// Measured iterations, and those that repeated (statistics).
     pub(crate) probes: u64,
+    /// Poll loops skipped from their code, unmeasured (a statistic).
+    pub(crate) polls: u64,
+    /// The loop heads [`super::poll`] decoded last.
+    pub(crate) polls_seen: super::poll::PollCache,
     pub(crate) hits: u64,
     /// Buffers of the counted-loop probe ([`super::counted`]), kept
     /// between tries.
     pub(crate) recorded: [super::counted::Recorded; 2],
     /// Where each instruction of the last measured iteration ended, in
     /// E-cycles from its start (kept here: no array to fill per probe).
-    ends: [u16; MAX_ITERATION_STEPS as usize],
+    pub(super) ends: [u16; MAX_ITERATION_STEPS as usize],
 }
 
 impl Default for FastForward {
@@ -116,6 +120,8 @@ impl Default for FastForward {
             backoff: LoopBackoff::default(),
             skipped: 0,
             probes: 0,
+            polls: 0,
+            polls_seen: Default::default(),
             hits: 0,
             recorded: Default::default(),
             ends: [0; MAX_ITERATION_STEPS as usize],
@@ -433,6 +439,11 @@ impl Machine {
         check_bps: bool,
         from: u16,
     ) -> Option<StopReason> {
+        if from.wrapping_sub(self.cpu.regs.pc) <= super::poll::MAX_BRANCH_OFFSET
+            && self.try_poll_loop(from, stop, limit, skip_limit, check_bps)
+        {
+            return None;
+        }
         let op = self.board.peek(from);
         let second = if op == 0x18 {
             self.board.peek(from.wrapping_add(1))
@@ -565,7 +576,9 @@ impl Machine {
             return 0;
         }
         // Each skipped iteration polled where the measured one did.
-        self.board.shift_input_poll(now - period, k * period);
+        if measured.is_none_or(|m| !m.unmeasured) {
+            self.board.shift_input_poll(now - period, k * period);
+        }
         self.cpu.cycles += k * period;
         self.instructions += k * count;
         self.ff.skipped += k;
@@ -764,6 +777,10 @@ pub(super) struct Measured {
     pub(super) last_device_read: Option<u16>,
     /// It read a timer register or PORTA.
     pub(super) reads_timer: bool,
+    /// Not run but read from the code ([`super::poll`]): the iteration
+    /// before the skip may not have been one of the loop's, so the last
+    /// input poll (the loop itself notes none) is not moved with it.
+    pub(super) unmeasured: bool,
 }
 
 /// What the probe's bus saw in one step ([`Machine::step_probed`]).

@@ -7,7 +7,7 @@ use crate::cpu::alu;
 use crate::cpu::bus::Bus;
 use crate::cpu::decode::IllegalOpcode;
 use crate::cpu::opcodes::{Mode, Op};
-use crate::cpu::registers::flags::{C, I, N, S, V, X, Z};
+use crate::cpu::registers::flags::{C, I, S, V, X, Z};
 
 /// The instruction's operand bytes as the step fetched them, and the PC
 /// moving past each one the instruction takes.
@@ -340,22 +340,22 @@ impl Cpu {
             Op::Sei => self.regs.ccr |= I,
 
             // ---- branches, jumps, subroutines ---------------------------------
-            Op::Bra => self.branch(&mut f, true),
-            Op::Brn => self.branch(&mut f, false),
-            Op::Bhi => self.branch(&mut f, self.regs.ccr & (C | Z) == 0),
-            Op::Bls => self.branch(&mut f, self.regs.ccr & (C | Z) != 0),
-            Op::Bcc => self.branch(&mut f, self.regs.ccr & C == 0),
-            Op::Bcs => self.branch(&mut f, self.regs.ccr & C != 0),
-            Op::Bne => self.branch(&mut f, self.regs.ccr & Z == 0),
-            Op::Beq => self.branch(&mut f, self.regs.ccr & Z != 0),
-            Op::Bvc => self.branch(&mut f, self.regs.ccr & V == 0),
-            Op::Bvs => self.branch(&mut f, self.regs.ccr & V != 0),
-            Op::Bpl => self.branch(&mut f, self.regs.ccr & N == 0),
-            Op::Bmi => self.branch(&mut f, self.regs.ccr & N != 0),
-            Op::Bge => self.branch(&mut f, !self.n_xor_v()),
-            Op::Blt => self.branch(&mut f, self.n_xor_v()),
-            Op::Bgt => self.branch(&mut f, !(self.n_xor_v() || self.regs.ccr & Z != 0)),
-            Op::Ble => self.branch(&mut f, self.n_xor_v() || self.regs.ccr & Z != 0),
+            Op::Bra
+            | Op::Brn
+            | Op::Bhi
+            | Op::Bls
+            | Op::Bcc
+            | Op::Bcs
+            | Op::Bne
+            | Op::Beq
+            | Op::Bvc
+            | Op::Bvs
+            | Op::Bpl
+            | Op::Bmi
+            | Op::Bge
+            | Op::Blt
+            | Op::Bgt
+            | Op::Ble => self.branch(&mut f, alu::branch_taken(op, self.regs.ccr)),
             Op::Bsr => {
                 let d = self.fetch8(&mut f) as i8 as u16;
                 let ret = f.pc;
@@ -527,11 +527,6 @@ impl Cpu {
         if taken {
             f.pc = f.pc.wrapping_add(d);
         }
-    }
-
-    #[inline(always)]
-    fn n_xor_v(&self) -> bool {
-        (self.regs.ccr & N != 0) != (self.regs.ccr & V != 0)
     }
 
     /// INX/DEX/INY/DEY: add `delta`, set Z only.

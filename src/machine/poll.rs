@@ -1,0 +1,396 @@
+//! Poll loops skipped from their code, without a measured iteration.
+//!
+//! The commonest wait there is reads one byte and branches back until a
+//! bit changes: `tst SPSR / bpl` (the firmware's SPIF wait, three times
+//! per LCD byte), `brclr SCSR,x,#$80,*` (TDRE), `ldaa flag / beq` (a flag
+//! an interrupt handler sets). The probe of [`super::fastforward`] finds
+//! such a loop by running one more iteration through a watching bus and
+//! comparing the machine before and after: exact, but several times the
+//! cost of the iteration, once per wait.
+//!
+//! Here the loop is read from its code instead: at a back-jump whose
+//! target H holds one of these forms ([`PollLoop::decode`]), the state at
+//! H repeats if
+//! * the byte read returns the same value at every read until the next
+//!   device event and reading it changes nothing
+//!   ([`crate::board::Board::quiet_read`]: plain memory, SPSR or SCSR with
+//!   no flag to clear);
+//! * with that value the reading instruction leaves the CPU as it is (its
+//!   flags, and A or B for a load, already hold what it would set) and
+//!   the branch is taken, back to H;
+//! * no interrupt is pending now (one can only become pending at a device
+//!   event, which ends the skip as it ends every skip).
+//!
+//! Then one iteration from H gives the same state, and so do all until the
+//! event: the same argument as the probe's, with the one read and the
+//! instruction's effect checked directly. The skip itself is the probe's
+//! ([`Machine::skip_repeats`], with the event iteration and the unseen
+//! timer events as there), from the instruction ends and the read's
+//! offset (0: a read is timed at the start of its instruction) that the
+//! opcode table gives. Anything else, or a breakpoint on the branch, goes
+//! to the probe as before.
+
+use super::fastforward::Measured;
+use super::{Machine, StopConditions};
+use crate::cpu::alu;
+use crate::cpu::opcodes::{Mode, Op, OpcodeInfo, OPCODE_MAP};
+use crate::cpu::registers::flags::{I, X};
+use crate::cpu::{Bus, Registers};
+
+/// The farthest a poll loop's branch lies after its head, in bytes (a
+/// `tst ext,y`-sized read of three bytes; a `brset` branches at its head).
+pub(super) const MAX_BRANCH_OFFSET: u16 = 3;
+
+/// A loop of one read: `tst`, `ldaa`, `ldab`, `bita` or `bitb` of a byte
+/// followed by a conditional branch back to it, or a `brset`/`brclr` to
+/// itself. As read from the code at its head; the indexed address is
+/// taken with X or Y as they are when it is used (the loop changes neither).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PollLoop {
+    /// The reading instruction's operation.
+    read: Op,
+    /// Where it reads: the address, or the offset from X or Y.
+    operand: Operand,
+    /// `brset`/`brclr`: the mask; unused otherwise.
+    mask: u8,
+    /// The branch back (`read` itself for `brset`/`brclr`).
+    branch: Op,
+    /// How far the branch lies after the head, in bytes (0 for a
+    /// `brset`/`brclr`).
+    branch_at: u16,
+    /// E-cycles of the reading instruction and of the branch (0 for a
+    /// `brset`/`brclr`, which is both).
+    cycles: [u8; 2],
+}
+
+/// Where a poll loop's read goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Operand {
+    /// Direct or extended: this address.
+    Absolute(u16),
+    /// Indexed: this offset from X.
+    FromX(u8),
+    /// Indexed: this offset from Y.
+    FromY(u8),
+}
+
+impl PollLoop {
+    /// The poll loop whose code from its head on is `code` (eight bytes,
+    /// the first in the top byte), if it is one.
+    pub(super) fn decode(code: u64) -> Option<PollLoop> {
+        let byte = |i: u16| (code >> (56 - 8 * u32::from(i))) as u8;
+        let first = byte(0);
+        let (prebyte, opcode) = if first == 0x18 {
+            (0x18, byte(1))
+        } else {
+            (0, first)
+        };
+        let info: &OpcodeInfo = OPCODE_MAP.get(prebyte, opcode)?;
+        let len = u16::from(info.byte_len());
+        let at = len - u16::from(info.mode.operand_len());
+        let operand = match info.mode {
+            Mode::Direct | Mode::BitBranchDirect => Operand::Absolute(u16::from(byte(at))),
+            Mode::Extended => Operand::Absolute(u16::from_be_bytes([byte(at), byte(at + 1)])),
+            Mode::IndexedX | Mode::BitBranchIndexedX => Operand::FromX(byte(at)),
+            Mode::IndexedY | Mode::BitBranchIndexedY => Operand::FromY(byte(at)),
+            _ => return None,
+        };
+        // The instruction at `branch_at` (`len_at` bytes, its displacement
+        // the last) branches back to the head.
+        let back = |branch_at: u16, len_at: u16| {
+            let rel = byte(branch_at + len_at - 1) as i8;
+            (branch_at + len_at).wrapping_add(rel as u16) == 0
+        };
+        match info.op {
+            Op::Brset | Op::Brclr if back(0, len) => Some(PollLoop {
+                read: info.op,
+                operand,
+                mask: byte(at + 1),
+                branch: info.op,
+                branch_at: 0,
+                cycles: [info.cycles, 0],
+            }),
+            Op::Tst | Op::Ldaa | Op::Ldab | Op::Bita | Op::Bitb => {
+                let branch = OPCODE_MAP.get(0, byte(len))?;
+                let conditional = branch.mode == Mode::Relative
+                    && !matches!(branch.op, Op::Bra | Op::Brn | Op::Bsr);
+                (conditional && back(len, 2)).then_some(PollLoop {
+                    read: info.op,
+                    operand,
+                    mask: 0,
+                    branch: branch.op,
+                    branch_at: len,
+                    cycles: [info.cycles, branch.cycles],
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The byte the loop reads with these registers.
+    fn addr(&self, regs: &Registers) -> u16 {
+        match self.operand {
+            Operand::Absolute(a) => a,
+            Operand::FromX(off) => regs.x.wrapping_add(u16::from(off)),
+            Operand::FromY(off) => regs.y.wrapping_add(u16::from(off)),
+        }
+    }
+
+    /// E-cycles of one iteration.
+    fn period(&self) -> u64 {
+        u64::from(self.cycles[0]) + u64::from(self.cycles[1])
+    }
+
+    /// Instructions of one iteration.
+    fn steps(&self) -> u64 {
+        if self.cycles[1] == 0 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// What one iteration from `regs` (at the head) that reads `value`
+    /// does: whether it leaves every register as it is, and whether it
+    /// branches back.
+    #[inline]
+    fn iteration(&self, regs: &Registers, value: u8) -> (bool, bool) {
+        let mut ccr = regs.ccr;
+        let kept = match self.read {
+            Op::Brset => return (true, !value & self.mask == 0),
+            Op::Brclr => return (true, value & self.mask == 0),
+            Op::Tst => {
+                alu::tst8(&mut ccr, value);
+                true
+            }
+            Op::Ldaa => alu::logic8(&mut ccr, value) == regs.a,
+            Op::Ldab => alu::logic8(&mut ccr, value) == regs.b,
+            Op::Bita => {
+                alu::logic8(&mut ccr, regs.a & value);
+                true
+            }
+            Op::Bitb => {
+                alu::logic8(&mut ccr, regs.b & value);
+                true
+            }
+            _ => false,
+        };
+        (kept && ccr == regs.ccr, alu::branch_taken(self.branch, ccr))
+    }
+}
+
+/// Slots of [`PollCache`].
+const CACHE_SLOTS: usize = 16;
+
+/// The last loop heads decoded, with the code each was decoded from (so a
+/// program that rewrites its loop is decoded again) and what it was. Only
+/// decides how fast the same result comes, like the probe's backoff.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PollCache {
+    slots: [Option<(u16, u64, Option<PollLoop>)>; CACHE_SLOTS],
+}
+
+impl PollCache {
+    /// The poll loop at `head` whose code is `code`, decoded once.
+    #[inline]
+    fn get(&mut self, head: u16, code: u64) -> Option<PollLoop> {
+        let slot = &mut self.slots[usize::from(head) % CACHE_SLOTS];
+        match *slot {
+            Some((h, c, poll)) if h == head && c == code => poll,
+            _ => {
+                let poll = PollLoop::decode(code);
+                *slot = Some((head, code, poll));
+                poll
+            }
+        }
+    }
+}
+
+impl Machine {
+    /// Called by the fast-forward when the instruction at `from` just sent
+    /// control back to the current PC, within [`MAX_BRANCH_OFFSET`] bytes:
+    /// if that is a poll loop in a state that repeats (see the module
+    /// doc), skips its iterations up to the next event it can see, the
+    /// run's `limit` or (SP in [`StopConditions::skip_past_budget`]'s
+    /// range) `skip_limit`. True if the loop was handled so (skipped, or
+    /// about to leave, where a measurement would be wasted); false to let
+    /// the probe measure it.
+    pub(super) fn try_poll_loop(
+        &mut self,
+        from: u16,
+        stop: &StopConditions,
+        limit: u64,
+        skip_limit: u64,
+        check_bps: bool,
+    ) -> bool {
+        let head = self.cpu.regs.pc;
+        let Some(code) = self.board.code(head) else {
+            return false;
+        };
+        let Some(poll) = self.ff.polls_seen.get(head, code) else {
+            return false;
+        };
+        if from != head.wrapping_add(poll.branch_at)
+            || (check_bps && from != head && stop.breakpoints.contains(from))
+        {
+            return false;
+        }
+        let addr = poll.addr(&self.cpu.regs);
+        let Some(value) = self.board.quiet_read(addr) else {
+            // A read with an effect (SPIF set, say): the probe may find a
+            // repeat, unless the loop leaves with this value.
+            let (_, back) = poll.iteration(&self.cpu.regs, self.board.peek(addr));
+            return !back;
+        };
+        // Either the loop repeats from here, or the next iteration changes
+        // a register or leaves: measuring it would find no repeat.
+        let (kept, back) = poll.iteration(&self.cpu.regs, value);
+        if !(kept && back) || self.interrupt_pending() {
+            return true;
+        }
+        let measured = Measured {
+            last_device_read: (!self.board.reads_direct(addr)).then_some(0),
+            reads_timer: self.board.reads_timer(addr),
+            unmeasured: true,
+        };
+        self.ff.ends[0] = u16::from(poll.cycles[0]);
+        self.ff.ends[1] = poll.period() as u16;
+        let sp = self.cpu.regs.sp;
+        let past = stop
+            .skip_past_budget
+            .is_some_and(|(low, high)| low <= sp && sp <= high);
+        let bound = if past { skip_limit } else { limit };
+        if self.skip_repeats(poll.period(), poll.steps(), bound, Some(measured)) > 0 {
+            self.ff.polls += 1;
+        }
+        true
+    }
+
+    /// True if the CPU would take an interrupt at the next instruction
+    /// boundary (XIRQ with X clear, an IRQ source with I clear).
+    fn interrupt_pending(&self) -> bool {
+        let ccr = self.cpu.regs.ccr;
+        (ccr & X == 0 && self.board.xirq()) || (ccr & I == 0 && self.board.irq_vector().is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::opcodes::OPCODES;
+    use crate::cpu::registers::flags::{C, N, Z};
+
+    /// Eight code bytes from `bytes` (the rest $01, NOP).
+    fn code(bytes: &[u8]) -> u64 {
+        let mut b = [0x01u8; 8];
+        b[..bytes.len()].copy_from_slice(bytes);
+        u64::from_be_bytes(b)
+    }
+
+    /// Every instruction of the table followed by BPL back to it (or, for
+    /// a bit branch, with its own displacement back) decodes as a poll
+    /// loop exactly when it is one of the reading forms, with the table's
+    /// cycles and the branch where it is.
+    #[test]
+    fn decode_finds_exactly_the_reading_forms_of_the_table() {
+        let mut found = 0;
+        for e in OPCODES {
+            let mut bytes = Vec::new();
+            if e.prebyte != 0 {
+                bytes.push(e.prebyte);
+            }
+            bytes.push(e.opcode);
+            bytes.extend([0x29, 0x80, 0x00][..e.mode.operand_len() as usize].iter());
+            let len = bytes.len() as u8;
+            let bit_branch = matches!(
+                e.mode,
+                Mode::BitBranchDirect | Mode::BitBranchIndexedX | Mode::BitBranchIndexedY
+            );
+            if bit_branch {
+                *bytes.last_mut().expect("operands") = len.wrapping_neg();
+            } else {
+                bytes.extend([0x2A, (len + 2).wrapping_neg()]);
+            }
+            let poll = PollLoop::decode(code(&bytes));
+            let reads = matches!(e.op, Op::Tst | Op::Ldaa | Op::Ldab | Op::Bita | Op::Bitb)
+                && matches!(
+                    e.mode,
+                    Mode::Direct | Mode::Extended | Mode::IndexedX | Mode::IndexedY
+                );
+            let want = reads || matches!(e.op, Op::Brset | Op::Brclr);
+            assert_eq!(poll.is_some(), want, "{:?} {}", e.op, e.mode);
+            if let Some(p) = poll {
+                found += 1;
+                assert_eq!(p.cycles[0], e.cycles, "{:?} {}", e.op, e.mode);
+                if bit_branch {
+                    assert_eq!((p.branch_at, p.steps(), p.period()), (0, 1, u64::from(e.cycles)));
+                } else {
+                    assert_eq!(p.branch, Op::Bpl);
+                    assert_eq!((p.branch_at, p.steps()), (u16::from(len), 2));
+                    assert_eq!(p.period(), u64::from(e.cycles) + 3);
+                }
+            }
+        }
+        // tst 3 modes, four loads/bits x 4 modes, brset/brclr x 3 modes.
+        assert_eq!(found, 3 + 4 * 4 + 2 * 3);
+    }
+
+    #[test]
+    fn decode_rejects_branches_elsewhere_and_unconditional_ones() {
+        // TST $0029 then BPL one byte short, BRA back, BSR back.
+        for bytes in [
+            [0x7D, 0x00, 0x29, 0x2A, 0xFC],
+            [0x7D, 0x00, 0x29, 0x20, 0xFB],
+            [0x7D, 0x00, 0x29, 0x8D, 0xFB],
+        ] {
+            assert_eq!(PollLoop::decode(code(&bytes)), None, "{bytes:02X?}");
+        }
+        // BRCLR $29,#$80 to the next instruction; LDAA #$80 / BPL back.
+        assert_eq!(PollLoop::decode(code(&[0x13, 0x29, 0x80, 0x00])), None);
+        assert_eq!(PollLoop::decode(code(&[0x86, 0x80, 0x2A, 0xFC])), None);
+        let p = PollLoop::decode(code(&[0x18, 0x1F, 0x10, 0x80, 0xFB])).expect("brclr 0,y");
+        let regs = Registers {
+            y: 0x1019,
+            ..Registers::default()
+        };
+        assert_eq!(p.addr(&regs), 0x1029);
+    }
+
+    /// A loop repeats only from a state its iteration keeps: TST clears C,
+    /// a load must find the value already in the accumulator.
+    #[test]
+    fn an_iteration_keeps_the_registers_only_when_they_hold_its_result() {
+        let tst = PollLoop::decode(code(&[0x7D, 0x00, 0x29, 0x2A, 0xFB])).expect("tst");
+        let mut regs = Registers {
+            ccr: Z,
+            ..Registers::default()
+        };
+        assert_eq!(tst.iteration(&regs, 0x00), (true, true));
+        assert_eq!(tst.iteration(&regs, 0x80), (false, false));
+        regs.ccr = Z | C;
+        assert_eq!(tst.iteration(&regs, 0x00), (false, true));
+        let ldaa = PollLoop::decode(code(&[0x96, 0x29, 0x2A, 0xFC])).expect("ldaa");
+        regs.ccr = Z;
+        assert_eq!(ldaa.iteration(&regs, 0x00), (true, true));
+        regs.a = 0x01;
+        regs.ccr = 0;
+        assert_eq!(ldaa.iteration(&regs, 0x01), (true, true));
+        assert_eq!(ldaa.iteration(&regs, 0x02), (false, true));
+        let brset = PollLoop::decode(code(&[0x12, 0x50, 0x03, 0xFC])).expect("brset");
+        regs.ccr = N;
+        assert_eq!(brset.iteration(&regs, 0x07), (true, true));
+        assert_eq!(brset.iteration(&regs, 0x05), (true, false));
+    }
+
+    #[test]
+    fn the_cache_decodes_a_rewritten_loop_again() {
+        let mut cache = PollCache::default();
+        let tst = code(&[0x7D, 0x00, 0x29, 0x2A, 0xFB]);
+        assert!(cache.get(0xC008, tst).is_some());
+        assert!(cache.get(0xC008, tst).is_some());
+        // The branch turned into BRA: no poll loop any more.
+        assert_eq!(cache.get(0xC008, code(&[0x7D, 0x00, 0x29, 0x20, 0xFB])), None);
+        // Another head in the same slot.
+        assert!(cache.get(0xC018, tst).is_some());
+    }
+}
