@@ -44,6 +44,7 @@
 
 use super::counted::{Boundary, Counted, Recorded};
 use super::fastforward::{LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
+use super::poll::PollTry;
 use super::{Breakpoints, Machine, StepOutcome};
 use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
@@ -415,7 +416,7 @@ impl Machine {
         bps: Option<&Breakpoints>,
         first: &mut bool,
         hook: &mut H,
-        cache: &RepeatCache,
+        cache: &mut RepeatCache,
         interest: &mut Interest,
         pending: &mut u64,
     ) -> Option<QuickEnd> {
@@ -463,9 +464,33 @@ impl Machine {
                 limit = deadline.min(interest.at_cycle);
                 continue;
             }
-            if back && self.ff.enabled && cache.backoff.may_try(to, self.board.now()) {
-                // A loop head to measure: the full path starts it.
-                return Some(QuickEnd::Ticked(step, before));
+            if back && self.ff.enabled {
+                if step.pc.wrapping_sub(to) <= super::poll::MAX_BRANCH_OFFSET {
+                    let bp = |a| bps.is_some_and(|b| b.contains(a));
+                    match self.poll_loop_at(step.pc, bp) {
+                        PollTry::Probe => {}
+                        PollTry::Run => {
+                            self.instructions += 1;
+                            *pending += 1;
+                            continue;
+                        }
+                        PollTry::Skip(poll, measured) => {
+                            self.instructions += 1;
+                            *pending += 1;
+                            // Every skipped step ends before `limit`, as a
+                            // step here must: plain steps for the hook
+                            // (the loop moves SP nowhere, calls nothing).
+                            let k = self.skip_poll(poll, measured, limit.saturating_sub(1));
+                            *pending += k * poll.steps();
+                            cache.skipped += k;
+                            continue;
+                        }
+                    }
+                }
+                if cache.backoff.may_try(to, self.board.now()) {
+                    // A loop head to measure: the full path starts it.
+                    return Some(QuickEnd::Ticked(step, before));
+                }
             }
             self.instructions += 1;
             *pending += 1;

@@ -142,7 +142,7 @@ impl PollLoop {
     }
 
     /// Instructions of one iteration.
-    fn steps(&self) -> u64 {
+    pub(super) fn steps(&self) -> u64 {
         if self.cycles[1] == 0 {
             1
         } else {
@@ -206,15 +206,74 @@ impl PollCache {
     }
 }
 
+/// What to do at a back-jump, by [`Machine::poll_loop_at`].
+pub(super) enum PollTry {
+    /// No poll loop here (or one whose read has an effect and that stays):
+    /// the probe may measure it.
+    Probe,
+    /// A poll loop that leaves, or changes a register, in its next
+    /// iteration: nothing to skip or measure now.
+    Run,
+    /// A poll loop that repeats from here: skip it with
+    /// [`Machine::skip_poll`].
+    Skip(PollLoop, Measured),
+}
+
 impl Machine {
-    /// Called by the fast-forward when the instruction at `from` just sent
-    /// control back to the current PC, within [`MAX_BRANCH_OFFSET`] bytes:
-    /// if that is a poll loop in a state that repeats (see the module
-    /// doc), skips its iterations up to the next event it can see, the
-    /// run's `limit` or (SP in [`StopConditions::skip_past_budget`]'s
-    /// range) `skip_limit`. True if the loop was handled so (skipped, or
-    /// about to leave, where a measurement would be wasted); false to let
-    /// the probe measure it.
+    /// Called when the instruction at `from` just sent control back to the
+    /// current PC, within [`MAX_BRANCH_OFFSET`] bytes: whether that is a
+    /// poll loop in a state that repeats (see the module doc).
+    /// `breakpoint(a)` says whether the run stops at address `a`: a loop
+    /// with one on its branch is left to the probe (the head's the run
+    /// stops at before this).
+    pub(super) fn poll_loop_at(&mut self, from: u16, breakpoint: impl Fn(u16) -> bool) -> PollTry {
+        let head = self.cpu.regs.pc;
+        let Some(code) = self.board.code(head) else {
+            return PollTry::Probe;
+        };
+        let Some(poll) = self.ff.polls_seen.get(head, code) else {
+            return PollTry::Probe;
+        };
+        if from != head.wrapping_add(poll.branch_at) || (from != head && breakpoint(from)) {
+            return PollTry::Probe;
+        }
+        let addr = poll.addr(&self.cpu.regs);
+        let Some(value) = self.board.quiet_read(addr) else {
+            // A read with an effect (SPIF set, say): the probe may find a
+            // repeat, unless the loop leaves with this value.
+            let (_, back) = poll.iteration(&self.cpu.regs, self.board.peek(addr));
+            return if back { PollTry::Probe } else { PollTry::Run };
+        };
+        let (kept, back) = poll.iteration(&self.cpu.regs, value);
+        if !(kept && back) || self.interrupt_pending() {
+            return PollTry::Run;
+        }
+        let measured = Measured {
+            last_device_read: (!self.board.reads_direct(addr)).then_some(0),
+            reads_timer: self.board.reads_timer(addr),
+            unmeasured: true,
+        };
+        PollTry::Skip(poll, measured)
+    }
+
+    /// Skips the iterations of `poll` (found by [`Machine::poll_loop_at`]
+    /// just now) that fit before `bound` and the next event the loop can
+    /// see, as [`Machine::skip_repeats`] skips a measured loop's. Returns
+    /// how many.
+    pub(super) fn skip_poll(&mut self, poll: PollLoop, measured: Measured, bound: u64) -> u64 {
+        self.ff.ends[0] = u16::from(poll.cycles[0]);
+        self.ff.ends[1] = poll.period() as u16;
+        let k = self.skip_repeats(poll.period(), poll.steps(), bound, Some(measured));
+        if k > 0 {
+            self.ff.polls += 1;
+        }
+        k
+    }
+
+    /// `run_until`'s use of the above at a back-jump from `from`: skips up
+    /// to `limit`, or `skip_limit` with SP in the range of
+    /// [`StopConditions::skip_past_budget`]. False to let the probe
+    /// measure the loop.
     pub(super) fn try_poll_loop(
         &mut self,
         from: u16,
@@ -223,47 +282,20 @@ impl Machine {
         skip_limit: u64,
         check_bps: bool,
     ) -> bool {
-        let head = self.cpu.regs.pc;
-        let Some(code) = self.board.code(head) else {
-            return false;
-        };
-        let Some(poll) = self.ff.polls_seen.get(head, code) else {
-            return false;
-        };
-        if from != head.wrapping_add(poll.branch_at)
-            || (check_bps && from != head && stop.breakpoints.contains(from))
-        {
-            return false;
+        let bp = |a| check_bps && stop.breakpoints.contains(a);
+        match self.poll_loop_at(from, bp) {
+            PollTry::Probe => false,
+            PollTry::Run => true,
+            PollTry::Skip(poll, measured) => {
+                let sp = self.cpu.regs.sp;
+                let past = stop
+                    .skip_past_budget
+                    .is_some_and(|(low, high)| low <= sp && sp <= high);
+                let bound = if past { skip_limit } else { limit };
+                self.skip_poll(poll, measured, bound);
+                true
+            }
         }
-        let addr = poll.addr(&self.cpu.regs);
-        let Some(value) = self.board.quiet_read(addr) else {
-            // A read with an effect (SPIF set, say): the probe may find a
-            // repeat, unless the loop leaves with this value.
-            let (_, back) = poll.iteration(&self.cpu.regs, self.board.peek(addr));
-            return !back;
-        };
-        // Either the loop repeats from here, or the next iteration changes
-        // a register or leaves: measuring it would find no repeat.
-        let (kept, back) = poll.iteration(&self.cpu.regs, value);
-        if !(kept && back) || self.interrupt_pending() {
-            return true;
-        }
-        let measured = Measured {
-            last_device_read: (!self.board.reads_direct(addr)).then_some(0),
-            reads_timer: self.board.reads_timer(addr),
-            unmeasured: true,
-        };
-        self.ff.ends[0] = u16::from(poll.cycles[0]);
-        self.ff.ends[1] = poll.period() as u16;
-        let sp = self.cpu.regs.sp;
-        let past = stop
-            .skip_past_budget
-            .is_some_and(|(low, high)| low <= sp && sp <= high);
-        let bound = if past { skip_limit } else { limit };
-        if self.skip_repeats(poll.period(), poll.steps(), bound, Some(measured)) > 0 {
-            self.ff.polls += 1;
-        }
-        true
     }
 
     /// True if the CPU would take an interrupt at the next instruction
