@@ -58,6 +58,8 @@ pub struct Grader {
     reference_files: Vec<(String, String)>,
     timings: Timings,
     cache: Option<ResultCache>,
+    /// Games that begin with the same moves share them ([`Grader::set_shared_moves`]).
+    shared_moves: bool,
 }
 
 /// Results by program: one slot per distinct program, filled once.
@@ -122,6 +124,7 @@ impl Grader {
             timings,
             assignment,
             cache: Some(ResultCache::default()),
+            shared_moves: true,
         };
         if let Some(sub) = reference_sub {
             let program = if let Some(ReferenceSource::Image(image)) = &grader.assignment.reference
@@ -396,6 +399,15 @@ impl Grader {
     /// Turns the cache of identical programs on or off (on by default).
     pub fn set_cache(&mut self, on: bool) {
         self.cache = on.then(Default::default);
+    }
+
+    /// Turns the sharing of game openings on or off (on by default):
+    /// random games whose first moves are the same as an earlier game's
+    /// continue from the machine that game reached after them instead of
+    /// playing them again. The emulation is deterministic, so this only
+    /// changes the speed (the tests compare both ways).
+    pub fn set_shared_moves(&mut self, on: bool) {
+        self.shared_moves = on;
     }
 
     fn finish(

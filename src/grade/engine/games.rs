@@ -2,6 +2,31 @@
 //! differential check that plays them on the submission and the reference.
 
 use super::*;
+use std::collections::HashSet;
+
+/// For each game, the earlier game it shares the most first moves with
+/// and how many (at least one), if any: the same keys, and the same
+/// frames and bytes expected after each (the reference played them alike).
+pub(super) fn shared_openings(games: &[Vec<RefMove>]) -> Vec<Option<(usize, usize)>> {
+    let same = |a: &RefMove, b: &RefMove| {
+        a.script == b.script && a.frame == b.frame && a.compared == b.compared
+    };
+    (0..games.len())
+        .map(|g| {
+            (0..g)
+                .map(|e| {
+                    let len = games[g]
+                        .iter()
+                        .zip(&games[e])
+                        .take_while(|(a, b)| same(a, b))
+                        .count();
+                    (e, len)
+                })
+                .filter(|&(_, len)| len > 0)
+                .max_by_key(|&(e, len)| (len, std::cmp::Reverse(e)))
+        })
+        .collect()
+}
 
 /// Games that ran out of cycles before the rest are not played (they would too).
 pub(super) const GAME_BUDGET_FAILURES: u32 = 2;
@@ -174,16 +199,29 @@ impl Grader {
         let mut skipped = 0usize;
         let mut first_failure: Option<(String, Option<LcdEvidence>)> = None;
         let budget = self.assignment.limits.max_cycles;
+        let openings = if self.shared_moves {
+            shared_openings(games)
+        } else {
+            vec![None; games.len()]
+        };
+        let wanted: HashSet<(usize, usize)> = openings.iter().flatten().copied().collect();
+        let mut reached: HashMap<(usize, usize), (Machine, Option<StackGuard>)> = HashMap::new();
         for (g, moves) in games.iter().enumerate() {
             if out_of_cycles >= GAME_BUDGET_FAILURES {
                 skipped = games.len() - g;
                 break;
             }
-            let mut m = booted.machine.clone();
-            let mut guard = booted.guard.clone();
-            let mut keys_so_far: Vec<String> = Vec::new();
+            // An opening an earlier game played without a difference:
+            // the same keys from the same machine, so the same machine.
+            let (mut m, mut guard, start) =
+                match openings[g].and_then(|k| reached.get(&k).map(|r| (k.1, r))) {
+                    Some((len, (m, guard))) => (m.clone(), guard.clone(), len),
+                    None => (booted.machine.clone(), booted.guard.clone(), 0),
+                };
+            let mut keys_so_far: Vec<String> =
+                moves[..start].iter().map(|mv| mv.script.to_string()).collect();
             let mut failure: Option<(String, Option<LcdEvidence>)> = None;
-            for (n, mv) in moves.iter().enumerate() {
+            for (n, mv) in moves.iter().enumerate().skip(start) {
                 keys_so_far.push(mv.script.to_string());
                 let what = format!("move {} ({})", n + 1, mv.label);
                 if let Err(e) =
@@ -224,6 +262,9 @@ impl Grader {
                     failure = Some((format!("after {what}: {}", diffs.join("; ")), evidence));
                     break;
                 }
+                if wanted.contains(&(g, n + 1)) {
+                    reached.insert((g, n + 1), (m.clone(), guard.clone()));
+                }
             }
             match failure {
                 None => passed += 1,
@@ -260,5 +301,39 @@ impl Grader {
             lcd,
             ..Outcome::fail(text)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(keys: &str) -> RefMove {
+        RefMove {
+            script: Script::parse_keys(keys).expect("keys"),
+            label: keys.to_string(),
+            frame: Frame::default(),
+            compared: vec![vec![1, 2]],
+        }
+    }
+
+    #[test]
+    fn each_game_shares_the_longest_opening_of_an_earlier_one() {
+        let games = vec![
+            vec![mv("drop"), mv("left,drop"), mv("drop")],
+            vec![mv("right,drop"), mv("drop")],
+            vec![mv("drop"), mv("left,drop"), mv("right,drop")],
+            vec![mv("drop"), mv("drop")],
+            vec![mv("right,drop"), mv("drop"), mv("drop")],
+            vec![mv("left,drop")],
+        ];
+        assert_eq!(
+            shared_openings(&games),
+            vec![None, None, Some((0, 2)), Some((0, 1)), Some((1, 2)), None]
+        );
+        // The same keys with another expectation are no shared move.
+        let mut other = games.clone();
+        other[2][1].compared = vec![vec![9]];
+        assert_eq!(shared_openings(&other)[2], Some((0, 1)));
     }
 }
