@@ -60,6 +60,9 @@ pub const ROM_START: u16 = 0xC000;
 pub const UNMAPPED_READ: u8 = 0xFF;
 /// The IRQ pin's vector; its fetch clears the edge latch (IRQE = 1).
 const IRQ_VECTOR: u16 = 0xFFF2;
+/// Bytes the one-load code fetch reads ([`Bus::code`]); as many lie past
+/// the address space in the board's memory, never written.
+const CODE_PAD: usize = 8;
 
 const ACTIVITY_SPDR: u16 = 0x2A;
 const ACTIVITY_SCDR: u16 = 0x2F;
@@ -195,7 +198,9 @@ pub struct Board {
     /// no timer register cannot tell the timer's events from plain time
     /// passing (see [`Board::next_event_seen`]).
     next_other_event: u64,
-    mem: Box<[u8; 0x10000]>,
+    /// The 64 KiB address space, and [`CODE_PAD`] bytes past $FFFF that
+    /// are never written (so the eight-byte code load needs no bounds test).
+    mem: Box<[u8; 0x10000 + CODE_PAD]>,
     /// The address decoder (page table, register and internal RAM bases).
     map: MemoryMap,
     /// The board description and its ROM image.
@@ -267,7 +272,7 @@ impl Board {
             now: 0,
             next_event: 0,
             next_other_event: 0,
-            mem: Box::new([0; 0x10000]),
+            mem: Box::new([0; 0x10000 + CODE_PAD]),
             map: MemoryMap::new(cfg, cfg.init, false),
             setup: setup.clone(),
             shadow: vec![0; cfg.internal_ram as usize],
@@ -1333,7 +1338,8 @@ impl Bus for Board {
             return None;
         }
         let at = pc as usize;
-        let bytes: [u8; 8] = self.mem.get(at..at + 8)?.try_into().ok()?;
+        let mut bytes = [0u8; CODE_PAD];
+        bytes.copy_from_slice(&self.mem[at..at + CODE_PAD]);
         Some(u64::from_be_bytes(bytes))
     }
 
