@@ -82,11 +82,16 @@ const COUNTED_STRIKES: u8 = 3;
 const SLOTS: usize = 64;
 /// Backoff after the first failed try, in E-cycles; doubles per failure.
 const BACKOFF_BASE: u64 = 512;
-/// Highest doubling of the backoff (512 << 3 = 4,096 E-cycles). Tuned on
-/// grading (callgrind, one submission: 3 -> 1,329 M host instructions,
-/// 2 -> 1,333 M, 4 -> 1,357 M, 5 -> 1,428 M): a loop that failed may have
-/// become a polling loop by its next visit, and a try costs little.
-const BACKOFF_MAX_SHIFT: u32 = 3;
+/// Highest doubling of the backoff (512 << 7 = 65,536 E-cycles). Tuned on
+/// grading and `cpu_plain` (callgrind; one grading of reference and
+/// submission / 50 M cycles of `cpu_plain`): 3 -> 5,969 / 1,189 M host
+/// instructions, 5 -> 5,944 / 1,173 M, 7 -> 5,932 / 1,168 M, 10 -> 5,928 /
+/// 1,166 M. It was 3 while every SPIF wait went through the probe (then 3
+/// -> 1,329 M for one submission, 5 -> 1,428 M): a loop that failed may
+/// have become a polling loop by its next visit. Poll loops no longer need
+/// the probe (`super::poll`), and a loop that stores on every pass fails
+/// each try, so retrying it less often pays.
+const BACKOFF_MAX_SHIFT: u32 = 7;
 
 /// The fast-forward switch and its bookkeeping. Not machine state: two
 /// machines that differ only here are equal (the cache only decides how
