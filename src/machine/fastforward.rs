@@ -55,6 +55,10 @@
 //!   event (SPIF set, say) and run on into the code after the loop until
 //!   its first store, once per SPI byte, for nothing.
 //!
+//! A loop of one read and a branch back (`tst SPSR / bpl`, `brclr ...,*`)
+//! needs no measured iteration: [`super::poll`] reads it from its code
+//! and checks the same conditions directly, then skips as here.
+//!
 //! A loop whose measured iteration changed RAM or registers (but wrote no
 //! device register) is measured as a counted loop at its next pass
 //! ([`super::counted`]): one whose counters move by fixed steps is skipped
