@@ -132,7 +132,7 @@ impl Sci {
     /// (TDRE, TC, RDRF and OR all clear): then reading it again changes
     /// nothing until the next frame event
     /// ([`crate::board::Board::quiet_read`]).
-    pub fn quiet_status(&self, now: u64) -> Option<u8> {
+    pub(crate) fn quiet_status(&self, now: u64) -> Option<u8> {
         let v = self.scsr_at(now);
         (v & (TDRE | TC | RDRF | OR) == 0).then_some(v)
     }

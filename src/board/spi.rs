@@ -111,7 +111,7 @@ impl Spi {
     /// SPSR as a read at `now` returns it, if that read arms no flag clear
     /// (SPIF and WCOL both clear): then reading it again changes nothing
     /// until the next transfer ends ([`crate::board::Board::quiet_read`]).
-    pub fn quiet_status(&self, now: u64) -> Option<u8> {
+    pub(crate) fn quiet_status(&self, now: u64) -> Option<u8> {
         let v = self.spsr_at(now);
         (v & (SPIF | WCOL) == 0).then_some(v)
     }
