@@ -220,8 +220,8 @@ impl Cpu {
     }
 
     /// An instruction behind a prebyte ($18, $1A, $CD), or an illegal
-    /// opcode: looked up in the table. Out of line, so the hot loop holds
-    /// only the page-1 jump.
+    /// opcode: behind $18 dispatched on the second byte, else looked up in
+    /// the table. Out of line, so the hot loop holds only the page-1 jump.
     #[inline(never)]
     pub(super) fn step_prebyte<B: Bus>(
         &mut self,
@@ -230,6 +230,11 @@ impl Cpu {
         pc: u16,
         code: u64,
     ) -> Step {
+        if first == 0x18 {
+            if let Some(step) = self.dispatch_page2(bus, (code >> 48) as u8, pc, code) {
+                return step;
+            }
+        }
         let mut index = dispatch::INDEX[0][first as usize];
         let mut bytes = [first, 0];
         let mut len = 1u8;

@@ -47,6 +47,30 @@ const PAGE1_PLAIN: [bool; 256] = {
     plain
 };
 
+/// Per byte after the $18 prebyte: true if it is an opcode of page 2
+/// (the Y-indexed and Y-register instructions), whose entry
+/// [`page2_entry`] gives.
+const PAGE2_PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut op = 0;
+    while op < 256 {
+        plain[op] = INDEX_TABLE[1][op] != NONE;
+        op += 1;
+    }
+    plain
+};
+
+/// The entry of page-2 opcode `op` (after $18) in [`OPCODES`]; 0 (never
+/// run) for an illegal one.
+const fn page2_entry(op: usize) -> usize {
+    let i = INDEX_TABLE[1][op];
+    if i != NONE {
+        i as usize
+    } else {
+        0
+    }
+}
+
 /// The entry of page-1 opcode `op` in [`OPCODES`]; 0 (any valid index,
 /// never run) for a prebyte or an illegal opcode.
 const fn page1_entry(op: usize) -> usize {
@@ -105,6 +129,26 @@ impl Cpu {
         })
     }
 
+    /// Runs the instruction at `addr` behind the $18 prebyte, whose second
+    /// byte is `second` (bytes in `code`): like [`Cpu::dispatch_first`],
+    /// one jump on the byte, for the commonest prebyte (Y-indexed code);
+    /// an illegal second byte is `None`.
+    #[inline(always)]
+    pub(super) fn dispatch_page2<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        second: u8,
+        addr: u16,
+        code: u64,
+    ) -> Option<Step> {
+        seq!(N in 0..256 {
+            match second {
+                #(N if PAGE2_PLAIN[N] => Some(self.entry::<B, { page2_entry(N) }>(bus, addr, code)),)*
+                _ => None,
+            }
+        })
+    }
+
     /// Runs the table entry `index` (from [`INDEX`]) for the instruction at
     /// `addr`, whose bytes `code` holds (see [`Bus::code`]).
     #[inline(always)]
@@ -151,6 +195,19 @@ mod tests {
             }
         }
         assert_eq!(found, ENTRIES);
+    }
+
+    #[test]
+    fn page2_bytes_are_their_index_entries() {
+        for op in 0..256 {
+            let i = INDEX[1][op];
+            assert_eq!(PAGE2_PLAIN[op], i != NONE, "18 {op:02X}");
+            if PAGE2_PLAIN[op] {
+                assert_eq!(page2_entry(op), i as usize, "18 {op:02X}");
+                assert_eq!(OPCODES[page2_entry(op)].prebyte, 0x18);
+                assert_eq!(OPCODES[page2_entry(op)].opcode as usize, op);
+            }
+        }
     }
 
     #[test]
