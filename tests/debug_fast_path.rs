@@ -117,6 +117,24 @@ fn breakpoints_with_conditions_and_hit_counts() {
     );
 }
 
+/// Breakpoints on the SPIF wait (`SPIwait2: tst SPSR / bpl SPIwait2`),
+/// the loop the fast path skips from its code: one on its head, one on
+/// its branch, each with a hit count, must stop at the same visit; so
+/// must run-to either address.
+#[test]
+fn breakpoints_inside_a_poll_loop() {
+    for spec in ["SPIwait2:700", "SPIwait2+3:300"] {
+        same_both_ways(
+            GAME,
+            |d| {
+                d.add_breakpoint(spec).expect("break");
+            },
+            &["run", "run", "run"],
+        );
+    }
+    same_both_ways(GAME, |_| {}, &["SPIwait2", "SPIwait2+3", "SPIwait2", "run"]);
+}
+
 #[test]
 fn run_to_step_over_and_out() {
     same_both_ways(

@@ -224,8 +224,9 @@ impl Machine {
     /// current PC, within [`MAX_BRANCH_OFFSET`] bytes: whether that is a
     /// poll loop in a state that repeats (see the module doc).
     /// `breakpoint(a)` says whether the run stops at address `a`: a loop
-    /// with one on its branch is left to the probe (the head's the run
-    /// stops at before this).
+    /// with one on its head or its branch is left to the probe, which
+    /// stops there (the run must see every visit: a hit count or a
+    /// condition may hold at any of them).
     pub(super) fn poll_loop_at(&mut self, from: u16, breakpoint: impl Fn(u16) -> bool) -> PollTry {
         let head = self.cpu.regs.pc;
         let Some(code) = self.board.code(head) else {
@@ -234,7 +235,7 @@ impl Machine {
         let Some(poll) = self.ff.polls_seen.get(head, code) else {
             return PollTry::Probe;
         };
-        if from != head.wrapping_add(poll.branch_at) || (from != head && breakpoint(from)) {
+        if from != head.wrapping_add(poll.branch_at) || breakpoint(head) || breakpoint(from) {
             return PollTry::Probe;
         }
         let addr = poll.addr(&self.cpu.regs);
