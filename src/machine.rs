@@ -17,9 +17,9 @@ use std::sync::Arc;
 
 mod counted;
 mod fastforward;
-mod poll;
 pub mod hooked;
 pub mod observe;
+mod poll;
 
 /// Instructions an idle loop's body may have at most (see `Machine::halt_check`).
 const IDLE_LOOP_MAX: usize = 16;

@@ -133,7 +133,9 @@ fn spi_polling_loops_skip_and_match() {
 /// to the branch, if `enter_at_branch`: C set, which the read then clears)
 /// ; wait ; LDAA SPDR ; INC $0100 ; BRA C00B.
 fn spi_wait_program(wait: &[u8], collide: bool, enter_at_branch: bool) -> Program {
-    let mut code = vec![0x86, 0x52, 0x97, 0x28, 0xCE, 0x00, 0x00, 0x18, 0xCE, 0x00, 0x00];
+    let mut code = vec![
+        0x86, 0x52, 0x97, 0x28, 0xCE, 0x00, 0x00, 0x18, 0xCE, 0x00, 0x00,
+    ];
     let send = 0xC000 + code.len() as u16;
     code.extend([0x86, 0xAA, 0x97, 0x2A]);
     if collide {
@@ -188,7 +190,10 @@ fn every_poll_loop_form_is_skipped_from_its_code_and_matches() {
         if name.starts_with("tst") {
             let (mut fast, mut slow) = pair(spi_wait_program(wait, false, true));
             chunks(&mut fast, &mut slow, 60_000);
-            assert!(fast.poll_loops_skipped() > 50, "{name} entered at its branch");
+            assert!(
+                fast.poll_loops_skipped() > 50,
+                "{name} entered at its branch"
+            );
         }
     }
     let (mut fast, mut slow) = pair(spi_wait_program(&[0x13, 0x29, 0x80, 0], true, false));

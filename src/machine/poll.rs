@@ -356,7 +356,10 @@ mod tests {
                 found += 1;
                 assert_eq!(p.cycles[0], e.cycles, "{:?} {}", e.op, e.mode);
                 if bit_branch {
-                    assert_eq!((p.branch_at, p.steps(), p.period()), (0, 1, u64::from(e.cycles)));
+                    assert_eq!(
+                        (p.branch_at, p.steps(), p.period()),
+                        (0, 1, u64::from(e.cycles))
+                    );
                 } else {
                     assert_eq!(p.branch, Op::Bpl);
                     assert_eq!((p.branch_at, p.steps()), (u16::from(len), 2));
@@ -422,7 +425,10 @@ mod tests {
         assert!(cache.get(0xC008, tst).is_some());
         assert!(cache.get(0xC008, tst).is_some());
         // The branch turned into BRA: no poll loop any more.
-        assert_eq!(cache.get(0xC008, code(&[0x7D, 0x00, 0x29, 0x20, 0xFB])), None);
+        assert_eq!(
+            cache.get(0xC008, code(&[0x7D, 0x00, 0x29, 0x20, 0xFB])),
+            None
+        );
         // Another head in the same slot.
         assert!(cache.get(0xC018, tst).is_some());
     }

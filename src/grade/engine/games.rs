@@ -218,8 +218,10 @@ impl Grader {
                     Some((len, (m, guard))) => (m.clone(), guard.clone(), len),
                     None => (booted.machine.clone(), booted.guard.clone(), 0),
                 };
-            let mut keys_so_far: Vec<String> =
-                moves[..start].iter().map(|mv| mv.script.to_string()).collect();
+            let mut keys_so_far: Vec<String> = moves[..start]
+                .iter()
+                .map(|mv| mv.script.to_string())
+                .collect();
             let mut failure: Option<(String, Option<LcdEvidence>)> = None;
             for (n, mv) in moves.iter().enumerate().skip(start) {
                 keys_so_far.push(mv.script.to_string());
