@@ -42,6 +42,11 @@
 //! made grading 2-3% faster and this fast path 1-2% slower (1.78-1.79x
 //! against 1.82-1.83x, two pairs the same hour), though callgrind counts
 //! fewer instructions for both.
+//! Session 12 (poll loops such as the SPIF wait skipped from their code,
+//! in `run_until` and in the hooked run's quick stretch): `run_until`
+//! 2.59-2.63 -> 2.40-2.44 ms, the fast path 4.71-4.73 -> 3.77-3.79 ms
+//! (1.80-1.82x -> 1.55-1.58x), the conditional breakpoint 2.51-2.55x ->
+//! 2.27-2.33x (two pairs, the session 11 build the same hour).
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
