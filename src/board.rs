@@ -552,24 +552,49 @@ impl Board {
         a == ports::addr::PORTA || (0x0B..=0x27).contains(&a)
     }
 
-    /// The byte a read of `addr` returns now, if that read changes nothing
-    /// (arms no flag clear, notes no input poll, is not TCNT) and every
-    /// read returns the same until the next device event or a CPU write:
-    /// plain memory and ROM; SPSR while SPIF and WCOL are clear; SCSR while
-    /// TDRE, TC, RDRF and OR are clear and the receiver is off (a read then
-    /// is no serial input poll). None for every other address. Due events
-    /// must have been serviced (as after every step's tick). The machine's
-    /// poll-loop skip reads through this ([`crate::machine`]).
-    pub(crate) fn quiet_read(&self, addr: u16) -> Option<u8> {
+    /// The byte a read of `addr` returns now, if that read changes no
+    /// device state (arms no flag clear, is not TCNT) and every read
+    /// returns the same until the next device event or a CPU write; with
+    /// the input it polls, if it is an input register (the read notes the
+    /// poll, [`Board::last_input_poll`], and nothing else). Plain memory
+    /// and ROM; SPSR while SPIF and WCOL are clear; SCSR while TDRE, TC,
+    /// RDRF and OR are clear (a serial poll if the receiver is on); the
+    /// keys on PIO_B; PORTA; PORTE, ADCTL and ADR1-ADR4. None for every
+    /// other address. Due events must have been serviced (as after every
+    /// step's tick). The machine's poll-loop skip reads through this
+    /// ([`crate::machine`]); as `read_io` dispatches.
+    pub(crate) fn quiet_read(&self, addr: u16) -> Option<(u8, Option<InputKind>)> {
         if self.reads_direct(addr) {
-            return Some(self.mem[addr as usize]);
+            return Some((self.mem[addr as usize], None));
         }
-        // As `read_io` dispatches: these offsets are inside the block.
-        match addr.wrapping_sub(self.map.reg_base) {
-            0x29 => self.spi.quiet_status(self.now),
-            0x2E if !self.sci.receiver_enabled() => self.sci.quiet_status(self.now),
+        let now = self.now;
+        let reg = addr.wrapping_sub(self.map.reg_base);
+        if self.map.is_register(addr) {
+            return match reg {
+                0x29 => self.spi.quiet_status(now).map(|v| (v, None)),
+                0x2E => {
+                    let poll = self.sci.receiver_enabled().then_some(InputKind::Serial);
+                    self.sci.quiet_status(now).map(|v| (v, poll))
+                }
+                ports::addr::PORTA => Some((self.timer.porta(), Some(InputKind::PortA))),
+                ports::addr::PORTE | 0x30..=0x34 => {
+                    Some((self.peek_io(addr), Some(InputKind::Analog)))
+                }
+                _ => None,
+            };
+        }
+        match self.kind_below_registers(addr) {
+            Kind::Pio if self.pio_register(addr) == pio::PIO_B && self.setup.config.keys => {
+                Some((self.pio.peek(pio::PIO_B, now), Some(InputKind::Keys)))
+            }
             _ => None,
         }
+    }
+
+    /// Notes a read of an input register at cycle `at` (the last of the
+    /// reads a skipped poll loop made, [`Board::quiet_read`]).
+    pub(crate) fn note_input_poll(&mut self, at: u64, kind: InputKind) {
+        self.input_poll = Some((at, kind));
     }
 
     /// All device state a CPU read can change, as a value to compare. Reads

@@ -222,6 +222,53 @@ fn a_poll_loop_on_a_flag_an_interrupt_clears_matches() {
     assert!(fast.poll_loops_skipped() > 50);
 }
 
+/// Runs both under `script` in uneven budget slices until it settles,
+/// comparing at every stop; returns the slices.
+fn script_slices(fast: &mut Machine, slow: &mut Machine, script: &str) -> u32 {
+    let script = Script::parse_keys(script).expect("keys");
+    fast.start_script(&script);
+    slow.start_script(&script);
+    let mut size = 997;
+    for n in 1..=2_000 {
+        match run_both(fast, slow, &StopConditions::budget(size)) {
+            StopReason::Settled => return n,
+            StopReason::CycleBudget => size = (size * 7 + 13) % 30_011 + 1,
+            other => panic!("stopped: {other}"),
+        }
+    }
+    panic!("the script never settled");
+}
+
+/// Poll loops on input registers: a key wait (`brset 1,x,#1,*` on PIO_B,
+/// then `brclr` for the release) under a key script, and an A/D
+/// conversion wait (`brclr ADCTL,#$80,*`). Each read notes an input poll,
+/// which the script runner settles on: the skip from the code notes the
+/// last one, so the machines (the poll's cycle included) agree at every
+/// stop.
+#[test]
+fn poll_loops_on_input_registers_match() {
+    // C000: LDX #$8000 ; C003: BRSET 1,X,#$01,* ; INC $0100 ;
+    // C00A: BRCLR 1,X,#$01,* ; BRA C003
+    let keys = [
+        0xCE, 0x80, 0x00, 0x1E, 0x01, 0x01, 0xFC, 0x7C, 0x01, 0x00, 0x1F, 0x01, 0x01, 0xFC, 0x20,
+        0xF3,
+    ];
+    let (mut fast, mut slow) = pair(program(&keys, &[], 0xC000));
+    script_slices(&mut fast, &mut slow, "drop,drop,wait:3ms,drop");
+    assert_eq!(fast.peek(0x0100), 3, "three presses counted");
+    assert!(fast.poll_loops_skipped() > 0, "the key wait was skipped");
+    // C000: LDAA #$80 ; STAA OPTION (ADPU) ; C004: CLRA ; STAA ADCTL ;
+    // C007: BRCLR ADCTL,#$80,* ; LDAA ADR1 ; STAA $0100 ; INC $0101 ; BRA C004
+    let adc = [
+        0x86, 0x80, 0x97, 0x39, 0x4F, 0x97, 0x30, 0x13, 0x30, 0x80, 0xFC, 0x96, 0x31, 0xB7, 0x01,
+        0x00, 0x7C, 0x01, 0x01, 0x20, 0xEF,
+    ];
+    let (mut fast, mut slow) = pair(program(&adc, &[], 0xC000));
+    chunks(&mut fast, &mut slow, 100_000);
+    assert!(fast.peek(0x0101) > 50, "{} conversions", fast.peek(0x0101));
+    assert!(fast.poll_loops_skipped() > 50);
+}
+
 #[test]
 fn breakpoint_inside_polling_loop_still_hits() {
     for (tst_loop, bp) in [(false, 0xC008), (true, 0xC008), (true, 0xC00B)] {
@@ -304,6 +351,8 @@ fn sci_put_char_loop_matches() {
     chunks(&mut fast, &mut slow, 400_000);
     assert_eq!(fast.serial_text(), "Hello, fast world");
     assert!(fast.fast_forward_skipped() > 0);
+    // The TDRE wait (`brclr SCSR,#$80,*`) is skipped from its code.
+    assert!(fast.poll_loops_skipped() > 0);
 }
 
 /// The iteration that meets SPIF is skipped along with the others only if
@@ -334,6 +383,8 @@ fn spi_interrupt_inside_a_skipped_loop_matches() {
         chunks(&mut fast, &mut slow, 40_000);
         assert!(fast.peek(0x0101) > 50, "{} bytes", fast.peek(0x0101));
         assert!(fast.fast_forward_skipped() > 0);
+        // The wait on the RAM flag (`tst $0100 / beq`) from its code.
+        assert!(fast.poll_loops_skipped() > 0);
     }
 }
 

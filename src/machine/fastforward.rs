@@ -788,7 +788,8 @@ pub(super) struct Measured {
     pub(super) reads_timer: bool,
     /// Not run but read from the code ([`super::poll`]): the iteration
     /// before the skip may not have been one of the loop's, so the last
-    /// input poll (the loop itself notes none) is not moved with it.
+    /// input poll is not moved with it (the poll skip notes the loop's
+    /// own, if its read polls an input).
     pub(super) unmeasured: bool,
 }
 

@@ -474,13 +474,14 @@ impl Machine {
                             *pending += 1;
                             continue;
                         }
-                        PollTry::Skip(poll, measured) => {
+                        PollTry::Skip(poll, measured, input) => {
                             self.instructions += 1;
                             *pending += 1;
                             // Every skipped step ends before `limit`, as a
                             // step here must: plain steps for the hook
                             // (the loop moves SP nowhere, calls nothing).
-                            let k = self.skip_poll(poll, measured, limit.saturating_sub(1));
+                            let bound = limit.saturating_sub(1);
+                            let k = self.skip_poll(poll, measured, input, bound);
                             *pending += k * poll.steps();
                             cache.skipped += k;
                             continue;

@@ -12,9 +12,10 @@
 //! target H holds one of these forms ([`PollLoop::decode`]), the state at
 //! H repeats if
 //! * the byte read returns the same value at every read until the next
-//!   device event and reading it changes nothing
-//!   ([`crate::board::Board::quiet_read`]: plain memory, SPSR or SCSR with
-//!   no flag to clear);
+//!   device event and reading it changes nothing but the note that an
+//!   input was polled ([`crate::board::Board::quiet_read`]: plain memory,
+//!   SPSR or SCSR with no flag to clear, the keys, PORTA, the A/D
+//!   registers); the skip notes the last read's poll;
 //! * with that value the reading instruction leaves the CPU as it is (its
 //!   flags, and A or B for a load, already hold what it would set) and
 //!   the branch is taken, back to H;
@@ -32,6 +33,7 @@
 
 use super::fastforward::Measured;
 use super::{Machine, StopConditions};
+use crate::board::InputKind;
 use crate::cpu::alu;
 use crate::cpu::opcodes::{Mode, Op, OpcodeInfo, OPCODE_MAP};
 use crate::cpu::registers::flags::{I, X};
@@ -215,8 +217,8 @@ pub(super) enum PollTry {
     /// iteration: nothing to skip or measure now.
     Run,
     /// A poll loop that repeats from here: skip it with
-    /// [`Machine::skip_poll`].
-    Skip(PollLoop, Measured),
+    /// [`Machine::skip_poll`] (the input its read polls, if any).
+    Skip(PollLoop, Measured, Option<InputKind>),
 }
 
 impl Machine {
@@ -239,7 +241,7 @@ impl Machine {
             return PollTry::Probe;
         }
         let addr = poll.addr(&self.cpu.regs);
-        let Some(value) = self.board.quiet_read(addr) else {
+        let Some((value, input)) = self.board.quiet_read(addr) else {
             // A read with an effect (SPIF set, say): the probe may find a
             // repeat, unless the loop leaves with this value.
             let (_, back) = poll.iteration(&self.cpu.regs, self.board.peek(addr));
@@ -254,19 +256,32 @@ impl Machine {
             reads_timer: self.board.reads_timer(addr),
             unmeasured: true,
         };
-        PollTry::Skip(poll, measured)
+        PollTry::Skip(poll, measured, input)
     }
 
     /// Skips the iterations of `poll` (found by [`Machine::poll_loop_at`]
     /// just now) that fit before `bound` and the next event the loop can
-    /// see, as [`Machine::skip_repeats`] skips a measured loop's. Returns
+    /// see, as [`Machine::skip_repeats`] skips a measured loop's; the
+    /// last skipped read of an input register is noted as a poll. Returns
     /// how many.
-    pub(super) fn skip_poll(&mut self, poll: PollLoop, measured: Measured, bound: u64) -> u64 {
+    pub(super) fn skip_poll(
+        &mut self,
+        poll: PollLoop,
+        measured: Measured,
+        input: Option<InputKind>,
+        bound: u64,
+    ) -> u64 {
         self.ff.ends[0] = u16::from(poll.cycles[0]);
         self.ff.ends[1] = poll.period() as u16;
         let k = self.skip_repeats(poll.period(), poll.steps(), bound, Some(measured));
         if k > 0 {
             self.ff.polls += 1;
+            // The read is at the start of the iteration, the last of which
+            // ends now.
+            if let Some(kind) = input {
+                let last = self.board.now() - poll.period();
+                self.board.note_input_poll(last, kind);
+            }
         }
         k
     }
@@ -287,13 +302,13 @@ impl Machine {
         match self.poll_loop_at(from, bp) {
             PollTry::Probe => false,
             PollTry::Run => true,
-            PollTry::Skip(poll, measured) => {
+            PollTry::Skip(poll, measured, input) => {
                 let sp = self.cpu.regs.sp;
                 let past = stop
                     .skip_past_budget
                     .is_some_and(|(low, high)| low <= sp && sp <= high);
                 let bound = if past { skip_limit } else { limit };
-                self.skip_poll(poll, measured, bound);
+                self.skip_poll(poll, measured, input, bound);
                 true
             }
         }
