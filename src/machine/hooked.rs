@@ -36,6 +36,12 @@
 //! every other step to the full path (`after_hooked_step`), which would
 //! have done the same for those.
 //!
+//! Poll loops of one read and a branch back (module `poll`: the SPIF
+//! wait) need no measurement: the quick stretch skips them from their
+//! code, as `run_until` does, and tells the hook the skipped steps as
+//! plain ones (such a loop calls nothing and moves SP nowhere). One with
+//! a breakpoint address on its head or branch is left to the probe.
+//!
 //! Counted loops (module `counted`) are measured the same way: two
 //! iterations are recorded while the hook hears their steps as any, the
 //! hook marks its state at the start of the second, and the skip (which
