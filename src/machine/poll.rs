@@ -1,8 +1,8 @@
 //! Poll loops skipped from their code, without a measured iteration.
 //!
 //! The commonest wait there is reads one byte and branches back until a
-//! bit changes: `tst SPSR / bpl` (the firmware's SPIF wait, three times
-//! per LCD byte), `brclr SCSR,x,#$80,*` (TDRE), `ldaa flag / beq` (a flag
+//! bit changes: `tst SPSR / bpl` (the firmware's SPIF wait, once per LCD
+//! byte), `brclr SCSR,x,#$80,*` (TDRE), `ldaa flag / beq` (a flag
 //! an interrupt handler sets). The probe of [`super::fastforward`] finds
 //! such a loop by running one more iteration through a watching bus and
 //! comparing the machine before and after: exact, but several times the
@@ -28,8 +28,8 @@
 //! ([`Machine::skip_repeats`], with the event iteration and the unseen
 //! timer events as there), from the instruction ends and the read's
 //! offset (0: a read is timed at the start of its instruction) that the
-//! opcode table gives. Anything else, or a breakpoint on the branch, goes
-//! to the probe as before.
+//! opcode table gives. Anything else, or a breakpoint on the head or the
+//! branch, goes to the probe as before.
 
 use super::fastforward::Measured;
 use super::{Machine, StopConditions};
