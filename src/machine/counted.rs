@@ -35,6 +35,16 @@
 //!    by no instruction of that set; if a varying ADD sets it, every step
 //!    of the loop must be of that set, and H after the skip is computed from
 //!    the last ADD's operands.
+//!    If no instruction of the loop reads N or V (no BMI, BPL, BVS, BVC,
+//!    BGE, BLT, BGT, BLE, TPA, SWI, WAI: the firmware's key loop branches
+//!    on Z only), only Z and C decide the path, and those change only
+//!    where a value reaches 0 or wraps: a value may then run through
+//!    1..=$FF (1..=$FFFF) across $80, and N and V may differ between A and
+//!    B (every other instruction sees the same input whatever they hold).
+//!    N and V after the skip come from replaying the last skipped
+//!    iteration on a copy of the CPU, with the values it reads and its
+//!    registers at the start extrapolated (all affine in the iteration's
+//!    number), so the state is exact there too.
 //! 5. So k more iterations, each ending before the next device event, the
 //!    key script's next action and the run's budget, and all inside the
 //!    halves, are skipped at once: time, the CPU's cycle counter and the
@@ -275,6 +285,12 @@ impl Machine {
         self.instructions += k * its[1].steps.len() as u64;
         self.ff.skipped += k;
         plan.apply(k, s1.regs, &mut self.cpu.regs, &mut self.board);
+        if let Some(nv) = &plan.nv {
+            // N and V as the last skipped iteration (k after B) left them.
+            let bits = nv.nv_after(&self.cpu, k + 1);
+            let ccr = &mut self.cpu.regs.ccr;
+            *ccr = (*ccr & !(flags::N | flags::V)) | bits;
+        }
         Ok((k, plan.k_max != u64::MAX))
     }
 
@@ -403,11 +419,83 @@ struct Plan {
     /// The last step that may set H, if its operands vary: the register it
     /// adds to, before and after, in A and then in B.
     h: Option<[u8; 4]>,
+    /// Set when no instruction of the loop reads N or V: the values then
+    /// only had to stay clear of 0 and of wrapping, not inside their half,
+    /// and N and V after the skip come from replaying the last skipped
+    /// iteration ([`NvReplay`]).
+    nv: Option<NvReplay>,
+}
+
+/// What replaying an iteration of a loop that never reads N or V needs:
+/// every value it reads is `a + n*(b-a)` in iteration n (A is 0), its
+/// registers at the start likewise.
+#[derive(Debug)]
+struct NvReplay {
+    /// Each read of the iteration, in order: its value in A and in B.
+    reads: Vec<(u8, u8)>,
+    /// The registers at the start of A and of B.
+    start: [Registers; 2],
+    /// Instructions per iteration.
+    steps: usize,
+}
+
+impl NvReplay {
+    /// N and V (the rest of the CCR cleared) at the end of iteration `n`,
+    /// from the CPU `cpu` (only its registers are replaced) stepping
+    /// through the values that iteration reads. Exact because every value
+    /// the loop computes is affine in `n` (`analyze`), and flags come from
+    /// values only.
+    fn nv_after(&self, cpu: &Cpu, n: u64) -> u8 {
+        let on8 = |x: u8, y: u8| x.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u8));
+        let on16 = |x: u16, y: u16| x.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u16));
+        let [a, b] = &self.start;
+        let mut cpu = cpu.clone();
+        cpu.state = RunState::Running;
+        cpu.regs = Registers {
+            a: on8(a.a, b.a),
+            b: on8(a.b, b.b),
+            x: on16(a.x, b.x),
+            y: on16(a.y, b.y),
+            ..*b
+        };
+        let mut bus = ReplayBus {
+            reads: self.reads.iter().map(|&(x, y)| on8(x, y)).collect(),
+            next: 0,
+        };
+        for _ in 0..self.steps {
+            cpu.step(&mut bus);
+        }
+        cpu.regs.ccr & (flags::N | flags::V)
+    }
+}
+
+/// A bus that answers the reads of a replayed iteration in order and
+/// drops its writes (the skip writes the bytes itself).
+struct ReplayBus {
+    reads: Vec<u8>,
+    next: usize,
+}
+
+impl Bus for ReplayBus {
+    fn read(&mut self, _addr: u16) -> u8 {
+        let v = self.reads.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        v
+    }
+
+    fn peek(&self, _addr: u16) -> u8 {
+        0
+    }
+
+    fn write(&mut self, _addr: u16, _value: u8) {}
 }
 
 /// The bounds on iterations a varying value gives.
 struct Bounds {
     k_max: u64,
+    /// The loop reads neither N nor V: a value may cross $80, only not
+    /// reach 0 or wrap (which Z and C would tell).
+    relaxed: bool,
 }
 
 impl Bounds {
@@ -423,7 +511,9 @@ impl Bounds {
         } else {
             (0xFF, 0x80)
         };
+        let relaxed = self.relaxed;
         let half_of = |v: i64| match v {
+            v if relaxed && v >= 1 && v <= top => Some((1, top)),
             v if v >= 1 && v < half => Some((1, half - 1)),
             v if v > half && v <= top => Some((half + 1, top)),
             _ => None,
@@ -540,6 +630,16 @@ fn is_affine(op: Op) -> bool {
 
 /// Instructions that may change H (RM appendix A; DAA, TAP and RTI
 /// included to be safe).
+/// Instructions that read N or V (RM appendix A): the branches on them,
+/// and those that copy or stack the whole CCR.
+fn reads_n_or_v(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Bmi | Bpl | Bvs | Bvc | Bge | Blt | Bgt | Ble | Tpa | Swi | Wai
+    )
+}
+
 fn may_set_h(op: Op) -> bool {
     use Op::*;
     matches!(op, Adda | Addb | Aba | Adca | Adcb | Daa | Tap | Rti)
@@ -576,7 +676,16 @@ fn analyze(
         return Err(Reject::Kind);
     }
     let [s0, s1, s2] = regs;
-    let mut bounds = Bounds { k_max: u64::MAX };
+    // No instruction reads N or V: they may differ between iterations
+    // (nothing's path depends on them) and are replayed for the end.
+    let relaxed = !a.steps.iter().any(|r| reads_n_or_v(r.op));
+    let mut bounds = Bounds {
+        k_max: u64::MAX,
+        relaxed,
+    };
+    // The CCR bits that must be the same in A and B: all but H, and but N
+    // and V when nothing reads them.
+    let free = if relaxed { flags::N | flags::V } else { 0 };
     let mut h_varies = false;
     let mut all_affine = true;
     let mut h_writer = None;
@@ -593,16 +702,22 @@ fn analyze(
         if !same_path {
             return Err(Reject::Kind);
         }
-        // SP never varies; the flags but H only at a boundary.
-        let no_h = !flags::H;
+        // SP never varies; the flags but H (and free N, V) only at a boundary.
+        let keep = !(flags::H | free);
         if ra.before.sp != rb.before.sp
             || ra.after.sp != rb.after.sp
-            || (ra.before.ccr ^ rb.before.ccr) & no_h != 0
-            || (ra.after.ccr ^ rb.after.ccr) & no_h != 0
+            || (ra.before.ccr ^ rb.before.ccr) & keep != 0
+            || (ra.after.ccr ^ rb.after.ccr) & keep != 0
         {
             return Err(Reject::Boundary);
         }
-        let same_in = ra.before == rb.before && reads_a == reads_b;
+        // An instruction that reads no N or V sees the same input whatever
+        // they hold.
+        let masked = |r: &Registers| Registers {
+            ccr: r.ccr & !free,
+            ..*r
+        };
+        let same_in = masked(&ra.before) == masked(&rb.before) && reads_a == reads_b;
         all_affine &= is_affine(ra.op);
         if may_set_h(ra.op) {
             h_writer = None;
@@ -649,7 +764,7 @@ fn analyze(
     // of A, the end of A and the end of B are evenly spaced.
     let even8 = |x: u8, y: u8, z: u8| y.wrapping_sub(x) == z.wrapping_sub(y);
     let even16 = |x: u16, y: u16, z: u16| y.wrapping_sub(x) == z.wrapping_sub(y);
-    let h_mask = if h_varies { !flags::H } else { 0xFF };
+    let h_mask = if h_varies { !flags::H } else { 0xFF } & !free;
     if !(even8(s0.a, s1.a, s2.a)
         && even8(s0.b, s1.b, s2.b)
         && even16(s0.x, s1.x, s2.x)
@@ -674,10 +789,21 @@ fn analyze(
         }
         bytes.push((addr, end_a, end_b));
     }
+    let nv = relaxed.then(|| NvReplay {
+        reads: a
+            .reads
+            .iter()
+            .zip(&b.reads)
+            .map(|(x, y)| (x.1, y.1))
+            .collect(),
+        start: [*s0, *s1],
+        steps: a.steps.len(),
+    });
     Ok(Plan {
         k_max: bounds.k_max,
         bytes,
         h: h_writer,
+        nv,
     })
 }
 
@@ -731,8 +857,34 @@ mod tests {
     use super::*;
 
     fn k(a: u16, b: u16, wide: bool) -> Result<u64, Reject> {
-        let mut bounds = Bounds { k_max: u64::MAX };
+        bounded(a, b, wide, false)
+    }
+
+    fn bounded(a: u16, b: u16, wide: bool, relaxed: bool) -> Result<u64, Reject> {
+        let mut bounds = Bounds {
+            k_max: u64::MAX,
+            relaxed,
+        };
         bounds.note(a, b, wide).map(|()| bounds.k_max)
+    }
+
+    /// With N and V unread, a value may cross $80 (and $8000), never
+    /// reach 0 or wrap.
+    #[test]
+    fn a_loop_that_reads_no_n_or_v_counts_across_the_halves() {
+        // 5, 6, ... 255: iterations 2..=k+1 after B end at 5 + (k+1) <= 255.
+        assert_eq!(bounded(5, 6, false, true), Ok(249));
+        assert_eq!(bounded(0x7E, 0x7F, false, true), Ok(128));
+        // Down from $85 by 2 to $01.
+        assert_eq!(bounded(0x85, 0x83, false, true), Ok(65));
+        assert_eq!(bounded(0x8001, 0x8000, true, true), Ok(0x7FFF));
+        for (a, b) in [(0x00, 0x01), (0xFF, 0x00), (0x01, 0x00), (0xFE, 0xFF)] {
+            assert_eq!(
+                bounded(a, b, false, true),
+                Err(Reject::Boundary),
+                "{a:02X} {b:02X}"
+            );
+        }
     }
 
     #[test]
