@@ -366,13 +366,20 @@ impl Lcd {
             0
         };
         let cols = bytes.get(start..start + WIDTH).unwrap_or(&[]);
-        let half = |part: &[u8]| {
-            part.iter()
-                .enumerate()
-                .fold(0u64, |v, (i, &b)| v | u64::from((b >> bit) & 1) << i)
+        // Bit `bit` of eight column bytes at once: each byte's bit moved to
+        // its bit 0, then one multiply gathers byte i's into bit 56 + i
+        // (the partial products below bit 56 never overlap, so no carry
+        // reaches them).
+        let gather = |chunk: &[u8]| {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            let v = (u64::from_le_bytes(b) >> bit) & 0x0101_0101_0101_0101;
+            u128::from(v.wrapping_mul(0x0102_0408_1020_4080) >> 56)
         };
-        let (low, high) = cols.split_at(cols.len().min(64));
-        let mut bits = u128::from(half(low)) | u128::from(half(high)) << 64;
+        let mut bits = cols
+            .chunks(8)
+            .enumerate()
+            .fold(0u128, |v, (i, chunk)| v | gather(chunk) << (8 * i));
         if self.adc_reverse {
             bits = bits.reverse_bits() >> (128 - WIDTH);
         }
