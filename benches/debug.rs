@@ -46,7 +46,11 @@
 //! in `run_until` and in the hooked run's quick stretch): `run_until`
 //! 2.59-2.63 -> 2.40-2.44 ms, the fast path 4.71-4.73 -> 3.77-3.79 ms
 //! (1.80-1.82x -> 1.55-1.58x), the conditional breakpoint 2.51-2.55x ->
-//! 2.27-2.33x (two pairs, the session 11 build the same hour).
+//! 2.27-2.33x (two pairs, the session 11 build the same hour). On the
+//! session's final build (counted loops across $80 made `run_until`
+//! faster, the hooked run less so): 2.35-2.37 ms, 3.84-3.89 ms (1.64x),
+//! conditional breakpoint 2.42-2.44x, against 2.64 ms, 4.75 ms (1.80x)
+//! and 2.48-2.52x for the session 11 build (two pairs).
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
