@@ -35,46 +35,30 @@ const _: () = assert!(
 pub(super) static INDEX: [[u16; 256]; 4] = INDEX_TABLE;
 const INDEX_TABLE: [[u16; 256]; 4] = build_index();
 
-/// Per opcode byte: true if it is a whole instruction's opcode on page 1
-/// (no prebyte, not illegal), whose entry [`page1_entry`] gives.
-const PAGE1_PLAIN: [bool; 256] = {
+/// Per opcode byte of page `page` (0 = no prebyte, 1 = behind $18): true
+/// if it is a whole instruction's opcode (not a prebyte, not illegal),
+/// whose entry [`page_entry`] gives.
+const fn plain_opcodes(page: usize) -> [bool; 256] {
     let mut plain = [false; 256];
     let mut op = 0;
     while op < 256 {
-        plain[op] = INDEX_TABLE[0][op] < PREBYTE;
+        // NONE and the prebyte markers both lie above every index.
+        plain[op] = INDEX_TABLE[page][op] < PREBYTE;
         op += 1;
     }
     plain
-};
-
-/// Per byte after the $18 prebyte: true if it is an opcode of page 2
-/// (the Y-indexed and Y-register instructions), whose entry
-/// [`page2_entry`] gives.
-const PAGE2_PLAIN: [bool; 256] = {
-    let mut plain = [false; 256];
-    let mut op = 0;
-    while op < 256 {
-        plain[op] = INDEX_TABLE[1][op] != NONE;
-        op += 1;
-    }
-    plain
-};
-
-/// The entry of page-2 opcode `op` (after $18) in [`OPCODES`]; 0 (never
-/// run) for an illegal one.
-const fn page2_entry(op: usize) -> usize {
-    let i = INDEX_TABLE[1][op];
-    if i != NONE {
-        i as usize
-    } else {
-        0
-    }
 }
 
-/// The entry of page-1 opcode `op` in [`OPCODES`]; 0 (any valid index,
-/// never run) for a prebyte or an illegal opcode.
-const fn page1_entry(op: usize) -> usize {
-    let i = INDEX_TABLE[0][op];
+/// Page 1's opcodes dispatched on their byte ([`Cpu::dispatch_first`]).
+const PAGE1_PLAIN: [bool; 256] = plain_opcodes(0);
+/// Page 2's (behind $18: the Y-indexed and Y-register instructions),
+/// dispatched on their second byte ([`Cpu::dispatch_page2`]).
+const PAGE2_PLAIN: [bool; 256] = plain_opcodes(1);
+
+/// The entry of opcode `op` of page `page` in [`OPCODES`]; 0 (any valid
+/// index, never run) for a prebyte or an illegal opcode.
+const fn page_entry(page: usize, op: usize) -> usize {
+    let i = INDEX_TABLE[page][op];
     if i < PREBYTE {
         i as usize
     } else {
@@ -123,7 +107,7 @@ impl Cpu {
     ) -> Step {
         seq!(N in 0..256 {
             match first {
-                #(N if PAGE1_PLAIN[N] => self.entry::<B, { page1_entry(N) }>(bus, addr, code),)*
+                #(N if PAGE1_PLAIN[N] => self.entry::<B, { page_entry(0, N) }>(bus, addr, code),)*
                 _ => self.step_prebyte(bus, first, addr, code),
             }
         })
@@ -143,7 +127,7 @@ impl Cpu {
     ) -> Option<Step> {
         seq!(N in 0..256 {
             match second {
-                #(N if PAGE2_PLAIN[N] => Some(self.entry::<B, { page2_entry(N) }>(bus, addr, code)),)*
+                #(N if PAGE2_PLAIN[N] => Some(self.entry::<B, { page_entry(1, N) }>(bus, addr, code)),)*
                 _ => None,
             }
         })
@@ -203,9 +187,9 @@ mod tests {
             let i = INDEX[1][op];
             assert_eq!(PAGE2_PLAIN[op], i != NONE, "18 {op:02X}");
             if PAGE2_PLAIN[op] {
-                assert_eq!(page2_entry(op), i as usize, "18 {op:02X}");
-                assert_eq!(OPCODES[page2_entry(op)].prebyte, 0x18);
-                assert_eq!(OPCODES[page2_entry(op)].opcode as usize, op);
+                assert_eq!(page_entry(1, op), i as usize, "18 {op:02X}");
+                assert_eq!(OPCODES[page_entry(1, op)].prebyte, 0x18);
+                assert_eq!(OPCODES[page_entry(1, op)].opcode as usize, op);
             }
         }
     }
@@ -216,9 +200,9 @@ mod tests {
             let i = INDEX[0][op];
             assert_eq!(PAGE1_PLAIN[op], i < PREBYTE, "{op:02X}");
             if PAGE1_PLAIN[op] {
-                assert_eq!(page1_entry(op), i as usize, "{op:02X}");
-                assert_eq!(OPCODES[page1_entry(op)].prebyte, 0);
-                assert_eq!(OPCODES[page1_entry(op)].opcode as usize, op);
+                assert_eq!(page_entry(0, op), i as usize, "{op:02X}");
+                assert_eq!(OPCODES[page_entry(0, op)].prebyte, 0);
+                assert_eq!(OPCODES[page_entry(0, op)].opcode as usize, op);
             }
         }
     }
