@@ -446,20 +446,20 @@ impl NvReplay {
     /// the loop computes is affine in `n` (`analyze`), and flags come from
     /// values only.
     fn nv_after(&self, cpu: &Cpu, n: u64) -> u8 {
-        let on8 = |x: u8, y: u8| x.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u8));
-        let on16 = |x: u16, y: u16| x.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u16));
+        // Iteration n is n - 1 steps after B.
+        let k = n.saturating_sub(1);
         let [a, b] = &self.start;
         let mut cpu = cpu.clone();
         cpu.state = RunState::Running;
         cpu.regs = Registers {
-            a: on8(a.a, b.a),
-            b: on8(a.b, b.b),
-            x: on16(a.x, b.x),
-            y: on16(a.y, b.y),
+            a: on8(a.a, b.a, k),
+            b: on8(a.b, b.b, k),
+            x: on16(a.x, b.x, k),
+            y: on16(a.y, b.y, k),
             ..*b
         };
         let mut bus = ReplayBus {
-            reads: self.reads.iter().map(|&(x, y)| on8(x, y)).collect(),
+            reads: self.reads.iter().map(|&(x, y)| on8(x, y, k)).collect(),
             next: 0,
         };
         for _ in 0..self.steps {
@@ -467,6 +467,17 @@ impl NvReplay {
         }
         cpu.regs.ccr & (flags::N | flags::V)
     }
+}
+
+/// A value that was `x` in one iteration and `y` in the next, `k`
+/// iterations after that (each moves it by `y - x`).
+fn on8(x: u8, y: u8, k: u64) -> u8 {
+    y.wrapping_add(y.wrapping_sub(x).wrapping_mul(k as u8))
+}
+
+/// [`on8`] for 16-bit values.
+fn on16(x: u16, y: u16, k: u64) -> u16 {
+    y.wrapping_add(y.wrapping_sub(x).wrapping_mul(k as u16))
 }
 
 /// A bus that answers the reads of a replayed iteration in order and
@@ -628,8 +639,6 @@ fn is_affine(op: Op) -> bool {
     )
 }
 
-/// Instructions that may change H (RM appendix A; DAA, TAP and RTI
-/// included to be safe).
 /// Instructions that read N or V (RM appendix A): the branches on them,
 /// and those that copy or stack the whole CCR.
 fn reads_n_or_v(op: Op) -> bool {
@@ -640,6 +649,8 @@ fn reads_n_or_v(op: Op) -> bool {
     )
 }
 
+/// Instructions that may change H (RM appendix A; DAA, TAP and RTI
+/// included to be safe).
 fn may_set_h(op: Op) -> bool {
     use Op::*;
     matches!(op, Adda | Addb | Aba | Adca | Adcb | Daa | Tap | Rti)
@@ -827,11 +838,8 @@ impl Plan {
     /// iterations; `s1` are the registers at the end of A.
     fn apply(&self, k: u64, s1: Registers, regs: &mut Registers, board: &mut Board) {
         let s2 = *regs;
-        // Every value stays inside its half (no wrap), so steps of k as
+        // Every value stays inside its range (no wrap), so steps of k as
         // wrapping arithmetic are exact.
-        let on8 = |x: u8, y: u8, n: u64| y.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u8));
-        let on16 =
-            |x: u16, y: u16, n: u64| y.wrapping_add(y.wrapping_sub(x).wrapping_mul(n as u16));
         regs.a = on8(s1.a, s2.a, k);
         regs.b = on8(s1.b, s2.b, k);
         regs.x = on16(s1.x, s2.x, k);
