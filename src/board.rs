@@ -1037,6 +1037,8 @@ impl Board {
         }
     }
 
+    // `Board::quiet_read` knows the same input registers (the poll-loop
+    // skip's side-effect-free read): a change here belongs there too.
     #[inline(never)]
     fn read_io(&mut self, abs: u16) -> u8 {
         self.catch_up();
