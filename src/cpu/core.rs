@@ -219,9 +219,9 @@ impl Cpu {
         self.dispatch_first(bus, (code >> 56) as u8, pc, code)
     }
 
-    /// An instruction behind a prebyte ($18, $1A, $CD), or an illegal
-    /// opcode: behind $18 dispatched on the second byte, else looked up in
-    /// the table. Out of line, so the hot loop holds only the page-1 jump.
+    /// An instruction behind the rarer prebytes ($1A, $CD), or an illegal
+    /// opcode (behind $18 too): looked up in the table. Out of line, so the
+    /// hot loop holds only the jumps on page 1's and page 2's bytes.
     #[inline(never)]
     pub(super) fn step_prebyte<B: Bus>(
         &mut self,
@@ -230,11 +230,6 @@ impl Cpu {
         pc: u16,
         code: u64,
     ) -> Step {
-        if first == 0x18 {
-            if let Some(step) = self.dispatch_page2(bus, (code >> 48) as u8, pc, code) {
-                return step;
-            }
-        }
         let mut index = dispatch::INDEX[0][first as usize];
         let mut bytes = [first, 0];
         let mut len = 1u8;

@@ -2,9 +2,10 @@
 //! on its byte: a 256-arm `match` whose arms run `execute` with that
 //! byte's entry of the one opcode table [`OPCODES`] (operation, addressing
 //! mode, cycle count) as constants, the entry itself a constant generic
-//! argument. A prebyte or an illegal byte goes out of line
-//! (`Cpu::step_prebyte`), which looks the entry up in [`INDEX`] and
-//! `match`es on its index the same way. In an optimised build every arm
+//! argument. Behind the $18 prebyte (the Y instructions) the second byte
+//! is dispatched the same way, in line; the rarer prebytes ($1A, $CD) and
+//! illegal bytes go out of line (`Cpu::step_prebyte`), which looks the
+//! entry up in [`INDEX`] and `match`es on its index the same way. In an optimised build every arm
 //! thus becomes the code of exactly one opcode (`ldaa 3,x` fetches its
 //! offset and adds X without asking which mode it is in): one indirect
 //! jump per instruction instead of a table lookup, a jump on the operation
@@ -95,8 +96,9 @@ impl Cpu {
 
     /// Runs the instruction at `addr` whose first byte is `first` (bytes in
     /// `code`, see [`Bus::code`]): a page-1 opcode straight from the byte,
-    /// one jump on it and no table lookup; a prebyte or an illegal opcode
-    /// out of line ([`Cpu::step_prebyte`]).
+    /// one jump on it and no table lookup, a page-2 one ($18) with a second
+    /// jump on its second byte; the other prebytes and illegal opcodes out
+    /// of line ([`Cpu::step_prebyte`]).
     #[inline(always)]
     pub(super) fn dispatch_first<B: Bus>(
         &mut self,
@@ -108,6 +110,10 @@ impl Cpu {
         seq!(N in 0..256 {
             match first {
                 #(N if PAGE1_PLAIN[N] => self.entry::<B, { page_entry(0, N) }>(bus, addr, code),)*
+                0x18 => match self.dispatch_page2(bus, (code >> 48) as u8, addr, code) {
+                    Some(step) => step,
+                    None => self.step_prebyte(bus, first, addr, code),
+                },
                 _ => self.step_prebyte(bus, first, addr, code),
             }
         })

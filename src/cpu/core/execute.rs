@@ -27,6 +27,15 @@ impl Fetch {
         self.pc = self.pc.wrapping_add(1);
         v
     }
+
+    /// Takes the next two operand bytes, high byte first.
+    #[inline(always)]
+    fn next16(&mut self) -> u16 {
+        let v = (self.rest >> 48) as u16;
+        self.rest <<= 16;
+        self.pc = self.pc.wrapping_add(2);
+        v
+    }
 }
 
 impl Cpu {
@@ -455,9 +464,7 @@ impl Cpu {
 
     #[inline(always)]
     fn fetch16(&mut self, f: &mut Fetch) -> u16 {
-        let hi = self.fetch8(f);
-        let lo = self.fetch8(f);
-        u16::from_be_bytes([hi, lo])
+        f.next16()
     }
 
     /// The effective address of a memory operand. Indexed offsets are
