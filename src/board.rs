@@ -198,6 +198,11 @@ pub struct Board {
     /// no timer register cannot tell the timer's events from plain time
     /// passing (see [`Board::next_event_seen`]).
     next_other_event: u64,
+    /// `next_event` and `next_other_event` without the SPI, as the last
+    /// full [`Board::service`] found them: until then only the SPI can
+    /// have an event due (most events are its byte ends), and
+    /// [`Board::service_due`] services it alone.
+    next_not_spi: (u64, u64),
     /// The 64 KiB address space, and [`CODE_PAD`] bytes past $FFFF that
     /// are never written (so the eight-byte code load needs no bounds test).
     mem: Box<[u8; 0x10000 + CODE_PAD]>,
@@ -272,6 +277,7 @@ impl Board {
             now: 0,
             next_event: 0,
             next_other_event: 0,
+            next_not_spi: (0, 0),
             mem: Box::new([0; 0x10000 + CODE_PAD]),
             map: MemoryMap::new(cfg, cfg.init, false),
             setup: setup.clone(),
@@ -540,7 +546,7 @@ impl Board {
     pub(crate) fn advance(&mut self, cycles: u64) {
         self.now += cycles;
         if self.now >= self.next_event {
-            self.service();
+            self.service_due();
         }
     }
 
@@ -679,6 +685,7 @@ impl Board {
         self.pin_schedule.insert(i, (at, line, low));
         self.next_event = self.next_event.min(at);
         self.next_other_event = self.next_other_event.min(at);
+        self.next_not_spi = (self.next_not_spi.0.min(at), self.next_not_spi.1.min(at));
     }
 
     fn set_irq_level(&mut self, low: bool) {
@@ -977,7 +984,7 @@ impl Board {
             next = next.min(at);
         }
         next = next.min(self.adc.next_event(now));
-        next = next.min(self.spi.tick(now));
+        let spi = self.spi.tick(now);
         if let Some(byte) = self.spi.take_completed() {
             self.route_spi(byte);
         }
@@ -985,8 +992,9 @@ impl Board {
             due if due <= now => self.sci.tick(now),
             due => due,
         });
-        self.next_other_event = next;
-        self.next_event = next.min(timer);
+        self.next_not_spi = (next.min(timer), next);
+        self.next_other_event = next.min(spi);
+        self.next_event = next.min(spi).min(timer);
         // PORTA bit 6 low lights the backlight, whoever drives the pin.
         self.lcd
             .set_backlight(self.timer.porta() & ports::PORTA_BACKLIGHT_OFF == 0);
@@ -1033,15 +1041,72 @@ impl Board {
     #[inline]
     fn catch_up(&mut self) {
         if self.now >= self.next_event {
+            self.service_due();
+        }
+    }
+
+    /// Services the devices with an event due now, after time passed (not
+    /// after a change to a device, which needs [`Board::service`]): the
+    /// SPI alone when only it can be due, which is most times.
+    #[inline]
+    fn service_due(&mut self) {
+        if self.now < self.next_not_spi.0 {
+            self.service_spi();
+        } else {
             self.service();
+        }
+    }
+
+    /// [`Board::service`] with no other device due: nothing but the SPI's
+    /// state, the slave's byte and the IRQ can change (the backlight
+    /// follows PORTA, which only timer events and writes change).
+    #[inline(never)]
+    fn service_spi(&mut self) {
+        let spi = self.spi.tick(self.now);
+        if let Some(byte) = self.spi.take_completed() {
+            self.route_spi(byte);
+        }
+        self.next_other_event = self.next_not_spi.1.min(spi);
+        self.next_event = self.next_not_spi.0.min(spi);
+        self.update_irq();
+    }
+
+    /// The PIO data port (0 A, 1 B, 2 C) a CPU access of `abs` reaches,
+    /// if one does (the register block and the internal RAM come first).
+    #[inline(always)]
+    fn pio_port_at(&self, abs: u16) -> Option<usize> {
+        let base = self.map.pio?;
+        let r = abs.wrapping_sub(base);
+        (r < 3 && !self.map.is_register(abs) && !self.map.is_internal_ram(abs))
+            .then_some(r as usize)
+    }
+
+    /// A read that is not plain memory. The accesses of an LCD byte (the
+    /// PIO's port C, PORTD, SPSR and SPDR) are answered here; the rest in
+    /// [`Board::read_io_rest`], so this function stays small enough to need
+    /// no saved registers on those paths.
+    #[inline(never)]
+    fn read_io(&mut self, abs: u16) -> u8 {
+        self.catch_up();
+        let now = self.now;
+        let addr = abs.wrapping_sub(self.map.reg_base);
+        match addr {
+            // SPCR and SPSR: as in `read_io_rest`.
+            0x28 | 0x29 => return self.spi.read(addr, now),
+            ports::addr::PORTD => return self.ports.port_d_pins(),
+            _ => {}
+        }
+        // A data port, but not the keys (their read is an input poll).
+        match self.pio_port_at(abs) {
+            Some(p) if p != 1 || !self.setup.config.keys => self.pio.port(p),
+            _ => self.read_io_rest(abs),
         }
     }
 
     // `Board::quiet_read` knows the same input registers (the poll-loop
     // skip's side-effect-free read): a change here belongs there too.
     #[inline(never)]
-    fn read_io(&mut self, abs: u16) -> u8 {
-        self.catch_up();
+    fn read_io_rest(&mut self, abs: u16) -> u8 {
         let now = self.now;
         let addr = abs.wrapping_sub(self.map.reg_base);
         // Only a read of the timer, SPI or SCI block (SPSR then SPDR clears
@@ -1154,9 +1219,21 @@ impl Board {
         }
     }
 
+    /// A write that is not plain memory. The PIO's data latches are
+    /// answered here, the rest in [`Board::write_io_rest`] (see
+    /// [`Board::read_io`]).
     #[inline(never)]
     fn write_io(&mut self, abs: u16, value: u8) {
         self.catch_up();
+        // The PIO starts no transfer and raises no interrupt: no device's
+        // next event or IRQ can change (the SPI reads the slave select when
+        // a byte completes). A changed latch is activity.
+        if let Some(p) = self.pio_port_at(abs) {
+            if self.pio.write_latch(p, value) {
+                self.last_activity = self.now;
+            }
+            return;
+        }
         let now = self.now;
         let addr = abs.wrapping_sub(self.map.reg_base);
         // The data ports B, C and D and their direction registers are plain
@@ -1178,6 +1255,13 @@ impl Board {
             }
             return;
         }
+        self.write_io_rest(abs, value)
+    }
+
+    #[inline(never)]
+    fn write_io_rest(&mut self, abs: u16, value: u8) {
+        let now = self.now;
+        let addr = abs.wrapping_sub(self.map.reg_base);
         match addr {
             0x0000..=0x003F => {
                 // Output (SPDR, SCDR) and any change of a port or control
@@ -1384,6 +1468,65 @@ impl Bus for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SPI bytes back to back while the timer toggles OC2 and the A/D
+    /// scans: the board that services the SPI alone when only it is due
+    /// (`service_due`) equals, cycle by cycle, one that runs the full
+    /// service at every due event.
+    #[test]
+    fn the_spi_alone_is_serviced_as_the_full_service_would() {
+        let mut a = Board::new();
+        a.write(0x39, 0x80); // OPTION.ADPU
+        a.write(0x30, 0x20); // ADCTL: SCAN of AN0
+        a.write(0x16, 0x00); // TOC1 = $0080, TOC2 = $0133 (OC2 toggles PA6)
+        a.write(0x17, 0x80);
+        a.write(0x18, 0x01);
+        a.write(0x19, 0x33);
+        a.write(0x20, 0x40); // TCTL1: OC2 toggles
+        a.write(0x28, spi::spcr::SPE | spi::spcr::MSTR); // E/2
+        a.write(0x2A, 0x55);
+        let mut b = a.clone();
+        let mut next = 0u8;
+        for _ in 0..40_000 {
+            a.tick(1);
+            b.now += 1;
+            if b.now >= b.next_event {
+                b.service();
+            }
+            for board in [&mut a, &mut b] {
+                if board.peek(0x29) & 0x80 != 0 {
+                    board.read(0x29);
+                    board.read(0x2A);
+                    board.write(0x2A, next);
+                }
+            }
+            next = next.wrapping_add(1);
+            assert!(a == b, "the boards differ at cycle {}", a.now());
+        }
+        let t = a.spi_traffic();
+        assert!(t.other.iter().sum::<u64>() + t.lcd > 1000, "{t:?}");
+    }
+
+    /// The PIO's data ports answer at $8000-$8002 unless the internal RAM
+    /// or the register block is moved over them (INIT), which win.
+    #[test]
+    fn the_internal_ram_and_the_registers_hide_the_pio() {
+        let mut b = Board::new();
+        b.write(0x8002, 0x3C);
+        assert_eq!(b.read(0x8002), 0x3C, "port C's latch");
+        // INIT $80: the internal RAM at $8000-$80FF.
+        let mut ram = b.clone();
+        ram.write(ports::addr::INIT, 0x80);
+        ram.write(0x8002, 0xA5);
+        assert_eq!(ram.read(0x8002), 0xA5);
+        assert_eq!(ram.pio.port(2), 0x3C, "the store went to the RAM");
+        // INIT $08: the registers at $8000-$803F ($8002 is PIOC).
+        let mut regs = b.clone();
+        regs.write(ports::addr::INIT, 0x08);
+        regs.write(0x8002, 0x40);
+        assert_eq!(regs.pio.port(2), 0x3C, "the store went to PIOC");
+        assert_eq!(regs.read(0x8002), regs.ports.peek(ports::addr::PIOC, 0));
+    }
 
     #[test]
     fn starting_a_conversion_is_not_activity() {

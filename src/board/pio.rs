@@ -103,7 +103,18 @@ impl Pio {
         }
     }
 
-    fn port(&self, port: usize) -> u8 {
+    /// Writes data port `port` (0 A, 1 B, 2 C) as a store to it does;
+    /// true if its latch changed.
+    #[inline]
+    pub(crate) fn write_latch(&mut self, port: usize, value: u8) -> bool {
+        let changed = self.latch[port] != value;
+        self.latch[port] = value;
+        changed
+    }
+
+    /// What a read of data port `port` (0 A, 1 B, 2 C) returns: the latch
+    /// on output bits, the pins on input bits.
+    pub(crate) fn port(&self, port: usize) -> u8 {
         let (inputs, pins) = self.input(port);
         (self.latch[port] & !inputs) | (pins & inputs)
     }

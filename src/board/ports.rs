@@ -114,7 +114,8 @@ impl Ports {
         self.port_d_pins() & PORTD_LCD_A0 != 0
     }
 
-    fn port_d_pins(&self) -> u8 {
+    /// What a read of PORTD returns (the pins: outputs from the latch).
+    pub(crate) fn port_d_pins(&self) -> u8 {
         let ddrd = self.latch[addr::DDRD as usize] & 0x3F;
         let out = self.latch[addr::PORTD as usize] & ddrd;
         out | (!ddrd & 0x3F)
