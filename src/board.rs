@@ -477,6 +477,21 @@ impl Board {
         self.advance(u64::from(cycles));
     }
 
+    /// [`Board::tick`], true if time reached the next device event (the
+    /// due devices were serviced), which it also does after a STOP
+    /// ([`Bus::stopping`]): the machine's hot loop tests the CPU's state
+    /// only then.
+    #[inline(always)]
+    pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
+        self.now += u64::from(cycles);
+        if self.now >= self.next_event {
+            self.service_due();
+            true
+        } else {
+            false
+        }
+    }
+
     /// E-cycles since power-on.
     pub fn now(&self) -> u64 {
         self.now
@@ -1457,6 +1472,13 @@ impl Bus for Board {
     #[inline]
     fn irq_vector(&self) -> Option<u16> {
         self.irq
+    }
+
+    /// Servicing the devices again changes nothing but makes the step that
+    /// entered STOP one that serviced ([`Board::tick_serviced`]).
+    #[inline]
+    fn stopping(&mut self) {
+        self.next_event = 0;
     }
 
     #[inline]

@@ -938,9 +938,13 @@ impl Machine {
                     }
                     continue;
                 }
-                self.board.tick(step.cycles);
+                // The CPU leaves Running only by WAI, which needs nothing
+                // more than a quiet step (the waiting steps after it go the
+                // full way), or by STOP, whose step services the devices
+                // (`Bus::stopping`): the state is tested only then.
+                let serviced = self.board.tick_serviced(step.cycles);
                 let quiet = step.event == StepEvent::None
-                    && self.cpu.state == RunState::Running
+                    && !(serviced && self.cpu.state != RunState::Running)
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;

@@ -32,6 +32,12 @@ pub trait Bus {
     fn xirq(&self) -> bool {
         false
     }
+    /// The CPU just executed a STOP that halts its clocks. A board makes
+    /// its next device event due at once ([`crate::board::Board`]), so a
+    /// run that tests the CPU's state only when time reaches an event (the
+    /// machine's hot loop) sees this step. Nothing by default.
+    #[inline(always)]
+    fn stopping(&mut self) {}
 }
 
 /// A flat 64 KiB of RAM with no devices: for tests and the core benchmark.

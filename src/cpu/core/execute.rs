@@ -436,6 +436,7 @@ impl Cpu {
                 // With S set (the reset state) STOP is a NOP (RM appendix A, STOP).
                 if self.regs.ccr & S == 0 {
                     self.state = RunState::Stopped;
+                    bus.stopping();
                 }
             }
             Op::Test => {
