@@ -1108,6 +1108,13 @@ impl Board {
         match addr {
             // SPCR and SPSR: as in `read_io_rest`.
             0x28 | 0x29 => return self.spi.read(addr, now),
+            // SPDR: clears SPIF (after SPSR was read with it set), which
+            // the IRQ looks at.
+            0x2A => {
+                let v = self.spi.read(addr, now);
+                self.update_irq();
+                return v;
+            }
             ports::addr::PORTD => return self.ports.port_d_pins(),
             _ => {}
         }
@@ -1270,7 +1277,31 @@ impl Board {
             }
             return;
         }
+        if (0x28..=0x2A).contains(&addr) {
+            self.write_spi(addr, value);
+            return;
+        }
         self.write_io_rest(abs, value)
+    }
+
+    /// A write of SPCR, SPSR or SPDR (`addr` in the register block). SPDR
+    /// is output, so activity; the other two are when they change (as in
+    /// [`Board::write_io_rest`]). It can start a transfer (a new event) and
+    /// clear SPIF (the IRQ), nothing else: no transfer is due now (due
+    /// events were serviced), none is cancelled or moved later, and no
+    /// other device's event depends on the SPI.
+    #[inline]
+    fn write_spi(&mut self, addr: u16, value: u8) {
+        let now = self.now;
+        let before = (addr != ACTIVITY_SPDR).then(|| self.spi.peek(addr, now));
+        self.spi.write(addr, value, now);
+        if before.is_none_or(|b| self.spi.peek(addr, now) != b) {
+            self.last_activity = now;
+        }
+        let spi = self.spi.tick(now);
+        self.next_event = self.next_event.min(spi);
+        self.next_other_event = self.next_other_event.min(spi);
+        self.update_irq();
     }
 
     #[inline(never)]
@@ -1314,7 +1345,7 @@ impl Board {
                         }
                     }
                     0x0B..=0x27 => self.timer.write(addr, value, now),
-                    0x28..=0x2A => self.spi.write(addr, value, now),
+                    // `write_io` took the SPI's registers.
                     0x2B..=0x2F => self.sci.write(addr, value, now),
                     adc::ADCTL => self.adc.write(addr, value, now),
                     ports::addr::COPRST => {
@@ -1333,17 +1364,6 @@ impl Board {
                 }
                 if output || before.is_some_and(|b| self.peek_io(abs) != b) {
                     self.last_activity = now;
-                }
-                // An SPI write can start a transfer (a new event) and clear
-                // SPIF (the IRQ), nothing else: no transfer is due now (due
-                // events were serviced above), none is cancelled or moved
-                // later, and no other device's event depends on the SPI.
-                if (0x28..=0x2A).contains(&addr) {
-                    let spi = self.spi.tick(now);
-                    self.next_event = self.next_event.min(spi);
-                    self.next_other_event = self.next_other_event.min(spi);
-                    self.update_irq();
-                    return;
                 }
             }
             _ => match self.kind_below_registers(abs) {
