@@ -89,6 +89,7 @@ impl Pio {
         self.port_c() >> 6
     }
 
+    #[inline]
     fn input(&self, port: usize) -> (u8, u8) {
         // (mask of input bits, pin levels)
         let m = self.mode;
@@ -114,6 +115,7 @@ impl Pio {
 
     /// What a read of data port `port` (0 A, 1 B, 2 C) returns: the latch
     /// on output bits, the pins on input bits.
+    #[inline]
     pub(crate) fn port(&self, port: usize) -> u8 {
         let (inputs, pins) = self.input(port);
         (self.latch[port] & !inputs) | (pins & inputs)
