@@ -478,9 +478,9 @@ impl Board {
     }
 
     /// [`Board::tick`], true if time reached the next device event (the
-    /// due devices were serviced), which it also does after a STOP
-    /// ([`Bus::stopping`]): the machine's hot loop tests the CPU's state
-    /// only then.
+    /// due devices were serviced), which it also does after a step that
+    /// asked for attention ([`Bus::attention`]): the machine's hot loop
+    /// tests the CPU's state and masks only then.
     #[inline(always)]
     pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
         self.now += u64::from(cycles);
@@ -1494,10 +1494,10 @@ impl Bus for Board {
         self.irq
     }
 
-    /// Servicing the devices again changes nothing but makes the step that
-    /// entered STOP one that serviced ([`Board::tick_serviced`]).
+    /// Servicing the devices again changes nothing but makes the step one
+    /// that serviced ([`Board::tick_serviced`]).
     #[inline]
-    fn stopping(&mut self) {
+    fn attention(&mut self) {
         self.next_event = 0;
     }
 

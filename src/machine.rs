@@ -929,22 +929,27 @@ impl Machine {
             };
             // The hot loop: ordinary instructions with nothing to report stay
             // in here; everything else goes through `after_step`.
+            // Running with X and I set (most programs, most of the time):
+            // the CPU's step then tests neither the run state nor for an
+            // interrupt. Every instruction that changes either asks for
+            // attention (`Bus::attention`), so its step services the
+            // devices, and only then are they tested here; known again
+            // after every step that is not quiet and every back-jump (the
+            // fast-forward runs steps of its own).
+            let mut fast = self.running_masked();
             while self.board.now() < limit {
                 let before = WriteUndo::take(&self.cpu.regs);
-                let step = self.cpu.step_inline(&mut self.board);
+                let step = self.cpu.step_inline_hinted(&mut self.board, fast);
                 if self.board.has_fault() {
                     if let Some(reason) = self.fault_step(step, before, stop) {
                         return reason;
                     }
+                    fast = self.running_masked();
                     continue;
                 }
-                // The CPU leaves Running only by WAI, which needs nothing
-                // more than a quiet step (the waiting steps after it go the
-                // full way), or by STOP, whose step services the devices
-                // (`Bus::stopping`): the state is tested only then.
                 let serviced = self.board.tick_serviced(step.cycles);
                 let quiet = step.event == StepEvent::None
-                    && !(serviced && self.cpu.state != RunState::Running)
+                    && (!serviced || self.may_stay(fast))
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;
@@ -961,11 +966,34 @@ impl Machine {
                                 return reason;
                             }
                         }
+                        fast = self.running_masked();
                     }
-                } else if let Some(reason) = self.after_step(step, stop) {
-                    return reason;
+                } else {
+                    if let Some(reason) = self.after_step(step, stop) {
+                        return reason;
+                    }
+                    fast = self.running_masked();
                 }
             }
+        }
+    }
+
+    /// The CPU runs with X and I set: no interrupt can come before an
+    /// instruction clears one (see `run_loop`).
+    #[inline(always)]
+    fn running_masked(&self) -> bool {
+        use crate::cpu::registers::flags::{I, X};
+        self.cpu.state == RunState::Running && self.cpu.regs.ccr & (X | I) == X | I
+    }
+
+    /// After a step that serviced the devices: the CPU still runs, and
+    /// with X and I set if the step began so (`fast`).
+    #[inline(always)]
+    fn may_stay(&self, fast: bool) -> bool {
+        if fast {
+            self.running_masked()
+        } else {
+            self.cpu.state == RunState::Running
         }
     }
 

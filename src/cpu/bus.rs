@@ -32,12 +32,14 @@ pub trait Bus {
     fn xirq(&self) -> bool {
         false
     }
-    /// The CPU just executed a STOP that halts its clocks. A board makes
-    /// its next device event due at once ([`crate::board::Board`]), so a
-    /// run that tests the CPU's state only when time reaches an event (the
-    /// machine's hot loop) sees this step. Nothing by default.
+    /// The CPU just changed what its next step must test: it left Running
+    /// (WAI, a STOP that halts the clocks) or cleared I or X (CLI, TAP,
+    /// RTI). A board makes its next device event due at once
+    /// ([`crate::board::Board`]), so a run that tests these only when time
+    /// reaches an event (the machine's hot loop) sees this step. Nothing by
+    /// default.
     #[inline(always)]
-    fn stopping(&mut self) {}
+    fn attention(&mut self) {}
 }
 
 /// A flat 64 KiB of RAM with no devices: for tests and the core benchmark.

@@ -192,9 +192,42 @@ impl Cpu {
         step
     }
 
+    /// [`Cpu::step_inline`] for a caller that knows, if `running_masked`,
+    /// that the CPU is running with X and I set: then neither the run state
+    /// nor a pending interrupt is tested. The caller must learn of every
+    /// step that changes either, through [`Bus::attention`] (the machine's
+    /// hot loop, `Machine::run_until`).
+    #[inline(always)]
+    pub fn step_inline_hinted<B: Bus>(&mut self, bus: &mut B, running_masked: bool) -> Step {
+        let step = 'step: {
+            if !running_masked {
+                match self.state {
+                    RunState::Running => {}
+                    RunState::Waiting => break 'step self.step_waiting(bus),
+                    RunState::Stopped => break 'step self.step_stopped(bus),
+                }
+                if let Some(step) = self.take_interrupt(bus) {
+                    break 'step step;
+                }
+            }
+            self.fetch_and_run(bus)
+        };
+        self.cycles += step.cycles as u64;
+        step
+    }
+
     #[inline(always)]
     fn step_running<B: Bus>(&mut self, bus: &mut B) -> Step {
-        let pc = self.regs.pc;
+        match self.take_interrupt(bus) {
+            Some(step) => step,
+            None => self.fetch_and_run(bus),
+        }
+    }
+
+    /// Enters the interrupt the CPU takes at this instruction boundary, if
+    /// any.
+    #[inline(always)]
+    fn take_interrupt<B: Bus>(&mut self, bus: &mut B) -> Option<Step> {
         // With X and I both set (reset, and most polling programs) no
         // interrupt can be taken: one test. The CLI/TAP delay is set only
         // by clearing I, so it is always taken at the next boundary here.
@@ -203,15 +236,21 @@ impl Cpu {
             let delayed = std::mem::take(&mut self.irq_delay);
             // XIRQ has priority over every I-maskable source (RM section 5, "Interrupts").
             if self.regs.ccr & flags::X == 0 && bus.xirq() {
-                return self.enter_interrupt(bus, XIRQ_VECTOR, INTERRUPT_CYCLES, true);
+                return Some(self.enter_interrupt(bus, XIRQ_VECTOR, INTERRUPT_CYCLES, true));
             }
             if self.regs.ccr & flags::I == 0 && !delayed {
                 if let Some(vector) = bus.irq_vector() {
-                    return self.enter_interrupt(bus, vector, INTERRUPT_CYCLES, false);
+                    return Some(self.enter_interrupt(bus, vector, INTERRUPT_CYCLES, false));
                 }
             }
         }
+        None
+    }
 
+    /// Fetches the instruction at PC and runs it.
+    #[inline(always)]
+    fn fetch_and_run<B: Bus>(&mut self, bus: &mut B) -> Step {
+        let pc = self.regs.pc;
         let code = match bus.code(pc) {
             Some(code) => code,
             None => fetch_code(bus, pc),

@@ -90,7 +90,12 @@ impl Cpu {
             }
             Op::Tab => self.regs.b = alu::logic8(&mut self.regs.ccr, self.regs.a),
             Op::Tba => self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.b),
-            Op::Tap => self.tap(self.regs.a),
+            Op::Tap => {
+                self.tap(self.regs.a);
+                if self.regs.ccr & (X | I) != X | I {
+                    bus.attention();
+                }
+            }
             Op::Tpa => self.regs.a = self.regs.ccr,
 
             // ---- 16-bit loads and stores ----------------------------------------
@@ -345,6 +350,7 @@ impl Cpu {
                     self.irq_delay = true;
                 }
                 self.regs.ccr &= !I;
+                bus.attention();
             }
             Op::Sei => self.regs.ccr |= I,
 
@@ -387,6 +393,9 @@ impl Cpu {
                 self.regs.y = self.pull16(bus);
                 f.pc = self.pull16(bus);
                 self.regs.ccr = keep_x_clear(self.regs.ccr, ccr);
+                if self.regs.ccr & (X | I) != X | I {
+                    bus.attention();
+                }
             }
 
             // ---- bit manipulation ------------------------------------------------
@@ -431,12 +440,13 @@ impl Cpu {
                 self.regs.pc = f.pc;
                 self.stack_registers(bus);
                 self.state = RunState::Waiting;
+                bus.attention();
             }
             Op::Stop => {
                 // With S set (the reset state) STOP is a NOP (RM appendix A, STOP).
                 if self.regs.ccr & S == 0 {
                     self.state = RunState::Stopped;
-                    bus.stopping();
+                    bus.attention();
                 }
             }
             Op::Test => {
