@@ -981,7 +981,7 @@ impl Machine {
     /// The CPU runs with X and I set: no interrupt can come before an
     /// instruction clears one (see `run_loop`).
     #[inline(always)]
-    fn running_masked(&self) -> bool {
+    pub(crate) fn running_masked(&self) -> bool {
         use crate::cpu::registers::flags::{I, X};
         self.cpu.state == RunState::Running && self.cpu.regs.ccr & (X | I) == X | I
     }
@@ -989,7 +989,7 @@ impl Machine {
     /// After a step that serviced the devices: the CPU still runs, and
     /// with X and I set if the step began so (`fast`).
     #[inline(always)]
-    fn may_stay(&self, fast: bool) -> bool {
+    pub(crate) fn may_stay(&self, fast: bool) -> bool {
         if fast {
             self.running_masked()
         } else {

@@ -4,9 +4,12 @@
 //! attention. Each program here spins with I set while the real-time
 //! interrupt becomes pending, then unmasks one way; `run_until` (in uneven
 //! slices) must end every slice exactly where stepping one instruction at
-//! a time does, with the same CPU, counts and memory.
+//! a time does, with the same CPU, counts and memory. The debugger's
+//! hooked run (its fast path) skips the same tests and must match its
+//! slow path, which observes every step.
 
 use hc11lab::asm::{assemble_source, AsmOptions};
+use hc11lab::debug::session::Debugger;
 use hc11lab::machine::{Machine, StopConditions, StopReason};
 
 /// The RTI handler counts in $0101, notes at its first entry in $0103 how
@@ -79,6 +82,30 @@ fn compare(unmask: &str, total: u64, before: u8) {
         before,
         "{unmask}: incs before the interrupt"
     );
+    debugger_paths_agree(unmask, total);
+}
+
+/// The debugger's fast path and its slow path, run to the same budgets.
+fn debugger_paths_agree(unmask: &str, total: u64) {
+    let mut fast = Debugger::new(program(unmask));
+    let mut slow = Debugger::new(program(unmask));
+    fast.set_history_budget(None);
+    slow.set_history_budget(None);
+    slow.set_fast_path(false);
+    let mut size = 977;
+    while fast.target().cycles() < total {
+        for d in [&mut fast, &mut slow] {
+            d.max_cycles = size;
+            d.run();
+        }
+        let (f, s) = (fast.target(), slow.target());
+        assert_eq!(f.cycles(), s.cycles(), "{unmask}: debugger cycles");
+        assert_eq!(f.cpu(), s.cpu(), "{unmask}: debugger CPU at {}", f.cycles());
+        assert_eq!(f.instructions(), s.instructions(), "{unmask}");
+        assert_eq!(f.peek_range(0x0100, 4), s.peek_range(0x0100, 4), "{unmask}");
+        size = (size * 5 + 7) % 6007 + 1;
+    }
+    assert_eq!(fast.target().peek(0x0103), slow.target().peek(0x0103));
 }
 
 #[test]

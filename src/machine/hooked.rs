@@ -428,6 +428,12 @@ impl Machine {
     ) -> Option<QuickEnd> {
         let deadline = budget_end.min(self.script_deadline).min(cop_at);
         let mut limit = deadline.min(interest.at_cycle);
+        // As in `run_until`: with X and I set the step tests neither the
+        // run state nor for an interrupt, and a step that changes either
+        // services the devices (`Bus::attention`) and leaves the stretch.
+        // Nothing else here changes the CPU (skips count time, the hook
+        // only looks).
+        let fast = self.running_masked();
         loop {
             let now = self.board.now();
             if now >= limit || interest.every_step {
@@ -440,14 +446,14 @@ impl Machine {
             *first = false;
             let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
             let undo = super::WriteUndo::take(&self.cpu.regs);
-            let step = self.cpu.step_inline(&mut self.board);
+            let step = self.cpu.step_inline_hinted(&mut self.board, fast);
             if self.board.has_fault() {
                 return Some(QuickEnd::Refused(step, undo, before));
             }
-            self.board.tick(step.cycles);
+            let serviced = self.board.tick_serviced(step.cycles);
             let to = self.cpu.regs.pc;
             let plain = step.event == StepEvent::None
-                && self.cpu.state == RunState::Running
+                && (!serviced || self.may_stay(fast))
                 && self.board.now() < limit;
             if !plain {
                 return Some(QuickEnd::Ticked(step, before));
