@@ -179,17 +179,6 @@ pub struct SpiTraffic {
     pub other: [u64; 3],
 }
 
-/// What a CPU step needs after its cycles ([`Board::tick_step`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Tick {
-    /// Time moved on, no device event came.
-    Quiet,
-    /// Due devices were serviced (or the step asked for attention).
-    Serviced,
-    /// The step's write was refused; time did not move.
-    Fault,
-}
-
 /// The device state a CPU read can change (see [`Board::read_effects`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadEffects {
@@ -488,27 +477,19 @@ impl Board {
         self.advance(u64::from(cycles));
     }
 
-    /// [`Board::tick`] after a CPU step, telling what else the step needs:
-    /// nothing ([`Tick::Quiet`]); time reached the next device event, the
-    /// due devices were serviced ([`Tick::Serviced`], also after a step
-    /// that asked for attention, [`Bus::attention`]: the machine's hot loop
-    /// tests the CPU's state and masks only then); or the step made a bus
-    /// fault ([`Tick::Fault`], time not advanced: the caller decides).
-    /// A fault makes the next event due at once, so the one test covers
-    /// all three.
+    /// [`Board::tick`], true if time reached the next device event (the
+    /// due devices were serviced), which it also does after a step that
+    /// asked for attention ([`Bus::attention`]): the machine's hot loop
+    /// tests the CPU's state and masks only then.
     #[inline(always)]
-    pub(crate) fn tick_step(&mut self, cycles: u32) -> Tick {
-        let end = self.now + u64::from(cycles);
-        if end < self.next_event {
-            self.now = end;
-            return Tick::Quiet;
+    pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
+        self.now += u64::from(cycles);
+        if self.now >= self.next_event {
+            self.service_due();
+            true
+        } else {
+            false
         }
-        if self.fault.is_some() {
-            return Tick::Fault;
-        }
-        self.now = end;
-        self.service_due();
-        Tick::Serviced
     }
 
     /// E-cycles since power-on.
@@ -1028,7 +1009,7 @@ impl Board {
         });
         self.next_not_spi = (next.min(timer), next);
         self.next_other_event = next.min(spi);
-        self.next_event = self.fault_due(next.min(spi).min(timer));
+        self.next_event = next.min(spi).min(timer);
         // PORTA bit 6 low lights the backlight, whoever drives the pin.
         self.lcd
             .set_backlight(self.timer.porta() & ports::PORTA_BACKLIGHT_OFF == 0);
@@ -1101,19 +1082,8 @@ impl Board {
             self.route_spi(byte);
         }
         self.next_other_event = self.next_not_spi.1.min(spi);
-        self.next_event = self.fault_due(self.next_not_spi.0.min(spi));
+        self.next_event = self.next_not_spi.0.min(spi);
         self.update_irq();
-    }
-
-    /// `next`, or now if a bus fault is pending (not taken yet): the next
-    /// [`Board::tick_step`] must report it.
-    #[inline]
-    fn fault_due(&self, next: u64) -> u64 {
-        if self.fault.is_some() {
-            0
-        } else {
-            next
-        }
     }
 
     /// The PIO data port (0 A, 1 B, 2 C) a CPU access of `abs` reaches,
@@ -1444,8 +1414,6 @@ impl Board {
         if self.fault.is_none() {
             self.fault = Some(fault);
         }
-        // Seen by the step's `tick_step`.
-        self.next_event = 0;
     }
 
     fn peek_io(&self, abs: u16) -> u8 {
@@ -1527,7 +1495,7 @@ impl Bus for Board {
     }
 
     /// Servicing the devices again changes nothing but makes the step one
-    /// that serviced ([`Board::tick_step`]).
+    /// that serviced ([`Board::tick_serviced`]).
     #[inline]
     fn attention(&mut self) {
         self.next_event = 0;
@@ -1579,26 +1547,6 @@ mod tests {
         }
         let t = a.spi_traffic();
         assert!(t.other.iter().sum::<u64>() + t.lcd > 1000, "{t:?}");
-    }
-
-    /// A refused write is reported by the step's `tick_step` even when a
-    /// read in the same instruction serviced the devices after it, and
-    /// time stands still for it.
-    #[test]
-    fn a_fault_is_reported_by_the_next_tick_step() {
-        let mut b = Board::new();
-        b.write(0x28, spi::spcr::SPE | spi::spcr::MSTR);
-        b.write(0x2A, 0x55); // a byte out: an event 16 cycles on
-        assert_eq!(b.tick_step(4), Tick::Quiet);
-        b.write(0xE000, 1); // ROM on the trainer11
-        b.now += 100; // (inside one long instruction) past the byte's end
-        b.read(0x29); // services the SPI
-        let now = b.now();
-        assert_eq!(b.tick_step(6), Tick::Fault);
-        assert_eq!(b.now(), now);
-        assert!(matches!(b.take_fault(), Some(BusFault::RomWrite { .. })));
-        assert_eq!(b.tick_step(6), Tick::Serviced, "once, to recompute");
-        assert_eq!(b.tick_step(6), Tick::Quiet);
     }
 
     /// The PIO's data ports answer at $8000-$8002 unless the internal RAM

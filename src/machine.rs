@@ -9,7 +9,7 @@
 use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
 use crate::board::render;
-use crate::board::{Board, BusFault, InputKind, Tick};
+use crate::board::{Board, BusFault, InputKind};
 use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
 use crate::script::{Progress, Script, ScriptRunner, Timing};
@@ -940,17 +940,14 @@ impl Machine {
             while self.board.now() < limit {
                 let before = WriteUndo::take(&self.cpu.regs);
                 let step = self.cpu.step_inline_hinted(&mut self.board, fast);
-                let serviced = match self.board.tick_step(step.cycles) {
-                    Tick::Quiet => false,
-                    Tick::Serviced => true,
-                    Tick::Fault => {
-                        if let Some(reason) = self.fault_step(step, before, stop) {
-                            return reason;
-                        }
-                        fast = self.running_masked();
-                        continue;
+                if self.board.has_fault() {
+                    if let Some(reason) = self.fault_step(step, before, stop) {
+                        return reason;
                     }
-                };
+                    fast = self.running_masked();
+                    continue;
+                }
+                let serviced = self.board.tick_serviced(step.cycles);
                 let quiet = step.event == StepEvent::None
                     && (!serviced || self.may_stay(fast))
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));

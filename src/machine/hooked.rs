@@ -52,7 +52,7 @@ use super::counted::{Boundary, Counted, Recorded};
 use super::fastforward::{LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
 use super::poll::PollTry;
 use super::{Breakpoints, Machine, StepOutcome};
-use crate::board::{InputKind, Tick};
+use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
 
 /// What was true just before a step, for the hook.
@@ -447,11 +447,10 @@ impl Machine {
             let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
             let undo = super::WriteUndo::take(&self.cpu.regs);
             let step = self.cpu.step_inline_hinted(&mut self.board, fast);
-            let serviced = match self.board.tick_step(step.cycles) {
-                Tick::Quiet => false,
-                Tick::Serviced => true,
-                Tick::Fault => return Some(QuickEnd::Refused(step, undo, before)),
-            };
+            if self.board.has_fault() {
+                return Some(QuickEnd::Refused(step, undo, before));
+            }
+            let serviced = self.board.tick_serviced(step.cycles);
             let to = self.cpu.regs.pc;
             let plain = step.event == StepEvent::None
                 && (!serviced || self.may_stay(fast))
