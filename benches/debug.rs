@@ -51,6 +51,13 @@
 //! faster, the hooked run less so): 2.35-2.37 ms, 3.84-3.89 ms (1.64x),
 //! conditional breakpoint 2.42-2.44x, against 2.64 ms, 4.75 ms (1.80x)
 //! and 2.48-2.52x for the session 11 build (two pairs).
+//! Session 13 (the LCD byte's device accesses the short way, no run-state
+//! or interrupt test while X and I are set, the page-2 dispatch in line):
+//! `run_until` 2.35-2.37 -> 2.23-2.24 ms, the fast path 3.83-3.84 ->
+//! 3.72-3.74 ms, so the ratio went 1.62-1.63x -> 1.66-1.68x (the plain run
+//! gained more); conditional breakpoint 2.45x -> 2.49-2.50x, provenance
+//! 13.5x -> 14.1-14.4x (its own time the same, 32 ms); two pairs against
+//! the session 12 build, the same hour.
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!

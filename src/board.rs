@@ -1118,7 +1118,8 @@ impl Board {
             ports::addr::PORTD => return self.ports.port_d_pins(),
             _ => {}
         }
-        // A data port, but not the keys (their read is an input poll).
+        // A data port, but not the keys: their read is an input poll, which
+        // `read_io_rest` notes (and `Board::quiet_read` knows).
         match self.pio_port_at(abs) {
             Some(p) if p != 1 || !self.setup.config.keys => self.pio.port(p),
             _ => self.read_io_rest(abs),
@@ -1495,7 +1496,7 @@ impl Bus for Board {
     }
 
     /// Servicing the devices again changes nothing but makes the step one
-    /// that serviced ([`Board::tick_serviced`]).
+    /// that serviced (`Board::tick_serviced`).
     #[inline]
     fn attention(&mut self) {
         self.next_event = 0;
