@@ -1074,7 +1074,9 @@ impl Board {
 
     /// [`Board::service`] with no other device due: nothing but the SPI's
     /// state, the slave's byte and the IRQ can change (the backlight
-    /// follows PORTA, which only timer events and writes change).
+    /// follows PORTA, which only timer events and writes change), and the
+    /// IRQ only if the SPI may interrupt (every other source changes only
+    /// at its own events or a write, both of which update it).
     #[inline(never)]
     fn service_spi(&mut self) {
         let spi = self.spi.tick(self.now);
@@ -1083,7 +1085,9 @@ impl Board {
         }
         self.next_other_event = self.next_not_spi.1.min(spi);
         self.next_event = self.next_not_spi.0.min(spi);
-        self.update_irq();
+        if self.spi.interrupts_enabled() {
+            self.update_irq();
+        }
     }
 
     /// The PIO data port (0 A, 1 B, 2 C) a CPU access of `abs` reaches,
