@@ -483,13 +483,7 @@ impl Board {
     /// tests the CPU's state and masks only then.
     #[inline(always)]
     pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
-        self.now += u64::from(cycles);
-        if self.now >= self.next_event {
-            self.service_due();
-            true
-        } else {
-            false
-        }
+        self.advance(u64::from(cycles))
     }
 
     /// E-cycles since power-on.
@@ -558,11 +552,14 @@ impl Board {
     /// IDIV ticks it late too), so the board ends exactly as after small
     /// ticks.
     #[inline]
-    pub(crate) fn advance(&mut self, cycles: u64) {
+    /// True if it serviced (time reached the next event).
+    pub(crate) fn advance(&mut self, cycles: u64) -> bool {
         self.now += cycles;
-        if self.now >= self.next_event {
+        let due = self.now >= self.next_event;
+        if due {
             self.service_due();
         }
+        due
     }
 
     /// True if a CPU read of `addr` is of the timer: its registers
@@ -1110,7 +1107,8 @@ impl Board {
         let now = self.now;
         let addr = abs.wrapping_sub(self.map.reg_base);
         match addr {
-            // SPCR and SPSR: as in `read_io_rest`.
+            // SPCR and SPSR: a read only arms the SPIF clear (events due
+            // were serviced above), which no interrupt looks at.
             0x28 | 0x29 => return self.spi.read(addr, now),
             // SPDR: clears SPIF (after SPSR was read with it set), which
             // the IRQ looks at.
@@ -1141,10 +1139,7 @@ impl Board {
         // looks at: the pins, OPTION and those three devices' flags.
         // Due events were serviced (and the IRQ updated) by `catch_up`.
         match addr {
-            // SPCR and SPSR: a read only arms the SPIF clear (events due
-            // were serviced above), which no interrupt looks at. The SPIF
-            // wait polls SPSR, three reads per byte sent.
-            0x28 | 0x29 => self.spi.read(addr, now),
+            // (SPCR, SPSR and SPDR are `read_io`'s; here for completeness.)
             0x0B..=0x2F => {
                 let v = match addr {
                     0x0B..=0x27 => self.timer.read(addr, now),

@@ -183,13 +183,7 @@ impl Cpu {
     /// calls `step`.
     #[inline(always)]
     pub fn step_inline<B: Bus>(&mut self, bus: &mut B) -> Step {
-        let step = match self.state {
-            RunState::Running => self.step_running(bus),
-            RunState::Waiting => self.step_waiting(bus),
-            RunState::Stopped => self.step_stopped(bus),
-        };
-        self.cycles += step.cycles as u64;
-        step
+        self.step_inline_hinted(bus, false)
     }
 
     /// [`Cpu::step_inline`] for a caller that knows, if `running_masked`,

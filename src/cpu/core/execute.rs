@@ -92,9 +92,7 @@ impl Cpu {
             Op::Tba => self.regs.a = alu::logic8(&mut self.regs.ccr, self.regs.b),
             Op::Tap => {
                 self.tap(self.regs.a);
-                if self.regs.ccr & (X | I) != X | I {
-                    bus.attention();
-                }
+                self.attention_if_unmasked(bus);
             }
             Op::Tpa => self.regs.a = self.regs.ccr,
 
@@ -393,9 +391,7 @@ impl Cpu {
                 self.regs.y = self.pull16(bus);
                 f.pc = self.pull16(bus);
                 self.regs.ccr = keep_x_clear(self.regs.ccr, ccr);
-                if self.regs.ccr & (X | I) != X | I {
-                    bus.attention();
-                }
+                self.attention_if_unmasked(bus);
             }
 
             // ---- bit manipulation ------------------------------------------------
@@ -553,6 +549,15 @@ impl Cpu {
         let r = v.wrapping_add(delta);
         self.regs.set_flag(Z, r == 0);
         r
+    }
+
+    /// Asks `bus` for attention ([`Bus::attention`]) if X or I is clear
+    /// (after TAP or RTI wrote CCR).
+    #[inline(always)]
+    fn attention_if_unmasked<B: Bus>(&self, bus: &mut B) {
+        if self.regs.ccr & (X | I) != X | I {
+            bus.attention();
+        }
     }
 
     /// TAP: CCR = A, except that X, once clear, cannot be set by software;
