@@ -537,7 +537,14 @@ impl Board {
     /// it is the same whenever it is looked at), so it runs the same
     /// through them. Else the next event of all.
     pub(crate) fn next_event_seen(&self, reads_timer: bool) -> u64 {
-        if reads_timer || self.can_interrupt() {
+        self.next_event_seen_given(reads_timer, reads_timer || self.can_interrupt())
+    }
+
+    /// [`Board::next_event_seen`] with [`Board::can_interrupt`] already
+    /// asked (`can_interrupt` is its answer, or true).
+    #[inline]
+    pub(crate) fn next_event_seen_given(&self, reads_timer: bool, can_interrupt: bool) -> u64 {
+        if reads_timer || can_interrupt {
             self.next_event
         } else {
             self.next_other_event

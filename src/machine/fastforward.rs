@@ -568,7 +568,11 @@ impl Machine {
         let now = self.board.now();
         let period = period.max(1);
         let reads_timer = measured.is_none_or(|m| m.reads_timer);
-        let event = self.board.next_event_seen(reads_timer);
+        // Asked once: time passing short of `event` changes none of what
+        // it looks at (no device is serviced on the way but the timer,
+        // whose service cannot enable an interrupt).
+        let can_interrupt = self.board.can_interrupt();
+        let event = self.board.next_event_seen_given(reads_timer, can_interrupt);
         let deadline = limit.min(event);
         // Every skipped iteration ends at or before deadline - 1: none
         // reaches the event.
@@ -577,7 +581,9 @@ impl Machine {
             self.board.advance(k * period);
         }
         if let Some(m) = measured {
-            if self.skip_event_iteration(period, count, limit, event, m.last_device_read) {
+            if !can_interrupt
+                && self.skip_event_iteration(period, count, limit, event, m.last_device_read)
+            {
                 k += 1;
             }
         }
@@ -604,8 +610,9 @@ impl Machine {
     ///   it, which would stop the run in the middle);
     /// * every device read of it begins before the event (each reads what
     ///   the measured iteration read; plain memory no event changes);
-    /// * no interrupt can follow the event ([`Board::can_interrupt`]): the
-    ///   CPU would take it at the next instruction boundary.
+    /// * no interrupt can follow the event ([`Board::can_interrupt`], which
+    ///   the caller asks): the CPU would take it at the next instruction
+    ///   boundary.
     ///
     /// Then its path, writes (none) and end state are the measured
     /// iteration's, and the board's are the same ticks. Returns whether it
@@ -626,7 +633,6 @@ impl Machine {
             || steps == 0
             || steps > self.ff.ends.len()
             || last_device_read.is_some_and(|at| start + u64::from(at) >= event)
-            || self.board.can_interrupt()
         {
             return false;
         }
