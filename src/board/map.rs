@@ -39,6 +39,9 @@ pub const WRITE_DIRECT: u8 = 2;
 /// write is one page-table load for every other page.
 pub const REGISTERS: u8 = 4;
 
+/// 64-byte blocks in the address space (see `MemoryMap::quick_read`).
+const BLOCKS: usize = 1024;
+
 /// Size of the on-chip register block.
 pub const REGISTER_BLOCK: u16 = 0x40;
 
@@ -50,11 +53,15 @@ pub struct MemoryMap {
     /// [`MemoryMap::watch_vector_page`], which keep the quick tables below
     /// in step.
     pub pages: [u8; 256],
-    /// Per page: reads go straight to memory, register block or not (the
-    /// hot test of every CPU read is this one byte).
-    quick_read: [bool; 256],
-    /// Per page: writes go straight to memory (see `quick_read`).
-    quick_write: [bool; 256],
+    /// Per 64-byte block: reads go straight to memory (the hot test of
+    /// every CPU read is this one byte). Blocks, not pages, because the
+    /// register block is one: the rest of its page (the internal RAM's
+    /// variables, at INIT's reset value) needs no second test.
+    quick_read: [bool; BLOCKS],
+    /// Per 64-byte block: writes go straight to memory (see `quick_read`).
+    quick_write: [bool; BLOCKS],
+    /// Per page: all of it reads straight from memory.
+    page_read: [bool; 256],
     /// Per page: it and the next page both read straight from memory, so
     /// eight bytes from any address in it may be taken in one load (never
     /// page $FF, after which the address space wraps).
@@ -80,8 +87,9 @@ impl MemoryMap {
     pub fn new(board: &BoardConfig, init: u8, eeprom_enabled: bool) -> Self {
         let mut m = MemoryMap {
             pages: [0; 256],
-            quick_read: [false; 256],
-            quick_write: [false; 256],
+            quick_read: [false; BLOCKS],
+            quick_write: [false; BLOCKS],
+            page_read: [false; 256],
             quick_code: [false; 256],
             reg_base: 0,
             ram_base: 0,
@@ -155,11 +163,17 @@ impl MemoryMap {
 
     fn sync_quick(&mut self) {
         for (i, &p) in self.pages.iter().enumerate() {
-            self.quick_read[i] = p & (READ_DIRECT | REGISTERS) == READ_DIRECT;
-            self.quick_write[i] = p & (WRITE_DIRECT | REGISTERS) == WRITE_DIRECT;
+            self.page_read[i] = p & (READ_DIRECT | REGISTERS) == READ_DIRECT;
+        }
+        for b in 0..BLOCKS {
+            let p = self.pages[b / 4];
+            // The register block is 64-byte aligned, so one block.
+            let registers = self.is_register((b as u16) << 6);
+            self.quick_read[b] = p & READ_DIRECT != 0 && !registers;
+            self.quick_write[b] = p & WRITE_DIRECT != 0 && !registers;
         }
         for i in 0..256 {
-            self.quick_code[i] = i < 255 && self.quick_read[i] && self.quick_read[i + 1];
+            self.quick_code[i] = i < 255 && self.page_read[i] && self.page_read[i + 1];
         }
     }
 
@@ -167,8 +181,7 @@ impl MemoryMap {
     /// readable kind, and not the register block.
     #[inline(always)]
     pub fn reads_direct(&self, addr: u16) -> bool {
-        let page = (addr >> 8) as usize;
-        self.quick_read[page] || (self.pages[page] & READ_DIRECT != 0 && !self.is_register(addr))
+        self.quick_read[(addr >> 6) as usize]
     }
 
     /// True if the eight bytes from `pc` on may be read straight from
@@ -178,14 +191,13 @@ impl MemoryMap {
     #[inline(always)]
     pub fn code_direct(&self, pc: u16) -> bool {
         let page = (pc >> 8) as usize;
-        self.quick_code[page] || (pc & 0xFF <= 0xF8 && self.quick_read[page])
+        self.quick_code[page] || (pc & 0xFF <= 0xF8 && self.page_read[page])
     }
 
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
     #[inline(always)]
     pub fn writes_direct(&self, addr: u16) -> bool {
-        let page = (addr >> 8) as usize;
-        self.quick_write[page] || (self.pages[page] & WRITE_DIRECT != 0 && !self.is_register(addr))
+        self.quick_write[(addr >> 6) as usize]
     }
 
     /// True if `addr` is in the register block.
@@ -275,6 +287,36 @@ impl MemoryMap {
 mod tests {
     use super::*;
 
+    /// The block tables answer what the page flags and the register block
+    /// say, at every address, for every board, INIT, EEPROM latch and
+    /// vector watch: reads and writes direct exactly where the page is
+    /// and the address is not a register.
+    #[test]
+    fn block_tables_follow_the_pages_and_the_register_block() {
+        for cfg in [BoardConfig::trainer11(), BoardConfig::evb()] {
+            for init in [0x00, 0x01, 0x10, 0x9B, 0xF0] {
+                for (latched, watch) in [(false, false), (true, false), (false, true)] {
+                    let mut m = MemoryMap::new(&cfg, init, true);
+                    m.eeprom_latched = latched;
+                    m.rebuild(&cfg);
+                    if watch {
+                        m.watch_vector_page();
+                    }
+                    for a in 0..=0xFFFFu16 {
+                        let p = m.pages[usize::from(a >> 8)];
+                        let reg = m.is_register(a);
+                        assert_eq!(m.reads_direct(a), p & READ_DIRECT != 0 && !reg, "${a:04X}");
+                        assert_eq!(
+                            m.writes_direct(a),
+                            p & WRITE_DIRECT != 0 && !reg,
+                            "${a:04X}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// `code_direct` says yes only where all eight bytes from the address
     /// read straight from memory and do not wrap past $FFFF; and it says
     /// yes for every address of a page whose next page is direct too.
@@ -297,7 +339,7 @@ mod tests {
                             assert!(all, "{name} INIT={init:02X}: ${pc:04X}");
                         }
                         let page = usize::from(pc >> 8);
-                        if page < 255 && m.quick_read[page] && m.quick_read[page + 1] {
+                        if page < 255 && m.page_read[page] && m.page_read[page + 1] {
                             assert!(m.code_direct(pc), "{name}: ${pc:04X} not taken");
                         }
                     }
