@@ -39,8 +39,12 @@ pub const WRITE_DIRECT: u8 = 2;
 /// write is one page-table load for every other page.
 pub const REGISTERS: u8 = 4;
 
-/// 64-byte blocks in the address space (see `MemoryMap::quick_read`).
+/// 64-byte blocks in the address space (see `MemoryMap::quick`).
 const BLOCKS: usize = 1024;
+/// `MemoryMap::quick` bit: reads of the block go straight to memory.
+const QUICK_READ: u8 = 1;
+/// `MemoryMap::quick` bit: writes to the block go straight to memory.
+const QUICK_WRITE: u8 = 2;
 
 /// Size of the on-chip register block.
 pub const REGISTER_BLOCK: u16 = 0x40;
@@ -53,13 +57,13 @@ pub struct MemoryMap {
     /// [`MemoryMap::watch_vector_page`], which keep the quick tables below
     /// in step.
     pub pages: [u8; 256],
-    /// Per 64-byte block: reads go straight to memory (the hot test of
-    /// every CPU read is this one byte). Blocks, not pages, because the
-    /// register block is one: the rest of its page (the internal RAM's
-    /// variables, at INIT's reset value) needs no second test.
-    quick_read: [bool; BLOCKS],
-    /// Per 64-byte block: writes go straight to memory (see `quick_read`).
-    quick_write: [bool; BLOCKS],
+    /// Per 64-byte block: [`QUICK_READ`] if reads go straight to memory,
+    /// [`QUICK_WRITE`] if writes do (the hot test of every CPU access is
+    /// one bit of this). Blocks, not pages, because the register block is
+    /// one: the rest of its page (the internal RAM's variables, at INIT's
+    /// reset value) needs no second test. One table of bits rather than
+    /// two of bools keeps the machine under 4 KiB (see `Machine`).
+    quick: [u8; BLOCKS],
     /// Per page: all of it reads straight from memory.
     page_read: [bool; 256],
     /// Per page: it and the next page both read straight from memory, so
@@ -87,8 +91,7 @@ impl MemoryMap {
     pub fn new(board: &BoardConfig, init: u8, eeprom_enabled: bool) -> Self {
         let mut m = MemoryMap {
             pages: [0; 256],
-            quick_read: [false; BLOCKS],
-            quick_write: [false; BLOCKS],
+            quick: [0; BLOCKS],
             page_read: [false; 256],
             quick_code: [false; 256],
             reg_base: 0,
@@ -169,8 +172,16 @@ impl MemoryMap {
             let p = self.pages[b / 4];
             // The register block is 64-byte aligned, so one block.
             let registers = self.is_register((b as u16) << 6);
-            self.quick_read[b] = p & READ_DIRECT != 0 && !registers;
-            self.quick_write[b] = p & WRITE_DIRECT != 0 && !registers;
+            self.quick[b] = if registers {
+                0
+            } else {
+                (if p & READ_DIRECT != 0 { QUICK_READ } else { 0 })
+                    | (if p & WRITE_DIRECT != 0 {
+                        QUICK_WRITE
+                    } else {
+                        0
+                    })
+            };
         }
         for i in 0..256 {
             self.quick_code[i] = i < 255 && self.page_read[i] && self.page_read[i + 1];
@@ -181,7 +192,7 @@ impl MemoryMap {
     /// readable kind, and not the register block.
     #[inline(always)]
     pub fn reads_direct(&self, addr: u16) -> bool {
-        self.quick_read[(addr >> 6) as usize]
+        self.quick[(addr >> 6) as usize] & QUICK_READ != 0
     }
 
     /// True if the eight bytes from `pc` on may be read straight from
@@ -197,7 +208,7 @@ impl MemoryMap {
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
     #[inline(always)]
     pub fn writes_direct(&self, addr: u16) -> bool {
-        self.quick_write[(addr >> 6) as usize]
+        self.quick[(addr >> 6) as usize] & QUICK_WRITE != 0
     }
 
     /// True if `addr` is in the register block.

@@ -104,7 +104,7 @@ const BACKOFF_MAX_SHIFT: u32 = 7;
 pub(crate) struct FastForward {
     pub(crate) enabled: bool,
     /// Which loop heads are worth measuring now.
-    backoff: LoopBackoff,
+    backoff: Box<LoopBackoff>,
     /// Iterations skipped since the machine was made (a statistic).
     pub(crate) skipped: u64,
     /// Measured iterations, and those that repeated (statistics).
@@ -126,7 +126,7 @@ impl Default for FastForward {
     fn default() -> Self {
         FastForward {
             enabled: true,
-            backoff: LoopBackoff::default(),
+            backoff: Box::default(),
             skipped: 0,
             probes: 0,
             polls: 0,
