@@ -58,6 +58,14 @@
 //! gained more); conditional breakpoint 2.45x -> 2.49-2.50x, provenance
 //! 13.5x -> 14.1-14.4x (its own time the same, 32 ms); two pairs against
 //! the session 12 build, the same hour.
+//! Session 14 (the machine under 4 KiB, the per-block quick table, the
+//! hook's calls and returns without a stack probe or a wide register
+//! copy, the profile's rows through a slot index): `run_until` 2.12-2.14
+//! -> 2.05-2.07 ms, the fast path 3.64-3.73 -> 3.42-3.46 ms (1.72-1.75x
+//! -> 1.66-1.68x), the conditional breakpoint 2.6x -> 2.5x, provenance
+//! 31.5-32.0 -> 29.8-30.6 ms (14.9x -> 14.5x); three pairs against the
+//! session 13 build, both built with `RUSTFLAGS="-C
+//! llvm-args=-align-all-functions=6 -C llvm-args=-align-all-nofallthru-blocks=5"`.
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
