@@ -1160,6 +1160,7 @@ impl Machine {
     }
 
     /// The byte at `addr` as a read would return it, without side effects.
+    #[inline]
     pub fn peek(&self, addr: u16) -> u8 {
         self.board.peek(addr)
     }

@@ -284,6 +284,7 @@ impl Target for crate::machine::Machine {
     fn cycles(&self) -> u64 {
         crate::machine::Machine::cycles(self)
     }
+    #[inline]
     fn peek(&self, addr: u16) -> u8 {
         crate::machine::Machine::peek(self, addr)
     }
