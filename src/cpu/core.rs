@@ -98,7 +98,41 @@ pub struct Cpu {
     /// The address of the last illegal opcode refused: a step there takes
     /// the trap (continuing from the stop), once.
     resume_trap_at: Option<u16>,
+    /// The calls and returns run (see [`FlowNote`]).
+    pub(crate) flow: FlowNote,
 }
+
+/// A note the JSR, BSR, RTS and RTI arms leave: how many ran (wrapping)
+/// and the opcode bytes of the last (the first byte high, the byte after
+/// a $18 prebyte low, else 0). The debugger's fast path compares the
+/// count across a step instead of reading and classifying the opcode
+/// before every step. Not part of the CPU's state: every note equals every
+/// other, so runs that skip iterations of a loop with calls in it (the
+/// fast-forward) compare equal to runs that step through them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FlowNote {
+    /// Calls and returns run, wrapping.
+    pub(crate) count: u32,
+    /// The last one's opcode bytes.
+    pub(crate) code: u16,
+}
+
+impl FlowNote {
+    /// Notes one more call or return, with its opcode bytes.
+    #[inline(always)]
+    fn note(&mut self, code: u16) {
+        self.count = self.count.wrapping_add(1);
+        self.code = code;
+    }
+}
+
+impl PartialEq for FlowNote {
+    fn eq(&self, _: &FlowNote) -> bool {
+        true
+    }
+}
+
+impl Eq for FlowNote {}
 
 /// What a [`Step`] did besides (or instead of) an ordinary instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +190,7 @@ impl Cpu {
             irq_delay: false,
             trap_illegal: true,
             resume_trap_at: None,
+            flow: FlowNote::default(),
         }
     }
 

@@ -124,12 +124,37 @@ fn calls_or_returns(before: &StepBefore) -> bool {
     }
 }
 
+/// What was true before a step the quick stretch ran from `pc` with SP
+/// `sp` at cycle `now`: the opcode bytes of the call or return it ran
+/// (`call`, from the CPU's note), else a NOP's, which classifies the
+/// step as what it was (the opcode matters only for calls and returns:
+/// the step's event says the rest).
+#[inline(always)]
+fn quick_before(cpu: &Cpu, call: bool, pc: u16, sp: u16, now: u64) -> StepBefore {
+    let (opcode, second) = if call {
+        let [first, second] = cpu.flow.code.to_be_bytes();
+        (first, second)
+    } else {
+        (0x01, 0)
+    };
+    StepBefore {
+        pc,
+        sp,
+        opcode,
+        second,
+        cycles: now,
+    }
+}
+
 /// Per first opcode byte: 1 for JSR, BSR, RTS and RTI, 2 for the $18 prefix
 /// (JSR ,Y follows it), else 0 (`is_call_or_return` as a table). One load
-/// per step where a `match` on six values took a chain of compares: the
-/// hooked run asks at every step. (`run_until` asks only at back-jumps and
-/// keeps the compares: with the table there, its hot loop measured 5%
-/// slower on `cpu_plain`, same hour.)
+/// where a `match` on six values took a chain of compares: the hooked
+/// run's full path asks at every step it takes. (The quick stretch asks
+/// the CPU's [`crate::cpu::core::FlowNote`] instead, which needs no
+/// opcode read before the step: the 13-key `--break` run 90.1 -> 84.4 M
+/// host instructions. `run_until` asks only at back-jumps and keeps the
+/// compares: with the table there, its hot loop measured 5% slower on
+/// `cpu_plain`, same hour.)
 static CALL_OR_RETURN: [u8; 256] = {
     let mut t = [0u8; 256];
     t[0x9D] = 1;
@@ -444,11 +469,16 @@ impl Machine {
                 return None;
             }
             *first = false;
-            let before = StepBefore::of(&self.cpu, now, |a| self.board.peek(a));
             let undo = super::WriteUndo::take(&self.cpu.regs);
+            // Whether the step called or returned, from the CPU's note of
+            // what it ran (no opcode read before each step); `StepBefore`
+            // is made only for the steps that leave or are reported.
+            let flows = self.cpu.flow.count;
             let step = self.cpu.step_inline_hinted(&mut self.board, fast);
+            let call = self.cpu.flow.count != flows;
+            let before = |cpu: &Cpu| quick_before(cpu, call, pc, undo.sp, now);
             if self.board.has_fault() {
-                return Some(QuickEnd::Refused(step, undo, before));
+                return Some(QuickEnd::Refused(step, undo, before(&self.cpu)));
             }
             let serviced = self.board.tick_serviced(step.cycles);
             let to = self.cpu.regs.pc;
@@ -456,20 +486,19 @@ impl Machine {
                 && (!serviced || self.may_stay(fast))
                 && self.board.now() < limit;
             if !plain {
-                return Some(QuickEnd::Ticked(step, before));
+                return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
             let back = to <= step.pc;
             if back && self.halt_check(step.pc).is_some() {
-                return Some(QuickEnd::Ticked(step, before));
+                return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
-            let call = calls_or_returns(&before);
             if !call && self.cpu.regs.sp > interest.sp_above {
-                return Some(QuickEnd::Ticked(step, before));
+                return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
             if call {
                 self.instructions += 1;
                 flush(hook, pending);
-                if hook.after_step(self, &before, &step) {
+                if hook.after_step(self, &before(&self.cpu), &step) {
                     return Some(QuickEnd::Stop(HookedStop::Hook));
                 }
                 *interest = hook.interest();
@@ -502,7 +531,7 @@ impl Machine {
                 }
                 if cache.backoff.may_try(to, self.board.now()) {
                     // A loop head to measure: the full path starts it.
-                    return Some(QuickEnd::Ticked(step, before));
+                    return Some(QuickEnd::Ticked(step, before(&self.cpu)));
                 }
             }
             self.instructions += 1;

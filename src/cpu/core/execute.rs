@@ -374,6 +374,7 @@ impl Cpu {
                 let ret = f.pc;
                 self.push16(bus, ret);
                 f.pc = ret.wrapping_add(d);
+                self.flow.note(0x8D00);
             }
             Op::Jmp => f.pc = self.ea(&mut f, mode),
             Op::Jsr => {
@@ -381,9 +382,20 @@ impl Cpu {
                 let ret = f.pc;
                 self.push16(bus, ret);
                 f.pc = target;
+                // The opcode bytes (RM appendix A), constant per arm.
+                self.flow.note(match mode {
+                    Mode::Direct => 0x9D00,
+                    Mode::Extended => 0xBD00,
+                    Mode::IndexedY => 0x18AD,
+                    _ => 0xAD00,
+                });
             }
-            Op::Rts => f.pc = self.pull16(bus),
+            Op::Rts => {
+                f.pc = self.pull16(bus);
+                self.flow.note(0x3900);
+            }
             Op::Rti => {
+                self.flow.note(0x3B00);
                 let ccr = self.pull8(bus);
                 self.regs.b = self.pull8(bus);
                 self.regs.a = self.pull8(bus);
