@@ -60,12 +60,14 @@
 //! the session 12 build, the same hour.
 //! Session 14 (the machine under 4 KiB, the per-block quick table, the
 //! hook's calls and returns without a stack probe or a wide register
-//! copy, the profile's rows through a slot index): `run_until` 2.12-2.14
-//! -> 2.05-2.07 ms, the fast path 3.64-3.73 -> 3.42-3.46 ms (1.72-1.75x
-//! -> 1.66-1.68x), the conditional breakpoint 2.6x -> 2.5x, provenance
-//! 31.5-32.0 -> 29.8-30.6 ms (14.9x -> 14.5x); three pairs against the
-//! session 13 build, both built with `RUSTFLAGS="-C
-//! llvm-args=-align-all-functions=6 -C llvm-args=-align-all-nofallthru-blocks=5"`.
+//! copy, the profile's rows through a slot index, the quick stretch
+//! asking the CPU's note of calls and returns instead of the opcode):
+//! `run_until` 2.04-2.06 -> 1.97-2.01 ms, the fast path 3.58-3.61 ->
+//! 3.19-3.23 ms (1.74-1.76x -> 1.59-1.62x), the conditional breakpoint
+//! 5.36-5.37 -> 4.84-4.88 ms (2.6x -> 2.4x), provenance 30.7-31.3 ->
+//! 24.8-27.1 ms (15x -> 12-14x); three rounds against the session 13
+//! build, both built with `RUSTFLAGS="-C llvm-args=-align-all-functions=6
+//! -C llvm-args=-align-all-nofallthru-blocks=5"`.
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
