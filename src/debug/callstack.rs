@@ -409,6 +409,7 @@ impl CallStack {
         }
     }
 
+    #[inline]
     fn pop(&mut self, returned: bool, to: u16, now: u64, doubt: Option<Doubt>) {
         let Some(mut frame) = self.frames.pop() else {
             return;

@@ -139,6 +139,7 @@ impl Profile {
 
     /// [`Profile::on_ended`], also noting what each ended frame added in
     /// `log` (for [`Profile::repeat`]).
+    #[inline]
     pub(crate) fn on_ended_logged(
         &mut self,
         ended: &[Ended],
