@@ -102,26 +102,25 @@ pub struct Cpu {
     pub(crate) flow: FlowNote,
 }
 
-/// A note the JSR, BSR, RTS and RTI arms leave: how many ran (wrapping)
-/// and the opcode bytes of the last (the first byte high, the byte after
-/// a $18 prebyte low, else 0). The debugger's fast path compares the
-/// count across a step instead of reading and classifying the opcode
-/// before every step. Not part of the CPU's state: every note equals every
-/// other, so runs that skip iterations of a loop with calls in it (the
+/// A note the JSR, BSR, RTS and RTI arms leave: the opcode bytes of the
+/// call or return (the first byte high, the byte after a $18 prebyte low,
+/// else 0), never 0. The debugger's fast path clears it before a step and
+/// finds a call or return by a note there after it, instead of reading
+/// and classifying the opcode before every step (one store in those arms
+/// rather than a count and the code: the core benchmark's calls pay for
+/// it). Not part of the CPU's state: every note equals every other, so
+/// runs that skip iterations of a loop with calls in it (the
 /// fast-forward) compare equal to runs that step through them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FlowNote {
-    /// Calls and returns run, wrapping.
-    pub(crate) count: u32,
-    /// The last one's opcode bytes.
+    /// The last call's or return's opcode bytes, or 0 if cleared since.
     pub(crate) code: u16,
 }
 
 impl FlowNote {
-    /// Notes one more call or return, with its opcode bytes.
+    /// Notes a call or return with its opcode bytes.
     #[inline(always)]
     fn note(&mut self, code: u16) {
-        self.count = self.count.wrapping_add(1);
         self.code = code;
     }
 }

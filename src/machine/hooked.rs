@@ -151,7 +151,7 @@ fn quick_before(cpu: &Cpu, call: bool, pc: u16, sp: u16, now: u64) -> StepBefore
 /// where a `match` on six values took a chain of compares: the hooked
 /// run's full path asks at every step it takes. (The quick stretch asks
 /// the CPU's [`crate::cpu::core::FlowNote`] instead, which needs no
-/// opcode read before the step: the 13-key `--break` run 90.1 -> 84.4 M
+/// opcode read before the step: the 13-key `--break` run 90.1 -> 83.1 M
 /// host instructions. `run_until` asks only at back-jumps and keeps the
 /// compares: with the table there, its hot loop measured 5% slower on
 /// `cpu_plain`, same hour.)
@@ -471,11 +471,12 @@ impl Machine {
             *first = false;
             let undo = super::WriteUndo::take(&self.cpu.regs);
             // Whether the step called or returned, from the CPU's note of
-            // what it ran (no opcode read before each step); `StepBefore`
-            // is made only for the steps that leave or are reported.
-            let flows = self.cpu.flow.count;
+            // what it ran, cleared here (no opcode read before each step);
+            // `StepBefore` is made only for the steps that leave or are
+            // reported.
+            self.cpu.flow.code = 0;
             let step = self.cpu.step_inline_hinted(&mut self.board, fast);
-            let call = self.cpu.flow.count != flows;
+            let call = self.cpu.flow.code != 0;
             let before = |cpu: &Cpu| quick_before(cpu, call, pc, undo.sp, now);
             if self.board.has_fault() {
                 return Some(QuickEnd::Refused(step, undo, before(&self.cpu)));
