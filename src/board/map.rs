@@ -172,15 +172,11 @@ impl MemoryMap {
             let p = self.pages[b / 4];
             // The register block is 64-byte aligned, so one block.
             let registers = self.is_register((b as u16) << 6);
+            let bit = |flag: u8, quick: u8| if p & flag != 0 { quick } else { 0 };
             self.quick[b] = if registers {
                 0
             } else {
-                (if p & READ_DIRECT != 0 { QUICK_READ } else { 0 })
-                    | (if p & WRITE_DIRECT != 0 {
-                        QUICK_WRITE
-                    } else {
-                        0
-                    })
+                bit(READ_DIRECT, QUICK_READ) | bit(WRITE_DIRECT, QUICK_WRITE)
             };
         }
         for i in 0..256 {

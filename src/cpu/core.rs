@@ -227,6 +227,8 @@ impl Cpu {
     /// hot loop, `Machine::run_until`).
     #[inline(always)]
     pub fn step_inline_hinted<B: Bus>(&mut self, bus: &mut B, running_masked: bool) -> Step {
+        // Not `step_running` in the unmasked arm: that would inline a
+        // second copy of the whole dispatch; both ways share this one.
         let step = 'step: {
             if !running_masked {
                 match self.state {
