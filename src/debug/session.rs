@@ -593,6 +593,20 @@ impl<T: Target> Debugger<T> {
         &mut self.target
     }
 
+    /// The stop when the key script ends. Its end changed the machine
+    /// between two steps (the script is gone, the input waited on is
+    /// noted), which replaying the steps to this index does not repeat: the
+    /// state is saved (pinned) before the next step, as after an outside
+    /// change, so going back to this point gives exactly this state.
+    fn settled(&mut self, kind: crate::board::InputKind) -> Stop {
+        if self.history.is_some() {
+            self.dirty = true;
+        }
+        self.stop(Reason::Settled {
+            waiting_on: kind.describe().to_string(),
+        })
+    }
+
     /// Saves the state after an outside change (see [`Debugger::target_mut`]).
     #[inline]
     fn settle_change(&mut self) {
@@ -1044,9 +1058,7 @@ impl<T: Target> Debugger<T> {
             // Script actions happen between instructions, as in
             // `Machine::run_until`; its end stops before the next step.
             if let Some(kind) = self.target.script_poll() {
-                return self.stop(Reason::Settled {
-                    waiting_on: kind.describe().to_string(),
-                });
+                return self.settled(kind);
             }
             let ran = self.target.cycles().saturating_sub(start);
             if ran >= self.max_cycles {
@@ -1121,9 +1133,7 @@ impl<T: Target> Debugger<T> {
                 let ran = self.target.cycles().saturating_sub(start);
                 self.stop(Reason::Budget { cycles: ran })
             }
-            FastStop::Settled(kind) => self.stop(Reason::Settled {
-                waiting_on: kind.describe().to_string(),
-            }),
+            FastStop::Settled(kind) => self.settled(kind),
             FastStop::Step(ts) => {
                 let info = StepInfo { ts, pc: last_pc };
                 match self.step_stop(&info) {
