@@ -135,6 +135,60 @@ fn breakpoints_inside_a_poll_loop() {
     same_both_ways(GAME, |_| {}, &["SPIwait2", "SPIwait2+3", "SPIwait2", "run"]);
 }
 
+/// A conditional breakpoint in the idle loop (`mainLoop: jsr readInput;
+/// bra mainLoop`, at `readInputEnd`): one that is false and reads only
+/// registers or RAM gets the same answer at every visit, so the loop is
+/// still skipped; one that reads the cycle count or a device register (the
+/// keys, `PIO_B`) may change its answer while the program waits, so every
+/// visit is asked. Each stops where the slow path stops (one turns true
+/// when the board is reset by the fifth key, `buttonFlag` when a key is
+/// taken).
+#[test]
+fn conditional_breakpoints_in_a_skipped_loop() {
+    let runs = ["run", "run", "run", "run"];
+    let skips = |spec: &str| {
+        same_both_ways(
+            GAME,
+            |d| {
+                d.max_cycles = 1_500_000;
+                if !spec.is_empty() {
+                    d.add_breakpoint(spec).expect("break");
+                }
+            },
+            &runs,
+        )
+    };
+    let none = skips("");
+    let timed = skips("readInputEnd if cycles == 1");
+    let device = skips("readInputEnd if [PIO_B] == 0");
+    assert_eq!(timed, device);
+    for spec in [
+        "readInputEnd if a == 99",
+        "readInputEnd if [coordy] == 200 && b != 7",
+    ] {
+        let n = skips(spec);
+        assert!(
+            n > timed,
+            "`{spec}`: {n} skipped, a timed condition {timed}"
+        );
+        assert!(
+            n <= none,
+            "`{spec}`: {n} skipped, without a breakpoint {none}"
+        );
+    }
+    // B holds the debounce timer there: its visits in the two recorded
+    // iterations of the counted loop differ, so that loop is not skipped
+    // (the idle loop still is); one condition turns true in the middle of
+    // what the loop would skip.
+    skips("readInputEnd if b == 100");
+    let varying = skips("readInputEnd if b == 251");
+    assert!(
+        varying > timed && varying < none,
+        "{timed} {varying} {none}"
+    );
+    skips("readInputEnd if [buttonFlag] == 1");
+}
+
 #[test]
 fn run_to_step_over_and_out() {
     same_both_ways(

@@ -14,9 +14,57 @@
 //! holds). The condition grammar is in [`super::condition`]. Labels and lines
 //! are kept by name and re-resolved when the program is re-assembled.
 
-use super::condition::{BoundExpr, ConditionError, EvalContext, Expr};
+use super::condition::{BoundExpr, ConditionError, EvalContext, Expr, Reg};
 use crate::image::{FileId, Program};
 use std::fmt;
+
+/// What a visit to breakpoint addresses found ([`Breakpoints::visit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visit {
+    /// The breakpoint whose hit count was reached, if any.
+    pub stop: Option<u32>,
+    /// No hit was counted and no condition read what time changes: the
+    /// same inputs at another time give the same answer.
+    pub repeats: bool,
+}
+
+/// One value a condition read: a register or a byte of memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConditionInput {
+    /// A register and its value.
+    Reg(Reg, u64),
+    /// A memory address and the byte there.
+    Byte(u16, u8),
+}
+
+/// Evaluates through `inner`, noting what the condition read and whether
+/// any of it was the cycle count or a device register.
+struct Noting<'a, 'v> {
+    inner: &'a dyn EvalContext,
+    is_device: &'a dyn Fn(u16) -> bool,
+    timed: std::cell::Cell<bool>,
+    inputs: std::cell::RefCell<&'v mut Vec<ConditionInput>>,
+}
+
+impl EvalContext for Noting<'_, '_> {
+    fn reg(&self, reg: Reg) -> u64 {
+        if reg == Reg::Cycles {
+            self.timed.set(true);
+        }
+        let v = self.inner.reg(reg);
+        self.inputs.borrow_mut().push(ConditionInput::Reg(reg, v));
+        v
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        if (self.is_device)(addr) {
+            self.timed.set(true);
+        }
+        let v = self.inner.peek(addr);
+        self.inputs.borrow_mut().push(ConditionInput::Byte(addr, v));
+        v
+    }
+}
 
 /// Where a breakpoint is, as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -581,23 +629,56 @@ impl Breakpoints {
     /// Counts a hit for every enabled breakpoint at `pc` whose condition
     /// holds and returns the first whose hit count is reached.
     pub fn check(&mut self, pc: u16, ctx: &dyn EvalContext) -> Option<u32> {
+        self.visit(pc, ctx, &|_| false, &mut Vec::new()).stop
+    }
+
+    /// [`Breakpoints::check`], also saying whether the visit would go the
+    /// same way again with the same inputs at another time: every
+    /// breakpoint at `pc` has a condition, none held, and none read the
+    /// cycle count or memory where `is_device` holds (whose values may
+    /// change while a program waits). What the conditions read is appended
+    /// to `inputs`: a polling loop that comes back to `pc` with those the
+    /// same may be skipped past it.
+    pub fn visit(
+        &mut self,
+        pc: u16,
+        ctx: &dyn EvalContext,
+        is_device: &dyn Fn(u16) -> bool,
+        inputs: &mut Vec<ConditionInput>,
+    ) -> Visit {
+        let mut visit = Visit {
+            stop: None,
+            repeats: true,
+        };
         if !self.maybe_at(pc) {
-            return None;
+            return visit;
         }
-        let mut stop = None;
+        let noting = Noting {
+            inner: ctx,
+            is_device,
+            timed: std::cell::Cell::new(false),
+            inputs: std::cell::RefCell::new(inputs),
+        };
         for b in self
             .list
             .iter_mut()
             .filter(|b| b.enabled && b.addrs.contains(&pc))
         {
-            if b.condition.as_ref().is_none_or(|c| c.holds(ctx)) {
+            let holds = match &b.condition {
+                Some(c) => c.holds(&noting),
+                None => true,
+            };
+            if holds {
+                // A hit counts: the next visit finds another count.
+                visit.repeats = false;
                 b.hits = b.hits.saturating_add(1);
-                if stop.is_none() && b.hits >= b.spec.hit_count.unwrap_or(1) {
-                    stop = Some(b.id);
+                if visit.stop.is_none() && b.hits >= b.spec.hit_count.unwrap_or(1) {
+                    visit.stop = Some(b.id);
                 }
             }
         }
-        stop
+        visit.repeats &= !noting.timed.get();
+        visit
     }
 
     /// Like [`Breakpoints::check`] but counts nothing and ignores hit counts:

@@ -4,7 +4,7 @@
 //! the call stack, the cycle profile, provenance (when asked) and snapshots
 //! for reverse execution. Every command returns a [`Stop`] that says why.
 
-use super::breakpoint::{find_file, BreakError, BreakSpec, Breakpoints};
+use super::breakpoint::{find_file, BreakError, BreakSpec, Breakpoints, ConditionInput};
 use super::callstack::{CallStack, Ended, Flow, StackMark};
 use super::condition::{EvalContext, Reg};
 use super::history::{History, DEFAULT_BUDGET};
@@ -18,7 +18,9 @@ use super::target::{FastStop, Fault, Target, TargetStep};
 use super::watch::{WatchError, WatchHit, Watchpoints};
 use crate::cpu::{Instruction, Op, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
-use crate::machine::hooked::{Interest, RepeatCache, StepBefore, StepHook};
+use crate::machine::hooked::{
+    AtBreakpoint, Interest, Iteration, RepeatCache, StepBefore, StepHook,
+};
 use serde::Serialize;
 
 /// Longest provenance chain reported.
@@ -346,7 +348,18 @@ struct FastHook<'a, T: Target> {
     mark: StackMark,
     marked: bool,
     rows: Vec<RowDelta>,
+    /// What the breakpoint conditions read at their visits in the first
+    /// and second iteration of a counted measurement (`visits[0]` alone in
+    /// a plain one), and which of the two is being recorded.
+    visits: [Vec<ConditionInput>; 2],
+    visit_pass: usize,
+    counted: bool,
 }
+
+/// Condition inputs one measured iteration may record before its visits
+/// count as not repeating (a loop with many breakpoint visits is asked at
+/// each).
+const MAX_ITERATION_INPUTS: usize = 256;
 
 /// Profile rows one measured iteration may add before it is given up as no
 /// polling loop (the machine measures at most 48 steps).
@@ -398,24 +411,37 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         self.tracked.index += n;
     }
 
-    fn at_breakpoint(&mut self, m: &T) -> bool {
+    fn at_breakpoint(&mut self, m: &T) -> AtBreakpoint {
         let pc = m.cpu().regs.pc;
         if let Cmd::RunTo(addrs) = self.cmd {
             if addrs.contains(&pc) {
                 self.reason = Some(Reason::Reached { addr: pc });
-                return true;
+                return AtBreakpoint::Stop;
             }
         }
-        if let Some(id) = self.breakpoints.check(pc, &TargetView(m)) {
+        // The device ranges as the board maps them now (INIT may have
+        // moved the registers since the run began).
+        let is_device = |a: u16| m.device_ranges().iter().any(|&(s, e)| (s..=e).contains(&a));
+        let inputs = &mut self.visits[self.visit_pass];
+        let visit = self
+            .breakpoints
+            .visit(pc, &TargetView(m), &is_device, inputs);
+        if inputs.len() > MAX_ITERATION_INPUTS {
+            inputs.clear();
+            return AtBreakpoint::Go { repeats: false };
+        }
+        if let Some(id) = visit.stop {
             let (spec, hits) = self
                 .breakpoints
                 .get(id)
                 .map(|b| (b.spec.text.clone(), b.hits))
                 .unwrap_or_default();
             self.reason = Some(Reason::Breakpoint { id, spec, hits });
-            return true;
+            return AtBreakpoint::Stop;
         }
-        false
+        AtBreakpoint::Go {
+            repeats: visit.repeats,
+        }
     }
 
     #[inline]
@@ -455,14 +481,24 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         }
     }
 
-    fn iteration_start(&mut self) {
+    fn iteration_start(&mut self, which: Iteration) {
         self.tracked.callstack.mark_into(&mut self.mark);
         self.marked = true;
         self.rows.clear();
+        match which {
+            Iteration::Plain | Iteration::CountedFirst => {
+                self.visits.iter_mut().for_each(Vec::clear);
+                self.visit_pass = 0;
+            }
+            Iteration::CountedSecond => self.visit_pass = 1,
+        }
+        self.counted = which != Iteration::Plain;
     }
 
     fn may_repeat(&mut self) -> bool {
-        self.marked && self.tracked.callstack.repeats_since(&self.mark)
+        self.marked
+            && self.tracked.callstack.repeats_since(&self.mark)
+            && (!self.counted || self.visits[0] == self.visits[1])
     }
 
     fn repeated(&mut self, k: u64, steps: u64) {
@@ -529,6 +565,8 @@ pub struct Debugger<T: Target> {
     repeat_cache: RepeatCache,
     stack_mark: StackMark,
     rows: Vec<RowDelta>,
+    /// The fast path's buffers for condition inputs, kept between runs.
+    visits: [Vec<ConditionInput>; 2],
     /// E-cycles one command may run before it stops with [`Reason::Budget`].
     pub max_cycles: u64,
 }
@@ -563,6 +601,7 @@ impl<T: Target> Debugger<T> {
             repeat_cache: RepeatCache::default(),
             stack_mark: StackMark::default(),
             rows: Vec::new(),
+            visits: Default::default(),
             max_cycles: 1_000_000_000,
         };
         d.set_history_budget(Some(DEFAULT_BUDGET));
@@ -1112,6 +1151,9 @@ impl<T: Target> Debugger<T> {
             mark: std::mem::take(&mut self.stack_mark),
             marked: false,
             rows: std::mem::take(&mut self.rows),
+            visits: std::mem::take(&mut self.visits),
+            visit_pass: 0,
+            counted: false,
         };
         let end = self.target.run_hooked(
             self.max_cycles,
@@ -1124,6 +1166,7 @@ impl<T: Target> Debugger<T> {
         // Keep the buffers for the next command.
         self.stack_mark = std::mem::take(&mut hook.mark);
         self.rows = std::mem::take(&mut hook.rows);
+        self.visits = std::mem::take(&mut hook.visits);
         match end {
             FastStop::Hook => {
                 let reason = reason.unwrap_or(Reason::Step);

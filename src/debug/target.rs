@@ -6,7 +6,7 @@
 use super::observe::{AccessObserver, NoObserver, ObservingBus};
 use crate::cpu::{Bus, Cpu, RamBus, Registers, Step};
 use crate::image::Program;
-use crate::machine::hooked::{RepeatCache, StepBefore, StepHook};
+use crate::machine::hooked::{AtBreakpoint, RepeatCache, StepBefore, StepHook};
 use std::sync::Arc;
 
 /// A write the board refused during a step.
@@ -109,7 +109,8 @@ pub trait Target: Clone {
         let mut first = !check_first;
         loop {
             let pc = self.cpu().regs.pc;
-            if !first && breakpoints.contains(pc) && hook.at_breakpoint(self) {
+            if !first && breakpoints.contains(pc) && hook.at_breakpoint(self) == AtBreakpoint::Stop
+            {
                 return FastStop::Hook;
             }
             first = false;

@@ -26,8 +26,15 @@
 //! whether k more of it are a linear extension of its own state
 //! ([`StepHook::may_repeat`]) and then adds them ([`StepHook::repeated`]).
 //! A breakpoint address inside the loop ends the measurement (the hook must
-//! see every visit: a condition may hold the k-th time), so such a loop is
-//! never skipped.
+//! see every visit: a condition may hold the k-th time), unless the hook
+//! answers that the visit repeats ([`AtBreakpoint::Go`]): a condition that
+//! was false and read neither the cycle count nor a device register gets
+//! the same answer from the same inputs, which every skipped iteration of
+//! a plain loop has; in a counted loop the hook checks that its visits in
+//! the second recorded iteration read what those in the first did (a value
+//! that differs between them varies with the count, one that does not is
+//! the same in every iteration, `counted.rs` step 3). The firmware's key
+//! loop with `--break 'readInputEnd if a == 99'` is skipped that way.
 //!
 //! Most steps never reach the full path: the quick stretch
 //! (`Machine::quick_stretch`) runs the steps that only need counting, a
@@ -176,14 +183,15 @@ pub trait StepHook<M> {
     /// `n` plain instructions ran that [`StepHook::interest`] did not ask
     /// for (told before any other call, so the hook's step count is right).
     fn plain_steps(&mut self, _n: u64) {}
-    /// The next instruction is at a breakpoint address of the run: true
-    /// stops the run before it.
-    fn at_breakpoint(&mut self, m: &M) -> bool;
+    /// The next instruction is at a breakpoint address of the run: stop
+    /// before it, or go on (saying whether the same state would get the
+    /// same answer at another time).
+    fn at_breakpoint(&mut self, m: &M) -> AtBreakpoint;
     /// After every step (`step` as the CPU reported it, `m` after it): true
     /// stops the run after it.
     fn after_step(&mut self, m: &M, before: &StepBefore, step: &Step) -> bool;
     /// A loop iteration starts being measured here: note your state.
-    fn iteration_start(&mut self) {}
+    fn iteration_start(&mut self, _which: Iteration) {}
     /// The measured iteration repeats exactly: true if `k` more of it would
     /// change your state by k times what this one did (then
     /// [`StepHook::repeated`] follows).
@@ -192,6 +200,42 @@ pub trait StepHook<M> {
     }
     /// `k` more iterations of `steps` steps each were skipped.
     fn repeated(&mut self, _k: u64, _steps: u64) {}
+}
+
+/// Which iteration of a loop measurement starts ([`StepHook::iteration_start`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Iteration {
+    /// The one iteration of a plain measurement: the loop is skipped only
+    /// if it ends in the state it started in.
+    Plain,
+    /// The first of a counted measurement's two (A).
+    CountedFirst,
+    /// The second (B), the one whose effect the skip repeats. Values that
+    /// differ between A and B change with every iteration, so a hook that
+    /// let a breakpoint visit go on as repeating ([`AtBreakpoint::Go`])
+    /// agrees to the skip ([`StepHook::may_repeat`]) only if its visits in
+    /// B read what those in A read.
+    CountedSecond,
+}
+
+/// The hook's answer at a breakpoint address ([`StepHook::at_breakpoint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtBreakpoint {
+    /// Stop the run before the instruction.
+    Stop,
+    /// Go on. `repeats`: the hook's state did not change and the same
+    /// registers and memory at a later cycle would get this answer again
+    /// (a condition that is false and reads neither the cycle count nor a
+    /// device register). A loop iteration being measured then goes on
+    /// through the address, and the loop may be skipped: a plain loop's
+    /// every visit finds the state of this one, a counted loop's the
+    /// values the hook compares (see [`Iteration::CountedSecond`]).
+    /// Otherwise the measurement ends here, as the hook must see every
+    /// visit.
+    Go {
+        /// See above.
+        repeats: bool,
+    },
 }
 
 /// Why a hooked run ended.
@@ -337,11 +381,14 @@ impl Machine {
             }
             let pc = self.cpu.regs.pc;
             if !first && check_bps && breakpoints.contains(pc) {
-                if let Some(p) = probe.take() {
-                    cache.backoff.failed(p.head, self.board.now());
-                }
                 flush(hook, &mut pending);
-                if hook.at_breakpoint(self) {
+                let answer = hook.at_breakpoint(self);
+                if answer != (AtBreakpoint::Go { repeats: true }) {
+                    if let Some(p) = probe.take() {
+                        cache.backoff.failed(p.head, self.board.now());
+                    }
+                }
+                if answer == AtBreakpoint::Stop {
                     return HookedStop::Hook;
                 }
             }
@@ -611,8 +658,14 @@ impl Machine {
             && cache.backoff.may_try(to, self.board.now())
         {
             flush(hook, pending);
-            let mut p = self.start_probe(to, false, budget_end, hook);
-            if cache.backoff.kind(to) == LoopKind::Counted {
+            let counted = cache.backoff.kind(to) == LoopKind::Counted;
+            let which = if counted {
+                Iteration::CountedFirst
+            } else {
+                Iteration::Plain
+            };
+            let mut p = self.start_probe(to, false, budget_end, hook, which);
+            if counted {
                 let mut its = std::mem::take(&mut self.ff.recorded);
                 its.iter_mut().for_each(Recorded::clear);
                 p.counted = Some(Box::new(CountedProbe {
@@ -707,7 +760,7 @@ impl Machine {
                 // The wait ended (a device event): nothing against the loop.
             } else if !retried {
                 // The first pass may still settle state: once more.
-                *probe = Some(self.start_probe(head, true, budget_end, hook));
+                *probe = Some(self.start_probe(head, true, budget_end, hook, Iteration::Plain));
                 return None;
             } else {
                 // Changed registers: perhaps a counter.
@@ -727,7 +780,7 @@ impl Machine {
                 cache.backoff.failed(p.head, now);
                 *probe = None;
                 if cache.backoff.may_try(to, now) {
-                    *probe = Some(self.start_probe(to, false, budget_end, hook));
+                    *probe = Some(self.start_probe(to, false, budget_end, hook, Iteration::Plain));
                 }
                 return None;
             }
@@ -814,8 +867,9 @@ impl Machine {
         retried: bool,
         budget_end: u64,
         hook: &mut H,
+        which: Iteration,
     ) -> Probe {
-        hook.iteration_start();
+        hook.iteration_start(which);
         Probe {
             head,
             limit: self.skip_limit(budget_end),
@@ -924,7 +978,7 @@ impl Machine {
             cp.s1 = Some((Boundary::take(&self.cpu), now));
             cp.pass = 1;
             p.steps = 0;
-            hook.iteration_start();
+            hook.iteration_start(Iteration::CountedSecond);
             p.counted = Some(cp);
             *probe = Some(p);
             return None;
