@@ -500,22 +500,28 @@ impl Machine {
     ) -> Option<QuickEnd> {
         let deadline = budget_end.min(self.script_deadline).min(cop_at);
         let mut limit = deadline.min(interest.at_cycle);
+        if interest.every_step || self.board.now() >= limit {
+            return None;
+        }
         // As in `run_until`: with X and I set the step tests neither the
         // run state nor for an interrupt, and a step that changes either
         // services the devices (`Bus::attention`) and leaves the stretch.
         // Nothing else here changes the CPU (skips count time, the hook
         // only looks).
         let fast = self.running_masked();
+        // The first step is not asked at a breakpoint address (the run
+        // starts there); the others are.
+        let mut check = !std::mem::replace(first, false);
+        // Every step that stays in this loop ended before `limit` (tested
+        // below, and the skips end before it), so the loop's head tests
+        // the limit only after the hook changed it.
         loop {
             let now = self.board.now();
-            if now >= limit || interest.every_step {
-                return None;
-            }
             let pc = self.cpu.regs.pc;
-            if !*first && bps.is_some_and(|b| b.contains(pc)) {
+            if check && bps.is_some_and(|b| b.contains(pc)) {
                 return None;
             }
-            *first = false;
+            check = true;
             let undo = super::WriteUndo::take(&self.cpu.regs);
             // Whether the step called or returned, from the CPU's note of
             // what it ran, cleared here (no opcode read before each step);
@@ -551,6 +557,9 @@ impl Machine {
                 }
                 *interest = hook.interest();
                 limit = deadline.min(interest.at_cycle);
+                if interest.every_step || self.board.now() >= limit {
+                    return None;
+                }
                 continue;
             }
             if back && self.ff.enabled {
