@@ -341,6 +341,9 @@ struct FastHook<'a, T: Target> {
     cmd: &'a Cmd,
     /// Why the hook stopped the run.
     reason: Option<Reason>,
+    /// The command ends only at breakpoint addresses (continue, run to):
+    /// calls and returns may take [`StepHook::quick_flow`].
+    lean: bool,
     /// PC before the last step (a faulting step's address).
     last_pc: u16,
     /// The call stack when the loop iteration being measured began, and the
@@ -479,6 +482,44 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
             }
             None => false,
         }
+    }
+
+    #[inline]
+    fn quick_flow(&mut self, m: &T, pending: u64, before: &StepBefore) -> Option<u16> {
+        // The short way serves runs whose command ends only at breakpoint
+        // addresses (a step over or out asks after every call and return)
+        // and steps outside a loop measurement (whose rows are logged).
+        if !self.lean || self.marked {
+            return None;
+        }
+        let regs = &m.cpu().regs;
+        let cs = &mut self.tracked.callstack;
+        match before.opcode {
+            0x39 => {
+                let now = m.cycles();
+                if !cs.return_fast(before.sp, regs.sp, regs.pc, now) {
+                    return None;
+                }
+                self.tracked
+                    .profile
+                    .on_ended_logged(&cs.ended, cs.frames(), now, None);
+            }
+            // JSR (direct, indexed X, extended; indexed Y has the prefix),
+            // BSR: the return address the call pushed.
+            0x9D | 0xAD | 0xBD | 0x8D | 0x18 => {
+                let sp = regs.sp;
+                let ret =
+                    u16::from_be_bytes([m.peek(sp.wrapping_add(1)), m.peek(sp.wrapping_add(2))]);
+                if !cs.call_fast(before.pc, regs.pc, ret, sp, before.cycles) {
+                    return None;
+                }
+            }
+            // RTI, or anything else: the full way.
+            _ => return None,
+        }
+        self.last_pc = before.pc;
+        self.tracked.index += pending + 1;
+        Some(cs.frames().last().map_or(u16::MAX, |f| f.sp))
     }
 
     fn iteration_start(&mut self, which: Iteration) {
@@ -1147,6 +1188,7 @@ impl<T: Target> Debugger<T> {
             history: &mut self.history,
             cmd: &cmd,
             reason: None,
+            lean: matches!(cmd, Cmd::Continue | Cmd::RunTo(_)),
             last_pc: self.target.cpu().regs.pc,
             mark: std::mem::take(&mut self.stack_mark),
             marked: false,

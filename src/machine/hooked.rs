@@ -190,6 +190,18 @@ pub trait StepHook<M> {
     /// After every step (`step` as the CPU reported it, `m` after it): true
     /// stops the run after it.
     fn after_step(&mut self, m: &M, before: &StepBefore, step: &Step) -> bool;
+    /// The quick stretch ran a call or a return (`before`, with its opcode
+    /// bytes; `m` after it) after `pending` plain steps not yet told, and
+    /// nothing stops or needs the hook's every-step attention (the step
+    /// ended before the hook's `at_cycle`). A hook that can take it the
+    /// short way does (as `plain_steps(pending)` and `after_step` would)
+    /// and returns its new `sp_above`, with the rest of its
+    /// [`StepHook::interest`] unchanged and no wish to stop; `None`
+    /// changes nothing, and the step goes the full way.
+    #[inline]
+    fn quick_flow(&mut self, _m: &M, _pending: u64, _before: &StepBefore) -> Option<u16> {
+        None
+    }
     /// A loop iteration starts being measured here: note your state.
     fn iteration_start(&mut self, _which: Iteration) {}
     /// The measured iteration repeats exactly: true if `k` more of it would
@@ -551,6 +563,11 @@ impl Machine {
             }
             if call {
                 self.instructions += 1;
+                if let Some(sp) = hook.quick_flow(self, *pending, &before(&self.cpu)) {
+                    *pending = 0;
+                    interest.sp_above = sp;
+                    continue;
+                }
                 flush(hook, pending);
                 if hook.after_step(self, &before(&self.cpu), &step) {
                     return Some(QuickEnd::Stop(HookedStop::Hook));
