@@ -247,6 +247,7 @@ pub(crate) struct RowDelta {
     exclusive: u64,
 }
 
+#[inline(always)]
 fn add(stats: &mut Rows, f: &Frame, now: u64, outer_active: bool, child: u64) -> RowDelta {
     let inclusive = now.saturating_sub(f.entry_cycle);
     let s = stats.entry(f.target);

@@ -487,11 +487,14 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
     #[inline]
     fn quick_flow(&mut self, m: &T, pending: u64, before: &StepBefore) -> Option<u16> {
         // The short way serves runs whose command ends only at breakpoint
-        // addresses (a step over or out asks after every call and return)
-        // and steps outside a loop measurement (whose rows are logged).
-        if !self.lean || self.marked {
+        // addresses (a step over or out asks after every call and return).
+        if !self.lean {
             return None;
         }
+        // The quick stretch runs outside any loop measurement, so one that
+        // ended without a skip logs no more rows (the next begins with
+        // `iteration_start`).
+        self.marked = false;
         let regs = &m.cpu().regs;
         let cs = &mut self.tracked.callstack;
         match before.opcode {
