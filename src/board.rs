@@ -367,6 +367,16 @@ impl Board {
         v
     }
 
+    /// True if `addr` is in [`Board::device_ranges`] (without building them).
+    pub fn is_device(&self, addr: u16) -> bool {
+        addr.wrapping_sub(self.map.reg_base) < map::REGISTER_BLOCK
+            || self
+                .setup
+                .config
+                .pio
+                .is_some_and(|p| addr.wrapping_sub(p) < 4)
+    }
+
     /// Where the internal RAM is now (INIT's high nibble x $1000).
     pub fn internal_ram_base(&self) -> u16 {
         self.map.ram_base
@@ -1575,6 +1585,31 @@ mod tests {
         regs.write(0x8002, 0x40);
         assert_eq!(regs.pio.port(2), 0x3C, "the store went to PIOC");
         assert_eq!(regs.read(0x8002), regs.ports.peek(ports::addr::PIOC, 0));
+    }
+
+    /// `is_device` answers as a search of `device_ranges` does, wherever
+    /// INIT puts the registers (the default board with its PIO at $8000,
+    /// and the EVB without one).
+    #[test]
+    fn is_device_follows_the_device_ranges() {
+        let evb = crate::board::config::BoardSetup::new(crate::board::config::BoardConfig::evb());
+        for (name, board) in [
+            ("trainer11", Board::new()),
+            ("evb", Board::with_setup(&evb)),
+        ] {
+            for init in [None, Some(0x08), Some(0x0F), Some(0x81)] {
+                let mut b = board.clone();
+                if let Some(v) = init {
+                    b.write(b.register_base() + ports::addr::INIT, v);
+                    assert_eq!(b.register_base(), u16::from(v & 0x0F) << 12, "{name}");
+                }
+                let ranges = b.device_ranges();
+                for a in 0..=0xFFFFu16 {
+                    let want = ranges.iter().any(|&(s, e)| (s..=e).contains(&a));
+                    assert_eq!(b.is_device(a), want, "{name} INIT {init:?} ${a:04X}");
+                }
+            }
+        }
     }
 
     #[test]

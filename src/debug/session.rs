@@ -422,9 +422,9 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
                 return AtBreakpoint::Stop;
             }
         }
-        // The device ranges as the board maps them now (INIT may have
-        // moved the registers since the run began).
-        let is_device = |a: u16| m.device_ranges().iter().any(|&(s, e)| (s..=e).contains(&a));
+        // The devices as the board maps them now (INIT may have moved the
+        // registers since the run began).
+        let is_device = |a: u16| m.is_device(a);
         let inputs = &mut self.visits[self.visit_pass];
         let visit = self
             .breakpoints

@@ -143,6 +143,12 @@ pub trait Target: Clone {
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         Vec::new()
     }
+    /// True if `addr` is in [`Target::device_ranges`] now.
+    fn is_device(&self, addr: u16) -> bool {
+        self.device_ranges()
+            .iter()
+            .any(|&(s, e)| (s..=e).contains(&addr))
+    }
     /// The SPI data register's address, if the target has an LCD on SPI.
     fn spdr(&self) -> Option<u16> {
         None
@@ -335,6 +341,9 @@ impl Target for crate::machine::Machine {
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         // On-chip registers and the PIO, where the board has them now.
         self.board().device_ranges()
+    }
+    fn is_device(&self, addr: u16) -> bool {
+        self.board().is_device(addr)
     }
     fn spdr(&self) -> Option<u16> {
         Some(self.board().register_base() + TRAINER11_SPDR)
