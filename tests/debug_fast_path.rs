@@ -181,6 +181,22 @@ fn conditional_breakpoints_in_a_skipped_loop() {
     // (the idle loop still is); one condition turns true in the middle of
     // what the loop would skip.
     skips("readInputEnd if b == 100");
+    // Hit counts: each visit counts, so a skip stops short of the visit
+    // that reaches the count, and the hits it passes are added; the stops
+    // come where the slow path's do.
+    let counting = skips("readInputEnd:1000000");
+    assert!(
+        counting > timed && counting <= none,
+        "{timed} {counting} {none}"
+    );
+    for spec in [
+        "readInputEnd:2345",
+        "mainLoop:777",
+        "readInputEnd:1500 if a == $FF",
+        "SPIwait2:5000",
+    ] {
+        skips(spec);
+    }
     let varying = skips("readInputEnd if b == 251");
     assert!(
         varying > timed && varying < none,

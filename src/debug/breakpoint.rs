@@ -23,8 +23,8 @@ use std::fmt;
 pub struct Visit {
     /// The breakpoint whose hit count was reached, if any.
     pub stop: Option<u32>,
-    /// No hit was counted and no condition read what time changes: the
-    /// same inputs at another time give the same answer.
+    /// No condition read what time changes: the same inputs at another
+    /// time give the same answer (and count the same hits).
     pub repeats: bool,
 }
 
@@ -629,22 +629,25 @@ impl Breakpoints {
     /// Counts a hit for every enabled breakpoint at `pc` whose condition
     /// holds and returns the first whose hit count is reached.
     pub fn check(&mut self, pc: u16, ctx: &dyn EvalContext) -> Option<u32> {
-        self.visit(pc, ctx, &|_| false, &mut Vec::new()).stop
+        self.visit(pc, ctx, &|_| false, &mut Vec::new(), &mut Vec::new())
+            .stop
     }
 
     /// [`Breakpoints::check`], also saying whether the visit would go the
-    /// same way again with the same inputs at another time: every
-    /// breakpoint at `pc` has a condition, none held, and none read the
-    /// cycle count or memory where `is_device` holds (whose values may
-    /// change while a program waits). What the conditions read is appended
-    /// to `inputs`: a polling loop that comes back to `pc` with those the
-    /// same may be skipped past it.
+    /// same way again with the same inputs at another time: none of the
+    /// conditions at `pc` read the cycle count or memory where `is_device`
+    /// holds (whose values may change while a program waits). What the
+    /// conditions read is appended to `inputs`, and the id of each
+    /// breakpoint that counted a hit to `hits`: a polling loop that comes
+    /// back to `pc` with those inputs the same may be skipped past it, as
+    /// long as the hits it adds stop nowhere ([`Breakpoints::room`]).
     pub fn visit(
         &mut self,
         pc: u16,
         ctx: &dyn EvalContext,
         is_device: &dyn Fn(u16) -> bool,
         inputs: &mut Vec<ConditionInput>,
+        hits: &mut Vec<u32>,
     ) -> Visit {
         let mut visit = Visit {
             stop: None,
@@ -669,8 +672,7 @@ impl Breakpoints {
                 None => true,
             };
             if holds {
-                // A hit counts: the next visit finds another count.
-                visit.repeats = false;
+                hits.push(b.id);
                 b.hits = b.hits.saturating_add(1);
                 if visit.stop.is_none() && b.hits >= b.spec.hit_count.unwrap_or(1) {
                     visit.stop = Some(b.id);
@@ -693,6 +695,31 @@ impl Breakpoints {
             .filter(|b| b.enabled && b.addrs.contains(&pc))
             .find(|b| b.condition.as_ref().is_none_or(|c| c.holds(ctx)))
             .map(|b| b.id)
+    }
+
+    /// How many more times a loop may repeat in which the breakpoints
+    /// `hits` (one id per hit an iteration counts) count their hits,
+    /// without any of them reaching its hit count (a stop).
+    pub fn room(&self, hits: &[u32]) -> u64 {
+        let mut room = u64::MAX;
+        for b in self.list.iter().filter(|b| hits.contains(&b.id)) {
+            let per_iteration = hits.iter().filter(|&&id| id == b.id).count() as u64;
+            let left = u64::from(b.spec.hit_count.unwrap_or(1))
+                .saturating_sub(u64::from(b.hits))
+                .saturating_sub(1);
+            room = room.min(left / per_iteration);
+        }
+        room
+    }
+
+    /// Counts `n` more hits for each id in `hits` (as often as it occurs):
+    /// the visits of `n` skipped loop iterations.
+    pub fn add_hits(&mut self, hits: &[u32], n: u64) {
+        for &id in hits {
+            if let Some(b) = self.list.iter_mut().find(|b| b.id == id) {
+                b.hits = b.hits.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+            }
+        }
     }
 
     /// The breakpoint with this id.
@@ -811,6 +838,29 @@ mod tests {
             s.condition.map(|c| c.source().to_string()),
             Some("A == 4".into())
         );
+    }
+
+    /// `room`: iterations that each count `hits` may repeat while every
+    /// breakpoint stays short of its hit count; `add_hits` counts them.
+    #[test]
+    fn room_for_repeated_hits_stops_short_of_each_count() {
+        let prog = program();
+        let mut bps = Breakpoints::new();
+        let a = bps.add_spec("drawCell:10", &prog).unwrap();
+        let b = bps.add_spec("readInput:100", &prog).unwrap();
+        assert_eq!(bps.room(&[]), u64::MAX);
+        // 10 - 0 - 1 = 9 visits left before the stop: 9 iterations of one.
+        assert_eq!(bps.room(&[a]), 9);
+        // Two visits of `a` per iteration: 4 (8 hits, the 9th stays).
+        assert_eq!(bps.room(&[a, a]), 4);
+        assert_eq!(bps.room(&[b, a]), 9);
+        bps.add_hits(&[a, a, b], 3);
+        assert_eq!(bps.get(a).unwrap().hits, 6);
+        assert_eq!(bps.get(b).unwrap().hits, 3);
+        assert_eq!(bps.room(&[a]), 3);
+        assert_eq!(bps.room(&[b]), 96);
+        bps.add_hits(&[a], 5);
+        assert_eq!(bps.room(&[a]), 0, "past its count: no room");
     }
 
     #[test]

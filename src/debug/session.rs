@@ -357,6 +357,9 @@ struct FastHook<'a, T: Target> {
     visits: [Vec<ConditionInput>; 2],
     visit_pass: usize,
     counted: bool,
+    /// The breakpoints that counted a hit in the iteration measured (the
+    /// second of a counted measurement), one id per hit.
+    hits: Vec<u32>,
 }
 
 /// Condition inputs one measured iteration may record before its visits
@@ -428,9 +431,10 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         let inputs = &mut self.visits[self.visit_pass];
         let visit = self
             .breakpoints
-            .visit(pc, &TargetView(m), &is_device, inputs);
-        if inputs.len() > MAX_ITERATION_INPUTS {
+            .visit(pc, &TargetView(m), &is_device, inputs, &mut self.hits);
+        if inputs.len() > MAX_ITERATION_INPUTS || self.hits.len() > MAX_ITERATION_INPUTS {
             inputs.clear();
+            self.hits.clear();
             return AtBreakpoint::Go { repeats: false };
         }
         if let Some(id) = visit.stop {
@@ -536,6 +540,7 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
             }
             Iteration::CountedSecond => self.visit_pass = 1,
         }
+        self.hits.clear();
         self.counted = which != Iteration::Plain;
     }
 
@@ -545,7 +550,16 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
             && (!self.counted || self.visits[0] == self.visits[1])
     }
 
+    fn repeat_cap(&self) -> u64 {
+        if self.hits.is_empty() {
+            u64::MAX
+        } else {
+            self.breakpoints.room(&self.hits)
+        }
+    }
+
     fn repeated(&mut self, k: u64, steps: u64) {
+        self.breakpoints.add_hits(&self.hits, k);
         if self.marked {
             self.marked = false;
             self.tracked.callstack.repeat(&self.mark, k);
@@ -1199,6 +1213,7 @@ impl<T: Target> Debugger<T> {
             visits: std::mem::take(&mut self.visits),
             visit_pass: 0,
             counted: false,
+            hits: Vec::new(),
         };
         let end = self.target.run_hooked(
             self.max_cycles,

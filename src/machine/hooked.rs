@@ -210,6 +210,11 @@ pub trait StepHook<M> {
     fn may_repeat(&mut self) -> bool {
         false
     }
+    /// At most how many more iterations of the measured one may be
+    /// skipped (breakpoint hits they would count must stop nowhere).
+    fn repeat_cap(&self) -> u64 {
+        u64::MAX
+    }
     /// `k` more iterations of `steps` steps each were skipped.
     fn repeated(&mut self, _k: u64, _steps: u64) {}
 }
@@ -279,6 +284,13 @@ fn plain_to_counted(cache: &mut RepeatCache, head: u16) {
     if cache.backoff.kind(head) == LoopKind::Plain {
         cache.backoff.set_kind(head, LoopKind::Counted);
     }
+}
+
+/// `limit` lowered so that at most `cap` iterations of `period` cycles
+/// from `now` end before it (a skip counts only iterations that end before
+/// its limit, the one that meets an event included).
+fn capped(limit: u64, now: u64, period: u64, cap: u64) -> u64 {
+    limit.min(now.saturating_add(cap.saturating_mul(period)))
 }
 
 /// Tells `hook` about the plain steps not reported yet.
@@ -1016,7 +1028,8 @@ impl Machine {
             return None;
         }
         let period = now - t1;
-        let outcome = match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, p.limit) {
+        let limit = capped(p.limit, now, period, hook.repeat_cap());
+        let outcome = match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, limit) {
             Ok((k, varied)) => {
                 cache.skipped += k;
                 hook.repeated(k, u64::from(p.steps));
@@ -1043,7 +1056,8 @@ impl Machine {
         let period = self.board.now() - p.t0;
         // Every measured step was an instruction (quiet).
         let steps = p.steps as u64;
-        let k = self.skip_repeats(period, steps, p.limit, p.measured);
+        let limit = capped(p.limit, self.board.now(), period, hook.repeat_cap());
+        let k = self.skip_repeats(period, steps, limit, p.measured);
         let now = self.board.now();
         cache.backoff.hold_after_skip(p.head, now, period);
         if k > 0 {
