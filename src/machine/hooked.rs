@@ -28,13 +28,17 @@
 //! A breakpoint address inside the loop ends the measurement (the hook must
 //! see every visit: a condition may hold the k-th time), unless the hook
 //! answers that the visit repeats ([`AtBreakpoint::Go`]): a condition that
-//! was false and read neither the cycle count nor a device register gets
-//! the same answer from the same inputs, which every skipped iteration of
-//! a plain loop has; in a counted loop the hook checks that its visits in
-//! the second recorded iteration read what those in the first did (a value
-//! that differs between them varies with the count, one that does not is
-//! the same in every iteration, `counted.rs` step 3). The firmware's key
-//! loop with `--break 'readInputEnd if a == 99'` is skipped that way.
+//! read neither the cycle count nor a device register gets the same answer
+//! from the same inputs, which every skipped iteration of a plain loop
+//! has; in a counted loop the hook checks that its visits in the second
+//! recorded iteration read what those in the first did (a value that
+//! differs between them varies with the count, one that does not is the
+//! same in every iteration, `counted.rs` step 3). A visit that counts a
+//! hit (toward `drawCell:1000`) repeats as well: the skip ends before the
+//! visit that would reach the count (`StepHook::repeat_cap`) and the hook
+//! adds the hits of the visits skipped. The firmware's key loop with
+//! `--break 'readInputEnd if a == 99'` or `--break mainLoop:5000` is
+//! skipped that way.
 //!
 //! Most steps never reach the full path: the quick stretch
 //! (`Machine::quick_stretch`) runs the steps that only need counting, a
@@ -240,15 +244,17 @@ pub enum Iteration {
 pub enum AtBreakpoint {
     /// Stop the run before the instruction.
     Stop,
-    /// Go on. `repeats`: the hook's state did not change and the same
-    /// registers and memory at a later cycle would get this answer again
-    /// (a condition that is false and reads neither the cycle count nor a
-    /// device register). A loop iteration being measured then goes on
-    /// through the address, and the loop may be skipped: a plain loop's
-    /// every visit finds the state of this one, a counted loop's the
-    /// values the hook compares (see [`Iteration::CountedSecond`]).
-    /// Otherwise the measurement ends here, as the hook must see every
-    /// visit.
+    /// Go on. `repeats`: the same registers and memory at a later cycle
+    /// would get this answer again (the conditions there read neither the
+    /// cycle count nor a device register), and what the visit changed in
+    /// the hook (a hit counted) another visit changes the same way. A
+    /// loop iteration being measured then goes on through the address,
+    /// and the loop may be skipped: a plain loop's every visit finds the
+    /// state of this one, a counted loop's the values the hook compares
+    /// (see [`Iteration::CountedSecond`]); the hook caps the skip short of
+    /// a hit count ([`StepHook::repeat_cap`]) and adds the hits of the
+    /// skipped visits ([`StepHook::repeated`]). Otherwise the measurement
+    /// ends here, as the hook must see every visit.
     Go {
         /// See above.
         repeats: bool,
