@@ -224,6 +224,40 @@ fn run_to_step_over_and_out() {
             "run",
         ],
     );
+    // Step over takes the fast path's short ways too (its return address
+    // is a breakpoint address of the run): over the long calls of a drop
+    // (`jsr setStone` redraws the board), inside the SPI routines, over
+    // calls in the key loop and with a breakpoint inside the call.
+    same_both_ways(
+        GAME,
+        |_| {},
+        &[
+            "button0+12",
+            "over",
+            "over",
+            "over",
+            "into",
+            "over",
+            "out",
+            "LCDdata",
+            "over",
+            "over",
+            "out",
+            "out",
+            "mainLoop",
+            "over",
+            "over",
+            "over",
+            "over",
+        ],
+    );
+    same_both_ways(
+        GAME,
+        |d| {
+            d.add_breakpoint("SPItransfer:40").expect("break");
+        },
+        &["button0+12", "over", "over", "out", "over", "run"],
+    );
 }
 
 #[test]
@@ -357,6 +391,66 @@ fn a_counted_loop_is_skipped_with_call_stack_and_profile_exact() {
         "skipped {}",
         fast.target().fast_forward_skipped()
     );
+}
+
+/// Step over a call whose callee does not return by RTS: one drops its
+/// return address and jumps back to it (the stop is "back at the return
+/// address with the stack where it was"), one keeps it and loops through
+/// the return address first; step out of the second. Fast and slow paths
+/// stop at the same step with the same call stack.
+#[test]
+fn step_over_a_callee_that_jumps_back() {
+    #[rustfmt::skip]
+    let code: &[u8] = &[
+        0x8E, 0x01, 0xFF,       // C000 lds #$01FF
+        0xBD, 0xC0, 0x20,       // C003 jsr $C020 (drops its return address)
+        0x01,                   // C006 nop
+        0xBD, 0xC0, 0x30,       // C007 jsr $C030 (passes $C00A, then returns)
+        0x01,                   // C00A nop
+        0x20, 0xF3,             // C00B bra $C000
+    ];
+    #[rustfmt::skip]
+    let jumps_back: &[u8] = &[
+        0xC6, 0x05,             // C020 ldab #5
+        0x5A,                   // C022 decb
+        0x26, 0xFD,             // C023 bne $C022
+        0x38,                   // C025 pulx
+        0x7E, 0xC0, 0x06,       // C026 jmp $C006
+    ];
+    #[rustfmt::skip]
+    let passes_ret: &[u8] = &[
+        0x86, 0x03,             // C030 ldaa #3
+        0x4A,                   // C032 deca
+        0x27, 0x03,             // C033 beq $C038
+        0x7E, 0xC0, 0x0A,       // C035 jmp $C00A (the caller's return address, SP low)
+        0x39,                   // C038 rts
+    ];
+    let m = raw_with(
+        code,
+        &[(0xC020, jumps_back.to_vec()), (0xC030, passes_ret.to_vec())],
+    );
+    let mut fast = Debugger::new(m.clone());
+    let mut slow = Debugger::new(m);
+    slow.set_fast_path(false);
+    // The step out never ends (the callee's frame stays, in doubt, after
+    // the caller reloads SP): a budget stop, the same both ways.
+    fast.max_cycles = 100_000;
+    slow.max_cycles = 100_000;
+    for (i, c) in [
+        "into", "over", "over", "into", "into", "out", "over", "over", "over",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let run = |d: &mut Debugger<Machine>| match *c {
+            "over" => d.step_over(),
+            "out" => d.step_out(),
+            _ => d.step_into(),
+        };
+        let (a, b) = (run(&mut fast), run(&mut slow));
+        assert_eq!(seen(&fast, a), seen(&slow, b), "command {i} `{c}`");
+        assert!(fast.target() == slow.target(), "machine after command {i}");
+    }
 }
 
 /// The polling loops with rules of their own in the fast-forward (the

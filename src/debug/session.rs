@@ -341,8 +341,8 @@ struct FastHook<'a, T: Target> {
     cmd: &'a Cmd,
     /// Why the hook stopped the run.
     reason: Option<Reason>,
-    /// The command ends only at breakpoint addresses (continue, run to):
-    /// calls and returns may take [`StepHook::quick_flow`].
+    /// Calls and returns may take [`StepHook::quick_flow`] (not while a
+    /// single step runs, which stops after its one step).
     lean: bool,
     /// PC before the last step (a faulting step's address).
     last_pc: u16,
@@ -393,10 +393,11 @@ impl<T: Target> FastHook<'_, T> {
 
 impl<T: Target> StepHook<T> for FastHook<'_, T> {
     fn interest(&self) -> Interest {
-        if matches!(self.cmd, Cmd::Over { .. }) {
-            // Step over ends when PC is back at the return address.
-            return Interest::EVERY_STEP;
-        }
+        // Step over needs no more: it ends when the call's frame ends (a
+        // call or return, or a step that takes SP above a frame, all of
+        // which the hook hears) or back at the return address with SP at
+        // or above the call's, which is above the call's frame and every
+        // frame pushed since, so the hook hears that step too.
         Interest {
             every_step: false,
             // Above the innermost frame's SP the frames fall into doubt.
@@ -425,6 +426,7 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
                 return AtBreakpoint::Stop;
             }
         }
+
         // The devices as the board maps them now (INIT may have moved the
         // registers since the run began).
         let is_device = |a: u16| m.is_device(a);
@@ -490,8 +492,6 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
 
     #[inline]
     fn quick_flow(&mut self, m: &T, pending: u64, before: &StepBefore) -> Option<u16> {
-        // The short way serves runs whose command ends only at breakpoint
-        // addresses (a step over or out asks after every call and return).
         if !self.lean {
             return None;
         }
@@ -503,8 +503,16 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         let cs = &mut self.tracked.callstack;
         match before.opcode {
             0x39 => {
+                // A return that would end a step over or out (its frame's
+                // depth) goes the full way, which stops there.
+                let depth = cs.depth().saturating_sub(1);
+                let ends = match *self.cmd {
+                    Cmd::Over { depth: d, ret, .. } => depth <= d || regs.pc == ret,
+                    Cmd::Out { depth: d } => depth < d,
+                    _ => false,
+                };
                 let now = m.cycles();
-                if !cs.return_fast(before.sp, regs.sp, regs.pc, now) {
+                if ends || !cs.return_fast(before.sp, regs.sp, regs.pc, now) {
                     return None;
                 }
                 self.tracked
@@ -514,6 +522,9 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
             // JSR (direct, indexed X, extended; indexed Y has the prefix),
             // BSR: the return address the call pushed.
             0x9D | 0xAD | 0xBD | 0x8D | 0x18 => {
+                if matches!(*self.cmd, Cmd::Over { ret, .. } if regs.pc == ret) {
+                    return None;
+                }
                 let sp = regs.sp;
                 let ret =
                     u16::from_be_bytes([m.peek(sp.wrapping_add(1)), m.peek(sp.wrapping_add(2))]);
@@ -1199,13 +1210,14 @@ impl<T: Target> Debugger<T> {
                 bps.insert(a);
             }
         }
+
         let mut hook = FastHook {
             tracked: &mut self.tracked,
             breakpoints: &mut self.breakpoints,
             history: &mut self.history,
             cmd: &cmd,
             reason: None,
-            lean: matches!(cmd, Cmd::Continue | Cmd::RunTo(_)),
+            lean: !matches!(cmd, Cmd::Into),
             last_pc: self.target.cpu().regs.pc,
             mark: std::mem::take(&mut self.stack_mark),
             marked: false,
