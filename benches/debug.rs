@@ -2,8 +2,9 @@
 //! without provenance, with snapshots, and with provenance tracking, on a
 //! CPU-bound loop shaped like drawCell (load, or, store, jsr/rts, indexing),
 //! then the same on the Viergewinnt firmware on the trainer11 machine, and
-//! reverse execution across a run of 100 million cycles, and a game to the
-//! end of its key script on each of the debugger's paths.
+//! reverse execution across a run of 100 million cycles, a game to the
+//! end of its key script on each of the debugger's paths, and a step over
+//! a long call.
 //! Run: `cargo bench --no-default-features --bench debug`.
 //!
 //! Measured on the shared 2-core machine (load 4-5 from other builds, so
@@ -78,6 +79,9 @@
 //! working copy's ordinary build: 3.03 ms (1.40x) and 3.07 ms (1.42x).
 //! The reverse check below now finds all 16 jumps exact (14/16 before:
 //! going back to the settled stop left the key script "settling").
+//! Step over `jsr setStone` (new at the end: 259,033 E-cycles) 0.26 ms on
+//! the fast path, 1.43x `run_until` for as many cycles (0.62 ms before
+//! step over took the short ways; the slow path 1.35 ms).
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
@@ -244,6 +248,7 @@ fn firmware() {
     }
 
     game_to_settled();
+    step_over_a_long_call();
 
     // Reverse across 100 million cycles: random jumps back, each checked
     // against a clone kept on the way forward.
@@ -341,6 +346,58 @@ fn game_to_settled() {
     for (name, secs) in names.iter().zip(best) {
         println!(
             "{name:<44} {:>7.2} ms ({:.2}x plain, {} cycles)",
+            secs * 1e3,
+            secs / best[0],
+            cycles
+        );
+    }
+}
+
+/// Step over `jsr setStone` (the first drop: the board redrawn, about
+/// 259,000 E-cycles), best of 15, on the fast and the slow path, against
+/// `run_until` for the same cycles from the same state.
+fn step_over_a_long_call() {
+    println!("-- step over jsr setStone (best of 15) --");
+    let at_call = || {
+        let mut d = Debugger::new(machine());
+        d.set_history_budget(None);
+        d.run_to("button0+12").expect("the drop's call");
+        d
+    };
+    let cycles = {
+        let mut d = at_call();
+        let from = d.target().cycles();
+        d.step_over();
+        d.target().cycles() - from
+    };
+    let mut best = [f64::MAX; 3];
+    for _ in 0..15 {
+        for (i, best) in best.iter_mut().enumerate() {
+            let mut d = at_call();
+            let t = if i == 0 {
+                let mut m = d.target().clone();
+                let t = Instant::now();
+                m.run_until(&StopConditions::budget(cycles));
+                t
+            } else {
+                d.set_fast_path(i == 1);
+                let t = Instant::now();
+                d.step_over();
+                t
+            };
+            *best = best.min(t.elapsed().as_secs_f64());
+        }
+    }
+    for (name, secs) in [
+        "Machine::run_until, as many cycles",
+        "step over, fast path",
+        "step over, slow path",
+    ]
+    .iter()
+    .zip(best)
+    {
+        println!(
+            "{name:<44} {:>7.3} ms ({:.2}x plain, {} cycles)",
             secs * 1e3,
             secs / best[0],
             cycles
