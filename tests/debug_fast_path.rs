@@ -393,63 +393,71 @@ fn a_counted_loop_is_skipped_with_call_stack_and_profile_exact() {
     );
 }
 
-/// Step over a call whose callee does not return by RTS: one drops its
-/// return address and jumps back to it (the stop is "back at the return
-/// address with the stack where it was"), one keeps it and loops through
-/// the return address first; step out of the second. Fast and slow paths
-/// stop at the same step with the same call stack.
+/// Step over calls whose callee does not come back to the return address
+/// by RTS: one drops its return address and jumps back to it (the stop is
+/// "back at the return address with the stack where it was"), one returns
+/// past an inline byte (`tsx / inc 1,x / rts`: the stop is the end of its
+/// frame), one keeps its frame and jumps to the return address. Step into
+/// and out of each too. Fast and slow paths stop at the same step with the
+/// same call stack.
 #[test]
 fn step_over_a_callee_that_jumps_back() {
     #[rustfmt::skip]
+    let callees: [(&str, &[u8]); 3] = [
+        ("drops its return address", &[
+            0xC6, 0x05,         // C020 ldab #5
+            0x5A,               // C022 decb
+            0x26, 0xFD,         // C023 bne $C022
+            0x38,               // C025 pulx
+            0x7E, 0xC0, 0x06,   // C026 jmp $C006
+        ]),
+        ("returns past an inline byte", &[
+            0x30,               // C020 tsx
+            0x6C, 0x01,         // C021 inc 1,x (the return address's low byte)
+            0x39,               // C023 rts (to $C007)
+        ]),
+        ("jumps to the return address, frame kept", &[
+            0x86, 0x03,         // C020 ldaa #3
+            0x4A,               // C022 deca
+            0x27, 0x03,         // C023 beq $C028
+            0x7E, 0xC0, 0x06,   // C025 jmp $C006
+            0x39,               // C028 rts
+        ]),
+    ];
+    #[rustfmt::skip]
     let code: &[u8] = &[
         0x8E, 0x01, 0xFF,       // C000 lds #$01FF
-        0xBD, 0xC0, 0x20,       // C003 jsr $C020 (drops its return address)
-        0x01,                   // C006 nop
-        0xBD, 0xC0, 0x30,       // C007 jsr $C030 (passes $C00A, then returns)
-        0x01,                   // C00A nop
-        0x20, 0xF3,             // C00B bra $C000
+        0xBD, 0xC0, 0x20,       // C003 jsr $C020
+        0x01,                   // C006 nop (the inline byte for the second)
+        0x01,                   // C007 nop
+        0x20, 0xF6,             // C008 bra $C000
     ];
-    #[rustfmt::skip]
-    let jumps_back: &[u8] = &[
-        0xC6, 0x05,             // C020 ldab #5
-        0x5A,                   // C022 decb
-        0x26, 0xFD,             // C023 bne $C022
-        0x38,                   // C025 pulx
-        0x7E, 0xC0, 0x06,       // C026 jmp $C006
-    ];
-    #[rustfmt::skip]
-    let passes_ret: &[u8] = &[
-        0x86, 0x03,             // C030 ldaa #3
-        0x4A,                   // C032 deca
-        0x27, 0x03,             // C033 beq $C038
-        0x7E, 0xC0, 0x0A,       // C035 jmp $C00A (the caller's return address, SP low)
-        0x39,                   // C038 rts
-    ];
-    let m = raw_with(
-        code,
-        &[(0xC020, jumps_back.to_vec()), (0xC030, passes_ret.to_vec())],
-    );
-    let mut fast = Debugger::new(m.clone());
-    let mut slow = Debugger::new(m);
-    slow.set_fast_path(false);
-    // The step out never ends (the callee's frame stays, in doubt, after
-    // the caller reloads SP): a budget stop, the same both ways.
-    fast.max_cycles = 100_000;
-    slow.max_cycles = 100_000;
-    for (i, c) in [
-        "into", "over", "over", "into", "into", "out", "over", "over", "over",
-    ]
-    .iter()
-    .enumerate()
-    {
-        let run = |d: &mut Debugger<Machine>| match *c {
-            "over" => d.step_over(),
-            "out" => d.step_out(),
-            _ => d.step_into(),
-        };
-        let (a, b) = (run(&mut fast), run(&mut slow));
-        assert_eq!(seen(&fast, a), seen(&slow, b), "command {i} `{c}`");
-        assert!(fast.target() == slow.target(), "machine after command {i}");
+    for (what, callee) in callees {
+        let m = raw_with(code, &[(0xC020, callee.to_vec())]);
+        let mut fast = Debugger::new(m.clone());
+        let mut slow = Debugger::new(m);
+        slow.set_fast_path(false);
+        // A step out of a frame that never ends runs to the budget.
+        fast.max_cycles = 100_000;
+        slow.max_cycles = 100_000;
+        for (i, c) in [
+            "into", "over", "over", "over", "over", "into", "into", "out", "over", "over",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let run = |d: &mut Debugger<Machine>| match *c {
+                "over" => d.step_over(),
+                "out" => d.step_out(),
+                _ => d.step_into(),
+            };
+            let (a, b) = (run(&mut fast), run(&mut slow));
+            assert_eq!(seen(&fast, a), seen(&slow, b), "{what}: command {i} `{c}`");
+            assert!(
+                fast.target() == slow.target(),
+                "{what}: machine after command {i}"
+            );
+        }
     }
 }
 

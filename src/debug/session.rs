@@ -344,6 +344,11 @@ struct FastHook<'a, T: Target> {
     /// Calls and returns may take [`StepHook::quick_flow`] (not while a
     /// single step runs, which stops after its one step).
     lean: bool,
+    /// A return from a call stack this deep or less ends the command (a
+    /// step over or out; 0 for the others, whose returns end nothing).
+    end_depth: usize,
+    /// Step over's return address, else `u32::MAX` (no address).
+    over_ret: u32,
     /// PC before the last step (a faulting step's address).
     last_pc: u16,
     /// The call stack when the loop iteration being measured began, and the
@@ -505,12 +510,7 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
             0x39 => {
                 // A return that would end a step over or out (its frame's
                 // depth) goes the full way, which stops there.
-                let depth = cs.depth().saturating_sub(1);
-                let ends = match *self.cmd {
-                    Cmd::Over { depth: d, ret, .. } => depth <= d || regs.pc == ret,
-                    Cmd::Out { depth: d } => depth < d,
-                    _ => false,
-                };
+                let ends = cs.depth() <= self.end_depth || u32::from(regs.pc) == self.over_ret;
                 let now = m.cycles();
                 if ends || !cs.return_fast(before.sp, regs.sp, regs.pc, now) {
                     return None;
@@ -522,7 +522,7 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
             // JSR (direct, indexed X, extended; indexed Y has the prefix),
             // BSR: the return address the call pushed.
             0x9D | 0xAD | 0xBD | 0x8D | 0x18 => {
-                if matches!(*self.cmd, Cmd::Over { ret, .. } if regs.pc == ret) {
+                if u32::from(regs.pc) == self.over_ret {
                     return None;
                 }
                 let sp = regs.sp;
@@ -1218,6 +1218,17 @@ impl<T: Target> Debugger<T> {
             cmd: &cmd,
             reason: None,
             lean: !matches!(cmd, Cmd::Into),
+            // A return leaves depth - 1 frames: step over ends at `depth`
+            // or less, step out below it.
+            end_depth: match cmd {
+                Cmd::Over { depth, .. } => depth + 1,
+                Cmd::Out { depth } => depth,
+                _ => 0,
+            },
+            over_ret: match cmd {
+                Cmd::Over { ret, .. } => u32::from(ret),
+                _ => u32::MAX,
+            },
             last_pc: self.target.cpu().regs.pc,
             mark: std::mem::take(&mut self.stack_mark),
             marked: false,
