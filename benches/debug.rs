@@ -71,17 +71,19 @@
 //! -C llvm-args=-align-all-nofallthru-blocks=5"`.
 //! Session 15 (the hook's calls and returns the short way,
 //! `StepHook::quick_flow`; the quick stretch's limit tested only when it
-//! changes; conditional breakpoints whose visits repeat no longer stop a
-//! loop skip): the fast path 3.41-3.49 -> 3.06-3.14 ms (1.60-1.64x ->
-//! 1.45-1.48x), the conditional breakpoint 5.26-5.35 -> 3.07-3.21 ms
-//! (2.48-2.51x -> 1.45-1.48x), provenance unchanged (27.7-28.3 ms, 13x);
-//! five rounds against the session 14 build, both aligned as above. The
-//! working copy's ordinary build: 3.03 ms (1.40x) and 3.07 ms (1.42x).
+//! changes; conditional breakpoints and hit counts whose visits repeat no
+//! longer stop a loop skip; step over and out on the short ways): the
+//! fast path 3.30-3.34 -> 2.96-2.98 ms (1.61-1.62x -> 1.41x), the
+//! conditional breakpoint 5.08-5.09 -> 3.01-3.03 ms (2.47-2.48x ->
+//! 1.42-1.44x), provenance unchanged (26.2-26.5 ms, 12.5-12.9x); the
+//! final build, two rounds against the session 14 build, both aligned as
+//! above (earlier in the session, five rounds at `31232ee`: 1.45-1.48x).
+//! The working copy's ordinary build: 3.08 ms (1.42x) for both.
 //! The reverse check below now finds all 16 jumps exact (14/16 before:
 //! going back to the settled stop left the key script "settling").
-//! Step over `jsr setStone` (new at the end: 259,033 E-cycles) 0.26 ms on
-//! the fast path, 1.43x `run_until` for as many cycles (0.62 ms before
-//! step over took the short ways; the slow path 1.35 ms).
+//! Step over `jsr setStone` (new at the end: 259,033 E-cycles) 0.25 ms on
+//! the fast path, 1.40-1.42x `run_until` for as many cycles (0.62 ms
+//! before step over took the short ways; the slow path 1.31-1.37 ms).
 //! Provenance and watchpoints keep the observed per-step path
 //! (`--explain-pixel` as before).
 //!
