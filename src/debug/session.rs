@@ -234,29 +234,12 @@ fn track_flow(
     before: (u16, u16, u64),
     after: (&Registers, u64),
     peek: &impl Fn(u16) -> u8,
-    log: Option<&mut Vec<RowDelta>>,
+    mut log: Option<&mut Vec<RowDelta>>,
 ) {
     if step.event == StepEvent::None {
-        let (regs, cycles_after) = after;
         match op {
-            // The common calls and returns the short way (the same result
-            // as `CallStack::apply`, which does the rest).
-            Some(Op::Jsr | Op::Bsr) => {
-                let sp = regs.sp;
-                let ret = u16::from_be_bytes([peek(sp.wrapping_add(1)), peek(sp.wrapping_add(2))]);
-                if tracked
-                    .callstack
-                    .call_fast(before.0, regs.pc, ret, sp, before.2)
-                {
-                    return;
-                }
-            }
-            Some(Op::Rts) => {
-                let cs = &mut tracked.callstack;
-                if cs.return_fast(before.1, regs.sp, regs.pc, cycles_after) {
-                    tracked
-                        .profile
-                        .on_ended_logged(&cs.ended, cs.frames(), cycles_after, log);
+            Some(Op::Jsr | Op::Bsr | Op::Rts) => {
+                if call_or_return_fast(tracked, op, before, after, peek, log.as_deref_mut()) {
                     return;
                 }
             }
@@ -264,12 +247,48 @@ fn track_flow(
             // Any other instruction (the single-step path passes every op,
             // the fast path only these four) neither calls nor returns.
             _ => {
-                tracked.callstack.apply_plain(regs.sp);
+                tracked.callstack.apply_plain(after.0.sp);
                 return;
             }
         }
     }
     track_call_or_return(tracked, op, step, before, after, peek, log);
+}
+
+/// The common calls and returns the short way (the same result as
+/// `CallStack::apply`, which does the rest): a JSR or BSR (`op`) that
+/// pushed a frame above the innermost, an RTS from the innermost frame.
+/// Arguments as for [`track_flow`]; false, changing nothing, for any other.
+#[inline(always)]
+fn call_or_return_fast(
+    tracked: &mut Tracked,
+    op: Option<Op>,
+    before: (u16, u16, u64),
+    after: (&Registers, u64),
+    peek: &impl Fn(u16) -> u8,
+    log: Option<&mut Vec<RowDelta>>,
+) -> bool {
+    let (regs, cycles_after) = after;
+    match op {
+        Some(Op::Jsr | Op::Bsr) => {
+            let sp = regs.sp;
+            let ret = u16::from_be_bytes([peek(sp.wrapping_add(1)), peek(sp.wrapping_add(2))]);
+            tracked
+                .callstack
+                .call_fast(before.0, regs.pc, ret, sp, before.2)
+        }
+        Some(Op::Rts) => {
+            let cs = &mut tracked.callstack;
+            if !cs.return_fast(before.1, regs.sp, regs.pc, cycles_after) {
+                return false;
+            }
+            tracked
+                .profile
+                .on_ended_logged(&cs.ended, cs.frames(), cycles_after, log);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// [`track_flow`] for a step that called, returned or entered an interrupt.
@@ -431,7 +450,6 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
                 return AtBreakpoint::Stop;
             }
         }
-
         // The devices as the board maps them now (INIT may have moved the
         // registers since the run began).
         let is_device = |a: u16| m.is_device(a);
@@ -505,39 +523,34 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         // `iteration_start`).
         self.marked = false;
         let regs = &m.cpu().regs;
-        let cs = &mut self.tracked.callstack;
-        match before.opcode {
-            0x39 => {
-                // A return that would end a step over or out (its frame's
-                // depth) goes the full way, which stops there.
-                let ends = cs.depth() <= self.end_depth || u32::from(regs.pc) == self.over_ret;
-                let now = m.cycles();
-                if ends || !cs.return_fast(before.sp, regs.sp, regs.pc, now) {
-                    return None;
-                }
-                self.tracked
-                    .profile
-                    .on_ended_logged(&cs.ended, cs.frames(), now, None);
-            }
-            // JSR (direct, indexed X, extended; indexed Y has the prefix),
-            // BSR: the return address the call pushed.
-            0x9D | 0xAD | 0xBD | 0x8D | 0x18 => {
-                if u32::from(regs.pc) == self.over_ret {
-                    return None;
-                }
-                let sp = regs.sp;
-                let ret =
-                    u16::from_be_bytes([m.peek(sp.wrapping_add(1)), m.peek(sp.wrapping_add(2))]);
-                if !cs.call_fast(before.pc, regs.pc, ret, sp, before.cycles) {
-                    return None;
-                }
-            }
-            // RTI, or anything else: the full way.
-            _ => return None,
+        let op = flow_op(before.opcode, || before.second);
+        // A call or return that would end a step over or out (landing on
+        // its return address; a return to its frame's depth) goes the full
+        // way, which stops there.
+        let ends = u32::from(regs.pc) == self.over_ret
+            || (op == Some(Op::Rts) && self.tracked.callstack.depth() <= self.end_depth);
+        if ends
+            || !call_or_return_fast(
+                self.tracked,
+                op,
+                (before.pc, before.sp, before.cycles),
+                (regs, m.cycles()),
+                &|a| m.peek(a),
+                None,
+            )
+        {
+            // RTI, or a call or return the call stack takes the long way.
+            return None;
         }
         self.last_pc = before.pc;
         self.tracked.index += pending + 1;
-        Some(cs.frames().last().map_or(u16::MAX, |f| f.sp))
+        Some(
+            self.tracked
+                .callstack
+                .frames()
+                .last()
+                .map_or(u16::MAX, |f| f.sp),
+        )
     }
 
     fn iteration_start(&mut self, which: Iteration) {
@@ -1210,7 +1223,6 @@ impl<T: Target> Debugger<T> {
                 bps.insert(a);
             }
         }
-
         let mut hook = FastHook {
             tracked: &mut self.tracked,
             breakpoints: &mut self.breakpoints,
