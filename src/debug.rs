@@ -8,6 +8,7 @@ pub mod callstack;
 pub mod cli;
 pub mod condition;
 pub mod history;
+mod lazy_provenance;
 /// The bus observer lives in the machine layer (the debugger builds on it).
 pub use crate::machine::observe;
 pub mod profile;

@@ -8,6 +8,7 @@ use super::breakpoint::{find_file, BreakError, BreakSpec, Breakpoints, Condition
 use super::callstack::{CallStack, Ended, Flow, StackMark};
 use super::condition::{EvalContext, Reg};
 use super::history::{History, DEFAULT_BUDGET};
+use super::lazy_provenance::{LazyProvenance, TrackBefore};
 use super::observe::AccessLog;
 use super::profile::{label_of, Profile, ProfileReport, RowDelta};
 use super::provenance::{RegByte, Tracker, NONE};
@@ -22,6 +23,7 @@ use crate::machine::hooked::{
     AtBreakpoint, Interest, Iteration, RepeatCache, StepBefore, StepHook,
 };
 use serde::Serialize;
+use std::cell::{Ref, RefCell};
 
 /// Longest provenance chain reported.
 pub const MAX_CHAIN: usize = 24;
@@ -601,6 +603,22 @@ fn saved_bytes<T: Target>(target: &T, tracked: &Tracked) -> usize {
         + 4096
 }
 
+/// The tracker a question reads (see [`Debugger::caught_up`]).
+enum TrackerView<'a> {
+    Eager(&'a Tracker),
+    Lazy(Ref<'a, Tracker>),
+}
+
+impl std::ops::Deref for TrackerView<'_> {
+    type Target = Tracker;
+    fn deref(&self) -> &Tracker {
+        match self {
+            TrackerView::Eager(t) => t,
+            TrackerView::Lazy(t) => t,
+        }
+    }
+}
+
 /// A read-only view of a target's registers and memory, for evaluating
 /// breakpoint conditions and address expressions without side effects.
 pub(crate) struct TargetView<'a, T: Target>(pub(crate) &'a T);
@@ -651,6 +669,9 @@ pub struct Debugger<T: Target> {
     visits: [Vec<ConditionInput>; 2],
     /// E-cycles one command may run before it stops with [`Reason::Budget`].
     pub max_cycles: u64,
+    /// Provenance on the fast path, tracked when a question comes (module
+    /// `lazy_provenance`); in a cell because questions take `&self`.
+    lazy: RefCell<Option<Box<LazyProvenance<T>>>>,
 }
 
 impl<T: Target> Debugger<T> {
@@ -685,6 +706,7 @@ impl<T: Target> Debugger<T> {
             rows: Vec::new(),
             visits: Default::default(),
             max_cycles: 1_000_000_000,
+            lazy: RefCell::new(None),
         };
         d.set_history_budget(Some(DEFAULT_BUDGET));
         d
@@ -711,6 +733,12 @@ impl<T: Target> Debugger<T> {
             h.truncate_from(i);
             self.dirty = true;
         }
+        if let Some(lazy) = self.lazy.get_mut() {
+            // The same for the provenance replays: they take the new state
+            // at this index.
+            lazy.changing_at(i);
+            self.dirty = true;
+        }
         &mut self.target
     }
 
@@ -720,7 +748,7 @@ impl<T: Target> Debugger<T> {
     /// state is saved (pinned) before the next step, as after an outside
     /// change, so going back to this point gives exactly this state.
     fn settled(&mut self, kind: crate::board::InputKind) -> Stop {
-        if self.history.is_some() {
+        if self.history.is_some() || self.lazy.get_mut().is_some() {
             self.dirty = true;
         }
         self.stop(Reason::Settled {
@@ -739,6 +767,12 @@ impl<T: Target> Debugger<T> {
     #[cold]
     fn save_changed(&mut self) {
         self.dirty = false;
+        if let Some(lazy) = self.lazy.get_mut() {
+            lazy.changed(self.tracked.index, &self.target);
+        }
+        if self.history.is_none() {
+            return;
+        }
         let saved = self.saved();
         let bytes = self.saved_bytes();
         let (i, cycles) = (self.tracked.index, self.target.cycles());
@@ -765,18 +799,49 @@ impl<T: Target> Debugger<T> {
     // ---- configuration -------------------------------------------------
 
     /// Turns provenance tracking on (history starts now, from an empty
-    /// slate) or off. It costs speed; see `benches/debug.rs`.
+    /// slate) or off. On the fast path a run costs nothing more with it on:
+    /// the first question after a run tracks the steps since the last one
+    /// (module `lazy_provenance`; see `benches/debug.rs`). On the slow path
+    /// every step is tracked as it runs.
     pub fn set_provenance(&mut self, on: bool) {
-        if on && self.tracked.tracker.is_none() {
-            self.tracked.tracker = Some(Box::new(self.new_tracker()));
+        if on && !self.provenance() {
+            if self.fast {
+                self.start_lazy(self.new_tracker());
+            } else {
+                self.tracked.tracker = Some(Box::new(self.new_tracker()));
+            }
         } else if !on {
             self.tracked.tracker = None;
+            *self.lazy.get_mut() = None;
         }
     }
 
     /// True while provenance is tracked.
     pub fn provenance(&self) -> bool {
-        self.tracked.tracker.is_some()
+        self.tracked.tracker.is_some() || self.lazy.borrow().is_some()
+    }
+
+    /// Lazy provenance from the present state on, `tracker` being its
+    /// tracker now.
+    fn start_lazy(&mut self, tracker: Tracker) {
+        let lazy = LazyProvenance::new(&self.target, tracker, self.tracked.index, self.spdr);
+        *self.lazy.get_mut() = Some(Box::new(lazy));
+    }
+
+    /// Tracks provenance up to now if it lags behind (the fast path's runs
+    /// leave that to the first question): a caller that runs in slices and
+    /// may be asked at any moment (the GUI) calls it after each slice, so
+    /// that no question waits for a long replay.
+    pub fn track_provenance(&mut self) {
+        if self.lazy.get_mut().is_some() {
+            let _ = self.caught_up();
+        }
+    }
+
+    /// Checkpoints and outside states the lazy provenance keeps (`None`
+    /// when it is off).
+    pub fn provenance_kept(&self) -> Option<(usize, usize)> {
+        self.lazy.borrow().as_ref().map(|l| l.kept())
     }
 
     fn new_tracker(&self) -> Tracker {
@@ -856,6 +921,9 @@ impl<T: Target> Debugger<T> {
             tracker: prov.then(|| Box::new(self.new_tracker())),
             index: 0,
         };
+        if self.lazy.get_mut().is_some() {
+            self.start_lazy(self.new_tracker());
+        }
         self.check_first = false;
         let budget = self.history.as_ref().map(|h| h.budget());
         self.set_history_budget(budget);
@@ -905,29 +973,23 @@ impl<T: Target> Debugger<T> {
         // Normally done by `run_cmd` just before; replays need it here.
         self.target.script_poll();
         let before = self.target.cpu().regs;
-        let was_waiting = self.target.cpu().state == RunState::Waiting;
         let pc = before.pc;
-        let target = &self.target;
         let tracking = self.tracked.tracker.is_some();
         let watching = self.watchpoints.active();
         // The call stack needs only the opcode; provenance and watchpoints
         // need the whole instruction.
-        let ins = if tracking || watching {
-            Instruction::decode(pc, |a| target.peek(a)).ok()
-        } else {
-            None
+        let track = tracking.then(|| TrackBefore::take(&self.target));
+        let target = &self.target;
+        let ins = match &track {
+            Some(t) => t.instruction().copied(),
+            None if watching => Instruction::decode(pc, |a| target.peek(a)).ok(),
+            None => None,
         };
         let op = match &ins {
             Some(i) => Some(i.info.op),
             None => flow_op(target.peek(pc), || target.peek(pc.wrapping_add(1))),
         };
         let cycles_before = self.target.cycles();
-        let probe_before = if tracking {
-            self.target.lcd_probe()
-        } else {
-            None
-        };
-        let watching = self.watchpoints.active();
         let ts = if watching {
             self.log.clear();
             self.target.step_observed(&mut self.log)
@@ -947,30 +1009,8 @@ impl<T: Target> Debugger<T> {
             &peek,
             None,
         );
-        if let Some(t) = self.tracked.tracker.as_deref_mut() {
-            match ts.step.event {
-                StepEvent::None | StepEvent::Swi => {
-                    if let Some(ins) = &ins {
-                        t.instruction(ins, &before, &after, &peek);
-                    }
-                }
-                StepEvent::Interrupt { .. } => t.interrupt(&before, was_waiting),
-                StepEvent::Illegal(_) => t.interrupt(&before, false),
-                StepEvent::IllegalRefused(_) | StepEvent::Waiting | StepEvent::Stopped => {}
-            }
-            if let (Some(p0), Some(p1)) = (probe_before, target.lcd_probe()) {
-                // The byte landing now is the one whose transfer started
-                // earlier (in flight); a transfer started by this step's
-                // SPDR write becomes the new one in flight.
-                if p1.data_count > p0.data_count {
-                    t.lcd_written(p0.page as usize, p0.column as usize);
-                }
-                if p1.transfer_end != p0.transfer_end {
-                    if let Some(spdr) = self.spdr {
-                        t.in_flight = t.mem_node(spdr);
-                    }
-                }
-            }
+        if let (Some(t), Some(track)) = (self.tracked.tracker.as_deref_mut(), &track) {
+            track.apply(t, target, &ts, self.spdr);
         }
         self.hits.clear();
         if watching {
@@ -1208,7 +1248,21 @@ impl<T: Target> Debugger<T> {
     /// (the default). The results are the same either way; the switch is
     /// there to check exactly that.
     pub fn set_fast_path(&mut self, on: bool) {
+        if on == self.fast {
+            return;
+        }
         self.fast = on;
+        // Provenance moves to the path's way of tracking, with the history
+        // it has.
+        if on {
+            if let Some(t) = self.tracked.tracker.take() {
+                self.start_lazy(*t);
+            }
+        } else if self.lazy.get_mut().is_some() {
+            let tracker = self.caught_up().map(|t| Tracker::clone(&t));
+            *self.lazy.get_mut() = None;
+            self.tracked.tracker = Some(Box::new(tracker.unwrap_or_else(|_| self.new_tracker())));
+        }
     }
 
     /// `run_cmd` on the target's fast path: the same stops, counts and
@@ -1373,6 +1427,11 @@ impl<T: Target> Debugger<T> {
         self.restore(saved);
         self.replay_to(index);
         self.check_first = false;
+        let rewound = self.lazy.get_mut().as_mut().is_none_or(|l| l.rewind(index));
+        if !rewound {
+            // Back before tracking began: it begins here.
+            self.start_lazy(self.new_tracker());
+        }
         true
     }
 
@@ -1492,17 +1551,37 @@ impl<T: Target> Debugger<T> {
 
     // ---- provenance --------------------------------------------------------
 
-    fn tracker(&self) -> Result<&Tracker, ExplainError> {
-        self.tracked
-            .tracker
-            .as_deref()
-            .ok_or(ExplainError::TrackingOff)
+    /// The tracker after the steps taken so far: the slow path's, or the
+    /// lazy one caught up to now.
+    fn caught_up(&self) -> Result<TrackerView<'_>, ExplainError> {
+        if let Some(t) = self.tracked.tracker.as_deref() {
+            return Ok(TrackerView::Eager(t));
+        }
+        {
+            let mut cell = self.lazy.borrow_mut();
+            let lazy = cell.as_deref_mut().ok_or(ExplainError::TrackingOff)?;
+            // A change from outside not yet noted leaves the machine unlike
+            // any replay until it is.
+            let live = (!self.dirty).then_some(&self.target);
+            if !lazy.catch_up(self.tracked.index, live) {
+                debug_assert!(false, "the provenance replay missed the live state");
+                *lazy = LazyProvenance::new(
+                    &self.target,
+                    self.new_tracker(),
+                    self.tracked.index,
+                    self.spdr,
+                );
+            }
+        }
+        Ref::filter_map(self.lazy.borrow(), |l| l.as_deref().map(|l| l.tracker()))
+            .map(TrackerView::Lazy)
+            .map_err(|_| ExplainError::TrackingOff)
     }
 
     /// Where the byte at `addr` came from: the instruction that last wrote
     /// it, where that value was loaded from, who wrote that, ...
     pub fn explain_address(&self, addr: u16) -> Result<Explanation, ExplainError> {
-        let t = self.tracker()?;
+        let t = self.caught_up()?;
         let program = self.target.program();
         let value = self.target.peek(addr);
         let node = t.mem_node(addr);
@@ -1528,7 +1607,7 @@ impl<T: Target> Debugger<T> {
 
     /// Where the value in a register byte came from.
     pub fn explain_register(&self, reg: RegByte) -> Result<Explanation, ExplainError> {
-        let t = self.tracker()?;
+        let t = self.caught_up()?;
         let target = &self.target;
         let peek = |a: u16| target.peek(a);
         let devices = |a: u16| self.is_device(a);
@@ -1560,7 +1639,7 @@ impl<T: Target> Debugger<T> {
     /// (e.g. `lda 0,y` in drawCell reading board+136) and who wrote that
     /// (e.g. `staa 3,x` in stone1ToBuffer).
     pub fn explain_pixel(&self, x: usize, y: usize) -> Result<Explanation, ExplainError> {
-        let t = self.tracker()?;
+        let t = self.caught_up()?;
         self.target.lcd_probe().ok_or(ExplainError::NoLcd)?;
         let (page, column, bit) = self
             .target

@@ -91,6 +91,14 @@ pub trait Target: Clone {
     fn step(&mut self) -> TargetStep {
         self.step_observed(&mut NoObserver)
     }
+    /// After a step from `from` that sent control back: skips whole
+    /// iterations of the poll loop it closed, at most `max_steps` steps,
+    /// where that is exact and the skipped ones repeat the one just run
+    /// without changing anything (see `Machine::skip_poll_loop`). Returns
+    /// the steps skipped (none by default).
+    fn skip_poll_loop(&mut self, _from: u16, _max_steps: u64) -> u64 {
+        0
+    }
     /// Runs with `hook` hearing every step until it stops the run, the
     /// budget of `max_cycles` is used, the key script settles or a step
     /// faults, meets an illegal opcode or halts; at an address in
@@ -302,6 +310,9 @@ impl Target for crate::machine::Machine {
     fn step(&mut self) -> TargetStep {
         let out = crate::machine::Machine::step(self);
         machine_step(out)
+    }
+    fn skip_poll_loop(&mut self, from: u16, max_steps: u64) -> u64 {
+        crate::machine::Machine::skip_poll_loop(self, from, max_steps)
     }
     fn run_hooked<H: StepHook<Self>>(
         &mut self,

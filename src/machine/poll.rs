@@ -287,6 +287,43 @@ impl Machine {
         k
     }
 
+    /// The provenance replay's use of the above: after a step (taken with
+    /// [`Machine::step`]) from `from` that sent control back, skips the
+    /// iterations of the poll loop it closed, if any, that fit in
+    /// `max_steps` steps and end before the key script's next action, the
+    /// COP deadline and the next event the loop can see (or, where that is
+    /// exact, the iteration that meets it). Returns the steps skipped.
+    /// Each skipped iteration reads what the one just run read and changes
+    /// nothing, so a tracker that saw that one needs to see no more of
+    /// them (module `debug::lazy_provenance`).
+    pub fn skip_poll_loop(&mut self, from: u16, max_steps: u64) -> u64 {
+        let head = self.cpu.regs.pc;
+        if !self.ff.enabled
+            || head > from
+            || from - head > MAX_BRANCH_OFFSET
+            || self.cpu.state != crate::cpu::RunState::Running
+        {
+            return 0;
+        }
+        let PollTry::Skip(poll, measured, input) = self.poll_loop_at(from, |_| false) else {
+            return 0;
+        };
+        let most = max_steps / poll.steps();
+        if most == 0 {
+            return 0;
+        }
+        let now = self.board.now();
+        // As the hooked run's quick stretch: every skipped iteration ends
+        // before the script's next action and the COP deadline; and at
+        // most `most` of them (the one meeting an event included).
+        let bound = self
+            .script_deadline
+            .min(self.board.cop_deadline())
+            .saturating_sub(1)
+            .min(now.saturating_add(most * poll.period() + 1));
+        self.skip_poll(poll, measured, input, bound) * poll.steps()
+    }
+
     /// `run_until`'s use of the above at a back-jump from `from`: skips up
     /// to `limit`, or `skip_limit` with SP in the range of
     /// [`StopConditions::skip_past_budget`]. False to let the probe

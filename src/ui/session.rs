@@ -732,6 +732,10 @@ impl Session {
             }
         };
         d.max_cycles = COMMAND_CYCLES;
+        // The data flow of the slice, tracked now while the slice is short
+        // (runs leave it to the first question, which would otherwise wait
+        // for all of them at once).
+        d.track_provenance();
         match (&stop.reason, mode) {
             (Reason::Budget { .. }, _) => false,
             // Step out goes one frame up per `step_out`; keep going until

@@ -1,0 +1,326 @@
+//! Provenance recorded off the hot path. On the fast path a run with
+//! provenance on records nothing per step: the tracker's answers depend only
+//! on the steps taken, and a machine replays its steps exactly from any state
+//! it was in, so the session keeps the state where tracking began, the
+//! states set from outside (a memory edit, a key pressed by hand, the key
+//! script's end) and a few checkpoints, and the first question after a run
+//! replays the steps since the last one with the tracker
+//! ([`LazyProvenance::catch_up`]). The answers are those of a tracker that
+//! saw every step as it ran (the slow path still tracks that way, and the
+//! tests compare the two).
+//!
+//! Cost: a run is as fast as without provenance; the first question after
+//! it pays for tracking the steps since the previous question, one at a
+//! time (about 3x fewer host instructions per step than the old observed
+//! path, which also ran the call stack, the profile and the command tests
+//! for each step). Going back ([`LazyProvenance::rewind`]) resumes from the
+//! newest checkpoint at or before the target, so a question after a step
+//! back replays at most one checkpoint spacing.
+
+use super::provenance::Tracker;
+use super::target::{LcdProbe, Target, TargetStep};
+use crate::cpu::{Instruction, Registers, RunState, StepEvent};
+
+/// Steps between the checkpoints a catch-up leaves, at first (the spacing
+/// doubles each time the list is thinned).
+const FIRST_SPACING: u64 = 1 << 18;
+/// Checkpoints kept at most (every other one is dropped beyond this, the
+/// first, where tracking began, always kept).
+const MAX_CHECKPOINTS: usize = 16;
+/// States set from outside kept at most: beyond this the tracker catches
+/// up and tracking's start moves to the present (going back before it then
+/// starts tracking afresh there, as for a snapshot older than tracking).
+const MAX_CHANGES: usize = 256;
+
+/// What the tracker needs from before a step: the registers, whether the
+/// CPU was waiting (WAI stacked the registers already), the instruction
+/// and the LCD's data path.
+pub(super) struct TrackBefore {
+    regs: Registers,
+    was_waiting: bool,
+    ins: Option<Instruction>,
+    probe: Option<LcdProbe>,
+}
+
+impl TrackBefore {
+    /// Notes `target` before its next step.
+    pub(super) fn take<T: Target>(target: &T) -> TrackBefore {
+        let regs = target.cpu().regs;
+        TrackBefore {
+            regs,
+            was_waiting: target.cpu().state == RunState::Waiting,
+            ins: Instruction::decode(regs.pc, |a| target.peek(a)).ok(),
+            probe: target.lcd_probe(),
+        }
+    }
+
+    /// The instruction about to run (`None` for bytes that decode to none).
+    pub(super) fn instruction(&self) -> Option<&Instruction> {
+        self.ins.as_ref()
+    }
+
+    /// Applies the step `ts` that `target` just took to `t`; `spdr` is the
+    /// SPI data register's address.
+    pub(super) fn apply<T: Target>(
+        &self,
+        t: &mut Tracker,
+        target: &T,
+        ts: &TargetStep,
+        spdr: Option<u16>,
+    ) {
+        let after = target.cpu().regs;
+        let peek = |a: u16| target.peek(a);
+        match ts.step.event {
+            StepEvent::None | StepEvent::Swi => {
+                if let Some(ins) = &self.ins {
+                    t.instruction(ins, &self.regs, &after, &peek);
+                }
+            }
+            StepEvent::Interrupt { .. } => t.interrupt(&self.regs, self.was_waiting),
+            StepEvent::Illegal(_) => t.interrupt(&self.regs, false),
+            StepEvent::IllegalRefused(_) | StepEvent::Waiting | StepEvent::Stopped => {}
+        }
+        lcd_moved(t, self.probe, target.lcd_probe(), spdr);
+    }
+}
+
+/// What the LCD data path did between probes `p0` and `p1`, for `t`.
+fn lcd_moved(t: &mut Tracker, p0: Option<LcdProbe>, p1: Option<LcdProbe>, spdr: Option<u16>) {
+    if let (Some(p0), Some(p1)) = (p0, p1) {
+        // The byte landing now is the one whose transfer started earlier
+        // (in flight); a transfer started by this step's SPDR write
+        // becomes the new one in flight.
+        if p1.data_count > p0.data_count {
+            t.lcd_written(p0.page as usize, p0.column as usize);
+        }
+        if p1.transfer_end != p0.transfer_end {
+            if let Some(spdr) = spdr {
+                t.in_flight = t.mem_node(spdr);
+            }
+        }
+    }
+}
+
+/// A state after `index` steps and the tracker there.
+#[derive(Clone)]
+struct Point<T> {
+    index: u64,
+    target: T,
+    tracker: Tracker,
+}
+
+/// Provenance answered when asked (see the module).
+pub(super) struct LazyProvenance<T> {
+    /// How far the tracker has come.
+    at: Point<T>,
+    /// Earlier points of the present timeline, oldest first; the first is
+    /// where tracking began.
+    checkpoints: Vec<Point<T>>,
+    /// States set from outside, each with the step index it was set at
+    /// (replays take it before that step), in order of index.
+    changes: Vec<(u64, T)>,
+    /// Steps between checkpoints now.
+    spacing: u64,
+    spdr: Option<u16>,
+}
+
+impl<T: Target> LazyProvenance<T> {
+    /// Tracking begins at `target` (after `index` steps) with `tracker`.
+    pub(super) fn new(target: &T, tracker: Tracker, index: u64, spdr: Option<u16>) -> Self {
+        let at = Point {
+            index,
+            target: target.clone(),
+            tracker,
+        };
+        LazyProvenance {
+            checkpoints: vec![at.clone()],
+            at,
+            changes: Vec::new(),
+            spacing: FIRST_SPACING,
+            spdr,
+        }
+    }
+
+    /// The tracker after `index` steps: replays the steps it has not seen.
+    /// `live` is the session's machine there, unless a change from outside
+    /// is still to be noted; returns false if the replay did not arrive at
+    /// its registers and cycles (a change from outside that was not noted:
+    /// a bug), in which case the caller starts tracking afresh.
+    pub(super) fn catch_up(&mut self, index: u64, live: Option<&T>) -> bool {
+        // A checkpoint between here and there is on this timeline: start
+        // from the newest one (after a step back, the way forward again is
+        // mostly kept).
+        if let Some(c) = self
+            .checkpoints
+            .iter()
+            .rev()
+            .find(|c| c.index <= index && c.index > self.at.index)
+        {
+            self.at = c.clone();
+        }
+        let mut next = self.changes.partition_point(|(i, _)| *i < self.at.index);
+        loop {
+            if let Some((i, state)) = self.changes.get(next) {
+                if *i == self.at.index {
+                    self.at.target = state.clone();
+                    next += 1;
+                }
+            }
+            if self.at.index >= index {
+                break;
+            }
+            // As `Debugger::step_once`: script actions between steps.
+            self.at.target.script_poll();
+            let before = TrackBefore::take(&self.at.target);
+            let ts = self.at.target.step();
+            before.apply(&mut self.at.tracker, &self.at.target, &ts, self.spdr);
+            self.at.index += 1;
+            let from = before.regs.pc;
+            if self.at.target.cpu().regs.pc <= from {
+                // A poll loop's further iterations read what this one read
+                // and change nothing the tracker holds: skipped (up to the
+                // next outside change and the goal). The iteration that
+                // meets an event may be among them: the byte the LCD takes
+                // then is noted as a step's would be.
+                let stop = self.changes.get(next).map_or(index, |(i, _)| index.min(*i));
+                let p0 = self.at.target.lcd_probe();
+                let n = self.at.target.skip_poll_loop(from, stop - self.at.index);
+                if n > 0 {
+                    self.at.index += n;
+                    let p1 = self.at.target.lcd_probe();
+                    lcd_moved(&mut self.at.tracker, p0, p1, self.spdr);
+                }
+            }
+            let newest = self.checkpoints.last().map_or(0, |c| c.index);
+            if self.at.index >= newest + self.spacing && self.at.index < index {
+                self.checkpoint();
+            }
+        }
+        live.is_none_or(|live| {
+            let (a, b) = (self.at.target.cpu(), live.cpu());
+            a.regs == b.regs && self.at.target.cycles() == live.cycles()
+        })
+    }
+
+    fn checkpoint(&mut self) {
+        // Compacted first: a checkpoint's copy is then only as big as the
+        // history it must keep.
+        self.at.tracker.compact();
+        self.checkpoints.push(self.at.clone());
+        if self.checkpoints.len() > MAX_CHECKPOINTS {
+            let mut keep = 0;
+            self.checkpoints.retain(|_| {
+                keep += 1;
+                keep % 2 == 1
+            });
+            self.spacing *= 2;
+        }
+    }
+
+    /// The session went back to step `index` (on the same timeline): the
+    /// tracker resumes from the newest checkpoint at or before it. False if
+    /// `index` lies before tracking began.
+    pub(super) fn rewind(&mut self, index: u64) -> bool {
+        if self.at.index <= index {
+            return true;
+        }
+        match self.checkpoints.iter().rev().find(|c| c.index <= index) {
+            Some(c) => {
+                self.at = c.clone();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The machine is about to be changed from outside after `index` steps:
+    /// what was noted past that point belongs to a future that will not
+    /// happen now.
+    pub(super) fn changing_at(&mut self, index: u64) {
+        self.checkpoints.retain(|c| c.index <= index);
+        self.changes.retain(|(i, _)| *i <= index);
+    }
+
+    /// `target` is the state set from outside after `index` steps (replays
+    /// take it there).
+    pub(super) fn changed(&mut self, index: u64, target: &T) {
+        self.changes.retain(|(i, _)| *i < index);
+        self.changes.push((index, target.clone()));
+        if self.changes.len() > MAX_CHANGES {
+            // Tracking's start moves here: catch up, keep only this point.
+            self.catch_up(index, None);
+            self.checkpoints = vec![self.at.clone()];
+            self.changes.clear();
+        }
+    }
+
+    /// The tracker as far as it has come (after [`LazyProvenance::catch_up`]).
+    pub(super) fn tracker(&self) -> &Tracker {
+        &self.at.tracker
+    }
+
+    /// Checkpoints and outside states kept (for tests and statistics).
+    pub(super) fn kept(&self) -> (usize, usize) {
+        (self.checkpoints.len(), self.changes.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debug::provenance::RegByte;
+    use crate::debug::target::Bare;
+
+    /// A loop that reads each byte of a table, adds 3 and stores it one
+    /// further on (so every chain runs back through earlier iterations).
+    const CODE: [u8; 17] = [
+        0xCE, 0x01, 0x00, // ldx #$0100
+        0xA6, 0x00, // ldaa 0,x
+        0x8B, 0x03, // adda #3
+        0xA7, 0x01, // staa 1,x
+        0x08, // inx
+        0x8C, 0x01, 0xF0, // cpx #$01F0
+        0x26, 0xF4, // bne $C003
+        0x20, 0xEF, // bra $C000
+    ];
+
+    fn answers(t: &Tracker) -> Vec<Vec<crate::debug::provenance::Link>> {
+        let mut out: Vec<_> = (0x0100u16..0x01F2)
+            .map(|a| t.chain(t.mem_node(a), 24))
+            .collect();
+        for r in [RegByte::A, RegByte::Xh, RegByte::Xl] {
+            out.push(t.chain(t.reg_node(r), 24));
+        }
+        out
+    }
+
+    #[test]
+    fn thinned_checkpoints_and_rewinds_give_the_tracked_answers() {
+        let start = Bare::from_bytes(0xC000, &CODE);
+        // The reference: every step tracked as it runs, answers noted.
+        let (mut m, mut t) = (start.clone(), Tracker::new());
+        let at = [10u64, 900, 5_000, 12_345, 20_000, 3_333, 19_999, 64, 20_000];
+        let mut want = std::collections::BTreeMap::new();
+        for i in 1..=20_000u64 {
+            let before = TrackBefore::take(&m);
+            let ts = m.step();
+            before.apply(&mut t, &m, &ts, None);
+            if at.contains(&i) {
+                want.insert(i, answers(&t));
+            }
+        }
+        let mut lazy = LazyProvenance::new(&start, Tracker::new(), 0, None);
+        lazy.spacing = 64;
+        for &i in &at {
+            assert!(lazy.rewind(i), "index {i} is after tracking began");
+            assert!(lazy.catch_up(i, None));
+            assert_eq!(Some(&answers(lazy.tracker())), want.get(&i), "index {i}");
+        }
+        // 20,000 steps at 64 apart would be 312 checkpoints: thinned.
+        let (kept, _) = lazy.kept();
+        assert!(kept <= MAX_CHECKPOINTS, "{kept} checkpoints");
+        assert!(lazy.spacing > 64);
+        assert_eq!(lazy.checkpoints.first().map(|c| c.index), Some(0));
+        assert!(lazy.checkpoints.windows(2).all(|w| w[0].index < w[1].index));
+    }
+}
