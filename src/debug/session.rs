@@ -354,7 +354,7 @@ fn cmd_done(cmd: &Cmd, callstack: &CallStack, regs: &Registers) -> Option<Reason
 /// snapshots after each step, breakpoint conditions and hit counts at
 /// breakpoint addresses, and the command's own end (run to, step over,
 /// step out). Used when nothing needs each bus access (no watchpoints, no
-/// provenance).
+/// provenance tracked step by step).
 struct FastHook<'a, T: Target> {
     tracked: &'a mut Tracked,
     breakpoints: &'a mut Breakpoints,
@@ -1238,7 +1238,8 @@ impl<T: Target> Debugger<T> {
 
     /// Whether commands run on the target's fast path
     /// ([`Target::run_hooked`]): nothing needs each bus access (no
-    /// watchpoint, no provenance) and the fast path is not switched off.
+    /// watchpoint, no provenance tracked step by step: lazy provenance
+    /// needs nothing of the run) and the fast path is not switched off.
     fn fast_path(&self) -> bool {
         self.fast && !self.watchpoints.active() && self.tracked.tracker.is_none()
     }
