@@ -505,3 +505,32 @@ fn sliced_both_ways(m: Machine, slices: u32, cycles: u64, what: &str) -> Debugge
     }
     fast
 }
+
+/// A program that halts in an idle loop once its last serial byte is out:
+/// the fast path (whose loop skips leave the iteration in which the byte
+/// goes out to run normally) halts at the instruction the slow path does.
+#[test]
+fn a_halt_after_output_comes_at_the_same_step() {
+    for nops in 0..4usize {
+        #[rustfmt::skip]
+        let code: Vec<u8> = [
+            &[0x86, 0x30, 0x97, 0x2B,   // ldaa #$30 / staa BAUD
+              0x86, 0x08, 0x97, 0x2D,   // ldaa #$08 / staa SCCR2 (TE)
+              0x86, 0x41,               // ldaa #'A'
+              0x13, 0x2E, 0x80, 0xFC,   // brclr SCSR,#$80,*
+              0x97, 0x2F][..],          // staa SCDR
+            &vec![0x01; nops],
+            &[0x20, 0xFE],              // bra *
+        ]
+        .concat();
+        let m = raw_with(&code, &[]);
+        let mut fast = Debugger::new(m.clone());
+        let mut slow = Debugger::new(m);
+        slow.set_fast_path(false);
+        let (a, b) = (fast.run(), slow.run());
+        assert!(matches!(a.reason, Reason::Halted { .. }), "{nops}: {a:?}");
+        assert_eq!(seen(&fast, a), seen(&slow, b), "{nops} NOPs");
+        assert!(fast.target() == slow.target());
+        assert_eq!(fast.target().serial_text(), "A");
+    }
+}

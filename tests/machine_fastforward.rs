@@ -579,3 +579,47 @@ fn the_spi_wait_is_skipped_from_its_code_once_per_byte() {
         "{probes} measurements ({hits} repeating) for {bytes} bytes"
     );
 }
+
+/// An idle loop after output halts once the output is out (a byte still
+/// shifting out is the program's output, so the run goes on until it is
+/// done). The iteration in which it goes out must not be skipped along
+/// with the ones before it: that put the halt one iteration late with the
+/// fast-forward on (3 cycles for `bra *`, `evb ram.asm` of a user). The
+/// NOPs move where the output ends within the loop's iteration.
+#[test]
+fn idle_loops_after_output_halt_at_the_same_instruction() {
+    for nops in 0..6usize {
+        #[rustfmt::skip]
+        let sci: Vec<u8> = [
+            &[0x86, 0x30, 0x97, 0x2B,   // ldaa #$30 / staa BAUD
+              0x86, 0x08, 0x97, 0x2D,   // ldaa #$08 / staa SCCR2 (TE)
+              0x86, 0x41,               // ldaa #'A'
+              0x13, 0x2E, 0x80, 0xFC,   // brclr SCSR,#$80,* (TDRE after the preamble)
+              0x97, 0x2F][..],          // staa SCDR
+            &vec![0x01; nops],
+            &[0x20, 0xFE],              // bra *
+        ]
+        .concat();
+        #[rustfmt::skip]
+        let spi: Vec<u8> = [
+            &[0x86, 0x38, 0x97, 0x09,   // ldaa #$38 / staa DDRD
+              0x86, 0x53, 0x97, 0x28,   // ldaa #$53 / staa SPCR (SPE, MSTR, slowest rate)
+              0x86, 0x5A, 0x97, 0x2A][..], // ldaa #$5A / staa SPDR
+            &vec![0x01; nops],
+            &[0x01, 0x08, 0x20, 0xFC],  // nop / inx / bra back to the nop
+        ]
+        .concat();
+        for (what, code) in [("sci", sci), ("spi", spi)] {
+            let (mut fast, mut slow) = pair(program(&code, &[], 0xC000));
+            let stop = run_both(&mut fast, &mut slow, &StopConditions::budget(2_000_000));
+            assert!(
+                matches!(stop, StopReason::Halted(_)),
+                "{what} with {nops} NOPs: {stop}"
+            );
+            assert!(fast.cycles() > 100, "{what}: the output took its time");
+            if what == "sci" {
+                assert_eq!(fast.serial_text(), "A");
+            }
+        }
+    }
+}

@@ -45,12 +45,19 @@ pub(super) struct TrackBefore {
 impl TrackBefore {
     /// Notes `target` before its next step.
     pub(super) fn take<T: Target>(target: &T) -> TrackBefore {
+        Self::take_probed(target, target.lcd_probe())
+    }
+
+    /// [`TrackBefore::take`] with the LCD probe already taken (`probe`:
+    /// what the last step's [`TrackBefore::apply`] returned, when nothing
+    /// else ran since; script actions touch no LCD or SPI state).
+    fn take_probed<T: Target>(target: &T, probe: Option<LcdProbe>) -> TrackBefore {
         let regs = target.cpu().regs;
         TrackBefore {
             regs,
             was_waiting: target.cpu().state == RunState::Waiting,
             ins: Instruction::decode(regs.pc, |a| target.peek(a)).ok(),
-            probe: target.lcd_probe(),
+            probe,
         }
     }
 
@@ -60,14 +67,14 @@ impl TrackBefore {
     }
 
     /// Applies the step `ts` that `target` just took to `t`; `spdr` is the
-    /// SPI data register's address.
+    /// SPI data register's address. Returns the LCD probe after the step.
     pub(super) fn apply<T: Target>(
         &self,
         t: &mut Tracker,
         target: &T,
         ts: &TargetStep,
         spdr: Option<u16>,
-    ) {
+    ) -> Option<LcdProbe> {
         let after = target.cpu().regs;
         let peek = |a: u16| target.peek(a);
         match ts.step.event {
@@ -80,7 +87,9 @@ impl TrackBefore {
             StepEvent::Illegal(_) => t.interrupt(&self.regs, false),
             StepEvent::IllegalRefused(_) | StepEvent::Waiting | StepEvent::Stopped => {}
         }
-        lcd_moved(t, self.probe, target.lcd_probe(), spdr);
+        let after = target.lcd_probe();
+        lcd_moved(t, self.probe, after, spdr);
+        after
     }
 }
 
@@ -159,10 +168,12 @@ impl<T: Target> LazyProvenance<T> {
             self.at = c.clone();
         }
         let mut next = self.changes.partition_point(|(i, _)| *i < self.at.index);
+        let mut probe = self.at.target.lcd_probe();
         loop {
             if let Some((i, state)) = self.changes.get(next) {
                 if *i == self.at.index {
                     self.at.target = state.clone();
+                    probe = self.at.target.lcd_probe();
                     next += 1;
                 }
             }
@@ -171,9 +182,9 @@ impl<T: Target> LazyProvenance<T> {
             }
             // As `Debugger::step_once`: script actions between steps.
             self.at.target.script_poll();
-            let before = TrackBefore::take(&self.at.target);
+            let before = TrackBefore::take_probed(&self.at.target, probe);
             let ts = self.at.target.step();
-            before.apply(&mut self.at.tracker, &self.at.target, &ts, self.spdr);
+            probe = before.apply(&mut self.at.tracker, &self.at.target, &ts, self.spdr);
             self.at.index += 1;
             let from = before.regs.pc;
             if self.at.target.cpu().regs.pc <= from {
@@ -183,12 +194,12 @@ impl<T: Target> LazyProvenance<T> {
                 // meets an event may be among them: the byte the LCD takes
                 // then is noted as a step's would be.
                 let stop = self.changes.get(next).map_or(index, |(i, _)| index.min(*i));
-                let p0 = self.at.target.lcd_probe();
                 let n = self.at.target.skip_poll_loop(from, stop - self.at.index);
                 if n > 0 {
                     self.at.index += n;
-                    let p1 = self.at.target.lcd_probe();
-                    lcd_moved(&mut self.at.tracker, p0, p1, self.spdr);
+                    let after = self.at.target.lcd_probe();
+                    lcd_moved(&mut self.at.tracker, probe, after, self.spdr);
+                    probe = after;
                 }
             }
             let newest = self.checkpoints.last().map_or(0, |c| c.index);

@@ -573,7 +573,19 @@ impl Machine {
         // whose service cannot enable an interrupt).
         let can_interrupt = self.board.can_interrupt();
         let event = self.board.next_event_seen_given(reads_timer, can_interrupt);
-        let deadline = limit.min(event);
+        let mut deadline = limit.min(event);
+        // A short loop that reads no device may be an idle loop, which
+        // halts as soon as the output in progress is out
+        // (`Machine::halt_check`; at most IDLE_LOOP_MAX instructions and
+        // the jump back): the iteration that ends after that runs
+        // normally, so the halt comes at its end as it does one step at a
+        // time.
+        let quiet = count <= super::IDLE_LOOP_MAX as u64 + 1
+            && measured.is_none_or(|m| m.last_device_read.is_none());
+        let activity = if quiet { self.board.last_activity() } else { 0 };
+        if activity > now {
+            deadline = deadline.min(activity);
+        }
         // Every skipped iteration ends at or before deadline - 1: none
         // reaches the event.
         let mut k = deadline.saturating_sub(now).saturating_sub(1) / period;
@@ -582,6 +594,7 @@ impl Machine {
         }
         if let Some(m) = measured {
             if !can_interrupt
+                && activity <= now
                 && self.skip_event_iteration(period, count, limit, event, m.last_device_read)
             {
                 k += 1;
