@@ -626,6 +626,15 @@ impl Board {
         }
     }
 
+    /// True if a read of the device register at `addr` returns the same
+    /// until the next device event the machine's loop skips end before
+    /// (whatever the loop reads) or a CPU write: [`Board::quiet_read`]'s
+    /// registers but PORTA, whose pins the timer's events move (a skip of
+    /// a loop that reads no timer register passes those).
+    pub(crate) fn steady_read(&self, addr: u16) -> bool {
+        !self.reads_timer(addr) && self.quiet_read(addr).is_some()
+    }
+
     /// Notes a read of an input register at cycle `at` (the last of the
     /// reads a skipped poll loop made, [`Board::quiet_read`]).
     pub(crate) fn note_input_poll(&mut self, at: u64, kind: InputKind) {

@@ -24,8 +24,28 @@ pub struct Visit {
     /// The breakpoint whose hit count was reached, if any.
     pub stop: Option<u32>,
     /// No condition read what time changes: the same inputs at another
-    /// time give the same answer (and count the same hits).
+    /// time give the same answer (and count the same hits), until the
+    /// next device event if `steady` (see [`ReadKind::Steady`]).
     pub repeats: bool,
+    /// A condition read a device register whose value changes only at
+    /// device events.
+    pub steady: bool,
+}
+
+/// What a condition's read of an address depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadKind {
+    /// Memory: it changes only when the program writes it.
+    Memory,
+    /// A device register whose value changes only at a device event or a
+    /// write of the program's (the keys on PIO_B, SPSR and SCSR with no
+    /// flag set, the A/D results): a loop skip that ends before the next
+    /// event sees it the same at every visit.
+    Steady,
+    /// A register that changes as time passes (TCNT) or at the timer's
+    /// events, which a skip may pass (the timer block, PORTA), or one
+    /// whose read has an effect: every visit must be asked.
+    Timed,
 }
 
 /// One value a condition read: a register or a byte of memory.
@@ -41,8 +61,9 @@ pub enum ConditionInput {
 /// any of it was the cycle count or a device register.
 struct Noting<'a, 'v> {
     inner: &'a dyn EvalContext,
-    is_device: &'a dyn Fn(u16) -> bool,
+    read_kind: &'a dyn Fn(u16) -> ReadKind,
     timed: std::cell::Cell<bool>,
+    steady: std::cell::Cell<bool>,
     inputs: std::cell::RefCell<&'v mut Vec<ConditionInput>>,
 }
 
@@ -57,8 +78,10 @@ impl EvalContext for Noting<'_, '_> {
     }
 
     fn peek(&self, addr: u16) -> u8 {
-        if (self.is_device)(addr) {
-            self.timed.set(true);
+        match (self.read_kind)(addr) {
+            ReadKind::Memory => {}
+            ReadKind::Steady => self.steady.set(true),
+            ReadKind::Timed => self.timed.set(true),
         }
         let v = self.inner.peek(addr);
         self.inputs.borrow_mut().push(ConditionInput::Byte(addr, v));
@@ -629,14 +652,22 @@ impl Breakpoints {
     /// Counts a hit for every enabled breakpoint at `pc` whose condition
     /// holds and returns the first whose hit count is reached.
     pub fn check(&mut self, pc: u16, ctx: &dyn EvalContext) -> Option<u32> {
-        self.visit(pc, ctx, &|_| false, &mut Vec::new(), &mut Vec::new())
-            .stop
+        self.visit(
+            pc,
+            ctx,
+            &|_| ReadKind::Memory,
+            &mut Vec::new(),
+            &mut Vec::new(),
+        )
+        .stop
     }
 
     /// [`Breakpoints::check`], also saying whether the visit would go the
     /// same way again with the same inputs at another time: none of the
-    /// conditions at `pc` read the cycle count or memory where `is_device`
-    /// holds (whose values may change while a program waits). What the
+    /// conditions at `pc` read the cycle count or an address `read_kind`
+    /// calls [`ReadKind::Timed`] (whose values may change while a program
+    /// waits); one that read a [`ReadKind::Steady`] register goes the same
+    /// way until the next device event. What the
     /// conditions read is appended to `inputs`, and the id of each
     /// breakpoint that counted a hit to `hits`: a polling loop that comes
     /// back to `pc` with those inputs the same may be skipped past it, as
@@ -645,21 +676,23 @@ impl Breakpoints {
         &mut self,
         pc: u16,
         ctx: &dyn EvalContext,
-        is_device: &dyn Fn(u16) -> bool,
+        read_kind: &dyn Fn(u16) -> ReadKind,
         inputs: &mut Vec<ConditionInput>,
         hits: &mut Vec<u32>,
     ) -> Visit {
         let mut visit = Visit {
             stop: None,
             repeats: true,
+            steady: false,
         };
         if !self.maybe_at(pc) {
             return visit;
         }
         let noting = Noting {
             inner: ctx,
-            is_device,
+            read_kind,
             timed: std::cell::Cell::new(false),
+            steady: std::cell::Cell::new(false),
             inputs: std::cell::RefCell::new(inputs),
         };
         for b in self
@@ -680,6 +713,7 @@ impl Breakpoints {
             }
         }
         visit.repeats &= !noting.timed.get();
+        visit.steady = noting.steady.get();
         visit
     }
 

@@ -454,15 +454,18 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         }
         // The devices as the board maps them now (INIT may have moved the
         // registers since the run began).
-        let is_device = |a: u16| m.is_device(a);
+        let read_kind = |a: u16| m.read_kind(a);
         let inputs = &mut self.visits[self.visit_pass];
         let visit = self
             .breakpoints
-            .visit(pc, &TargetView(m), &is_device, inputs, &mut self.hits);
+            .visit(pc, &TargetView(m), &read_kind, inputs, &mut self.hits);
         if inputs.len() > MAX_ITERATION_INPUTS || self.hits.len() > MAX_ITERATION_INPUTS {
             inputs.clear();
             self.hits.clear();
-            return AtBreakpoint::Go { repeats: false };
+            return AtBreakpoint::Go {
+                repeats: false,
+                steady: false,
+            };
         }
         if let Some(id) = visit.stop {
             let (spec, hits) = self
@@ -475,6 +478,7 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         }
         AtBreakpoint::Go {
             repeats: visit.repeats,
+            steady: visit.steady,
         }
     }
 

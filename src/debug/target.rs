@@ -3,6 +3,7 @@
 //! target; [`Bare`] is a core on a flat RAM (M68HC11 RM section 3 memory,
 //! no devices) for tests and benchmarks.
 
+use super::breakpoint::ReadKind;
 use super::observe::{AccessObserver, NoObserver, ObservingBus};
 use crate::cpu::{Bus, Cpu, RamBus, Registers, Step};
 use crate::image::Program;
@@ -156,6 +157,15 @@ pub trait Target: Clone {
         self.device_ranges()
             .iter()
             .any(|&(s, e)| (s..=e).contains(&addr))
+    }
+    /// What a breakpoint condition's read of `addr` depends on (every
+    /// device register [`ReadKind::Timed`] unless the target knows better).
+    fn read_kind(&self, addr: u16) -> ReadKind {
+        if self.is_device(addr) {
+            ReadKind::Timed
+        } else {
+            ReadKind::Memory
+        }
     }
     /// The SPI data register's address, if the target has an LCD on SPI.
     fn spdr(&self) -> Option<u16> {
@@ -355,6 +365,16 @@ impl Target for crate::machine::Machine {
     }
     fn is_device(&self, addr: u16) -> bool {
         self.board().is_device(addr)
+    }
+    fn read_kind(&self, addr: u16) -> ReadKind {
+        let board = self.board();
+        if !board.is_device(addr) {
+            ReadKind::Memory
+        } else if board.steady_read(addr) {
+            ReadKind::Steady
+        } else {
+            ReadKind::Timed
+        }
     }
     fn spdr(&self) -> Option<u16> {
         Some(self.board().register_base() + TRAINER11_SPDR)

@@ -246,18 +246,27 @@ pub enum AtBreakpoint {
     Stop,
     /// Go on. `repeats`: the same registers and memory at a later cycle
     /// would get this answer again (the conditions there read neither the
-    /// cycle count nor a device register), and what the visit changed in
-    /// the hook (a hit counted) another visit changes the same way. A
+    /// cycle count nor a device register, or only `steady` ones: registers
+    /// that change only at device events, such as the keys on PIO_B),
+    /// and what the visit changed in the hook (a hit counted) another
+    /// visit changes the same way. A
     /// loop iteration being measured then goes on through the address,
     /// and the loop may be skipped: a plain loop's every visit finds the
     /// state of this one, a counted loop's the values the hook compares
     /// (see [`Iteration::CountedSecond`]); the hook caps the skip short of
     /// a hit count ([`StepHook::repeat_cap`]) and adds the hits of the
     /// skipped visits ([`StepHook::repeated`]). Otherwise the measurement
-    /// ends here, as the hook must see every visit.
+    /// ends here, as the hook must see every visit. With `steady`, a
+    /// plain loop's skip ends before the next device event of any kind
+    /// (the timer's included) and never takes the iteration that meets it
+    /// (whose visit could come after the event); a counted loop's skip
+    /// ends before every event but the timer's, which change no steady
+    /// register.
     Go {
         /// See above.
         repeats: bool,
+        /// See above.
+        steady: bool,
     },
 }
 
@@ -413,9 +422,22 @@ impl Machine {
             if !first && check_bps && breakpoints.contains(pc) {
                 flush(hook, &mut pending);
                 let answer = hook.at_breakpoint(self);
-                if answer != (AtBreakpoint::Go { repeats: true }) {
-                    if let Some(p) = probe.take() {
-                        cache.backoff.failed(p.head, self.board.now());
+                match answer {
+                    AtBreakpoint::Go {
+                        repeats: true,
+                        steady,
+                    } => {
+                        if let Some(p) = probe.as_mut().filter(|_| steady) {
+                            // As a skip without a measured iteration:
+                            // every event counts, the one that meets an
+                            // event runs.
+                            p.measured = None;
+                        }
+                    }
+                    _ => {
+                        if let Some(p) = probe.take() {
+                            cache.backoff.failed(p.head, self.board.now());
+                        }
                     }
                 }
                 if answer == AtBreakpoint::Stop {
