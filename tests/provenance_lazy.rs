@@ -7,25 +7,18 @@
 //! register, a key by hand), a reset, switching paths with tracking on,
 //! and more outside changes than the replay keeps.
 
-use hc11lab::asm::{assemble_file, AsmOptions};
+#[path = "machine_support/viergewinnt.rs"]
+mod viergewinnt;
+
 use hc11lab::debug::provenance::RegByte;
 use hc11lab::debug::session::Debugger;
-use hc11lab::image::Program;
 use hc11lab::machine::Machine;
 use hc11lab::script::Script;
-use std::path::Path;
 
 const GAME: &str = "drop,right,drop,left,drop,right,drop,left,drop,right,drop,left,drop";
 
-fn firmware() -> Program {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
-    let asm = assemble_file(&path, &AsmOptions::default());
-    let diags = asm.render_diagnostics();
-    asm.program.unwrap_or_else(|| panic!("{diags}"))
-}
-
 fn debugger(fast: bool) -> Debugger<Machine> {
-    let m = Machine::new(firmware()).expect("loads");
+    let m = Machine::new(viergewinnt::program()).expect("loads");
     let mut d = Debugger::new(m);
     d.set_fast_path(fast);
     d.set_provenance(true);
@@ -62,12 +55,6 @@ fn answers(d: &Debugger<Machine>) -> Vec<String> {
 
 fn same(fast: &Debugger<Machine>, slow: &Debugger<Machine>, what: &str) {
     assert_eq!(fast.index(), slow.index(), "{what}: step index");
-    eprintln!(
-        "{what}: index {} cycles {} pc {:04X}",
-        fast.index(),
-        fast.target().cycles(),
-        fast.registers().pc
-    );
     assert!(fast.target() == slow.target(), "{what}: machine");
     let (a, b) = (answers(fast), answers(slow));
     assert_eq!(a.len(), b.len());
