@@ -330,7 +330,7 @@ fn firmware() {
 /// loop is not skipped), on its slow path, and with provenance.
 fn game_to_settled() {
     println!("-- a game to the end of its key script (best of 15) --");
-    let mut best = [f64::MAX; 6];
+    let mut best = [f64::MAX; 8];
     let mut cycles = 0;
     for _ in 0..15 {
         let mut m = machine();
@@ -348,10 +348,19 @@ fn game_to_settled() {
                 }
                 3 => d.set_fast_path(false),
                 4 | 5 => d.set_provenance(true),
+                6 | 7 => {
+                    d.add_watchpoint("change board:64").expect("watch");
+                    d.set_fast_path(i == 6);
+                }
                 _ => {}
             }
             let t = Instant::now();
-            d.run();
+            // A watchpoint stops at each change of the board's cells: go
+            // on after each, as a user does, to the end of the keys.
+            while !matches!(
+                d.run().reason,
+                Reason::Settled { .. } | Reason::Budget { .. }
+            ) {}
             if i == 5 {
                 // The question replays the game with the tracker.
                 let e = d.explain_pixel(60, 30).expect("provenance on");
@@ -367,6 +376,8 @@ fn game_to_settled() {
         "debugger, slow path (set_fast_path(false))",
         "debugger + provenance (recorded, not asked)",
         "provenance + first question (pixel 60,30)",
+        "watchpoint on the cells, going on at each stop",
+        "the same on the slow path",
     ];
     for (name, secs) in names.iter().zip(best) {
         println!(

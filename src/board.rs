@@ -237,7 +237,42 @@ pub struct Board {
     /// The cycle and kind of the last read of an input register.
     input_poll: Option<(u64, InputKind)>,
     spi_traffic: SpiTraffic,
+    /// The debugger's watched bytes and the writes to them (see
+    /// [`Board::set_write_watch`]).
+    watch: WriteWatch,
 }
+
+/// A CPU write to a watched byte ([`Board::set_write_watch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchedWrite {
+    /// The address written.
+    pub addr: u16,
+    /// The byte there before (as `peek` saw it).
+    pub old: u8,
+    /// The byte written.
+    pub value: u8,
+}
+
+/// The watched bytes (one bit per address) and the writes to them since
+/// the log was last cleared. Not machine state: a copy starts without it
+/// and two boards compare equal whatever it holds (the debugger installs
+/// it for a run and takes it away after).
+#[derive(Debug, Default)]
+struct WriteWatch(Option<Box<(Vec<u64>, Vec<WatchedWrite>)>>);
+
+impl Clone for WriteWatch {
+    fn clone(&self) -> Self {
+        WriteWatch(None)
+    }
+}
+
+impl PartialEq for WriteWatch {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for WriteWatch {}
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -302,6 +337,7 @@ impl Board {
             last_activity: 0,
             input_poll: None,
             spi_traffic: SpiTraffic::default(),
+            watch: WriteWatch::default(),
         };
         if let Some(r) = cfg.eeprom {
             board.mem[r.start as usize..=r.end as usize].fill(0xFF);
@@ -623,6 +659,51 @@ impl Board {
                 Some((self.pio.peek(pio::PIO_B, now), Some(InputKind::Keys)))
             }
             _ => None,
+        }
+    }
+
+    /// True if a CPU write of `addr` stores into RAM (not a register, the
+    /// PIO, ROM or EEPROM): the bytes [`Board::set_write_watch`] can watch.
+    pub(crate) fn is_ram(&self, addr: u16) -> bool {
+        !self.map.is_register(addr) && self.kind_below_registers(addr) == Kind::Ram
+    }
+
+    /// Watches CPU writes to the RAM addresses whose bits are set in
+    /// `bits` (bit `a & 63` of word `a >> 6`, 1,024 words; see
+    /// [`Board::is_ram`]), or stops watching (`None`): their 64-byte blocks
+    /// leave the direct write path, each write to a watched byte is logged
+    /// ([`Board::watched_writes`]) and asks for attention, so the step
+    /// that made it leaves the machine's hot loop. The writes themselves
+    /// are the same either way.
+    pub(crate) fn set_write_watch(&mut self, bits: Option<&[u64]>) {
+        match bits {
+            Some(bits) if bits.len() == 1024 => {
+                let mut blocks = [0u64; 16];
+                for (b, w) in bits.iter().enumerate() {
+                    if *w != 0 {
+                        blocks[b / 64] |= 1 << (b % 64);
+                    }
+                }
+                self.watch = WriteWatch(Some(Box::new((bits.to_vec(), Vec::new()))));
+                self.map.set_write_watch(Some(blocks));
+            }
+            _ => {
+                self.watch = WriteWatch(None);
+                self.map.set_write_watch(None);
+            }
+        }
+    }
+
+    /// The watched writes since [`Board::clear_watched`] (none while
+    /// nothing is watched).
+    pub(crate) fn watched_writes(&self) -> &[WatchedWrite] {
+        self.watch.0.as_ref().map_or(&[], |w| &w.1)
+    }
+
+    /// Empties the log of watched writes.
+    pub(crate) fn clear_watched(&mut self) {
+        if let Some(w) = &mut self.watch.0 {
+            w.1.clear();
         }
     }
 
@@ -1310,6 +1391,21 @@ impl Board {
         self.write_io_rest(abs, value)
     }
 
+    /// A write to a watched RAM byte ([`Board::set_write_watch`]): logged,
+    /// and a request for attention, so the machine's hot loop leaves its
+    /// stretch after this step (`Bus::attention`).
+    #[cold]
+    #[inline(never)]
+    fn log_watched(&mut self, addr: u16, value: u8) {
+        let old = self.mem[addr as usize];
+        if let Some(w) = &mut self.watch.0 {
+            if w.0[(addr >> 6) as usize] & (1 << (addr & 63)) != 0 {
+                w.1.push(WatchedWrite { addr, old, value });
+                self.next_event = 0;
+            }
+        }
+    }
+
     /// A write of SPCR, SPSR or SPDR (`addr` in the register block). SPDR
     /// is output, so activity; the other two are when they change (as in
     /// [`Board::write_io_rest`]). It can start a transfer (a new event) and
@@ -1394,6 +1490,11 @@ impl Board {
             }
             _ => match self.kind_below_registers(abs) {
                 Kind::Ram => {
+                    // Watched blocks come here (plain RAM otherwise
+                    // goes straight to memory).
+                    if self.watch.0.is_some() {
+                        self.log_watched(abs, value);
+                    }
                     self.mem[abs as usize] = value;
                     return;
                 }

@@ -1149,6 +1149,40 @@ impl Machine {
         self.instructions
     }
 
+    /// True if every address set in `bits` (bit `a & 63` of word
+    /// `a >> 6`) is RAM, where [`Machine::set_write_watch`] can watch.
+    pub fn can_watch_writes(&self, bits: &[u64]) -> bool {
+        bits.iter().enumerate().all(|(w, &b)| {
+            b == 0
+                || (0..64)
+                    .filter(|i| b & (1 << i) != 0)
+                    .all(|i| self.board.is_ram(((w as u16) << 6) | i))
+        })
+    }
+
+    /// Watches the CPU's writes to the RAM addresses set in `bits` (bit
+    /// `a & 63` of word `a >> 6`, 1,024 words; see
+    /// [`Machine::can_watch_writes`]) during a hooked run, or stops
+    /// (`None`): a step that wrote one is told to the hook, with the
+    /// writes in [`Machine::watched_writes`] (the debugger's watchpoints on
+    /// its fast path). The run is the same either way.
+    pub fn set_write_watch(&mut self, bits: Option<&[u64]>) {
+        self.board.set_write_watch(bits);
+    }
+
+    /// A copy without the write watch (a snapshot taken during a watched
+    /// run: the same machine, its write path as without a watch).
+    pub fn clone_unwatched(&self) -> Machine {
+        let mut c = self.clone();
+        c.board.set_write_watch(None);
+        c
+    }
+
+    /// The watched writes of the step the hook is told about.
+    pub fn watched_writes(&self) -> &[crate::board::WatchedWrite] {
+        self.board.watched_writes()
+    }
+
     /// The board (devices, memory) for views.
     pub fn board(&self) -> &Board {
         &self.board

@@ -592,3 +592,63 @@ fn a_condition_on_a_device_register_in_a_skipped_loop() {
         );
     }
 }
+
+/// Write and change watchpoints on the fast path (the machine tells the
+/// hook of each step that wrote a watched byte; the blocks of watched
+/// bytes leave its direct write path): the same stops, hits, machines and
+/// reverse steps as the slow path, which observes every access. Loops are
+/// still skipped where they write no watched byte.
+#[test]
+fn write_watchpoints_on_the_fast_path() {
+    let runs = ["run"; 12];
+    for specs in [
+        &["change board+136:8"][..],
+        &["write timer"],
+        &["change buttonFlag", "change coordy"],
+        &["change player", "write $3FF8:8"],
+        &["change cursorColumn"],
+    ] {
+        let setup = |d: &mut Debugger<Machine>| {
+            d.max_cycles = 1_500_000;
+            for s in specs {
+                d.add_watchpoint(s).expect("watch");
+            }
+        };
+        let skipped = same_both_ways(GAME, setup, &runs);
+        // (`write timer` stops in every pass of the debounce loop.)
+        if specs[0] != "write timer" {
+            assert!(skipped > 0, "{specs:?}: loops still skipped");
+        }
+    }
+    // Reverse after watched stops, then on again.
+    let mut fast = debugger(GAME, true);
+    let mut slow = debugger(GAME, false);
+    for d in [&mut fast, &mut slow] {
+        d.add_watchpoint("change board+136:8").expect("watch");
+    }
+    for i in 0..4 {
+        let (a, b) = (fast.run(), slow.run());
+        assert_eq!(seen(&fast, a), seen(&slow, b), "run {i}");
+        let (a, b) = (fast.step_back_n(5_000), slow.step_back_n(5_000));
+        assert_eq!(seen(&fast, a), seen(&slow, b), "back {i}");
+        assert!(fast.target() == slow.target(), "machine after back {i}");
+        let (a, b) = (fast.run(), slow.run());
+        assert_eq!(seen(&fast, a), seen(&slow, b), "run again {i}");
+    }
+    // A read watchpoint, or one on a device register, keeps the observed
+    // path (and still stops the same).
+    for spec in ["read coordy", "write PIO_C", "change board:8"] {
+        let skipped = same_both_ways(
+            GAME,
+            |d| {
+                d.max_cycles = 1_500_000;
+                d.add_watchpoint(spec).expect("watch");
+                if spec == "change board:8" {
+                    d.add_watchpoint("read timer").expect("watch");
+                }
+            },
+            &["run", "run", "run"],
+        );
+        assert_eq!(skipped, 0, "{spec}: the observed path skips nothing");
+    }
+}

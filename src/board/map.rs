@@ -84,6 +84,9 @@ pub struct MemoryMap {
     pub vector_watch: bool,
     /// The PIO's base (the board's, kept here for the slow path's speed).
     pub pio: Option<u16>,
+    /// 64-byte blocks whose writes leave the direct path (one bit each),
+    /// while the debugger watches bytes in them ([`MemoryMap::set_write_watch`]).
+    write_watch: Option<Box<[u64; BLOCKS / 64]>>,
 }
 
 impl MemoryMap {
@@ -101,6 +104,7 @@ impl MemoryMap {
             eeprom_latched: false,
             vector_watch: false,
             pio: board.pio,
+            write_watch: None,
         };
         m.set_init(board, init);
         m
@@ -164,6 +168,17 @@ impl MemoryMap {
         self.sync_quick();
     }
 
+    /// Takes the writes of the 64-byte blocks set in `blocks` (bit `b` of
+    /// word `b / 64` for block `b`) off the direct path, or (`None`) puts
+    /// every block back as the page table says.
+    pub fn set_write_watch(&mut self, blocks: Option<[u64; BLOCKS / 64]>) {
+        if blocks.is_none() && self.write_watch.is_none() {
+            return;
+        }
+        self.write_watch = blocks.map(Box::new);
+        self.sync_quick();
+    }
+
     fn sync_quick(&mut self) {
         for (i, &p) in self.pages.iter().enumerate() {
             self.page_read[i] = p & (READ_DIRECT | REGISTERS) == READ_DIRECT;
@@ -178,6 +193,11 @@ impl MemoryMap {
             } else {
                 bit(READ_DIRECT, QUICK_READ) | bit(WRITE_DIRECT, QUICK_WRITE)
             };
+            if let Some(w) = &self.write_watch {
+                if w[b / 64] & (1 << (b % 64)) != 0 {
+                    self.quick[b] &= !QUICK_WRITE;
+                }
+            }
         }
         for i in 0..256 {
             self.quick_code[i] = i < 255 && self.page_read[i] && self.page_read[i + 1];

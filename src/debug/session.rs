@@ -386,6 +386,12 @@ struct FastHook<'a, T: Target> {
     /// The breakpoints that counted a hit in the iteration measured (the
     /// second of a counted measurement), one id per hit.
     hits: Vec<u32>,
+    /// The watchpoints (write and change only: the machine reports the
+    /// steps that wrote a watched byte), the hits of the step that
+    /// triggered, and a buffer for the step's writes as accesses.
+    watchpoints: &'a mut Watchpoints,
+    watch_hits: Vec<WatchHit>,
+    writes: Vec<super::observe::Access>,
 }
 
 /// Condition inputs one measured iteration may record before its visits
@@ -406,7 +412,7 @@ impl<T: Target> FastHook<'_, T> {
     #[inline(never)]
     fn snapshot(&mut self, m: &T, cycles_after: u64) {
         let saved = Saved {
-            target: m.clone(),
+            target: m.clone_unwatched(),
             tracked: self.tracked.clone(),
         };
         let bytes = saved_bytes(m, self.tracked);
@@ -414,6 +420,35 @@ impl<T: Target> FastHook<'_, T> {
         if let Some(h) = self.history {
             h.record(i, cycles_after, saved, bytes);
         }
+    }
+}
+
+impl<T: Target> FastHook<'_, T> {
+    /// The step at `pc` wrote watched bytes: true (with the reason) if a
+    /// watchpoint triggers, as the slow path's check after the step.
+    #[cold]
+    #[inline(never)]
+    fn watched(&mut self, m: &T, pc: u16) -> bool {
+        use super::observe::{Access, AccessKind};
+        self.writes.clear();
+        self.writes
+            .extend(m.watched_writes().iter().map(|w| Access {
+                kind: AccessKind::Write,
+                addr: w.addr,
+                value: w.value,
+                old: w.old,
+            }));
+        // Writes only: the instruction's length (which keeps its fetches
+        // from counting as reads) does not matter.
+        self.watchpoints
+            .check(&self.writes, pc, 0, true, &mut self.watch_hits);
+        if self.watch_hits.is_empty() {
+            return false;
+        }
+        self.reason = Some(Reason::Watchpoint {
+            hits: self.watch_hits.clone(),
+        });
+        true
     }
 }
 
@@ -509,6 +544,9 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         self.tracked.index += 1;
         if self.history.as_ref().is_some_and(|h| h.due(cycles_after)) {
             self.snapshot(m, cycles_after);
+        }
+        if !m.watched_writes().is_empty() && self.watched(m, before.pc) {
+            return true;
         }
         match cmd_done(self.cmd, &self.tracked.callstack, regs) {
             Some(r) => {
@@ -1245,7 +1283,10 @@ impl<T: Target> Debugger<T> {
     /// watchpoint, no provenance tracked step by step: lazy provenance
     /// needs nothing of the run) and the fast path is not switched off.
     fn fast_path(&self) -> bool {
-        self.fast && !self.watchpoints.active() && self.tracked.tracker.is_none()
+        let watch_ok = !self.watchpoints.active()
+            || (self.watchpoints.writes_only()
+                && self.target.watches_writes(self.watchpoints.bits()));
+        self.fast && watch_ok && self.tracked.tracker.is_none()
     }
 
     /// Turns the fast path off (every command then steps through
@@ -1308,7 +1349,14 @@ impl<T: Target> Debugger<T> {
             visit_pass: 0,
             counted: false,
             hits: Vec::new(),
+            watchpoints: &mut self.watchpoints,
+            watch_hits: Vec::new(),
+            writes: Vec::new(),
         };
+        let watching = hook.watchpoints.active();
+        if watching {
+            self.target.set_write_watch(Some(hook.watchpoints.bits()));
+        }
         let end = self.target.run_hooked(
             self.max_cycles,
             &bps,
@@ -1316,6 +1364,10 @@ impl<T: Target> Debugger<T> {
             &mut hook,
             &mut self.repeat_cache,
         );
+        if watching {
+            self.target.set_write_watch(None);
+        }
+        self.hits = std::mem::take(&mut hook.watch_hits);
         let (reason, last_pc) = (hook.reason.take(), hook.last_pc);
         // Keep the buffers for the next command.
         self.stack_mark = std::mem::take(&mut hook.mark);

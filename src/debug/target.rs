@@ -158,6 +158,25 @@ pub trait Target: Clone {
             .iter()
             .any(|&(s, e)| (s..=e).contains(&addr))
     }
+    /// True if the target can watch CPU writes to the addresses set in
+    /// `bits` (bit `a & 63` of word `a >> 6`) during
+    /// [`Target::run_hooked`] ([`Target::set_write_watch`]).
+    fn watches_writes(&self, _bits: &[u64]) -> bool {
+        false
+    }
+    /// Watches CPU writes to the addresses set in `bits` (bit `a & 63` of
+    /// word `a >> 6`) during [`Target::run_hooked`], or stops (`None`): a
+    /// step that wrote one is told to the hook, which finds the writes in
+    /// [`Target::watched_writes`].
+    fn set_write_watch(&mut self, _bits: Option<&[u64]>) {}
+    /// The watched writes of the step the hook is told about.
+    fn watched_writes(&self) -> &[crate::board::WatchedWrite] {
+        &[]
+    }
+    /// A copy for a snapshot (without a write watch installed).
+    fn clone_unwatched(&self) -> Self {
+        self.clone()
+    }
     /// What a breakpoint condition's read of `addr` depends on (every
     /// device register [`ReadKind::Timed`] unless the target knows better).
     fn read_kind(&self, addr: u16) -> ReadKind {
@@ -365,6 +384,18 @@ impl Target for crate::machine::Machine {
     }
     fn is_device(&self, addr: u16) -> bool {
         self.board().is_device(addr)
+    }
+    fn watches_writes(&self, bits: &[u64]) -> bool {
+        self.can_watch_writes(bits)
+    }
+    fn set_write_watch(&mut self, bits: Option<&[u64]>) {
+        crate::machine::Machine::set_write_watch(self, bits);
+    }
+    fn watched_writes(&self) -> &[crate::board::WatchedWrite] {
+        crate::machine::Machine::watched_writes(self)
+    }
+    fn clone_unwatched(&self) -> Self {
+        crate::machine::Machine::clone_unwatched(self)
     }
     fn read_kind(&self, addr: u16) -> ReadKind {
         let board = self.board();

@@ -336,6 +336,20 @@ impl Watchpoints {
         self.reindex();
     }
 
+    /// The watched addresses, one bit each (bit `a & 63` of word `a >> 6`).
+    pub fn bits(&self) -> &[u64] {
+        &self.bits
+    }
+
+    /// True if every enabled watchpoint triggers on writes only (`write`,
+    /// `change`): those the debugger's fast path can watch.
+    pub fn writes_only(&self) -> bool {
+        self.list
+            .iter()
+            .filter(|w| w.enabled)
+            .all(|w| matches!(w.spec.kind, WatchKind::Write | WatchKind::Change))
+    }
+
     fn reindex(&mut self) {
         self.active = self.list.iter().any(|w| w.enabled && w.len > 0);
         self.bits.iter_mut().for_each(|b| *b = 0);

@@ -588,8 +588,10 @@ impl Machine {
             }
             let serviced = self.board.tick_serviced(step.cycles);
             let to = self.cpu.regs.pc;
+            // A write to a watched byte asked for attention (serviced):
+            // the hook hears of that step.
             let plain = step.event == StepEvent::None
-                && (!serviced || self.may_stay(fast))
+                && (!serviced || (self.may_stay(fast) && self.board.watched_writes().is_empty()))
                 && self.board.now() < limit;
             if !plain {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
@@ -705,10 +707,13 @@ impl Machine {
             || step.event != StepEvent::None
             || calls_or_returns(before)
             || self.cpu.regs.sp > interest.sp_above
-            || self.board.now() >= interest.at_cycle;
+            || self.board.now() >= interest.at_cycle
+            || !self.board.watched_writes().is_empty();
         if tell {
             flush(hook, pending);
-            if hook.after_step(self, before, &step) {
+            let stop = hook.after_step(self, before, &step);
+            self.board.clear_watched();
+            if stop {
                 return Some(HookedStop::Hook);
             }
             *interest = hook.interest();
@@ -894,6 +899,7 @@ impl Machine {
     ) -> Option<HookedStop> {
         flush(hook, pending);
         let hook_stop = hook.after_step(self, before, &out.step);
+        self.board.clear_watched();
         if out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_))
@@ -956,7 +962,7 @@ impl Machine {
     /// count. Returns whether the step ends every run (a fault, a halt, an
     /// illegal opcode refused) and whether the hook asked to stop.
     fn tell_probe_step<H: StepHook<Machine>>(
-        &self,
+        &mut self,
         out: &StepOutcome,
         before: &StepBefore,
         hook: &mut H,
@@ -971,11 +977,13 @@ impl Machine {
             || out.step.event != StepEvent::None
             || calls_or_returns(before)
             || self.cpu.regs.sp > interest.sp_above
-            || self.board.now() >= interest.at_cycle;
+            || self.board.now() >= interest.at_cycle
+            || !self.board.watched_writes().is_empty();
         let mut hook_stop = false;
         if tell {
             flush(hook, pending);
             hook_stop = hook.after_step(self, before, &out.step);
+            self.board.clear_watched();
             *interest = hook.interest();
         } else {
             *pending += 1;
