@@ -242,23 +242,39 @@ pub struct Board {
     watch: WriteWatch,
 }
 
-/// A CPU write to a watched byte ([`Board::set_write_watch`]).
+/// A CPU access to a watched byte ([`Board::set_watch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WatchedWrite {
-    /// The address written.
+pub struct WatchedAccess {
+    /// The address.
     pub addr: u16,
-    /// The byte there before (as `peek` saw it).
+    /// The byte there before (for a read, the byte read).
     pub old: u8,
-    /// The byte written.
+    /// The byte written or read.
     pub value: u8,
+    /// A write (else a read).
+    pub write: bool,
 }
 
-/// The watched bytes (one bit per address) and the writes to them since
-/// the log was last cleared. Not machine state: a copy starts without it
-/// and two boards compare equal whatever it holds (the debugger installs
-/// it for a run and takes it away after).
+/// What the debugger watches (one bit per address: bytes whose writes and
+/// bytes whose reads are logged) and the accesses to them since the log
+/// was last cleared. Not machine state: a copy starts without it and two
+/// boards compare equal whatever it holds (the debugger installs it for a
+/// run and takes it away after).
 #[derive(Debug, Default)]
-struct WriteWatch(Option<Box<(Vec<u64>, Vec<WatchedWrite>)>>);
+struct WriteWatch(Option<Box<WatchSet>>);
+
+#[derive(Debug)]
+struct WatchSet {
+    writes: Vec<u64>,
+    reads: Vec<u64>,
+    log: Vec<WatchedAccess>,
+}
+
+impl WatchSet {
+    fn has(bits: &[u64], addr: u16) -> bool {
+        bits[(addr >> 6) as usize] & (1 << (addr & 63)) != 0
+    }
+}
 
 impl Clone for WriteWatch {
     fn clone(&self) -> Self {
@@ -662,48 +678,56 @@ impl Board {
         }
     }
 
-    /// True if a CPU write of `addr` stores into RAM (not a register, the
-    /// PIO, ROM or EEPROM): the bytes [`Board::set_write_watch`] can watch.
+    /// True if `addr` is RAM (not a register, the PIO, ROM or EEPROM): the
+    /// bytes [`Board::set_watch`] can watch.
     pub(crate) fn is_ram(&self, addr: u16) -> bool {
         !self.map.is_register(addr) && self.kind_below_registers(addr) == Kind::Ram
     }
 
-    /// Watches CPU writes to the RAM addresses whose bits are set in
-    /// `bits` (bit `a & 63` of word `a >> 6`, 1,024 words; see
-    /// [`Board::is_ram`]), or stops watching (`None`): their 64-byte blocks
-    /// leave the direct write path, each write to a watched byte is logged
-    /// ([`Board::watched_writes`]) and asks for attention, so the step
-    /// that made it leaves the machine's hot loop. The writes themselves
+    /// Watches CPU accesses to RAM (see [`Board::is_ram`]), or stops
+    /// watching (`None`): `(writes, reads)` set one bit per address (bit
+    /// `a & 63` of word `a >> 6`, 1,024 words each) for the bytes whose
+    /// writes and whose reads are watched. Their 64-byte blocks leave the
+    /// direct path for that kind of access; each watched access is logged
+    /// ([`Board::watched_accesses`]) and asks for attention, so the step
+    /// that made it leaves the machine's hot loop. The accesses themselves
     /// are the same either way.
-    pub(crate) fn set_write_watch(&mut self, bits: Option<&[u64]>) {
-        match bits {
-            Some(bits) if bits.len() == 1024 => {
-                let mut blocks = [0u64; 16];
-                for (b, w) in bits.iter().enumerate() {
-                    if *w != 0 {
-                        blocks[b / 64] |= 1 << (b % 64);
-                    }
+    pub(crate) fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
+        let blocks = |bits: &[u64]| {
+            let mut blocks = [0u64; 16];
+            for (b, w) in bits.iter().enumerate() {
+                if *w != 0 {
+                    blocks[b / 64] |= 1 << (b % 64);
                 }
-                self.watch = WriteWatch(Some(Box::new((bits.to_vec(), Vec::new()))));
-                self.map.set_write_watch(Some(blocks));
+            }
+            blocks
+        };
+        match bits {
+            Some((writes, reads)) if writes.len() == 1024 && reads.len() == 1024 => {
+                self.watch = WriteWatch(Some(Box::new(WatchSet {
+                    writes: writes.to_vec(),
+                    reads: reads.to_vec(),
+                    log: Vec::new(),
+                })));
+                self.map.set_watch(Some((blocks(writes), blocks(reads))));
             }
             _ => {
                 self.watch = WriteWatch(None);
-                self.map.set_write_watch(None);
+                self.map.set_watch(None);
             }
         }
     }
 
-    /// The watched writes since [`Board::clear_watched`] (none while
+    /// The watched accesses since [`Board::clear_watched`] (none while
     /// nothing is watched).
-    pub(crate) fn watched_writes(&self) -> &[WatchedWrite] {
-        self.watch.0.as_ref().map_or(&[], |w| &w.1)
+    pub(crate) fn watched_accesses(&self) -> &[WatchedAccess] {
+        self.watch.0.as_ref().map_or(&[], |w| &w.log)
     }
 
-    /// Empties the log of watched writes.
+    /// Empties the log of watched accesses.
     pub(crate) fn clear_watched(&mut self) {
         if let Some(w) = &mut self.watch.0 {
-            w.1.clear();
+            w.log.clear();
         }
     }
 
@@ -1281,7 +1305,7 @@ impl Board {
                     }
                     self.pio.read(reg, now)
                 }
-                _ => {
+                kind => {
                     if self.map.vector_watch && (abs == IRQ_VECTOR || abs == IRQ_VECTOR + 1) {
                         // The IRQ vector fetch clears the edge latch.
                         self.irq_edge = false;
@@ -1289,7 +1313,13 @@ impl Board {
                         self.map.rebuild(&self.setup.config);
                         self.update_irq();
                     }
-                    self.peek_memory(abs)
+                    let v = self.peek_memory(abs);
+                    // Watched blocks come here (plain RAM otherwise is read
+                    // straight from memory).
+                    if kind == Kind::Ram && self.watch.0.is_some() {
+                        self.log_watched(abs, v, false);
+                    }
+                    v
                 }
             },
         }
@@ -1391,16 +1421,22 @@ impl Board {
         self.write_io_rest(abs, value)
     }
 
-    /// A write to a watched RAM byte ([`Board::set_write_watch`]): logged,
-    /// and a request for attention, so the machine's hot loop leaves its
-    /// stretch after this step (`Bus::attention`).
+    /// An access to a RAM byte in a watched block ([`Board::set_watch`]):
+    /// logged if the byte is watched for it, with a request for attention,
+    /// so the machine's hot loop leaves its stretch after this step
+    /// (`Bus::attention`). `value` is the byte written or read.
     #[cold]
     #[inline(never)]
-    fn log_watched(&mut self, addr: u16, value: u8) {
+    fn log_watched(&mut self, addr: u16, value: u8, write: bool) {
         let old = self.mem[addr as usize];
         if let Some(w) = &mut self.watch.0 {
-            if w.0[(addr >> 6) as usize] & (1 << (addr & 63)) != 0 {
-                w.1.push(WatchedWrite { addr, old, value });
+            if WatchSet::has(if write { &w.writes } else { &w.reads }, addr) {
+                w.log.push(WatchedAccess {
+                    addr,
+                    old,
+                    value,
+                    write,
+                });
                 self.next_event = 0;
             }
         }
@@ -1493,7 +1529,7 @@ impl Board {
                     // Watched blocks come here (plain RAM otherwise
                     // goes straight to memory).
                     if self.watch.0.is_some() {
-                        self.log_watched(abs, value);
+                        self.log_watched(abs, value, true);
                     }
                     self.mem[abs as usize] = value;
                     return;

@@ -1150,8 +1150,8 @@ impl Machine {
     }
 
     /// True if every address set in `bits` (bit `a & 63` of word
-    /// `a >> 6`) is RAM, where [`Machine::set_write_watch`] can watch.
-    pub fn can_watch_writes(&self, bits: &[u64]) -> bool {
+    /// `a >> 6`) is RAM, where [`Machine::set_watch`] can watch.
+    pub fn can_watch(&self, bits: &[u64]) -> bool {
         bits.iter().enumerate().all(|(w, &b)| {
             b == 0
                 || (0..64)
@@ -1160,27 +1160,28 @@ impl Machine {
         })
     }
 
-    /// Watches the CPU's writes to the RAM addresses set in `bits` (bit
-    /// `a & 63` of word `a >> 6`, 1,024 words; see
-    /// [`Machine::can_watch_writes`]) during a hooked run, or stops
-    /// (`None`): a step that wrote one is told to the hook, with the
-    /// writes in [`Machine::watched_writes`] (the debugger's watchpoints on
-    /// its fast path). The run is the same either way.
-    pub fn set_write_watch(&mut self, bits: Option<&[u64]>) {
-        self.board.set_write_watch(bits);
+    /// Watches the CPU's accesses to RAM during a hooked run, or stops
+    /// (`None`): `(writes, reads)` set one bit per address (bit `a & 63`
+    /// of word `a >> 6`, 1,024 words each; only RAM, see
+    /// [`Machine::can_watch`]) for the bytes whose writes and whose reads
+    /// are watched. A step that made a watched access is told to the hook,
+    /// with the accesses in [`Machine::watched_accesses`] (the debugger's
+    /// watchpoints on its fast path). The run is the same either way.
+    pub fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
+        self.board.set_watch(bits);
     }
 
     /// A copy without the write watch (a snapshot taken during a watched
     /// run: the same machine, its write path as without a watch).
     pub fn clone_unwatched(&self) -> Machine {
         let mut c = self.clone();
-        c.board.set_write_watch(None);
+        c.board.set_watch(None);
         c
     }
 
-    /// The watched writes of the step the hook is told about.
-    pub fn watched_writes(&self) -> &[crate::board::WatchedWrite] {
-        self.board.watched_writes()
+    /// The watched accesses of the step the hook is told about.
+    pub fn watched_accesses(&self) -> &[crate::board::WatchedAccess] {
+        self.board.watched_accesses()
     }
 
     /// The board (devices, memory) for views.

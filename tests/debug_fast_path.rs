@@ -593,13 +593,13 @@ fn a_condition_on_a_device_register_in_a_skipped_loop() {
     }
 }
 
-/// Write and change watchpoints on the fast path (the machine tells the
-/// hook of each step that wrote a watched byte; the blocks of watched
-/// bytes leave its direct write path): the same stops, hits, machines and
-/// reverse steps as the slow path, which observes every access. Loops are
-/// still skipped where they write no watched byte.
+/// Watchpoints on RAM on the fast path (the machine tells the hook of each
+/// step that made a watched access; the blocks of watched bytes leave its
+/// direct path for that kind of access): the same stops, hits, machines
+/// and reverse steps as the slow path, which observes every access. Loops
+/// are still skipped where they touch no watched byte.
 #[test]
-fn write_watchpoints_on_the_fast_path() {
+fn watchpoints_on_the_fast_path() {
     let runs = ["run"; 12];
     for specs in [
         &["change board+136:8"][..],
@@ -607,6 +607,9 @@ fn write_watchpoints_on_the_fast_path() {
         &["change buttonFlag", "change coordy"],
         &["change player", "write $3FF8:8"],
         &["change cursorColumn"],
+        &["read coordy"],
+        &["access xoffset", "change board+136:8"],
+        &["read $3FF0:16"],
     ] {
         let setup = |d: &mut Debugger<Machine>| {
             d.max_cycles = 1_500_000;
@@ -615,8 +618,9 @@ fn write_watchpoints_on_the_fast_path() {
             }
         };
         let skipped = same_both_ways(GAME, setup, &runs);
-        // (`write timer` stops in every pass of the debounce loop.)
-        if specs[0] != "write timer" {
+        // (`write timer` stops in every pass of the debounce loop, a read
+        // of the stack in every call.)
+        if specs[0] != "write timer" && specs[0] != "read $3FF0:16" {
             assert!(skipped > 0, "{specs:?}: loops still skipped");
         }
     }
@@ -635,20 +639,43 @@ fn write_watchpoints_on_the_fast_path() {
         let (a, b) = (fast.run(), slow.run());
         assert_eq!(seen(&fast, a), seen(&slow, b), "run again {i}");
     }
-    // A read watchpoint, or one on a device register, keeps the observed
-    // path (and still stops the same).
-    for spec in ["read coordy", "write PIO_C", "change board:8"] {
+    // A watchpoint on a device register keeps the observed path (and
+    // still stops the same).
+    for spec in ["write PIO_C", "read SPSR"] {
         let skipped = same_both_ways(
             GAME,
             |d| {
                 d.max_cycles = 1_500_000;
                 d.add_watchpoint(spec).expect("watch");
-                if spec == "change board:8" {
-                    d.add_watchpoint("read timer").expect("watch");
-                }
+                d.add_watchpoint("change board:8").expect("watch");
             },
             &["run", "run", "run"],
         );
         assert_eq!(skipped, 0, "{spec}: the observed path skips nothing");
     }
+}
+
+/// A read watchpoint over code in RAM: an instruction that reads its own
+/// bytes is fetching them, not reading data (as on the slow path), so the
+/// first stop is at the read of the data byte after it.
+#[test]
+fn a_read_watchpoint_over_code_in_ram() {
+    #[rustfmt::skip]
+    let ram: Vec<u8> = vec![
+        0xB6, 0x01, 0x01, // $0100 ldaa $0101 (its own operand)
+        0xB6, 0x01, 0x10, // $0103 ldaa $0110
+        0x20, 0xFE,       // $0106 bra *
+    ];
+    let m = raw_with(&[0x7E, 0x01, 0x00], &[(0x0100, ram)]); // jmp $0100
+    let mut fast = Debugger::new(m.clone());
+    let mut slow = Debugger::new(m);
+    slow.set_fast_path(false);
+    for d in [&mut fast, &mut slow] {
+        d.add_watchpoint("read $0100:32").expect("watch");
+        d.max_cycles = 10_000;
+    }
+    let (a, b) = (fast.run(), slow.run());
+    assert!(matches!(a.reason, Reason::Watchpoint { .. }), "{a:?}");
+    assert_eq!(a.pc, 0x0106, "{a:?}");
+    assert_eq!(seen(&fast, a), seen(&slow, b));
 }

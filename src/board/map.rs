@@ -46,6 +46,10 @@ const QUICK_READ: u8 = 1;
 /// `MemoryMap::quick` bit: writes to the block go straight to memory.
 const QUICK_WRITE: u8 = 2;
 
+/// Blocks whose writes and whose reads the debugger watches (one bit per
+/// 64-byte block each, see [`MemoryMap::set_watch`]).
+pub type WatchedBlocks = ([u64; BLOCKS / 64], [u64; BLOCKS / 64]);
+
 /// Size of the on-chip register block.
 pub const REGISTER_BLOCK: u16 = 0x40;
 
@@ -84,9 +88,10 @@ pub struct MemoryMap {
     pub vector_watch: bool,
     /// The PIO's base (the board's, kept here for the slow path's speed).
     pub pio: Option<u16>,
-    /// 64-byte blocks whose writes leave the direct path (one bit each),
-    /// while the debugger watches bytes in them ([`MemoryMap::set_write_watch`]).
-    write_watch: Option<Box<[u64; BLOCKS / 64]>>,
+    /// 64-byte blocks whose writes, and whose reads, leave the direct path
+    /// (one bit each), while the debugger watches bytes in them
+    /// ([`MemoryMap::set_watch`]).
+    watch: Option<Box<WatchedBlocks>>,
 }
 
 impl MemoryMap {
@@ -104,7 +109,7 @@ impl MemoryMap {
             eeprom_latched: false,
             vector_watch: false,
             pio: board.pio,
-            write_watch: None,
+            watch: None,
         };
         m.set_init(board, init);
         m
@@ -168,14 +173,15 @@ impl MemoryMap {
         self.sync_quick();
     }
 
-    /// Takes the writes of the 64-byte blocks set in `blocks` (bit `b` of
-    /// word `b / 64` for block `b`) off the direct path, or (`None`) puts
-    /// every block back as the page table says.
-    pub fn set_write_watch(&mut self, blocks: Option<[u64; BLOCKS / 64]>) {
-        if blocks.is_none() && self.write_watch.is_none() {
+    /// Takes the writes of the 64-byte blocks set in `blocks.0` (bit `b`
+    /// of word `b / 64` for block `b`) and the reads of those in
+    /// `blocks.1` off the direct path, or (`None`) puts every block back
+    /// as the page table says.
+    pub fn set_watch(&mut self, blocks: Option<WatchedBlocks>) {
+        if blocks.is_none() && self.watch.is_none() {
             return;
         }
-        self.write_watch = blocks.map(Box::new);
+        self.watch = blocks.map(Box::new);
         self.sync_quick();
     }
 
@@ -193,9 +199,12 @@ impl MemoryMap {
             } else {
                 bit(READ_DIRECT, QUICK_READ) | bit(WRITE_DIRECT, QUICK_WRITE)
             };
-            if let Some(w) = &self.write_watch {
-                if w[b / 64] & (1 << (b % 64)) != 0 {
+            if let Some((writes, reads)) = self.watch.as_deref() {
+                if writes[b / 64] & (1 << (b % 64)) != 0 {
                     self.quick[b] &= !QUICK_WRITE;
+                }
+                if reads[b / 64] & (1 << (b % 64)) != 0 {
+                    self.quick[b] &= !QUICK_READ;
                 }
             }
         }

@@ -432,16 +432,22 @@ impl<T: Target> FastHook<'_, T> {
         use super::observe::{Access, AccessKind};
         self.writes.clear();
         self.writes
-            .extend(m.watched_writes().iter().map(|w| Access {
-                kind: AccessKind::Write,
+            .extend(m.watched_accesses().iter().map(|w| Access {
+                kind: if w.write {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                },
                 addr: w.addr,
                 value: w.value,
                 old: w.old,
             }));
-        // Writes only: the instruction's length (which keeps its fetches
-        // from counting as reads) does not matter.
+        // The instruction's own bytes are its fetch, not a read (the
+        // machine's fetches bypass the watch, but a data read of them
+        // would not): decoded as they are after the step.
+        let len = Instruction::decode(pc, |a| m.peek(a)).map_or(1, |i| i.len());
         self.watchpoints
-            .check(&self.writes, pc, 0, true, &mut self.watch_hits);
+            .check(&self.writes, pc, len, true, &mut self.watch_hits);
         if self.watch_hits.is_empty() {
             return false;
         }
@@ -545,7 +551,7 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         if self.history.as_ref().is_some_and(|h| h.due(cycles_after)) {
             self.snapshot(m, cycles_after);
         }
-        if !m.watched_writes().is_empty() && self.watched(m, before.pc) {
+        if !m.watched_accesses().is_empty() && self.watched(m, before.pc) {
             return true;
         }
         match cmd_done(self.cmd, &self.tracked.callstack, regs) {
@@ -1283,9 +1289,7 @@ impl<T: Target> Debugger<T> {
     /// watchpoint, no provenance tracked step by step: lazy provenance
     /// needs nothing of the run) and the fast path is not switched off.
     fn fast_path(&self) -> bool {
-        let watch_ok = !self.watchpoints.active()
-            || (self.watchpoints.writes_only()
-                && self.target.watches_writes(self.watchpoints.bits()));
+        let watch_ok = !self.watchpoints.active() || self.target.can_watch(self.watchpoints.bits());
         self.fast && watch_ok && self.tracked.tracker.is_none()
     }
 
@@ -1355,7 +1359,8 @@ impl<T: Target> Debugger<T> {
         };
         let watching = hook.watchpoints.active();
         if watching {
-            self.target.set_write_watch(Some(hook.watchpoints.bits()));
+            let w = &hook.watchpoints;
+            self.target.set_watch(Some((w.bits(), w.read_bits())));
         }
         let end = self.target.run_hooked(
             self.max_cycles,
@@ -1365,7 +1370,7 @@ impl<T: Target> Debugger<T> {
             &mut self.repeat_cache,
         );
         if watching {
-            self.target.set_write_watch(None);
+            self.target.set_watch(None);
         }
         self.hits = std::mem::take(&mut hook.watch_hits);
         let (reason, last_pc) = (hook.reason.take(), hook.last_pc);

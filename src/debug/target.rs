@@ -158,19 +158,20 @@ pub trait Target: Clone {
             .iter()
             .any(|&(s, e)| (s..=e).contains(&addr))
     }
-    /// True if the target can watch CPU writes to the addresses set in
+    /// True if the target can watch CPU accesses to the addresses set in
     /// `bits` (bit `a & 63` of word `a >> 6`) during
-    /// [`Target::run_hooked`] ([`Target::set_write_watch`]).
-    fn watches_writes(&self, _bits: &[u64]) -> bool {
+    /// [`Target::run_hooked`] ([`Target::set_watch`]).
+    fn can_watch(&self, _bits: &[u64]) -> bool {
         false
     }
-    /// Watches CPU writes to the addresses set in `bits` (bit `a & 63` of
-    /// word `a >> 6`) during [`Target::run_hooked`], or stops (`None`): a
-    /// step that wrote one is told to the hook, which finds the writes in
-    /// [`Target::watched_writes`].
-    fn set_write_watch(&mut self, _bits: Option<&[u64]>) {}
-    /// The watched writes of the step the hook is told about.
-    fn watched_writes(&self) -> &[crate::board::WatchedWrite] {
+    /// Watches CPU accesses during [`Target::run_hooked`], or stops
+    /// (`None`): `(writes, reads)` set one bit per address (bit `a & 63`
+    /// of word `a >> 6`) for the bytes whose writes and whose reads are
+    /// watched. A step that made one is told to the hook, which finds the
+    /// accesses in [`Target::watched_accesses`].
+    fn set_watch(&mut self, _bits: Option<(&[u64], &[u64])>) {}
+    /// The watched accesses of the step the hook is told about.
+    fn watched_accesses(&self) -> &[crate::board::WatchedAccess] {
         &[]
     }
     /// A copy for a snapshot (without a write watch installed).
@@ -385,14 +386,14 @@ impl Target for crate::machine::Machine {
     fn is_device(&self, addr: u16) -> bool {
         self.board().is_device(addr)
     }
-    fn watches_writes(&self, bits: &[u64]) -> bool {
-        self.can_watch_writes(bits)
+    fn can_watch(&self, bits: &[u64]) -> bool {
+        self.can_watch(bits)
     }
-    fn set_write_watch(&mut self, bits: Option<&[u64]>) {
-        crate::machine::Machine::set_write_watch(self, bits);
+    fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
+        crate::machine::Machine::set_watch(self, bits);
     }
-    fn watched_writes(&self) -> &[crate::board::WatchedWrite] {
-        crate::machine::Machine::watched_writes(self)
+    fn watched_accesses(&self) -> &[crate::board::WatchedAccess] {
+        crate::machine::Machine::watched_accesses(self)
     }
     fn clone_unwatched(&self) -> Self {
         crate::machine::Machine::clone_unwatched(self)

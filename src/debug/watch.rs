@@ -244,6 +244,7 @@ pub struct WatchHit {
 pub struct Watchpoints {
     list: Vec<Watchpoint>,
     bits: Vec<u64>,
+    read_bits: Vec<u64>,
     next_id: u32,
     active: bool,
 }
@@ -253,6 +254,7 @@ impl Default for Watchpoints {
         Watchpoints {
             list: Vec::new(),
             bits: vec![0; 1024],
+            read_bits: vec![0; 1024],
             next_id: 1,
             active: false,
         }
@@ -341,22 +343,24 @@ impl Watchpoints {
         &self.bits
     }
 
-    /// True if every enabled watchpoint triggers on writes only (`write`,
-    /// `change`): those the debugger's fast path can watch.
-    pub fn writes_only(&self) -> bool {
-        self.list
-            .iter()
-            .filter(|w| w.enabled)
-            .all(|w| matches!(w.spec.kind, WatchKind::Write | WatchKind::Change))
+    /// The addresses whose reads a watchpoint watches (`read`, `access`),
+    /// one bit each as [`Watchpoints::bits`].
+    pub fn read_bits(&self) -> &[u64] {
+        &self.read_bits
     }
 
     fn reindex(&mut self) {
         self.active = self.list.iter().any(|w| w.enabled && w.len > 0);
         self.bits.iter_mut().for_each(|b| *b = 0);
+        self.read_bits.iter_mut().for_each(|b| *b = 0);
         for w in self.list.iter().filter(|w| w.enabled) {
+            let reads = matches!(w.spec.kind, WatchKind::Read | WatchKind::Access);
             for i in 0..w.len {
                 let a = w.start.wrapping_add(i);
                 self.bits[(a >> 6) as usize] |= 1 << (a & 63);
+                if reads {
+                    self.read_bits[(a >> 6) as usize] |= 1 << (a & 63);
+                }
             }
         }
     }

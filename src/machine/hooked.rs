@@ -591,7 +591,7 @@ impl Machine {
             // A write to a watched byte asked for attention (serviced):
             // the hook hears of that step.
             let plain = step.event == StepEvent::None
-                && (!serviced || (self.may_stay(fast) && self.board.watched_writes().is_empty()))
+                && (!serviced || (self.may_stay(fast) && self.board.watched_accesses().is_empty()))
                 && self.board.now() < limit;
             if !plain {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
@@ -708,7 +708,7 @@ impl Machine {
             || calls_or_returns(before)
             || self.cpu.regs.sp > interest.sp_above
             || self.board.now() >= interest.at_cycle
-            || !self.board.watched_writes().is_empty();
+            || !self.board.watched_accesses().is_empty();
         if tell {
             flush(hook, pending);
             let stop = hook.after_step(self, before, &step);
@@ -978,7 +978,7 @@ impl Machine {
             || calls_or_returns(before)
             || self.cpu.regs.sp > interest.sp_above
             || self.board.now() >= interest.at_cycle
-            || !self.board.watched_writes().is_empty();
+            || !self.board.watched_accesses().is_empty();
         let mut hook_stop = false;
         if tell {
             flush(hook, pending);
