@@ -174,7 +174,7 @@ pub trait Target: Clone {
     fn watched_accesses(&self) -> &[crate::board::WatchedAccess] {
         &[]
     }
-    /// A copy for a snapshot (without a write watch installed).
+    /// A copy for a snapshot (without a watch installed).
     fn clone_unwatched(&self) -> Self {
         self.clone()
     }

@@ -53,6 +53,14 @@
 //! plain ones (such a loop calls nothing and moves SP nowhere). One with
 //! a breakpoint address on its head or branch is left to the probe.
 //!
+//! With a watch on RAM bytes (`Machine::set_watch`, the debugger's
+//! watchpoints), a step that read or wrote a watched byte asks the board
+//! for attention, so it leaves the quick stretch; the full path tells the
+//! hook of it (the accesses in `Machine::watched_accesses`) and clears the
+//! log. Loops go on being skipped: what a skipped iteration accesses, the
+//! measured one (or, for a counted loop, the two recorded) did too, and
+//! the hook heard of that.
+//!
 //! Counted loops (module `counted`) are measured the same way: two
 //! iterations are recorded while the hook hears their steps as any, the
 //! hook marks its state at the start of the second, and the skip (which
@@ -588,7 +596,7 @@ impl Machine {
             }
             let serviced = self.board.tick_serviced(step.cycles);
             let to = self.cpu.regs.pc;
-            // A write to a watched byte asked for attention (serviced):
+            // An access to a watched byte asked for attention (serviced):
             // the hook hears of that step.
             let plain = step.event == StepEvent::None
                 && (!serviced || (self.may_stay(fast) && self.board.watched_accesses().is_empty()))
