@@ -192,3 +192,25 @@ fn many_outside_changes_move_tracking_on_without_wrong_answers() {
     let kept = fast.provenance_kept().expect("on");
     assert!(kept.1 <= 256, "outside states kept: {kept:?}");
 }
+
+#[test]
+fn with_watchpoints_and_breakpoints_on_the_fast_path() {
+    let mut fast = debugger(true);
+    let mut slow = debugger(false);
+    for d in [&mut fast, &mut slow] {
+        d.add_watchpoint("change board:64").expect("watch");
+        d.add_watchpoint("read coordy").expect("watch");
+        d.add_breakpoint("drawCell:25").expect("break");
+    }
+    for i in 0..6 {
+        both(&mut fast, &mut slow, &format!("stop {i}"), |d| {
+            d.run();
+        });
+    }
+    both(&mut fast, &mut slow, "back", |d| {
+        d.step_back_n(20_000);
+    });
+    both(&mut fast, &mut slow, "on", |d| {
+        d.run();
+    });
+}
