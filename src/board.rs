@@ -242,7 +242,7 @@ pub struct Board {
     watch: WriteWatch,
 }
 
-/// A CPU access to a watched byte ([`Board::set_watch`]).
+/// A CPU access to a byte the debugger watches (`Machine::set_watch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WatchedAccess {
     /// The address.
