@@ -260,6 +260,10 @@ struct RunArgs {
     /// Stop at a breakpoint: LABEL, $ADDR, FILE:LINE, LABEL:N (the Nth hit), `... if COND`.
     #[arg(long = "break", value_name = "SPEC")]
     breaks: Vec<String>,
+    /// Stop after an instruction that wrote or read a watched byte: `[KIND] LOCATION[:LEN]`,
+    /// KIND write (default), change, read or access (`change board+136:8`, `read coordy`).
+    #[arg(long = "watch", value_name = "SPEC")]
+    watches: Vec<String>,
     /// Explain where the LCD pixel X,Y came from (instruction, buffer byte, its writer).
     #[arg(long, value_name = "X,Y")]
     explain_pixel: Vec<String>,
@@ -684,6 +688,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     let request = RunRequest {
         breaks: args.breaks.clone(),
+        watches: args.watches.clone(),
         explain_pixels: args.explain_pixel.clone(),
         explain: args.explain.clone(),
         profile: args.profile,

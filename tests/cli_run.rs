@@ -213,3 +213,40 @@ fn a_source_with_errors_exits_1_with_file_line() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("p.asm:3:"));
 }
+
+#[test]
+fn watch_stops_after_the_instruction_that_read_or_changed_a_byte() {
+    let out = hc11lab(&[
+        "run",
+        "--keys",
+        "drop",
+        "--watch",
+        "read coordy",
+        "--json",
+        "--dump",
+        "coordy",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "watchpoint");
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(message.contains("read $05 from coordy"), "{message}");
+    // The first change of the cell buffer is the grid being drawn.
+    let out = hc11lab(&["run", "--watch", "change board:64", "--json"]);
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "watchpoint");
+    assert!(v["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("cellToBuffer") && m.contains("wrote $FF (was $00)")));
+    // A misspelt kind or an unknown symbol is a usage error with the spec.
+    for spec in ["chnge board", "change nosuch"] {
+        let out = hc11lab(&["run", "--watch", spec]);
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--watch") && err.contains(spec), "{err}");
+    }
+}

@@ -32,6 +32,7 @@ fn debugger(keys: &str) -> Debugger<Machine> {
 fn request(breaks: &[&str], pixels: &[&str], explain: &[&str]) -> RunRequest {
     RunRequest {
         breaks: breaks.iter().map(|s| s.to_string()).collect(),
+        watches: Vec::new(),
         explain_pixels: pixels.iter().map(|s| s.to_string()).collect(),
         explain: explain.iter().map(|s| s.to_string()).collect(),
         profile: false,

@@ -20,6 +20,9 @@ pub enum CliError {
     /// A `--break` spec is malformed or names something the program lacks.
     #[error(transparent)]
     Break(#[from] BreakError),
+    /// A `--watch` spec is malformed or names something the program lacks.
+    #[error("--watch: {0}")]
+    Watch(#[from] super::watch::WatchError),
     /// `--explain-pixel` wants `X,Y` with X in 0..128 and Y in 0..64.
     #[error("--explain-pixel `{0}`: expected X,Y with X in 0..=127 and Y in 0..=63 (e.g. 63,43)")]
     BadPixel(String),
@@ -58,6 +61,8 @@ pub enum AddressError {
 pub struct RunRequest {
     /// `--break` specs, in order.
     pub breaks: Vec<String>,
+    /// `--watch` specs, in order (`change board+136:8`, `read coordy`).
+    pub watches: Vec<String>,
     /// `--explain-pixel` arguments as given (`63,43`).
     pub explain_pixels: Vec<String>,
     /// `--explain` arguments as given (`board+136`, `$00C8`).
@@ -74,6 +79,7 @@ impl RunRequest {
     /// True if any option needs the debugger (otherwise `Machine::run_until` suffices).
     pub fn wants_debugger(&self) -> bool {
         !self.breaks.is_empty()
+            || !self.watches.is_empty()
             || !self.explain_pixels.is_empty()
             || !self.explain.is_empty()
             || self.profile
@@ -204,7 +210,7 @@ pub fn parse_address<T: Target>(
 }
 
 /// Runs `machine` (with `script` started, if any) under the debugger as the
-/// request says: breakpoints, provenance from the first instruction when an
+/// request says: breakpoints, watchpoints, provenance from the first instruction when an
 /// explanation is asked for, then the explanations and profile at the stop.
 /// Returns the machine in its final state (for `--lcd-text`, `--dump`, ...).
 pub fn run_debug(
@@ -225,6 +231,9 @@ pub fn run_debug(
         .collect::<Result<Vec<_>, _>>()?;
     for b in &req.breaks {
         d.add_breakpoint(b)?;
+    }
+    for w in &req.watches {
+        d.add_watchpoint(w)?;
     }
     // Addresses are checked before the run (so a typo fails fast) and
     // evaluated again after it (an expression may read memory).
