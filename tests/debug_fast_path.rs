@@ -527,17 +527,7 @@ fn sliced_both_ways(m: Machine, slices: u32, cycles: u64, what: &str) -> Debugge
 #[test]
 fn a_halt_after_output_comes_at_the_same_step() {
     for nops in 0..4usize {
-        #[rustfmt::skip]
-        let code: Vec<u8> = [
-            &[0x86, 0x30, 0x97, 0x2B,   // ldaa #$30 / staa BAUD
-              0x86, 0x08, 0x97, 0x2D,   // ldaa #$08 / staa SCCR2 (TE)
-              0x86, 0x41,               // ldaa #'A'
-              0x13, 0x2E, 0x80, 0xFC,   // brclr SCSR,#$80,*
-              0x97, 0x2F][..],          // staa SCDR
-            &vec![0x01; nops],
-            &[0x20, 0xFE],              // bra *
-        ]
-        .concat();
+        let (code, _) = poll_loops::sci_then_idle(nops);
         let m = raw_with(&code, &[]);
         let mut fast = Debugger::new(m.clone());
         let mut slow = Debugger::new(m);

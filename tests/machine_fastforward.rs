@@ -589,17 +589,7 @@ fn the_spi_wait_is_skipped_from_its_code_once_per_byte() {
 #[test]
 fn idle_loops_after_output_halt_at_the_same_instruction() {
     for nops in 0..6usize {
-        #[rustfmt::skip]
-        let sci: Vec<u8> = [
-            &[0x86, 0x30, 0x97, 0x2B,   // ldaa #$30 / staa BAUD
-              0x86, 0x08, 0x97, 0x2D,   // ldaa #$08 / staa SCCR2 (TE)
-              0x86, 0x41,               // ldaa #'A'
-              0x13, 0x2E, 0x80, 0xFC,   // brclr SCSR,#$80,* (TDRE after the preamble)
-              0x97, 0x2F][..],          // staa SCDR
-            &vec![0x01; nops],
-            &[0x20, 0xFE],              // bra *
-        ]
-        .concat();
+        let (sci, _) = poll_loops::sci_then_idle(nops);
         #[rustfmt::skip]
         let spi: Vec<u8> = [
             &[0x86, 0x38, 0x97, 0x09,   // ldaa #$38 / staa DDRD

@@ -12,6 +12,23 @@ fn back(len: usize, target: u16) -> u8 {
     (i32::from(target) - (0xC000 + len as i32 + 2)) as i8 as u8
 }
 
+/// Sets the SCI up (9600 baud, TE), waits for TDRE (after the idle
+/// preamble TE queues), sends 'A', then `nops` NOPs and BRA *: an idle loop
+/// that halts once the byte is out.
+pub fn sci_then_idle(nops: usize) -> Image {
+    #[rustfmt::skip]
+    let mut code = vec![
+        0x86, 0x30, 0x97, 0x2B,   // ldaa #$30 / staa BAUD
+        0x86, 0x08, 0x97, 0x2D,   // ldaa #$08 / staa SCCR2 (TE)
+        0x86, 0x41,               // ldaa #'A'
+        0x13, 0x2E, 0x80, 0xFC,   // brclr SCSR,#$80,* (TDRE after the preamble)
+        0x97, 0x2F,               // staa SCDR
+    ];
+    code.extend(std::iter::repeat_n(0x01, nops));
+    code.extend([0x20, 0xFE]); // bra *
+    (code, Vec::new())
+}
+
 /// LDAA #$52 / STAA SPCR, then forever: send $AA and wait for SPIF in a
 /// loop that reads SPSR twice, `nops` NOPs apart (C008: TST SPSR ; NOP... ;
 /// LDAB SPSR ; BPL C008), then LDAA SPDR ; INC $0100 ; BRA C004.
