@@ -237,9 +237,9 @@ pub struct Board {
     /// The cycle and kind of the last read of an input register.
     input_poll: Option<(u64, InputKind)>,
     spi_traffic: SpiTraffic,
-    /// The debugger's watched bytes and the writes to them (see
-    /// [`Board::set_write_watch`]).
-    watch: WriteWatch,
+    /// The debugger's watched bytes and the accesses to them (see
+    /// [`Board::set_watch`]).
+    watch: Watch,
 }
 
 /// A CPU access to a byte the debugger watches (`Machine::set_watch`).
@@ -261,7 +261,7 @@ pub struct WatchedAccess {
 /// boards compare equal whatever it holds (the debugger installs it for a
 /// run and takes it away after).
 #[derive(Debug, Default)]
-struct WriteWatch(Option<Box<WatchSet>>);
+struct Watch(Option<Box<WatchSet>>);
 
 #[derive(Debug)]
 struct WatchSet {
@@ -276,19 +276,19 @@ impl WatchSet {
     }
 }
 
-impl Clone for WriteWatch {
+impl Clone for Watch {
     fn clone(&self) -> Self {
-        WriteWatch(None)
+        Watch(None)
     }
 }
 
-impl PartialEq for WriteWatch {
+impl PartialEq for Watch {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl Eq for WriteWatch {}
+impl Eq for Watch {}
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -353,7 +353,7 @@ impl Board {
             last_activity: 0,
             input_poll: None,
             spi_traffic: SpiTraffic::default(),
-            watch: WriteWatch::default(),
+            watch: Watch::default(),
         };
         if let Some(r) = cfg.eeprom {
             board.mem[r.start as usize..=r.end as usize].fill(0xFF);
@@ -704,7 +704,7 @@ impl Board {
         };
         match bits {
             Some((writes, reads)) if writes.len() == 1024 && reads.len() == 1024 => {
-                self.watch = WriteWatch(Some(Box::new(WatchSet {
+                self.watch = Watch(Some(Box::new(WatchSet {
                     writes: writes.to_vec(),
                     reads: reads.to_vec(),
                     log: Vec::new(),
@@ -712,7 +712,7 @@ impl Board {
                 self.map.set_watch(Some((blocks(writes), blocks(reads))));
             }
             _ => {
-                self.watch = WriteWatch(None);
+                self.watch = Watch(None);
                 self.map.set_watch(None);
             }
         }

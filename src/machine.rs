@@ -1171,8 +1171,8 @@ impl Machine {
         self.board.set_watch(bits);
     }
 
-    /// A copy without the write watch (a snapshot taken during a watched
-    /// run: the same machine, its write path as without a watch).
+    /// A copy without the watch (a snapshot taken during a watched run:
+    /// the same machine, its memory paths as without a watch).
     pub fn clone_unwatched(&self) -> Machine {
         let mut c = self.clone();
         c.board.set_watch(None);

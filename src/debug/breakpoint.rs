@@ -58,7 +58,8 @@ pub enum ConditionInput {
 }
 
 /// Evaluates through `inner`, noting what the condition read and whether
-/// any of it was the cycle count or a device register.
+/// any of it was the cycle count or a timed or steady device register
+/// ([`ReadKind`]).
 struct Noting<'a, 'v> {
     inner: &'a dyn EvalContext,
     read_kind: &'a dyn Fn(u16) -> ReadKind,

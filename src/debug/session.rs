@@ -353,8 +353,9 @@ fn cmd_done(cmd: &Cmd, callstack: &CallStack, regs: &Registers) -> Option<Reason
 /// ([`Target::run_hooked`]): the call stack, profile, step count and
 /// snapshots after each step, breakpoint conditions and hit counts at
 /// breakpoint addresses, and the command's own end (run to, step over,
-/// step out). Used when nothing needs each bus access (no watchpoints, no
-/// provenance tracked step by step).
+/// step out), and the watchpoints on RAM. Used when nothing needs each
+/// bus access (no watchpoint on a device register, no provenance tracked
+/// step by step).
 struct FastHook<'a, T: Target> {
     tracked: &'a mut Tracked,
     breakpoints: &'a mut Breakpoints,
@@ -386,12 +387,12 @@ struct FastHook<'a, T: Target> {
     /// The breakpoints that counted a hit in the iteration measured (the
     /// second of a counted measurement), one id per hit.
     hits: Vec<u32>,
-    /// The watchpoints (write and change only: the machine reports the
-    /// steps that wrote a watched byte), the hits of the step that
-    /// triggered, and a buffer for the step's writes as accesses.
+    /// The watchpoints (the machine reports the steps that made a watched
+    /// access), the hits of the step that triggered, and a buffer for the
+    /// step's watched accesses as the slow path's observer sees them.
     watchpoints: &'a mut Watchpoints,
     watch_hits: Vec<WatchHit>,
-    writes: Vec<super::observe::Access>,
+    accesses: Vec<super::observe::Access>,
 }
 
 /// Condition inputs one measured iteration may record before its visits
@@ -421,17 +422,15 @@ impl<T: Target> FastHook<'_, T> {
             h.record(i, cycles_after, saved, bytes);
         }
     }
-}
 
-impl<T: Target> FastHook<'_, T> {
-    /// The step at `pc` wrote watched bytes: true (with the reason) if a
+    /// The step at `pc` made watched accesses: true (with the reason) if a
     /// watchpoint triggers, as the slow path's check after the step.
     #[cold]
     #[inline(never)]
     fn watched(&mut self, m: &T, pc: u16) -> bool {
         use super::observe::{Access, AccessKind};
-        self.writes.clear();
-        self.writes
+        self.accesses.clear();
+        self.accesses
             .extend(m.watched_accesses().iter().map(|w| Access {
                 kind: if w.write {
                     AccessKind::Write
@@ -447,7 +446,7 @@ impl<T: Target> FastHook<'_, T> {
         // would not): decoded as they are after the step.
         let len = Instruction::decode(pc, |a| m.peek(a)).map_or(1, |i| i.len());
         self.watchpoints
-            .check(&self.writes, pc, len, true, &mut self.watch_hits);
+            .check(&self.accesses, pc, len, true, &mut self.watch_hits);
         if self.watch_hits.is_empty() {
             return false;
         }
@@ -1355,7 +1354,7 @@ impl<T: Target> Debugger<T> {
             hits: Vec::new(),
             watchpoints: &mut self.watchpoints,
             watch_hits: Vec::new(),
-            writes: Vec::new(),
+            accesses: Vec::new(),
         };
         let watching = hook.watchpoints.active();
         if watching {

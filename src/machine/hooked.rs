@@ -28,7 +28,8 @@
 //! A breakpoint address inside the loop ends the measurement (the hook must
 //! see every visit: a condition may hold the k-th time), unless the hook
 //! answers that the visit repeats ([`AtBreakpoint::Go`]): a condition that
-//! read neither the cycle count nor a device register gets the same answer
+//! read neither the cycle count nor a device register that time changes
+//! (a steady one, such as the keys, until the next event) gets the same answer
 //! from the same inputs, which every skipped iteration of a plain loop
 //! has; in a counted loop the hook checks that its visits in the second
 //! recorded iteration read what those in the first did (a value that

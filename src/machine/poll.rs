@@ -299,8 +299,7 @@ impl Machine {
     pub fn skip_poll_loop(&mut self, from: u16, max_steps: u64) -> u64 {
         let head = self.cpu.regs.pc;
         if !self.ff.enabled
-            || head > from
-            || from - head > MAX_BRANCH_OFFSET
+            || from.wrapping_sub(head) > MAX_BRANCH_OFFSET
             || self.cpu.state != crate::cpu::RunState::Running
         {
             return 0;
@@ -320,7 +319,10 @@ impl Machine {
             .script_deadline
             .min(self.board.cop_deadline())
             .saturating_sub(1)
-            .min(now.saturating_add(most * poll.period() + 1));
+            .min(
+                now.saturating_add(most.saturating_mul(poll.period()))
+                    .saturating_add(1),
+            );
         self.skip_poll(poll, measured, input, bound) * poll.steps()
     }
 
