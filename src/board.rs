@@ -539,13 +539,25 @@ impl Board {
         self.advance(u64::from(cycles));
     }
 
-    /// [`Board::tick`], true if time reached the next device event (the
-    /// due devices were serviced), which it also does after a step that
-    /// asked for attention ([`Bus::attention`]): the machine's hot loop
-    /// tests the CPU's state and masks only then.
+    /// True if a tick of `cycles` after this step would service the
+    /// devices: time reaches the next event, or the step asked for
+    /// attention ([`Bus::attention`]: it changed the CPU's run state or
+    /// masks, or reports an event) or had a write refused. So a step for
+    /// which this is false is an ordinary instruction with nothing to
+    /// report, and the machine's hot loops test for the rest only after a
+    /// step for which it is true. Then [`Board::tick`]; else
+    /// [`Board::pass`].
     #[inline(always)]
-    pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
-        self.advance(u64::from(cycles))
+    pub(crate) fn due_after(&self, cycles: u32) -> bool {
+        self.now + u64::from(cycles) >= self.next_event
+    }
+
+    /// Time passes by `cycles`, short of the next event
+    /// ([`Board::due_after`] said so): nothing to service.
+    #[inline(always)]
+    pub(crate) fn pass(&mut self, cycles: u32) {
+        debug_assert!(!self.due_after(cycles), "pass only short of the next event");
+        self.now += u64::from(cycles);
     }
 
     /// E-cycles since power-on.
@@ -1574,6 +1586,9 @@ impl Board {
 
     fn record_fault(&mut self, fault: BusFault) {
         self.fault_count += 1;
+        // The machine's hot loops look for a fault only when time reaches
+        // an event (`Board::due_after`): this step's tick must.
+        self.next_event = 0;
         if self.fault.is_none() {
             self.fault = Some(fault);
         }
@@ -1658,7 +1673,7 @@ impl Bus for Board {
     }
 
     /// Servicing the devices again changes nothing but makes the step one
-    /// that serviced (`Board::tick_serviced`).
+    /// that serviced (`Board::due_after`).
     #[inline]
     fn attention(&mut self) {
         self.next_event = 0;

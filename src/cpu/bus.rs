@@ -34,10 +34,12 @@ pub trait Bus {
     }
     /// The CPU just changed what its next step must test: it left Running
     /// (WAI, a STOP that halts the clocks) or cleared I or X (CLI, TAP,
-    /// RTI). A board makes its next device event due at once
-    /// ([`crate::board::Board`]), so a run that tests these only when time
-    /// reaches an event (the machine's hot loop) sees this step. Nothing by
-    /// default.
+    /// RTI); or the step has an event to report (any
+    /// [`crate::cpu::StepEvent`] but `None`: an interrupt or trap taken,
+    /// SWI, a WAI or STOP slice, an illegal opcode refused). A board makes
+    /// its next device event due at once ([`crate::board::Board`]), so a
+    /// run that tests these only when time reaches an event (the machine's
+    /// hot loop) sees this step. Nothing by default.
     #[inline(always)]
     fn attention(&mut self) {}
 }

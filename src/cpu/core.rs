@@ -134,6 +134,9 @@ impl PartialEq for FlowNote {
 impl Eq for FlowNote {}
 
 /// What a [`Step`] did besides (or instead of) an ordinary instruction.
+/// A step with any event but `None` asks its bus for attention
+/// ([`Bus::attention`]), so a run that looks at steps only when time
+/// reaches a device event still sees every one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepEvent {
     /// An ordinary instruction ran.
@@ -337,17 +340,21 @@ impl Cpu {
                 self.irq_delay = false;
                 self.set_masks(xirq);
                 self.regs.pc = read16(bus, vector);
+                bus.attention();
                 Step {
                     pc,
                     cycles: WAKE_CYCLES,
                     event: StepEvent::Interrupt { vector },
                 }
             }
-            None => Step {
-                pc,
-                cycles: WAIT_SLICE,
-                event: StepEvent::Waiting,
-            },
+            None => {
+                bus.attention();
+                Step {
+                    pc,
+                    cycles: WAIT_SLICE,
+                    event: StepEvent::Waiting,
+                }
+            }
         }
     }
 
@@ -365,6 +372,7 @@ impl Cpu {
             self.irq_delay = false;
             self.step_running(bus)
         } else {
+            bus.attention();
             Step {
                 pc: self.regs.pc,
                 cycles: WAIT_SLICE,
@@ -407,6 +415,7 @@ impl Cpu {
         self.stack_registers(bus);
         self.set_masks(xirq);
         self.regs.pc = read16(bus, vector);
+        bus.attention();
         Step {
             pc,
             cycles,
@@ -424,6 +433,7 @@ impl Cpu {
         }
         self.regs.pc = illegal.addr;
         self.resume_trap_at = Some(illegal.addr);
+        bus.attention();
         Step {
             pc: illegal.addr,
             cycles: 0,
@@ -440,6 +450,7 @@ impl Cpu {
         self.stack_registers(bus);
         self.set_masks(false);
         self.regs.pc = read16(bus, ILLEGAL_VECTOR);
+        bus.attention();
         Step {
             pc: illegal.addr,
             cycles: ILLEGAL_CYCLES + illegal.len as u32 - 1,

@@ -592,15 +592,24 @@ impl Machine {
             let step = self.cpu.step_inline_hinted(&mut self.board, fast);
             let call = self.cpu.flow.code != 0;
             let before = |cpu: &Cpu| quick_before(cpu, call, pc, undo.sp, now);
-            if self.board.has_fault() {
-                return Some(QuickEnd::Refused(step, undo, before(&self.cpu)));
+            // A refused write, a step's event and an access to a watched
+            // byte ask for attention (`Board::due_after`): only a serviced
+            // step can have any; the hook hears of those.
+            let serviced = self.board.due_after(step.cycles);
+            if serviced {
+                if self.board.has_fault() {
+                    return Some(QuickEnd::Refused(step, undo, before(&self.cpu)));
+                }
+                self.board.tick(step.cycles);
+            } else {
+                debug_assert_eq!(step.event, StepEvent::None, "an event asks for attention");
+                self.board.pass(step.cycles);
             }
-            let serviced = self.board.tick_serviced(step.cycles);
             let to = self.cpu.regs.pc;
-            // An access to a watched byte asked for attention (serviced):
-            // the hook hears of that step.
-            let plain = step.event == StepEvent::None
-                && (!serviced || (self.may_stay(fast) && self.board.watched_accesses().is_empty()))
+            let plain = (!serviced
+                || (step.event == StepEvent::None
+                    && self.may_stay(fast)
+                    && self.board.watched_accesses().is_empty()))
                 && self.board.now() < limit;
             if !plain {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));

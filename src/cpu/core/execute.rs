@@ -441,6 +441,7 @@ impl Cpu {
                 self.set_masks(false);
                 f.pc = read16(bus, SWI_VECTOR);
                 event = StepEvent::Swi;
+                bus.attention();
             }
             Op::Wai => {
                 // The registers are stacked now, so the interrupt that ends
