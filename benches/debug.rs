@@ -100,6 +100,13 @@
 //! fast path (watchpoints on RAM run there now), 30.6 ms (14.1x) on the
 //! slow path, where every watchpoint ran before; `read coordy` 3.39 ms
 //! (1.55x).
+//! Session 17 (the quick stretch tests for a fault and a step's event
+//! only after a step that reaches the next device event; events and
+//! refused writes ask for attention): the fast path 2.89-2.94 -> 2.72-2.79
+//! ms (1.41x -> 1.30x), the conditional breakpoint 1.44x -> 1.33-1.36x,
+//! the watchpoint on the cells 1.55x -> 1.42-1.44x, `read coordy` 1.43x;
+//! `run_until` unchanged (2.01-2.08 ms); three rounds against the session
+//! 16 build, pinned to one core (`taskset -c 1`).
 //!
 //! The command line, best of 15 wall-clock runs each (process start and
 //! assembling the firmware, about 4 ms, included), old binary vs new, built

@@ -539,13 +539,22 @@ impl Board {
         self.advance(u64::from(cycles));
     }
 
+    /// [`Board::tick`], true if time reached the next device event (the
+    /// due devices were serviced), which it also does after a step that
+    /// asked for attention ([`Bus::attention`]) or had a write refused:
+    /// `run_until`'s hot loop tests the CPU's state and masks only then.
+    #[inline(always)]
+    pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
+        self.advance(u64::from(cycles))
+    }
+
     /// True if a tick of `cycles` after this step would service the
     /// devices: time reaches the next event, or the step asked for
     /// attention ([`Bus::attention`]: it changed the CPU's run state or
     /// masks, or reports an event) or had a write refused. So a step for
     /// which this is false is an ordinary instruction with nothing to
-    /// report, and the machine's hot loops test for the rest only after a
-    /// step for which it is true. Then [`Board::tick`]; else
+    /// report, and the debugger's quick stretch tests for the rest only
+    /// after a step for which it is true. Then [`Board::tick`]; else
     /// [`Board::pass`].
     #[inline(always)]
     pub(crate) fn due_after(&self, cycles: u32) -> bool {
@@ -1586,8 +1595,8 @@ impl Board {
 
     fn record_fault(&mut self, fault: BusFault) {
         self.fault_count += 1;
-        // The machine's hot loops look for a fault only when time reaches
-        // an event (`Board::due_after`): this step's tick must.
+        // The debugger's quick stretch looks for a fault only when time
+        // reaches an event (`Board::due_after`): this step's tick must.
         self.next_event = 0;
         if self.fault.is_none() {
             self.fault = Some(fault);
@@ -1673,7 +1682,7 @@ impl Bus for Board {
     }
 
     /// Servicing the devices again changes nothing but makes the step one
-    /// that serviced (`Board::due_after`).
+    /// that serviced (`Board::tick_serviced`, `Board::due_after`).
     #[inline]
     fn attention(&mut self) {
         self.next_event = 0;

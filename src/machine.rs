@@ -949,25 +949,17 @@ impl Machine {
             while self.board.now() < limit {
                 let before = WriteUndo::take(&self.cpu.regs);
                 let step = self.cpu.step_inline_hinted(&mut self.board, fast);
-                // A refused write and a step's event ask for attention
-                // (`Board::due_after`): only a serviced step can have either.
-                let quiet = if self.board.due_after(step.cycles) {
-                    if self.board.has_fault() {
-                        if let Some(reason) = self.fault_step(step, before, stop) {
-                            return reason;
-                        }
-                        fast = self.running_masked();
-                        continue;
+                if self.board.has_fault() {
+                    if let Some(reason) = self.fault_step(step, before, stop) {
+                        return reason;
                     }
-                    self.board.tick(step.cycles);
-                    step.event == StepEvent::None
-                        && self.may_stay(fast)
-                        && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc))
-                } else {
-                    debug_assert_eq!(step.event, StepEvent::None, "an event asks for attention");
-                    self.board.pass(step.cycles);
-                    !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc))
-                };
+                    fast = self.running_masked();
+                    continue;
+                }
+                let serviced = self.board.tick_serviced(step.cycles);
+                let quiet = step.event == StepEvent::None
+                    && (!serviced || self.may_stay(fast))
+                    && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;
                     // Control went back: maybe a polling loop to skip, or a

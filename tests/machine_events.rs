@@ -1,14 +1,15 @@
 //! Steps with something to report (SWI, an illegal opcode's trap, a write
-//! the board refuses) ask for attention, so `run_until`'s hot loop and
-//! the debugger's quick stretch, which look at a step's event and the
-//! board's fault only when time reaches a device event, still see each
-//! one. The program here runs with X and I set all the time (the loops'
-//! quickest way) and makes each kind of step over and over; runs in
-//! uneven slices must end exactly where stepping one instruction at a
-//! time does, with the same CPU, counts and memory, and the debugger's
-//! fast path where its slow path does. An event taken for an ordinary
-//! step would be counted as an instruction (a trap is not one) and a
-//! refused write would go unnoticed (the run stops on it by default).
+//! the board refuses) ask for attention, so the debugger's quick stretch,
+//! which looks at a step's event and the board's fault only when time
+//! reaches a device event, still sees each one (`run_until`'s hot loop
+//! looks at both after every step: its test here keeps it exact). The
+//! program runs with X and I set all the time (the loops' quickest way)
+//! and makes each kind of step over and over; runs in uneven slices must
+//! end exactly where stepping one instruction at a time does, with the
+//! same CPU, counts and memory, and the debugger's fast path where its
+//! slow path does. An event taken for an ordinary step would be counted
+//! as an instruction (a trap is not one) and a refused write would go
+//! unnoticed (the run stops on it by default).
 
 use hc11lab::asm::{assemble_source, AsmOptions};
 use hc11lab::debug::session::Debugger;

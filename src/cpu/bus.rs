@@ -39,7 +39,8 @@ pub trait Bus {
     /// SWI, a WAI or STOP slice, an illegal opcode refused). A board makes
     /// its next device event due at once ([`crate::board::Board`]), so a
     /// run that tests these only when time reaches an event (the machine's
-    /// hot loop) sees this step. Nothing by default.
+    /// hot loop, the debugger's quick stretch) sees this step. Nothing by
+    /// default.
     #[inline(always)]
     fn attention(&mut self) {}
 }
