@@ -541,8 +541,8 @@ impl Board {
 
     /// [`Board::tick`], true if time reached the next device event (the
     /// due devices were serviced), which it also does after a step that
-    /// asked for attention ([`Bus::attention`]) or had a write refused:
-    /// `run_until`'s hot loop tests the CPU's state and masks only then.
+    /// asked for attention ([`Bus::attention`]): `run_until`'s hot loop
+    /// tests the CPU's state and masks only then.
     #[inline(always)]
     pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
         self.advance(u64::from(cycles))
