@@ -721,13 +721,7 @@ impl Machine {
                 halt: None,
             }));
         }
-        let tell = interest.every_step
-            || step.event != StepEvent::None
-            || calls_or_returns(before)
-            || self.cpu.regs.sp > interest.sp_above
-            || self.board.now() >= interest.at_cycle
-            || !self.board.watched_accesses().is_empty();
-        if tell {
+        if self.hook_hears(&step, before, interest) {
             flush(hook, pending);
             let stop = hook.after_step(self, before, &step);
             self.board.clear_watched();
@@ -975,6 +969,19 @@ impl Machine {
         }
     }
 
+    /// Whether the hook hears of `step` (from `before`) itself rather than
+    /// in a count of plain steps: it asked for every step, the step has an
+    /// event, calls or returns, leaves SP above the hook's frame, reaches
+    /// the cycle it waits for, or made a watched access.
+    fn hook_hears(&self, step: &Step, before: &StepBefore, interest: &Interest) -> bool {
+        interest.every_step
+            || step.event != StepEvent::None
+            || calls_or_returns(before)
+            || self.cpu.regs.sp > interest.sp_above
+            || self.board.now() >= interest.at_cycle
+            || !self.board.watched_accesses().is_empty()
+    }
+
     /// Reports a step of a measurement to the hook as any step: what the
     /// hook does not hear about leaves its state as it is, apart from the
     /// count. Returns whether the step ends every run (a fault, a halt, an
@@ -990,15 +997,8 @@ impl Machine {
         let stops = out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_));
-        let tell = interest.every_step
-            || stops
-            || out.step.event != StepEvent::None
-            || calls_or_returns(before)
-            || self.cpu.regs.sp > interest.sp_above
-            || self.board.now() >= interest.at_cycle
-            || !self.board.watched_accesses().is_empty();
         let mut hook_stop = false;
-        if tell {
+        if stops || self.hook_hears(&out.step, before, interest) {
             flush(hook, pending);
             hook_stop = hook.after_step(self, before, &out.step);
             self.board.clear_watched();
