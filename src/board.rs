@@ -518,6 +518,18 @@ impl Board {
         self.map.describe_loadable(&self.setup.config)
     }
 
+    /// The RAM ranges in words ("$0040-$7FFF"), for messages that say
+    /// where a variable belongs; empty if the board has no RAM.
+    pub fn describe_ram(&self) -> String {
+        self.map.describe_ram(&self.setup.config)
+    }
+
+    /// What answers at `addr` below the register block (which
+    /// [`Board::device_ranges`] gives): RAM, ROM, EEPROM, the PIO or nothing.
+    pub fn kind_at(&self, addr: u16) -> Kind {
+        self.kind_below_registers(addr)
+    }
+
     /// Moves the internal RAM (with its contents) and the register block
     /// to where `init` puts them.
     fn remap(&mut self, init: u8) {

@@ -19,6 +19,7 @@ mod counted;
 mod fastforward;
 pub mod hooked;
 pub mod observe;
+pub mod placement;
 mod poll;
 
 /// Instructions an idle loop's body may have at most (see `Machine::halt_check`).

@@ -613,6 +613,9 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    for w in machine.placement_warnings() {
+        errln!("{w}");
+    }
     let mut machine = machine;
     let mut bench = Vec::new();
     let parsed = args

@@ -111,6 +111,18 @@ fn program_is_filled_completely() {
     );
 }
 
+/// A data label's size ends where `org` moves the location counter: the
+/// vector after it belongs to no variable (`--dump CNT` showed four bytes).
+#[test]
+fn an_org_ends_the_size_of_the_data_before_it() {
+    let src = "\torg $C000\nStart\tbra Start\n\torg $0010\nSUM\trmb 2\nCNT\trmb 2\n\torg $FFFE\n\tfdb Start\n";
+    let files = MemoryFiles::new().with("p.asm", src);
+    let asm = assemble_with(Path::new("p.asm"), &files, &AsmOptions::default());
+    let p = asm.program.as_ref().expect("program");
+    assert_eq!(p.symbol("SUM").map(|s| s.size), Some(Some(2)));
+    assert_eq!(p.symbol("CNT").map(|s| s.size), Some(Some(2)));
+}
+
 #[test]
 fn entry_without_reset_vector_is_the_first_instruction() {
     let asm = assemble_source(

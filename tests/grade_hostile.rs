@@ -755,3 +755,42 @@ fn grade_command_line_mistakes_cost_seconds() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A submission written for another board (its variable at $0010, the
+/// trainer11's register block) fails its checks like on the chip, and its
+/// notes say why, with the line and the fix.
+#[test]
+fn a_variable_in_the_register_block_is_named_in_the_notes() {
+    let dir = tmp("placement");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(&batch, "evb style", &PROGRAM.replace("$0040", "$0010"));
+    folder_sub(&batch, "fine", PROGRAM);
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let by_name = |n: &str| {
+        report
+            .submissions
+            .iter()
+            .find(|s| s.submission == n)
+            .unwrap_or_else(|| panic!("{n}"))
+    };
+    let evb = by_name("evb style");
+    assert!(evb.score < evb.max_score, "the store went to a register");
+    let note = evb
+        .notes
+        .iter()
+        .find(|n| n.contains("variable `result` ($0010)"))
+        .unwrap_or_else(|| panic!("{:?}", evb.notes));
+    assert!(
+        note.contains("register block after reset ($0000-$003F)"),
+        "{note}"
+    );
+    assert!(note.contains("(Main.asm:2)"), "{note}");
+    assert!(note.contains("reserve it in RAM ($0040-$7FFF)"), "{note}");
+    assert!(
+        by_name("fine").notes.is_empty(),
+        "{:?}",
+        by_name("fine").notes
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -278,9 +278,9 @@ impl MemoryMap {
             )
     }
 
-    /// The loadable ranges in words, for load errors: "RAM ($0040-$7FFF)
-    /// and program memory ($C000-$FFFF)".
-    pub fn describe_loadable(&self, board: &BoardConfig) -> String {
+    /// The runs of RAM, ROM and EEPROM (not under the registers), in
+    /// address order: (kind, first, last).
+    fn memory_runs(&self, board: &BoardConfig) -> Vec<(Kind, u16, u16)> {
         let mut runs: Vec<(Kind, u16, u16)> = Vec::new();
         for a in 0..=0xFFFFu16 {
             let k = if self.is_register(a) {
@@ -296,6 +296,25 @@ impl MemoryMap {
                 _ => runs.push((k, a, a)),
             }
         }
+        runs
+    }
+
+    /// The RAM ranges, for messages: "$0040-$7FFF", "$0000-$00FF, $C000-$DFFF";
+    /// empty if the board has none.
+    pub fn describe_ram(&self, board: &BoardConfig) -> String {
+        let r: Vec<String> = self
+            .memory_runs(board)
+            .iter()
+            .filter(|(k, _, _)| *k == Kind::Ram)
+            .map(|(_, s, e)| format!("${s:04X}-${e:04X}"))
+            .collect();
+        r.join(", ")
+    }
+
+    /// The loadable ranges in words, for load errors: "RAM ($0040-$7FFF)
+    /// and program memory ($C000-$FFFF)".
+    pub fn describe_loadable(&self, board: &BoardConfig) -> String {
+        let runs = self.memory_runs(board);
         let mut parts = Vec::new();
         for (kind, name) in [
             (Kind::Ram, "RAM"),

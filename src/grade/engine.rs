@@ -303,6 +303,16 @@ impl Grader {
                         ));
                     }
                 }
+                let board = crate::board::Board::with_setup(&self.assignment.board_setup);
+                for w in crate::machine::placement::placement_warnings(&program, &board) {
+                    let at = w.at.as_ref().map_or(String::new(), |(path, line)| {
+                        let name = path
+                            .file_name()
+                            .map_or_else(|| path.to_string_lossy(), |n| n.to_string_lossy());
+                        format!(" ({name}:{line})")
+                    });
+                    notes.push(format!("{}{at}; {}", w.message, w.help));
+                }
                 self.cached(&program, || self.run_checks(program.clone()))
             }
         };

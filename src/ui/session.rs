@@ -1004,6 +1004,30 @@ mod tests {
         s
     }
 
+    /// An EVB-style program's variables in the trainer11's register block
+    /// are a warning in Problems, on the line that reserves them.
+    #[test]
+    fn misplaced_variables_are_problems_with_their_line() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/run/evb_sum.asm");
+        let mut s = Session::new(Settings::default());
+        s.open(AppInput::Path(path.clone()));
+        assert!(s.dbg.is_some(), "it runs: {:?}", s.problems);
+        let sum = s
+            .problems
+            .iter()
+            .find(|p| p.message.contains("variable `SUM`"))
+            .unwrap_or_else(|| panic!("{:?}", s.problems));
+        assert_eq!(sum.severity, "warning");
+        assert!(
+            sum.message.contains("help: reserve it in RAM"),
+            "{}",
+            sum.message
+        );
+        assert_eq!(sum.at, Some((path, 20, 1)));
+        assert!(bundled().problems.is_empty());
+    }
+
     #[test]
     fn breakpoints_persist_by_line_and_come_back_after_a_reload() {
         let mut s = bundled();

@@ -239,11 +239,11 @@ impl Layout {
                     )
             });
             match &stmt.kind {
-                Kind::Plain
-                | Kind::Skipped
-                | Kind::Section(_)
-                | Kind::SectionAt(..)
-                | Kind::Org(..) => {}
+                Kind::Plain | Kind::Skipped | Kind::Section(_) => {}
+                // The location counter jumps: data after it is no part of
+                // the labels before (`cnt rmb 2` then `org $FFFE` `fdb start`
+                // is two bytes, not four).
+                Kind::SectionAt(..) | Kind::Org(..) => self.close_open(cur, table),
                 Kind::Cond(v) => entry.value = *v,
                 Kind::Include => self.close_open(cur, table),
                 Kind::Equ(e, span) => {

@@ -171,6 +171,13 @@ impl Session {
         self.key_down_since = [None; 8];
         self.dbg = match Machine::new(program) {
             Ok(m) => {
+                for w in m.placement_warnings() {
+                    self.problems.push(Problem {
+                        severity: "warning".into(),
+                        message: format!("{}\n  help: {}", w.message, w.help),
+                        at: w.at.map(|(path, line)| (path, line, 1)),
+                    });
+                }
                 let mut d = Debugger::new(m);
                 // Provenance is what the links are made of: on unless the
                 // user traded it for speed.

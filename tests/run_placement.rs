@@ -1,0 +1,135 @@
+//! Variables a program reserves where the board has no RAM (its register
+//! block, the PIO, nothing): `run` and the machine warn before the run,
+//! with the line, where RAM is and the board the program fits.
+
+use hc11lab::board::config::{BoardConfig, BoardSetup};
+use hc11lab::machine::Machine;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hc11lab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(args)
+        .output()
+        .expect("run hc11lab")
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/run")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hc11lab-placement-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write source");
+    path
+}
+
+fn machine(path: &Path, board: BoardConfig) -> Machine {
+    let opened = hc11lab::open::open(Some(path)).expect("assembles");
+    Machine::with_board(opened.program, &BoardSetup::new(board)).expect("loads")
+}
+
+#[test]
+fn an_evb_program_on_the_trainer11_is_told_where_its_variables_went() {
+    let path = data("evb_sum.asm");
+    let out = hc11lab(&["run", &path, "--dump", "SUM"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: variable `SUM` ($0010-$0011) lies in the trainer11's register block after reset ($0000-$003F)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("evb_sum.asm:20"),
+        "the line that reserves it: {err}"
+    );
+    assert!(
+        err.contains("warning: variable `CNT` ($0012-$0013)"),
+        "{err}"
+    );
+    assert!(err.contains("reserve it in RAM ($0040-$7FFF)"), "{err}");
+    assert!(err.contains("run it with --board evb"), "{err}");
+    // The run itself is the chip's: the stores went to registers.
+    assert!(out.status.success(), "{err}");
+
+    // On the board it was written for: no warning, and the sum is there.
+    let out = hc11lab(&["run", &path, "--board", "evb", "--dump", "SUM"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("warning"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    // 1 + 2 + ... + 1000 = 500500 = $7A314, $A314 in 16 bits.
+    assert!(text.contains("SUM @ $0010: A3 14"), "{text}");
+}
+
+#[test]
+fn register_definitions_and_programs_that_move_the_registers_are_left_alone() {
+    // The Motorola idiom: the register block described with labels.
+    let regs = scratch(
+        "regs.asm",
+        "\torg $1000\nPORTA\trmb 1\n\trmb 2\nPORTC\trmb 1\nPORTB\trmb 1\n\torg $E000\nStart\tldaa PORTA\n\tstaa PORTB\nHere\tbra Here\n\torg $FFFE\n\tfdb Start\n",
+    );
+    assert!(machine(&regs, BoardConfig::evb())
+        .placement_warnings()
+        .is_empty());
+    // A program that stores to INIT may move the block before it uses $0010.
+    let moved = scratch(
+        "moved.asm",
+        "INIT\tequ $3D\n\torg $C000\nStart\tldaa #$01\n\tstaa INIT\n\tclr Var\nHere\tbra Here\n\torg $0010\nVar\trmb 1\n\torg $FFFE\n\tfdb Start\n",
+    );
+    assert!(machine(&moved, BoardConfig::trainer11())
+        .placement_warnings()
+        .is_empty());
+    // The course's own programs fit their board.
+    let bundled = Machine::new(hc11lab::firmware::assemble().program.expect("firmware"))
+        .expect("bundled firmware loads");
+    assert!(bundled.placement_warnings().is_empty());
+}
+
+#[test]
+fn a_variable_on_the_pio_or_in_no_memory_is_named_too() {
+    let path = scratch(
+        "nowhere.asm",
+        "\torg $C000\nStart\tldaa #1\n\tstaa Flag\nHere\tbra Here\n\torg $8001\nKeys\trmb 1\n\torg $9000\nFlag\trmb 1\n\torg $FFFE\n\tfdb Start\n",
+    );
+    let w = machine(&path, BoardConfig::trainer11()).placement_warnings();
+    assert_eq!(w.len(), 2, "{w:#?}");
+    assert!(
+        w[0].message
+            .contains("`Keys` ($8001) lies in the trainer11's PIO registers"),
+        "{}",
+        w[0]
+    );
+    assert!(
+        w[1].message
+            .contains("`Flag` ($9000) lies in no memory on the trainer11"),
+        "{}",
+        w[1]
+    );
+    assert_eq!(w[1].at.as_ref().map(|a| a.1), Some(8));
+    // Neither fits the EVB (its code is at $C000, RAM there): no board to suggest.
+    assert!(!w[1].help.contains("--board"), "{}", w[1]);
+}
+
+#[test]
+fn many_misplaced_variables_end_in_one_count() {
+    let mut src = String::from("\torg $C000\nStart\tbra Start\n\torg $0000\n");
+    for i in 0..12 {
+        src.push_str(&format!("v{i}\trmb 1\n"));
+    }
+    src.push_str("\torg $FFFE\n\tfdb Start\n");
+    let path = scratch("many.asm", &src);
+    let w = machine(&path, BoardConfig::trainer11()).placement_warnings();
+    assert_eq!(w.len(), 9, "eight named, one count: {w:#?}");
+    assert!(
+        w[8].message
+            .starts_with("4 more variables lie outside the trainer11's RAM: v8, v9, v10, v11"),
+        "{}",
+        w[8]
+    );
+    assert!(w[8].help.contains("reserve them in RAM"), "{}", w[8]);
+}
