@@ -294,3 +294,30 @@ fn line_limit_stops_reading() {
     assert_eq!(codes(&asm), vec!["E0014"]);
     assert_eq!(asm.listing.len(), 100);
 }
+
+/// A single-quoted string with a comma in it is one string in every
+/// dialect (`'Hello, world!'` was read as the character `'H` followed by
+/// junk); `fcb 'A,'B` stays two character constants.
+#[test]
+fn single_quoted_strings_may_hold_commas() {
+    for dialect in [
+        hc11lab::asm::Dialect::Course,
+        hc11lab::asm::Dialect::As11,
+        hc11lab::asm::Dialect::Asm11,
+    ] {
+        let opts = AsmOptions {
+            dialect,
+            ..AsmOptions::default()
+        };
+        let src = " org $C000\nmsg fcc 'Hi, you!' ; greeting\npair fcb 'A,'B\nsum fcb 'A+1,0\n";
+        let asm = assemble_source("s.asm", src, &opts);
+        assert!(
+            asm.diagnostics.is_empty(),
+            "{dialect:?}: {}",
+            asm.render_diagnostics()
+        );
+        let p = asm.program.as_ref().expect("program");
+        let bytes: Vec<u8> = p.segments.iter().flat_map(|s| s.bytes.clone()).collect();
+        assert_eq!(bytes, b"Hi, you!ABB\0".to_vec(), "{dialect:?}");
+    }
+}

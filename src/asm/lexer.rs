@@ -181,12 +181,18 @@ pub fn comment_start(line: &str, from: usize) -> usize {
 }
 
 /// True if `text` (starting at a `'`) is a character constant without its
-/// closing quote (`#'A ; comment`, `fcb 'A,'B`): the character after the
-/// quote is not a quote, and no quote follows before the next `,`.
+/// closing quote (`#'A ; comment`, `fcb 'A,'B`, `'A+1`): the character
+/// after the quote is not a quote, no letter, digit or `_` follows it (a
+/// constant is one character: `'Hello, world!'` is a string with a comma
+/// in it), and no quote follows before the next `,`.
 pub fn is_open_char(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next() == Some('\'')
         && chars.next().is_some_and(|c| c != '\'')
+        && !chars
+            .clone()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
         && !chars.take_while(|&c| c != ',').any(|c| c == '\'')
 }
 
@@ -201,6 +207,17 @@ mod tests {
             f.mnemonic.map(|p| p.text),
             f.operands.map(|p| p.text),
         )
+    }
+
+    #[test]
+    fn an_open_character_constant_is_one_character() {
+        assert!(is_open_char("'A,'B"));
+        assert!(is_open_char("'A+1"));
+        assert!(is_open_char("'; comment"));
+        assert!(!is_open_char("'Hello, world!'"));
+        assert!(!is_open_char("'x'"));
+        let line = "msg fcc 'Hello, world!' ; greeting";
+        assert_eq!(comment_start(line, 0), line.find(';').unwrap_or(0));
     }
 
     #[test]
