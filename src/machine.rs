@@ -21,6 +21,7 @@ pub mod hooked;
 pub mod observe;
 pub mod placement;
 mod poll;
+pub use poll::MemoryWait;
 
 /// Instructions an idle loop's body may have at most (see `Machine::halt_check`).
 const IDLE_LOOP_MAX: usize = 16;
@@ -751,19 +752,7 @@ impl Machine {
             return None;
         }
         let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
-        // XIRQ wakes only if unmasked and asserted: nothing on the board
-        // drives the pin during a run unless a user does, and then it is
-        // asserted now. The IRQ pin counts among the I-maskable sources.
-        // A pin the script is still to drive may assert XIRQ or IRQ.
-        let later = self
-            .script
-            .as_ref()
-            .is_some_and(|s| s.may_interrupt_later());
-        let unmasked_x = self.cpu.regs.ccr & crate::cpu::flags::X == 0;
-        let xirq = unmasked_x && (self.board.xirq() || self.board.xirq_scheduled() || later);
-        let irq_possible = !masked && (self.board.can_interrupt() || later);
-        // A running COP watchdog will reset the chip: not halted.
-        if xirq || irq_possible || self.board.cop_deadline() != u64::MAX {
+        if self.may_be_interrupted() {
             return None;
         }
         // A byte still going out on the SCI or SPI is output the program
@@ -781,6 +770,27 @@ impl Machine {
                 masked,
             }),
         }
+    }
+
+    /// True if something other than the program's own next instruction may
+    /// still run: an interrupt (XIRQ unmasked and asserted or to be driven,
+    /// an I-maskable source with I clear) or a reset by a running COP
+    /// watchdog. Without any, a loop that changes nothing never ends.
+    pub(crate) fn may_be_interrupted(&self) -> bool {
+        let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
+        // XIRQ wakes only if unmasked and asserted: nothing on the board
+        // drives the pin during a run unless a user does, and then it is
+        // asserted now. The IRQ pin counts among the I-maskable sources.
+        // A pin the script is still to drive may assert XIRQ or IRQ.
+        let later = self
+            .script
+            .as_ref()
+            .is_some_and(|s| s.may_interrupt_later());
+        let unmasked_x = self.cpu.regs.ccr & crate::cpu::flags::X == 0;
+        let xirq = unmasked_x && (self.board.xirq() || self.board.xirq_scheduled() || later);
+        let irq_possible = !masked && (self.board.can_interrupt() || later);
+        // A running COP watchdog will reset the chip.
+        xirq || irq_possible || self.board.cop_deadline() != u64::MAX
     }
 
     /// True if the instruction at `from`, which just sent control back to

@@ -152,12 +152,9 @@ pub fn run(
     // Both paths play a script (the empty one waits for the program to
     // settle), so a run counts the same cycles with and without the debugger.
     let script = script.cloned().unwrap_or_else(Script::empty);
-    let (machine, stop_reason, message, failed, debug) = if request.wants_debugger() {
+    let (machine, stop_reason, mut message, failed, debug) = if request.wants_debugger() {
         let (machine, report) = run_debug(machine, Some(&script), request)?;
-        let mut message = report.stop.message.clone();
-        if report.stop_reason == "cycle_budget" {
-            message.push_str(&budget_hint(request.max_cycles));
-        }
+        let message = report.stop.message.clone();
         (
             machine,
             report.stop_reason.to_string(),
@@ -172,12 +169,19 @@ pub fn run(
         stop.on_illegal = !request.trap_illegal;
         let reason = machine.run_until(&stop);
         let failed = is_failure(&reason);
-        let mut message = describe(&machine, &reason);
-        if reason == StopReason::CycleBudget {
-            message.push_str(&budget_hint(request.max_cycles));
-        }
+        let message = describe(&machine, &reason);
         (machine, reason.name().to_string(), message, failed, None)
     };
+    // A loop on memory nothing changes ends at no budget: say that, not
+    // "give a larger --max-cycles".
+    let budget = stop_reason == "cycle_budget";
+    if budget || stop_reason == "halted" {
+        match memory_wait_hint(&machine, budget) {
+            Some(hint) => message.push_str(&hint),
+            None if budget => message.push_str(&budget_hint(request.max_cycles)),
+            None => {}
+        }
+    }
     let waiting_on = (stop_reason == "settled")
         .then(|| machine.waiting_on().map(|k| k.describe().to_string()))
         .flatten();
@@ -237,6 +241,60 @@ fn budget_hint(max_cycles: u64) -> String {
         " after {max_cycles} E-cycles ({:.1} s of the 2 MHz board); give a larger --max-cycles if the program needs more",
         max_cycles as f64 / 2_000_000.0
     )
+}
+
+/// What a stop in a loop that waits on unchanging memory
+/// ([`Machine::memory_wait`]) adds to its message: the byte, that nothing
+/// writes it, and, where it lies where the chip's registers would be with
+/// the register block at another base ($102E is SCSR on an EVB), what the
+/// program probably meant and the board that has it so. `budget`: the
+/// run stopped at its budget (else it halted, and said why already).
+pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
+    use crate::board::map::Kind;
+    let wait = machine.memory_wait()?;
+    let board = machine.board();
+    let addr = wait.addr;
+    let kind = match board.kind_at(addr) {
+        Kind::Rom => "program memory",
+        Kind::Eeprom => "EEPROM",
+        _ => "RAM",
+    };
+    let why = if machine.registers().ccr & crate::cpu::flags::I != 0 {
+        "interrupts masked: I set"
+    } else {
+        "no interrupt source enabled"
+    };
+    // A halt's message already says why nothing can leave the loop.
+    let mut hint = if machine.registers().pc == wait.head && !budget {
+        format!("; it waits on ${addr:04X}, {kind} that nothing else writes")
+    } else {
+        format!(
+            "; the loop at ${:04X}{} waits on ${addr:04X}, {kind} that nothing else writes ({why}): it never ends, at any budget",
+            wait.head,
+            source_place(machine, wait.head)
+        )
+    };
+    let base = board.register_base();
+    let other = (0..16u16)
+        .map(|n| n << 12)
+        .find(|&b| b != base && addr.wrapping_sub(b) < 0x40);
+    if let Some(other) = other {
+        let offset = addr - other;
+        let name = board
+            .registers()
+            .iter()
+            .find(|r| r.address == Some(base.wrapping_add(offset)))
+            .map_or_else(|| format!("register ${offset:02X}"), |r| r.name.to_string());
+        let board_name = &board.setup().config.name;
+        hint.push_str(&format!(
+            ". With the registers at ${other:04X} that would be {name}, but the {board_name}'s are at ${base:04X}-${:04X}",
+            base + 0x3F
+        ));
+        if other == 0x1000 && board_name != "evb" {
+            hint.push_str("; a program written for the EVB runs with --board evb");
+        }
+    }
+    Some(hint)
 }
 
 /// ` (file:line)` of the source line at `addr`, or nothing.

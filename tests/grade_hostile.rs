@@ -794,3 +794,26 @@ fn a_variable_in_the_register_block_is_named_in_the_notes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A submission that waits on a RAM byte nothing writes runs out of its
+/// budget, and its check says why more cycles would not help.
+#[test]
+fn a_wait_on_memory_is_explained_in_the_failed_check() {
+    let dir = tmp("memwait");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(
+        &batch,
+        "waits",
+        &PROGRAM.replace("idle    bra idle", "idle    ldaa $0050\n        beq idle"),
+    );
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let sub = &report.submissions[0];
+    let text: Vec<String> = sub.checks.iter().map(|c| format!("{c:?}")).collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains("waits on $0050, RAM that nothing else writes (interrupts masked: I set): it never ends, at any budget"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

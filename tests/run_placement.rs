@@ -133,3 +133,73 @@ fn many_misplaced_variables_end_in_one_count() {
     );
     assert!(w[8].help.contains("reserve them in RAM"), "{}", w[8]);
 }
+
+/// A program for another board: a wait for SCSR's TDRE at $102E (the
+/// EVB's register block) polls plain RAM on the trainer11.
+const POLL_RAM: &str = "\torg $C000\nStart\tlds #$3FFF\n\tldaa #$55\nWait\tldaa $102E\n\tbpl Wait\nHere\tbra Here\n\torg $FFFE\n\tfdb Start\n";
+
+#[test]
+fn a_wait_on_memory_nothing_writes_is_said_to_never_end() {
+    let path = scratch("pollram.asm", POLL_RAM);
+    let path = path.to_string_lossy();
+    for extra in [&[][..], &["--break", "$FFF0"][..]] {
+        let mut args = vec!["run", path.as_ref(), "--max-cycles", "100000", "--json"];
+        args.extend_from_slice(extra);
+        let out = hc11lab(&args);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let message = report["message"].as_str().unwrap_or_default();
+        assert_eq!(report["stop_reason"], "cycle_budget", "{message}");
+        assert!(
+            message.contains("the loop at $C005 (pollram.asm:4) waits on $102E, RAM that nothing else writes (interrupts masked: I set): it never ends, at any budget"),
+            "{extra:?}: {message}"
+        );
+        assert!(
+            message.contains("that would be SCSR, but the trainer11's are at $0000-$003F"),
+            "{message}"
+        );
+        assert!(message.contains("--board evb"), "{message}");
+        assert!(!message.contains("larger --max-cycles"), "{message}");
+    }
+    // The machine finds it from the loop's head too, before its first read.
+    let mut m = machine(Path::new(path.as_ref()), BoardConfig::trainer11());
+    m.step();
+    m.step();
+    assert_eq!(m.registers().pc, 0xC005);
+    let wait = m.memory_wait().expect("a wait on memory");
+    assert_eq!((wait.addr, wait.head), (0x102E, 0xC005));
+}
+
+#[test]
+fn a_halt_in_brclr_on_memory_says_what_it_waits_on() {
+    let path = scratch(
+        "brclr.asm",
+        "\torg $C000\nStart\tldy #$1000\nWait\tbrclr $2E,y,#$80,Wait\n\torg $FFFE\n\tfdb Start\n",
+    );
+    let out = hc11lab(&["run", path.to_string_lossy().as_ref(), "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let message = report["message"].as_str().unwrap_or_default();
+    assert_eq!(report["stop_reason"], "halted", "{message}");
+    assert!(message.ends_with("; it waits on $102E, RAM that nothing else writes. With the registers at $1000 that would be SCSR, but the trainer11's are at $0000-$003F; a program written for the EVB runs with --board evb"), "{message}");
+}
+
+#[test]
+fn a_wait_an_interrupt_could_end_gets_the_budget_advice() {
+    // The RTI interrupt is on (TMSK2 RTII, CLI): its handler could write
+    // the byte, so more cycles might help.
+    let path = scratch(
+        "rti.asm",
+        "\torg $C000\nStart\tlds #$3FFF\n\tldaa #$40\n\tstaa $24\n\tcli\nWait\tldaa $0050\n\tbeq Wait\nHere\tbra Here\nIsr\tldaa #$40\n\tstaa $25\n\trti\n\torg $FFF0\n\tfdb Isr\n\torg $FFFE\n\tfdb Start\n",
+    );
+    let out = hc11lab(&[
+        "run",
+        path.to_string_lossy().as_ref(),
+        "--max-cycles",
+        "100000",
+        "--json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let message = report["message"].as_str().unwrap_or_default();
+    assert_eq!(report["stop_reason"], "cycle_budget", "{message}");
+    assert!(message.contains("give a larger --max-cycles"), "{message}");
+    assert!(!message.contains("waits on"), "{message}");
+}

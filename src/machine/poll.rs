@@ -152,6 +152,24 @@ impl PollLoop {
         }
     }
 
+    /// The registers after the loop's read of `value` from `regs`.
+    fn after_read(&self, regs: &Registers, value: u8) -> Registers {
+        let mut r = *regs;
+        match self.read {
+            Op::Tst => alu::tst8(&mut r.ccr, value),
+            Op::Ldaa => r.a = alu::logic8(&mut r.ccr, value),
+            Op::Ldab => r.b = alu::logic8(&mut r.ccr, value),
+            Op::Bita => {
+                alu::logic8(&mut r.ccr, r.a & value);
+            }
+            Op::Bitb => {
+                alu::logic8(&mut r.ccr, r.b & value);
+            }
+            _ => {}
+        }
+        r
+    }
+
     /// What one iteration from `regs` (at the head) that reads `value`
     /// does: whether it leaves every register as it is, and whether it
     /// branches back. (In line: a call cost about 40 host instructions
@@ -180,6 +198,16 @@ impl PollLoop {
         };
         (kept && ccr == regs.ccr, alu::branch_taken(self.branch, ccr))
     }
+}
+
+/// A loop the CPU is in that waits on a byte of memory nothing can change
+/// ([`Machine::memory_wait`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryWait {
+    /// The byte the loop reads.
+    pub addr: u16,
+    /// The loop's reading instruction.
+    pub head: u16,
 }
 
 /// Slots of [`PollCache`].
@@ -258,6 +286,47 @@ impl Machine {
             unmeasured: true,
         };
         PollTry::Skip(poll, measured, input)
+    }
+
+    /// The loop the CPU is in, if it is a one-read poll loop (`ldaa flag /
+    /// beq`, `brclr flag,#1,*`; PC on its read or its branch) on a byte of
+    /// RAM, ROM or EEPROM, in a state that goes round again, with no
+    /// interrupt or COP reset that could run other code
+    /// ([`Machine::may_be_interrupted`]). Nothing but the CPU writes
+    /// memory and this loop writes none, so it never ends: a run stopped
+    /// here by its budget would stop at any budget (`run` says so instead
+    /// of asking for a larger one). For messages, not on any hot path.
+    pub fn memory_wait(&self) -> Option<MemoryWait> {
+        if self.cpu.state != crate::cpu::RunState::Running || self.may_be_interrupted() {
+            return None;
+        }
+        let pc = self.cpu.regs.pc;
+        // The read is at most `MAX_BRANCH_OFFSET` bytes before the branch.
+        (0..=MAX_BRANCH_OFFSET).find_map(|back| {
+            let head = pc.wrapping_sub(back);
+            let code = (0..8u16).fold(0u64, |c, i| {
+                c << 8 | u64::from(self.board.peek(head.wrapping_add(i)))
+            });
+            let poll = PollLoop::decode(code)?;
+            if head != pc && head.wrapping_add(poll.branch_at) != pc {
+                return None;
+            }
+            let addr = poll.addr(&self.cpu.regs);
+            if !self.board.is_loadable(addr) {
+                return None;
+            }
+            // From the head, the read sets what it sets once; then (and
+            // on the branch, after it) a read that leaves every register
+            // and flag as they are and a branch back go round for ever.
+            let value = self.board.peek(addr);
+            let regs = if head == pc {
+                poll.after_read(&self.cpu.regs, value)
+            } else {
+                self.cpu.regs
+            };
+            let (kept, back_to_head) = poll.iteration(&regs, value);
+            (kept && back_to_head).then_some(MemoryWait { addr, head })
+        })
     }
 
     /// Skips the iterations of `poll` (found by [`Machine::poll_loop_at`]

@@ -20,6 +20,9 @@ pub enum RunFailure {
         at: String,
         /// True if the program was still writing to devices (never idle).
         busy: bool,
+        /// The loop it was in waits on memory nothing writes
+        /// (`run::memory_wait_hint`): what, and why no budget is enough.
+        waits_on: Option<String>,
     },
     /// An illegal opcode.
     Illegal {
@@ -65,13 +68,20 @@ pub enum RunFailure {
 impl std::fmt::Display for RunFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunFailure::Budget { cycles, at, busy } => {
+            RunFailure::Budget {
+                cycles,
+                at,
+                busy,
+                waits_on,
+            } => {
                 write!(
                     f,
                     "stopped after {cycles} E-cycles ({} ms of board time), the cycle budget, at {at}: ",
                     cycles / 2000
                 )?;
-                if *busy {
+                if let Some(w) = waits_on {
+                    write!(f, "{w}")
+                } else if *busy {
                     write!(f, "the program never became idle (it kept writing to the LCD or the ports); is there an endless loop, e.g. a branch back to the start instead of the main loop?")
                 } else {
                     write!(f, "is there an endless loop?")
@@ -259,6 +269,8 @@ pub(super) fn run_script(
             cycles: budget,
             at: locate(m.program(), m.registers().pc),
             busy: m.board().last_activity().saturating_add(timing.quiet) > m.cycles(),
+            waits_on: crate::run::memory_wait_hint(m, true)
+                .map(|h| h.trim_start_matches("; ").to_string()),
         }),
     }
 }
@@ -355,6 +367,8 @@ pub(super) fn boot(
             cycles: limits.max_cycles,
             at: locate(&program, machine.registers().pc),
             busy: true,
+            waits_on: crate::run::memory_wait_hint(&machine, true)
+                .map(|h| h.trim_start_matches("; ").to_string()),
         };
         return Err(format!("while starting up: {e}"));
     }
