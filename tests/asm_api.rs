@@ -321,3 +321,22 @@ fn single_quoted_strings_may_hold_commas() {
         assert_eq!(bytes, b"Hi, you!ABB\0".to_vec(), "{dialect:?}");
     }
 }
+
+/// binutils' syntax is no dialect here: one error that says so and how to
+/// run such a program (as an ELF file), instead of one per directive; a
+/// single stray `.globl` in a course file is an ordinary error.
+#[test]
+fn gnu_as_source_is_named_with_the_way_to_run_it() {
+    let gnu = "        .sect .text\n        .globl _start\n_start: lds #0x3fff\nloop:   bra loop\n        .sect .vectors\n        .word _start\n";
+    let asm = assemble_source("prog.s", gnu, &AsmOptions::default());
+    assert_eq!(codes(&asm), vec!["E0026"], "{}", asm.render_diagnostics());
+    let text = asm.render_diagnostics();
+    assert!(
+        text.contains("looks like GNU as source: GNU directives (.sect, .globl, .word)"),
+        "{text}"
+    );
+    assert!(text.contains("`hc11lab run prog.elf`"), "{text}");
+    let typo = " org $C000\n .globl Start\nStart bra Start\n org $FFFE\n dc.w Start\n";
+    let asm = assemble_source("typo.asm", typo, &AsmOptions::default());
+    assert_eq!(codes(&asm), vec!["E0003"], "{}", asm.render_diagnostics());
+}

@@ -21,7 +21,68 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
     if opts.dialect == Dialect::Course && asm.has_errors() {
         explain_dialect(&mut asm, path, provider, opts);
     }
+    if asm.has_errors() && !asm.diagnostics.iter().any(|d| d.code == Code::WrongDialect) {
+        explain_gnu(&mut asm);
+    }
     asm
+}
+
+/// Directives of GNU as (binutils' m68hc11 port) that no dialect here has.
+const GNU_DIRECTIVES: &[&str] = &[
+    ".sect", ".section", ".text", ".data", ".bss", ".globl", ".global", ".word", ".byte", ".ascii",
+    ".asciz", ".string", ".space", ".skip", ".org", ".equ", ".set", ".mode", ".file", ".align",
+    ".balign", ".long", ".type", ".size", ".ident", ".end", ".include",
+];
+
+/// Fewest lines with GNU as directives taken as a GNU as source (one could
+/// be a typo).
+const MIN_GNU_LINES: usize = 2;
+
+/// If the unknown mnemonics are GNU as directives (`.sect`, `.globl`), the
+/// file is binutils' syntax, which hc11lab does not read: replaces the
+/// errors by one that says so and how to run it anyway (as an ELF file).
+fn explain_gnu(asm: &mut Assembly) {
+    let mut words: Vec<String> = Vec::new();
+    let mut lines = 0usize;
+    let mut first = None;
+    for d in asm
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::UnknownMnemonic)
+    {
+        let word = d
+            .message
+            .trim_start_matches("unknown mnemonic `")
+            .trim_end_matches('`')
+            .to_ascii_lowercase();
+        if GNU_DIRECTIVES.contains(&word.as_str()) {
+            lines += 1;
+            first = first.or(d.span);
+            if !words.contains(&word) {
+                words.push(word);
+            }
+        }
+    }
+    if lines < MIN_GNU_LINES {
+        return;
+    }
+    let errors = error_count(asm);
+    words.truncate(4);
+    let message = format!(
+        "this file looks like GNU as source: GNU directives ({}); hc11lab reads the course, AS11 and ASM11 dialects, not binutils' syntax",
+        words.join(", ")
+    );
+    let mut d = match first {
+        Some(span) => Diagnostic::new(Code::WrongDialect, span, message),
+        None => Diagnostic::global(Code::WrongDialect, message),
+    };
+    d = d
+        .hint("assemble and link it with m68hc11-as and m68hc11-ld (binutils-m68hc1x), then open the ELF file: `hc11lab run prog.elf` (its symbols come along, and its source lines with `as -g`)")
+        .hint(format!("read as this dialect it has {errors} errors"));
+    let warnings = asm.diagnostics.drain(..).filter(|d| !d.is_error());
+    let mut kept: Vec<Diagnostic> = vec![d];
+    kept.extend(warnings);
+    asm.diagnostics = kept;
 }
 
 fn error_count(asm: &Assembly) -> usize {
