@@ -340,3 +340,28 @@ fn gnu_as_source_is_named_with_the_way_to_run_it() {
     let asm = assemble_source("typo.asm", typo, &AsmOptions::default());
     assert_eq!(codes(&asm), vec!["E0003"], "{}", asm.render_diagnostics());
 }
+
+/// The vector table is addresses, not code: an S19 without source showed
+/// the reset vector $C000 as `subb #$00`.
+#[test]
+fn vectors_disassemble_as_addresses_with_their_names() {
+    let s19 = b"S106C0000120FD1B\nS107FFF0C000C00089\nS105FFFEC0003D\nS903C0003C\n";
+    let loaded = hc11lab::image::load::load_bytes(s19, Path::new("v.s19")).expect("a valid S19");
+    let text = disassemble(&loaded.program);
+    assert!(
+        text.contains("FFF0  C0 00              fdb $C000 ; real-time interrupt vector"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FFF2  C0 00              fdb $C000 ; IRQ vector"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FFFE  C0 00              fdb $C000 ; reset vector"),
+        "{text}"
+    );
+    assert!(!text.contains("subb"), "{text}");
+    assert_eq!(hc11lab::asm::disasm::vector_name(0xFFD6), Some("SCI"));
+    assert_eq!(hc11lab::asm::disasm::vector_name(0xFFD7), None);
+    assert_eq!(hc11lab::asm::disasm::vector_name(0xFFD4), None);
+}

@@ -94,6 +94,59 @@ fn code_line(ins: &Instruction, names: &Names, source: Option<(FileId, u32)>) ->
     }
 }
 
+/// The interrupt vector at `addr`, if it is the first byte of one: the
+/// MC68HC11's table from $FFD6 (SCI) to $FFFE (reset), RM section 5.
+pub fn vector_name(addr: u16) -> Option<&'static str> {
+    const NAMES: [&str; 21] = [
+        "SCI",
+        "SPI",
+        "pulse accumulator input edge",
+        "pulse accumulator overflow",
+        "timer overflow",
+        "TIC4/TOC5",
+        "TOC4",
+        "TOC3",
+        "TOC2",
+        "TOC1",
+        "TIC3",
+        "TIC2",
+        "TIC1",
+        "real-time interrupt",
+        "IRQ",
+        "XIRQ",
+        "SWI",
+        "illegal opcode",
+        "COP failure",
+        "clock monitor",
+        "reset",
+    ];
+    let off = addr.checked_sub(0xFFD6)?;
+    (off % 2 == 0).then(|| NAMES.get(usize::from(off / 2)).copied())?
+}
+
+/// A vector's row: `fdb target ; name vector`, the target by its label
+/// where there is one.
+fn vector_line(
+    addr: u16,
+    bytes: [u8; 2],
+    name: &str,
+    names: &Names,
+    source: Option<(FileId, u32)>,
+) -> DisasmLine {
+    let target = u16::from_be_bytes(bytes);
+    let shown = names
+        .name(target)
+        .unwrap_or_else(|| format!("${target:04X}"));
+    DisasmLine {
+        addr,
+        bytes: bytes.to_vec(),
+        text: format!("fdb {shown} ; {name} vector"),
+        labels: names.labels(addr),
+        source,
+        is_data: true,
+    }
+}
+
 /// Disassembles every segment of a program into rows. Where the program
 /// knows the source line of an address, that line decides between code and
 /// data; elsewhere bytes are decoded as code and undecodable bytes become
@@ -116,6 +169,14 @@ pub fn disassemble_lines(program: &Program) -> Vec<DisasmLine> {
             let source = entry.map(|e| (e.file, e.line));
             let code = entry.and_then(|e| source_is_code(program, e.file, e.line));
             let avail = (end - pos) as usize;
+            // The vector table holds addresses, not code (unless the
+            // source says so).
+            if let Some(name) = vector_name(addr).filter(|_| avail >= 2 && code != Some(true)) {
+                let bytes = [byte(pos), byte(pos + 1)];
+                out.push(vector_line(addr, bytes, name, &names, source));
+                pos += 2;
+                continue;
+            }
             let decoded = Instruction::decode(addr, |a| {
                 let a = a as u32;
                 if a < end && a >= seg.start as u32 {
