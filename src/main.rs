@@ -335,7 +335,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
                 match open::board_setup(spec, None) {
                     Ok(setup) => board::config::set_default_setup(spec, setup),
                     Err(e) => {
-                        errln!("error: --board: {e}");
+                        errln!("error: {e}");
                         return Ok(ExitCode::from(USAGE));
                     }
                 }
@@ -354,7 +354,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             match open::board_setup(&spec, rom.as_deref()) {
                 Ok(setup) => board::config::set_default_setup(&spec, setup),
                 Err(e) => {
-                    errln!("error: --board: {e}");
+                    errln!("error: {e}");
                     return Ok(ExitCode::from(USAGE));
                 }
             }
@@ -580,7 +580,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let setup = match open::board_setup(&args.board, args.rom.as_deref()) {
         Ok(s) => s,
         Err(e) => {
-            errln!("error: --board: {e}");
+            errln!("error: {e}");
             return Ok(ExitCode::from(USAGE));
         }
     };
@@ -595,11 +595,16 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     let opened = match opened {
         Ok(o) => o,
-        Err(e) => {
+        // Assembler diagnostics come rendered, each with its own `error`.
+        Err(e @ open::OpenError::Assembly { .. }) => {
             err!("{e}");
             if !e.to_string().ends_with('\n') {
                 errln!();
             }
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => {
+            errln!("error: {e}");
             return Ok(ExitCode::from(1));
         }
     };

@@ -158,13 +158,15 @@ pub fn default_dialect() -> asm::Dialect {
 
 /// The board a command names (`--board trainer11|evb|FILE.toml`, a file
 /// relative to the working folder) with the ROM image of `--rom FILE.s19`
-/// (an S19 or ELF whose bytes must all lie in the board's ROM).
+/// (an S19 or ELF whose bytes must all lie in the board's ROM). An error
+/// begins with the option it is about (`--board: `, `--rom`).
 pub fn board_setup(
     spec: &str,
     rom: Option<&Path>,
 ) -> Result<crate::board::config::BoardSetup, String> {
     use crate::board::config::{BoardConfig, BoardSetup};
-    let config = BoardConfig::from_spec(spec, Path::new("")).map_err(|e| e.to_string())?;
+    let config =
+        BoardConfig::from_spec(spec, Path::new("")).map_err(|e| format!("--board: {e}"))?;
     let setup = BoardSetup::new(config);
     let Some(path) = rom else {
         return Ok(setup);
@@ -178,7 +180,9 @@ pub fn board_setup(
         .into_iter()
         .map(|s| (s.start, s.bytes))
         .collect();
-    setup.with_rom(segments, &path.display().to_string())
+    setup
+        .with_rom(segments, &path.display().to_string())
+        .map_err(|e| format!("--rom {e}"))
 }
 
 /// A program with nothing in it: what `run --rom` runs when it is given no

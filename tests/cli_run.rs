@@ -250,3 +250,32 @@ fn watch_stops_after_the_instruction_that_read_or_changed_a_byte() {
         assert!(err.contains("--watch") && err.contains(spec), "{err}");
     }
 }
+
+/// A path that does not exist: one line, starting `error:`, saying it
+/// once (anyhow's chain printed the lesson check's twice), for each command
+/// and option that reads a file.
+#[test]
+fn missing_files_are_one_error_line_each() {
+    let cases: [&[&str]; 6] = [
+        &["run", "/nonexistent/prog.asm"],
+        &["disasm", "/nonexistent/prog.s19"],
+        &["run", "--rom", "/nonexistent/mon.s19"],
+        &["run", "--board", "/nonexistent/b.toml"],
+        &["run", "--script", "/nonexistent/keys.txt"],
+        &["lesson", "check", "e1-draw", "/nonexistent/sub"],
+    ];
+    for args in cases {
+        let out = hc11lab(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert_eq!(
+            err.matches("No such file").count(),
+            1,
+            "{args:?} says it once: {err}"
+        );
+    }
+    let rom = hc11lab(&["run", "--rom", "/nonexistent/mon.s19"]);
+    assert!(String::from_utf8_lossy(&rom.stderr).starts_with("error: cannot read --rom "));
+}

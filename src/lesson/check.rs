@@ -25,13 +25,13 @@ pub enum CheckError {
     )]
     NotAnExercise(String),
     /// The course could not be loaded.
-    #[error("{0}")]
+    #[error(transparent)]
     Course(#[from] LessonError),
     /// The exercise's `assignment.toml` is broken.
-    #[error("{0}")]
+    #[error(transparent)]
     Assignment(#[from] GradeError),
     /// The submission cannot be read (missing, too big, not a folder or zip).
-    #[error("{0}")]
+    #[error(transparent)]
     Submission(#[from] SubmissionError),
 }
 

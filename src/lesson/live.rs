@@ -23,16 +23,16 @@ pub const STUDENT_BUDGET: u64 = 50_000_000;
 #[derive(Debug, Error)]
 pub enum PerformError {
     /// The breakpoint spec is malformed or names nothing.
-    #[error("{0}")]
+    #[error(transparent)]
     Breakpoint(#[from] crate::debug::breakpoint::BreakError),
     /// The key list does not parse.
-    #[error("{0}")]
+    #[error(transparent)]
     Keys(#[from] crate::script::ScriptError),
     /// An address to explain does not evaluate.
-    #[error("{0}")]
+    #[error(transparent)]
     Address(#[from] EvalError),
     /// The debugger cannot explain (provenance off, no LCD, outside the picture).
-    #[error("{0}")]
+    #[error(transparent)]
     Explain(#[from] crate::debug::session::ExplainError),
 }
 
