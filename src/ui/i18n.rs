@@ -215,6 +215,10 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Reloaded: a source file changed on disk.", "Neu geladen: eine Quelldatei hat sich auf der Festplatte geändert."),
     ("No file chosen (or no file dialog available: pass the path on the command line, `hc11lab gui PATH`).", "Keine Datei gewählt (oder kein Dateidialog verfügbar: geben Sie den Pfad auf der Kommandozeile an, `hc11lab gui PFAD`)."),
     ("Loaded {}.", "{} geladen."),
+    (
+        "Loaded {}, with {} warning(s): see Problems.",
+        "{} geladen, mit {} Warnung(en): siehe Probleme.",
+    ),
     ("nothing to save: the program has no source files", "nichts zu speichern: das Programm hat keine Quelldateien"),
     ("{} exists already: choose an empty folder (nothing was written)", "{} existiert schon: wählen Sie einen leeren Ordner (nichts wurde geschrieben)"),
     ("Saved {} file(s) to {} and opened the copy: edit it in your editor, the window reloads when you save.", "{} Datei(en) nach {} gespeichert und die Kopie geöffnet: bearbeiten Sie sie in Ihrem Editor, das Fenster lädt beim Speichern neu."),

@@ -200,7 +200,20 @@ impl Session {
         self.switch_watches();
         self.restore_breakpoints();
         self.reapply_bench();
-        self.status = trf(self.lang, "Loaded {}.", &[&self.title()]);
+        let warnings = self
+            .problems
+            .iter()
+            .filter(|p| p.severity == "warning")
+            .count();
+        self.status = if warnings == 0 {
+            trf(self.lang, "Loaded {}.", &[&self.title()])
+        } else {
+            trf(
+                self.lang,
+                "Loaded {}, with {} warning(s): see Problems.",
+                &[&self.title(), &warnings],
+            )
+        };
     }
 
     /// Shows the sources of a program that did not assemble, with no machine.
