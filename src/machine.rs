@@ -973,9 +973,10 @@ impl Machine {
                     && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;
-                    // Control went back: maybe a polling loop to skip, or a
-                    // branch to itself that nothing can leave.
-                    if self.cpu.regs.pc <= step.pc {
+                    // A branch or jump went back: maybe a polling loop to
+                    // skip, or a branch to itself that nothing can leave.
+                    // (Calls and returns to lower code close no loop.)
+                    if step.back {
                         if let Some(h) = self.halt_check(step.pc) {
                             return StopReason::Halted(h);
                         }

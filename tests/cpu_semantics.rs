@@ -264,3 +264,37 @@ fn bcd_addition_program() {
         );
     }
 }
+
+/// `Step::back` marks a branch or jump to its own address or below (where
+/// `run_until` looks for loops), never a call, a return or a forward jump.
+#[test]
+fn only_branches_and_jumps_back_are_marked_back() {
+    // Each case: code at CODE (PC starts at its first byte, SP at $01FF
+    // with a return address to $B000 stacked), and whether the step is back.
+    let cases: [(&str, &[u8], bool); 10] = [
+        ("bra *", &[0x20, 0xFE], true),
+        ("bra back", &[0x20, 0xF0], true),
+        ("bra forward", &[0x20, 0x10], false),
+        ("bne taken back (Z clear)", &[0x26, 0xF0], true),
+        ("beq not taken back", &[0x27, 0xF0], false),
+        ("jmp $B000", &[0x7E, 0xB0, 0x00], true),
+        (
+            "brclr $50,#$80,* ($50 = 0)",
+            &[0x13, 0x50, 0x80, 0xFC],
+            true,
+        ),
+        ("jsr $B000", &[0xBD, 0xB0, 0x00], false),
+        ("bsr back", &[0x8D, 0xF0], false),
+        ("rts to $B000", &[0x39], false),
+    ];
+    for (name, code, back) in cases {
+        let (mut cpu, mut bus) = machine(code);
+        cpu.regs.pc = CODE;
+        cpu.regs.ccr &= !flags::Z;
+        cpu.regs.sp = 0x01FD;
+        bus.load(0x01FE, &[0xB0, 0x00]);
+        bus.load(0x0050, &[0x00]);
+        let step = cpu.step(&mut bus);
+        assert_eq!(step.back, back, "{name}: PC now ${:04X}", cpu.regs.pc);
+    }
+}

@@ -170,6 +170,11 @@ pub struct Step {
     pub cycles: u32,
     /// What happened.
     pub event: StepEvent,
+    /// A branch or jump (BRA, Bcc, BRSET, BRCLR, JMP) went to its own
+    /// address or below: a loop may close here. Calls, returns, traps and
+    /// interrupts never set it; `Machine::run_until` looks for polling
+    /// loops and halts only after such a step.
+    pub back: bool,
 }
 
 impl Default for Cpu {
@@ -345,6 +350,7 @@ impl Cpu {
                     pc,
                     cycles: WAKE_CYCLES,
                     event: StepEvent::Interrupt { vector },
+                    back: false,
                 }
             }
             None => {
@@ -353,6 +359,7 @@ impl Cpu {
                     pc,
                     cycles: WAIT_SLICE,
                     event: StepEvent::Waiting,
+                    back: false,
                 }
             }
         }
@@ -377,6 +384,7 @@ impl Cpu {
                 pc: self.regs.pc,
                 cycles: WAIT_SLICE,
                 event: StepEvent::Stopped,
+                back: false,
             }
         }
     }
@@ -420,6 +428,7 @@ impl Cpu {
             pc,
             cycles,
             event: StepEvent::Interrupt { vector },
+            back: false,
         }
     }
 
@@ -438,6 +447,7 @@ impl Cpu {
             pc: illegal.addr,
             cycles: 0,
             event: StepEvent::IllegalRefused(illegal),
+            back: false,
         }
     }
 
@@ -455,6 +465,7 @@ impl Cpu {
             pc: illegal.addr,
             cycles: ILLEGAL_CYCLES + illegal.len as u32 - 1,
             event: StepEvent::Illegal(illegal),
+            back: false,
         }
     }
 

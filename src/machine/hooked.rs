@@ -614,7 +614,8 @@ impl Machine {
             if !plain {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
-            let back = to <= step.pc;
+            // A branch or jump back (`Step::back`; calls and returns went above).
+            let back = step.back;
             if back && self.halt_check(step.pc).is_some() {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }

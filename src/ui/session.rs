@@ -1025,7 +1025,11 @@ mod tests {
             sum.message
         );
         assert_eq!(sum.at, Some((path, 20, 1)));
-        assert!(s.status.ends_with("with 2 warning(s): see Problems."), "{}", s.status);
+        assert!(
+            s.status.ends_with("with 2 warning(s): see Problems."),
+            "{}",
+            s.status
+        );
         assert!(bundled().problems.is_empty());
     }
 

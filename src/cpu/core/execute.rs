@@ -470,10 +470,14 @@ impl Cpu {
             }
         }
         self.regs.pc = f.pc;
+        // `op` is a constant in each dispatch arm: only the branch and
+        // jump arms compare.
+        let back = is_loop_jump(op) && f.pc <= addr;
         Step {
             pc: addr,
             cycles: cycles as u32,
             event,
+            back,
         }
     }
 
@@ -594,4 +598,32 @@ fn keep_x_clear(old: u8, new: u8) -> u8 {
     } else {
         new
     }
+}
+
+/// The instructions that can close a loop by going back: the branches
+/// (BSR excluded: a call), BRSET, BRCLR and JMP.
+#[inline(always)]
+const fn is_loop_jump(op: Op) -> bool {
+    matches!(
+        op,
+        Op::Bra
+            | Op::Brn
+            | Op::Bhi
+            | Op::Bls
+            | Op::Bcc
+            | Op::Bcs
+            | Op::Bne
+            | Op::Beq
+            | Op::Bvc
+            | Op::Bvs
+            | Op::Bpl
+            | Op::Bmi
+            | Op::Bge
+            | Op::Blt
+            | Op::Bgt
+            | Op::Ble
+            | Op::Brset
+            | Op::Brclr
+            | Op::Jmp
+    )
 }
