@@ -107,13 +107,15 @@
 //! the watchpoint on the cells 1.55x -> 1.42-1.44x, `read coordy` 1.43x;
 //! `run_until` unchanged (2.01-2.08 ms); three rounds against the session
 //! 16 build, pinned to one core (`taskset -c 1`).
-//! Session 18 (only a branch or jump back is a back-jump, `Step::back`):
-//! `run_until` 2.42 -> 2.36 ms, the fast path 3.00 -> 3.21 ms, so 1.24x ->
-//! 1.36x; conditional breakpoint 1.29x -> 1.32x, provenance recorded 1.26x
-//! -> 1.37x, the watchpoint on the cells 1.37x -> 1.51x, `read coordy`
-//! 1.38x -> 1.48x (pinned, the session 17 build the same hour; with every
-//! function 64-byte aligned in both builds: `run_until` 2.58 -> 2.39-2.43
-//! ms, the fast path 3.00-3.07 -> 3.18-3.19 ms).
+//! Session 18 (only a branch or jump back is a back-jump, the CPU's
+//! `FlowNote::back`): `run_until` 2.41-2.43 -> 2.16-2.22 ms, the fast path
+//! 3.02-3.03 -> 3.17-3.22 ms, so 1.25x -> 1.45-1.47x; conditional
+//! breakpoint 1.29x -> 1.41-1.46x, provenance recorded 1.25x -> 1.45-1.47x,
+//! the watchpoint on the cells 1.37x -> 1.57-1.61x, `read coordy` 1.38x ->
+//! 1.59-1.60x (pinned, the session 17 build the same hour; with every
+//! function 64-byte aligned in both builds: `run_until` 2.54 -> 2.21 ms,
+//! the fast path 2.95 -> 3.02 ms, ratios 1.16x -> 1.36x and 1.30x ->
+//! 1.49-1.51x for the watchpoints).
 //!
 //! The command line, best of 15 wall-clock runs each (process start and
 //! assembling the firmware, about 4 ms, included), old binary vs new, built

@@ -916,6 +916,9 @@ impl Machine {
         let budget_end = self.board.now().saturating_add(stop.max_cycles);
         let check_bps = !stop.breakpoints.is_empty();
         let ff = self.ff.enabled;
+        // Steps taken elsewhere (single steps, the debugger) may have left
+        // the back-jump note set.
+        self.cpu.flow.back = false;
         // Continuing from a reported write fault: that instruction runs as
         // on the chip, through the slow path.
         if self.resume_write_at == Some(self.cpu.regs.pc) && self.board.now() < budget_end {
@@ -961,6 +964,7 @@ impl Machine {
                 let before = WriteUndo::take(&self.cpu.regs);
                 let step = self.cpu.step_inline_hinted(&mut self.board, fast);
                 if self.board.has_fault() {
+                    self.cpu.flow.back = false;
                     if let Some(reason) = self.fault_step(step, before, stop) {
                         return reason;
                     }
@@ -976,7 +980,7 @@ impl Machine {
                     // A branch or jump went back: maybe a polling loop to
                     // skip, or a branch to itself that nothing can leave.
                     // (Calls and returns to lower code close no loop.)
-                    if step.back {
+                    if self.cpu.flow.back {
                         if let Some(h) = self.halt_check(step.pc) {
                             return StopReason::Halted(h);
                         }
@@ -987,9 +991,12 @@ impl Machine {
                                 return reason;
                             }
                         }
+                        // Also what a probe's own branches left.
+                        self.cpu.flow.back = false;
                         fast = self.running_masked();
                     }
                 } else {
+                    self.cpu.flow.back = false;
                     if let Some(reason) = self.after_step(step, stop) {
                         return reason;
                     }

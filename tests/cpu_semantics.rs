@@ -265,8 +265,9 @@ fn bcd_addition_program() {
     }
 }
 
-/// `Step::back` marks a branch or jump to its own address or below (where
-/// `run_until` looks for loops), never a call, a return or a forward jump.
+/// `Cpu::went_back` marks a branch or jump to its own address or below
+/// (where `run_until` looks for loops), never a call, a return or a
+/// forward jump.
 #[test]
 fn only_branches_and_jumps_back_are_marked_back() {
     // Each case: code at CODE (PC starts at its first byte, SP at $01FF
@@ -294,7 +295,7 @@ fn only_branches_and_jumps_back_are_marked_back() {
         cpu.regs.sp = 0x01FD;
         bus.load(0x01FE, &[0xB0, 0x00]);
         bus.load(0x0050, &[0x00]);
-        let step = cpu.step(&mut bus);
-        assert_eq!(step.back, back, "{name}: PC now ${:04X}", cpu.regs.pc);
+        cpu.step(&mut bus);
+        assert_eq!(cpu.went_back(), back, "{name}: PC now ${:04X}", cpu.regs.pc);
     }
 }

@@ -115,6 +115,20 @@ pub struct Cpu {
 pub(crate) struct FlowNote {
     /// The last call's or return's opcode bytes, or 0 if cleared since.
     pub(crate) code: u16,
+    /// Set by a branch or jump (BRA, Bcc, BRSET, BRCLR, JMP) that went to
+    /// its own address or below, cleared by the next one that did not:
+    /// a loop may close there. Calls, returns, traps and interrupts leave
+    /// it alone. `Machine::run_until` clears it when it looks and looks for
+    /// polling loops and halts only after a step that set it.
+    pub(crate) back: bool,
+}
+
+impl Cpu {
+    /// True if the last branch or jump went back to its own address or
+    /// below and nothing has cleared the note since (see `FlowNote`).
+    pub fn went_back(&self) -> bool {
+        self.flow.back
+    }
 }
 
 impl FlowNote {
@@ -170,11 +184,6 @@ pub struct Step {
     pub cycles: u32,
     /// What happened.
     pub event: StepEvent,
-    /// A branch or jump (BRA, Bcc, BRSET, BRCLR, JMP) went to its own
-    /// address or below: a loop may close here. Calls, returns, traps and
-    /// interrupts never set it; `Machine::run_until` looks for polling
-    /// loops and halts only after such a step.
-    pub back: bool,
 }
 
 impl Default for Cpu {
@@ -350,7 +359,6 @@ impl Cpu {
                     pc,
                     cycles: WAKE_CYCLES,
                     event: StepEvent::Interrupt { vector },
-                    back: false,
                 }
             }
             None => {
@@ -359,7 +367,6 @@ impl Cpu {
                     pc,
                     cycles: WAIT_SLICE,
                     event: StepEvent::Waiting,
-                    back: false,
                 }
             }
         }
@@ -384,7 +391,6 @@ impl Cpu {
                 pc: self.regs.pc,
                 cycles: WAIT_SLICE,
                 event: StepEvent::Stopped,
-                back: false,
             }
         }
     }
@@ -428,7 +434,6 @@ impl Cpu {
             pc,
             cycles,
             event: StepEvent::Interrupt { vector },
-            back: false,
         }
     }
 
@@ -447,7 +452,6 @@ impl Cpu {
             pc: illegal.addr,
             cycles: 0,
             event: StepEvent::IllegalRefused(illegal),
-            back: false,
         }
     }
 
@@ -465,7 +469,6 @@ impl Cpu {
             pc: illegal.addr,
             cycles: ILLEGAL_CYCLES + illegal.len as u32 - 1,
             event: StepEvent::Illegal(illegal),
-            back: false,
         }
     }
 

@@ -614,8 +614,7 @@ impl Machine {
             if !plain {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
-            // A branch or jump back (`Step::back`; calls and returns went above).
-            let back = step.back;
+            let back = to <= step.pc;
             if back && self.halt_check(step.pc).is_some() {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }

@@ -292,7 +292,7 @@ impl Machine {
     /// beq`, `brclr flag,#1,*`; PC on its read or its branch) on a byte of
     /// RAM, ROM or EEPROM, in a state that goes round again, with no
     /// interrupt or COP reset that could run other code
-    /// ([`Machine::may_be_interrupted`]). Nothing but the CPU writes
+    /// (`Machine::may_be_interrupted`). Nothing but the CPU writes
     /// memory and this loop writes none, so it never ends: a run stopped
     /// here by its budget would stop at any budget (`run` says so instead
     /// of asking for a larger one). For messages, not on any hot path.

@@ -471,13 +471,14 @@ impl Cpu {
         }
         self.regs.pc = f.pc;
         // `op` is a constant in each dispatch arm: only the branch and
-        // jump arms compare.
-        let back = is_loop_jump(op) && f.pc <= addr;
+        // jump arms compare and store.
+        if is_loop_jump(op) {
+            self.flow.back = f.pc <= addr;
+        }
         Step {
             pc: addr,
             cycles: cycles as u32,
             event,
-            back,
         }
     }
 
