@@ -3,7 +3,7 @@
 //! line; and, when shown, at most [`MAX_ERRORS_PER_FILE`] errors per file,
 //! then one line with how many more.
 
-use super::diagnostics::{display_path, Code, Diagnostic};
+use super::diagnostics::{display_path, Code, Diagnostic, Span};
 use super::dialect::{foreign_directive, Dialect};
 use super::{passes, AsmOptions, Assembly, SourceProvider};
 use crate::image::SourceFile;
@@ -27,6 +27,20 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
     asm
 }
 
+/// The errors about an unknown mnemonic, with the word each names.
+fn unknown_words(asm: &Assembly) -> impl Iterator<Item = (&Diagnostic, &str)> {
+    asm.diagnostics
+        .iter()
+        .filter(|d| d.code == Code::UnknownMnemonic)
+        .map(|d| {
+            let word = d
+                .message
+                .trim_start_matches("unknown mnemonic `")
+                .trim_end_matches('`');
+            (d, word)
+        })
+}
+
 /// Directives of GNU as (binutils' m68hc11 port) that no dialect here has.
 const GNU_DIRECTIVES: &[&str] = &[
     ".sect", ".section", ".text", ".data", ".bss", ".globl", ".global", ".word", ".byte", ".ascii",
@@ -45,16 +59,8 @@ fn explain_gnu(asm: &mut Assembly) {
     let mut words: Vec<String> = Vec::new();
     let mut lines = 0usize;
     let mut first = None;
-    for d in asm
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == Code::UnknownMnemonic)
-    {
-        let word = d
-            .message
-            .trim_start_matches("unknown mnemonic `")
-            .trim_end_matches('`')
-            .to_ascii_lowercase();
+    for (d, word) in unknown_words(asm) {
+        let word = word.to_ascii_lowercase();
         if GNU_DIRECTIVES.contains(&word.as_str()) {
             lines += 1;
             first = first.or(d.span);
@@ -72,17 +78,11 @@ fn explain_gnu(asm: &mut Assembly) {
         "this file looks like GNU as source: GNU directives ({}); hc11lab reads the course, AS11 and ASM11 dialects, not binutils' syntax",
         words.join(", ")
     );
-    let mut d = match first {
-        Some(span) => Diagnostic::new(Code::WrongDialect, span, message),
-        None => Diagnostic::global(Code::WrongDialect, message),
-    };
-    d = d
-        .hint("assemble and link it with m68hc11-as and m68hc11-ld (binutils-m68hc1x), then open the ELF file: `hc11lab run prog.elf` (its symbols come along, and its source lines with `as -g`)")
-        .hint(format!("read as this dialect it has {errors} errors"));
-    let warnings = asm.diagnostics.drain(..).filter(|d| !d.is_error());
-    let mut kept: Vec<Diagnostic> = vec![d];
-    kept.extend(warnings);
-    asm.diagnostics = kept;
+    let hints = [
+        "assemble and link it with m68hc11-as and m68hc11-ld (binutils-m68hc1x), then open the ELF file: `hc11lab run prog.elf` (its symbols come along, and its source lines with `as -g`)".to_string(),
+        format!("read as this dialect it has {errors} errors"),
+    ];
+    replace_errors(asm, first, message, &hints);
 }
 
 fn error_count(asm: &Assembly) -> usize {
@@ -129,11 +129,7 @@ fn explain_dialect(
         reasons,
         dialect.name()
     );
-    let mut d = match first {
-        Some(span) => Diagnostic::new(Code::WrongDialect, span, message),
-        None => Diagnostic::global(Code::WrongDialect, message),
-    };
-    d = d.hint(format!(
+    let hint = format!(
         "read as the course dialect it has {course_errors} errors; as {} {}",
         dialect.title(),
         if errors == 0 {
@@ -141,7 +137,20 @@ fn explain_dialect(
         } else {
             format!("{errors}")
         }
-    ));
+    );
+    replace_errors(asm, first, message, &[hint]);
+}
+
+/// Replaces every error of `asm` by one wrong-dialect error (E0026) at
+/// `first` with `hints`; warnings stay.
+fn replace_errors(asm: &mut Assembly, first: Option<Span>, message: String, hints: &[String]) {
+    let mut d = match first {
+        Some(span) => Diagnostic::new(Code::WrongDialect, span, message),
+        None => Diagnostic::global(Code::WrongDialect, message),
+    };
+    for h in hints {
+        d = d.hint(h.clone());
+    }
     let warnings = asm.diagnostics.drain(..).filter(|d| !d.is_error());
     let mut kept: Vec<Diagnostic> = vec![d];
     kept.extend(warnings);
@@ -167,15 +176,7 @@ fn reasons(asm: &Assembly, dialect: Dialect) -> Option<String> {
         out.push("free-text comments after operands".to_string());
     }
     let mut words: Vec<String> = Vec::new();
-    for d in asm
-        .diagnostics
-        .iter()
-        .filter(|d| d.code == Code::UnknownMnemonic)
-    {
-        let word = d
-            .message
-            .trim_start_matches("unknown mnemonic `")
-            .trim_end_matches('`');
+    for (_, word) in unknown_words(asm) {
         if foreign_directive(word) == Some(dialect)
             && !words.iter().any(|w| w.eq_ignore_ascii_case(word))
         {

@@ -472,7 +472,7 @@ impl Cpu {
         self.regs.pc = f.pc;
         // `op` is a constant in each dispatch arm: only the branch and
         // jump arms compare and store.
-        if is_loop_jump(op) {
+        if is_loop_jump(op, mode) {
             self.flow.back = f.pc <= addr;
         }
         Step {
@@ -601,30 +601,9 @@ fn keep_x_clear(old: u8, new: u8) -> u8 {
     }
 }
 
-/// The instructions that can close a loop by going back: the branches
-/// (BSR excluded: a call), BRSET, BRCLR and JMP.
+/// The instructions that can close a loop by going back: the relative
+/// branches but BSR (a call), BRSET, BRCLR and JMP.
 #[inline(always)]
-const fn is_loop_jump(op: Op) -> bool {
-    matches!(
-        op,
-        Op::Bra
-            | Op::Brn
-            | Op::Bhi
-            | Op::Bls
-            | Op::Bcc
-            | Op::Bcs
-            | Op::Bne
-            | Op::Beq
-            | Op::Bvc
-            | Op::Bvs
-            | Op::Bpl
-            | Op::Bmi
-            | Op::Bge
-            | Op::Blt
-            | Op::Bgt
-            | Op::Ble
-            | Op::Brset
-            | Op::Brclr
-            | Op::Jmp
-    )
+fn is_loop_jump(op: Op, mode: Mode) -> bool {
+    (mode == Mode::Relative && op != Op::Bsr) || matches!(op, Op::Brset | Op::Brclr | Op::Jmp)
 }
