@@ -363,9 +363,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Writes `text` to `path`, naming the file in the error.
+/// Writes `text` to `path`, naming the file in the error. A reader that
+/// went away (`--listing /dev/stdout | head`) is no error, as on standard
+/// output.
 fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+    match std::fs::write(path, text) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r.with_context(|| format!("cannot write {}", path.display())),
+    }
 }
 
 fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {

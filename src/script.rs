@@ -393,7 +393,13 @@ fn parse_common(item: &str, at: Position) -> Result<Option<Action>, ScriptError>
             let n: u64 = digits
                 .trim()
                 .parse()
-                .map_err(|_| bad("expected wait:N (E-cycles) or wait:Nms"))?;
+                .map_err(|e: std::num::ParseIntError| {
+                    if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                        bad("too long: a wait is at most 18446744073709551615 E-cycles")
+                    } else {
+                        bad("expected wait:N (E-cycles) or wait:Nms")
+                    }
+                })?;
             Action::Wait(n.checked_mul(scale).ok_or_else(|| bad("too long"))?)
         }
     };
@@ -671,6 +677,9 @@ mod tests {
         let e = Script::parse_keys("wait:x").unwrap_err();
         assert!(matches!(e, ScriptError::BadNumber { .. }));
         let e = Script::parse_keys("wait:99999999999999999ms").unwrap_err();
+        assert!(e.to_string().contains("too long"), "{e}");
+        // More digits than a u64 holds: too long too, not "expected a number".
+        let e = Script::parse_keys("wait:99999999999999999999").unwrap_err();
         assert!(e.to_string().contains("too long"), "{e}");
         assert!(Script::parse_keys("press 1").is_err(), "file-only action");
     }

@@ -120,3 +120,25 @@ fn bad_usage_exits_2() {
         .expect("run hc11lab");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A listing written to a reader that goes away (`--listing /dev/stdout |
+/// head`) ends quietly with success, as output to standard output does;
+/// the listing (150 KB) is larger than a pipe holds, so the write meets the
+/// closed pipe.
+#[test]
+fn a_listing_to_a_closed_pipe_is_no_error() {
+    let firmware = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
+    let mut child = hc11lab()
+        .arg("asm")
+        .arg(&firmware)
+        .args(["--listing", "/dev/stdout"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start hc11lab");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+}
