@@ -75,15 +75,21 @@ pub enum Halt {
     Stop,
 }
 
+impl Halt {
+    /// Why no interrupt can come, in words: I is set (`masked`) or no
+    /// source is enabled.
+    pub fn no_interrupt(masked: bool) -> &'static str {
+        if masked {
+            "interrupts masked: I set"
+        } else {
+            "no interrupt source enabled"
+        }
+    }
+}
+
 impl std::fmt::Display for Halt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why = |masked: bool| {
-            if masked {
-                "interrupts masked: I set"
-            } else {
-                "no interrupt source enabled"
-            }
-        };
+        let why = Halt::no_interrupt;
         match self {
             Halt::SelfLoop { masked, .. } => write!(
                 f,

@@ -177,7 +177,7 @@ pub fn run(
     let budget = stop_reason == "cycle_budget";
     if budget || stop_reason == "halted" {
         match memory_wait_hint(&machine, budget) {
-            Some(hint) => message.push_str(&hint),
+            Some(hint) => message.push_str(&format!("; {hint}")),
             None if budget => message.push_str(&budget_hint(request.max_cycles)),
             None => {}
         }
@@ -244,7 +244,8 @@ fn budget_hint(max_cycles: u64) -> String {
 }
 
 /// What a stop in a loop that waits on unchanging memory
-/// ([`Machine::memory_wait`]) adds to its message: the byte, that nothing
+/// ([`Machine::memory_wait`]) adds to its message (one clause, for after a
+/// `; `): the byte, that nothing
 /// writes it, and, where it lies where the chip's registers would be with
 /// the register block at another base ($102E is SCSR on an EVB), what the
 /// program probably meant and the board that has it so. `budget`: the
@@ -259,17 +260,14 @@ pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
         Kind::Eeprom => "EEPROM",
         _ => "RAM",
     };
-    let why = if machine.registers().ccr & crate::cpu::flags::I != 0 {
-        "interrupts masked: I set"
-    } else {
-        "no interrupt source enabled"
-    };
+    let why =
+        crate::machine::Halt::no_interrupt(machine.registers().ccr & crate::cpu::flags::I != 0);
     // A halt's message already says why nothing can leave the loop.
     let mut hint = if machine.registers().pc == wait.head && !budget {
-        format!("; it waits on ${addr:04X}, {kind} that nothing else writes")
+        format!("it waits on ${addr:04X}, {kind} that nothing else writes")
     } else {
         format!(
-            "; the loop at ${:04X}{} waits on ${addr:04X}, {kind} that nothing else writes ({why}): it never ends, at any budget",
+            "the loop at ${:04X}{} waits on ${addr:04X}, {kind} that nothing else writes ({why}): it never ends, at any budget",
             wait.head,
             source_place(machine, wait.head)
         )

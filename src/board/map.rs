@@ -302,13 +302,7 @@ impl MemoryMap {
     /// The RAM ranges, for messages: "$0040-$7FFF", "$0000-$00FF, $C000-$DFFF";
     /// empty if the board has none.
     pub fn describe_ram(&self, board: &BoardConfig) -> String {
-        let r: Vec<String> = self
-            .memory_runs(board)
-            .iter()
-            .filter(|(k, _, _)| *k == Kind::Ram)
-            .map(|(_, s, e)| format!("${s:04X}-${e:04X}"))
-            .collect();
-        r.join(", ")
+        ranges_of(&self.memory_runs(board), Kind::Ram)
     }
 
     /// The loadable ranges in words, for load errors: "RAM ($0040-$7FFF)
@@ -321,13 +315,9 @@ impl MemoryMap {
             (Kind::Eeprom, "EEPROM"),
             (Kind::Rom, "program memory"),
         ] {
-            let r: Vec<String> = runs
-                .iter()
-                .filter(|(k, _, _)| *k == kind)
-                .map(|(_, s, e)| format!("${s:04X}-${e:04X}"))
-                .collect();
+            let r = ranges_of(&runs, kind);
             if !r.is_empty() {
-                parts.push(format!("{name} ({})", r.join(", ")));
+                parts.push(format!("{name} ({r})"));
             }
         }
         match parts.len() {
@@ -336,6 +326,17 @@ impl MemoryMap {
             n => format!("{} and {}", parts[..n - 1].join(", "), parts[n - 1]),
         }
     }
+}
+
+/// The runs of `kind` among `runs` as text: "$0000-$00FF, $C000-$DFFF";
+/// empty if there are none.
+fn ranges_of(runs: &[(Kind, u16, u16)], kind: Kind) -> String {
+    let r: Vec<String> = runs
+        .iter()
+        .filter(|(k, _, _)| *k == kind)
+        .map(|(_, s, e)| format!("${s:04X}-${e:04X}"))
+        .collect();
+    r.join(", ")
 }
 
 #[cfg(test)]

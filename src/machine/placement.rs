@@ -134,28 +134,47 @@ fn variables(program: &Program) -> Vec<Variable<'_>> {
         .collect()
 }
 
-/// What `board` has at `addr` where a variable cannot live, in words; None
-/// for memory (RAM, and ROM or EEPROM, which hold constant tables).
-fn not_memory(board: &Board, addr: u16) -> Option<String> {
-    let devices = board.device_ranges();
-    if let Some(&(first, last)) = devices.first() {
-        if (first..=last).contains(&addr) {
-            return Some(format!(
-                "the {}'s register block after reset (${first:04X}-${last:04X}): loads and stores there reach the chip's device registers, not memory",
-                board_name(board)
-            ));
+/// What lies where a variable cannot live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NoMemory {
+    /// The chip's register block (after reset), first and last address.
+    Registers(u16, u16),
+    /// The PIO's registers.
+    Pio,
+    /// Nothing.
+    Nothing,
+}
+
+impl NoMemory {
+    /// What `board` has at `addr` where a variable cannot live; None for
+    /// memory (RAM, and ROM or EEPROM, which hold constant tables).
+    fn at(board: &Board, addr: u16) -> Option<NoMemory> {
+        if let Some(&(first, last)) = board.device_ranges().first() {
+            if (first..=last).contains(&addr) {
+                return Some(NoMemory::Registers(first, last));
+            }
+        }
+        match board.kind_at(addr) {
+            Kind::Pio => Some(NoMemory::Pio),
+            Kind::Unmapped => Some(NoMemory::Nothing),
+            Kind::Ram | Kind::Rom | Kind::Eeprom => None,
         }
     }
-    match board.kind_at(addr) {
-        Kind::Pio => Some(format!(
-            "the {}'s PIO registers: loads and stores there reach the PIO's ports, not memory",
-            board_name(board)
-        )),
-        Kind::Unmapped => Some(format!(
-            "no memory on the {} (reads see $FF, the first store stops the run)",
-            board_name(board)
-        )),
-        Kind::Ram | Kind::Rom | Kind::Eeprom => None,
+
+    /// In words, for the warning.
+    fn describe(self, board: &Board) -> String {
+        let name = board_name(board);
+        match self {
+            NoMemory::Registers(first, last) => format!(
+                "the {name}'s register block after reset (${first:04X}-${last:04X}): loads and stores there reach the chip's device registers, not memory"
+            ),
+            NoMemory::Pio => format!(
+                "the {name}'s PIO registers: loads and stores there reach the PIO's ports, not memory"
+            ),
+            NoMemory::Nothing => format!(
+                "no memory on the {name} (reads see $FF, the first store stops the run)"
+            ),
+        }
     }
 }
 
@@ -200,9 +219,9 @@ pub fn placement_warnings(program: &Program, board: &Board) -> Vec<PlacementWarn
         .iter()
         .filter(|v| !is_register_name(v.name))
         .filter_map(|v| {
-            let what = (v.first..=v.last).find_map(|a| not_memory(board, a))?;
-            let in_block = what.contains("register block");
-            (!(in_block && moves_registers)).then_some((v, what))
+            let what = (v.first..=v.last).find_map(|a| NoMemory::at(board, a))?;
+            let in_block = matches!(what, NoMemory::Registers(..));
+            (!(in_block && moves_registers)).then(|| (v, what.describe(board)))
         })
         .collect();
     if found.is_empty() {

@@ -152,7 +152,9 @@ impl PollLoop {
         }
     }
 
-    /// The registers after the loop's read of `value` from `regs`.
+    /// The registers after the loop's read of `value` from `regs` (for
+    /// BRSET and BRCLR, which set nothing, `regs` as they are).
+    #[inline(always)]
     fn after_read(&self, regs: &Registers, value: u8) -> Registers {
         let mut r = *regs;
         match self.read {
@@ -176,27 +178,16 @@ impl PollLoop {
     /// per poll skip, one skip per LCD byte.)
     #[inline(always)]
     fn iteration(&self, regs: &Registers, value: u8) -> (bool, bool) {
-        let mut ccr = regs.ccr;
-        let kept = match self.read {
+        match self.read {
             Op::Brset => return (true, !value & self.mask == 0),
             Op::Brclr => return (true, value & self.mask == 0),
-            Op::Tst => {
-                alu::tst8(&mut ccr, value);
-                true
-            }
-            Op::Ldaa => alu::logic8(&mut ccr, value) == regs.a,
-            Op::Ldab => alu::logic8(&mut ccr, value) == regs.b,
-            Op::Bita => {
-                alu::logic8(&mut ccr, regs.a & value);
-                true
-            }
-            Op::Bitb => {
-                alu::logic8(&mut ccr, regs.b & value);
-                true
-            }
-            _ => false,
-        };
-        (kept && ccr == regs.ccr, alu::branch_taken(self.branch, ccr))
+            Op::Tst | Op::Ldaa | Op::Ldab | Op::Bita | Op::Bitb => {}
+            _ => return (false, alu::branch_taken(self.branch, regs.ccr)),
+        }
+        // The read changes at most A, B and the flags.
+        let after = self.after_read(regs, value);
+        let kept = after.a == regs.a && after.b == regs.b && after.ccr == regs.ccr;
+        (kept, alu::branch_taken(self.branch, after.ccr))
     }
 }
 

@@ -269,8 +269,7 @@ pub(super) fn run_script(
             cycles: budget,
             at: locate(m.program(), m.registers().pc),
             busy: m.board().last_activity().saturating_add(timing.quiet) > m.cycles(),
-            waits_on: crate::run::memory_wait_hint(m, true)
-                .map(|h| h.trim_start_matches("; ").to_string()),
+            waits_on: crate::run::memory_wait_hint(m, true),
         }),
     }
 }
@@ -367,8 +366,7 @@ pub(super) fn boot(
             cycles: limits.max_cycles,
             at: locate(&program, machine.registers().pc),
             busy: true,
-            waits_on: crate::run::memory_wait_hint(&machine, true)
-                .map(|h| h.trim_start_matches("; ").to_string()),
+            waits_on: crate::run::memory_wait_hint(&machine, true),
         };
         return Err(format!("while starting up: {e}"));
     }
