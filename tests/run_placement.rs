@@ -30,6 +30,16 @@ fn scratch(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// `run ARGS --json`: the stop reason and the message.
+fn stop(args: &[&str]) -> (String, String) {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let out = hc11lab(&args);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let text = |k: &str| report[k].as_str().unwrap_or_default().to_string();
+    (text("stop_reason"), text("message"))
+}
+
 fn machine(path: &Path, board: BoardConfig) -> Machine {
     let opened = hc11lab::open::open(Some(path)).expect("assembles");
     Machine::with_board(opened.program, &BoardSetup::new(board)).expect("loads")
@@ -143,12 +153,10 @@ fn a_wait_on_memory_nothing_writes_is_said_to_never_end() {
     let path = scratch("pollram.asm", POLL_RAM);
     let path = path.to_string_lossy();
     for extra in [&[][..], &["--break", "$FFF0"][..]] {
-        let mut args = vec!["run", path.as_ref(), "--max-cycles", "100000", "--json"];
+        let mut args = vec!["run", path.as_ref(), "--max-cycles", "100000"];
         args.extend_from_slice(extra);
-        let out = hc11lab(&args);
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        let message = report["message"].as_str().unwrap_or_default();
-        assert_eq!(report["stop_reason"], "cycle_budget", "{message}");
+        let (reason, message) = stop(&args);
+        assert_eq!(reason, "cycle_budget", "{message}");
         assert!(
             message.contains("the loop at $C005 (pollram.asm:4) waits on $102E, RAM that nothing else writes (interrupts masked: I set): it never ends, at any budget"),
             "{extra:?}: {message}"
@@ -175,10 +183,8 @@ fn a_halt_in_brclr_on_memory_says_what_it_waits_on() {
         "brclr.asm",
         "\torg $C000\nStart\tldy #$1000\nWait\tbrclr $2E,y,#$80,Wait\n\torg $FFFE\n\tfdb Start\n",
     );
-    let out = hc11lab(&["run", path.to_string_lossy().as_ref(), "--json"]);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let message = report["message"].as_str().unwrap_or_default();
-    assert_eq!(report["stop_reason"], "halted", "{message}");
+    let (reason, message) = stop(&["run", path.to_string_lossy().as_ref()]);
+    assert_eq!(reason, "halted", "{message}");
     assert!(message.ends_with("; it waits on $102E, RAM that nothing else writes. With the registers at $1000 that would be SCSR, but the trainer11's are at $0000-$003F; a program written for the EVB runs with --board evb"), "{message}");
 }
 
@@ -190,16 +196,13 @@ fn a_wait_an_interrupt_could_end_gets_the_budget_advice() {
         "rti.asm",
         "\torg $C000\nStart\tlds #$3FFF\n\tldaa #$40\n\tstaa $24\n\tcli\nWait\tldaa $0050\n\tbeq Wait\nHere\tbra Here\nIsr\tldaa #$40\n\tstaa $25\n\trti\n\torg $FFF0\n\tfdb Isr\n\torg $FFFE\n\tfdb Start\n",
     );
-    let out = hc11lab(&[
+    let (reason, message) = stop(&[
         "run",
         path.to_string_lossy().as_ref(),
         "--max-cycles",
         "100000",
-        "--json",
     ]);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let message = report["message"].as_str().unwrap_or_default();
-    assert_eq!(report["stop_reason"], "cycle_budget", "{message}");
+    assert_eq!(reason, "cycle_budget", "{message}");
     assert!(message.contains("give a larger --max-cycles"), "{message}");
     assert!(!message.contains("waits on"), "{message}");
 }
