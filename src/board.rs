@@ -1251,6 +1251,29 @@ impl Board {
         }
     }
 
+    /// The eight bytes from `pc` as [`Bus::code`] gives them (`pc` where
+    /// [`MemoryMap::code_direct`] holds).
+    #[inline(always)]
+    fn code_at(&self, pc: u16) -> u64 {
+        let at = pc as usize;
+        let mut bytes = [0u8; CODE_PAD];
+        bytes.copy_from_slice(&self.mem[at..at + CODE_PAD]);
+        u64::from_be_bytes(bytes)
+    }
+
+    /// [`Bus::fetch`] where the next page is not direct: the instruction
+    /// may still lie in this one, else it is read byte by byte. Cold, so
+    /// that the hot loops' fetch runs straight into the dispatch.
+    #[cold]
+    #[inline(never)]
+    fn fetch_cold(&mut self, pc: u16) -> u64 {
+        if self.map.code_direct_in_page(pc) {
+            self.code_at(pc)
+        } else {
+            crate::cpu::core::fetch_code(self, pc)
+        }
+    }
+
     /// The PIO data port (0 A, 1 B, 2 C) a CPU access of `abs` reaches,
     /// if one does (the register block and the internal RAM come first).
     #[inline(always)]
@@ -1679,13 +1702,16 @@ impl Bus for Board {
 
     #[inline(always)]
     fn code(&self, pc: u16) -> Option<u64> {
-        if !self.map.code_direct(pc) {
-            return None;
+        self.map.code_direct(pc).then(|| self.code_at(pc))
+    }
+
+    #[inline(always)]
+    fn fetch(&mut self, pc: u16) -> u64 {
+        if self.map.code_direct_hot(pc) {
+            self.code_at(pc)
+        } else {
+            self.fetch_cold(pc)
         }
-        let at = pc as usize;
-        let mut bytes = [0u8; CODE_PAD];
-        bytes.copy_from_slice(&self.mem[at..at + CODE_PAD]);
-        Some(u64::from_be_bytes(bytes))
     }
 
     #[inline]
@@ -1767,6 +1793,47 @@ mod tests {
         regs.write(0x8002, 0x40);
         assert_eq!(regs.pio.port(2), 0x3C, "the store went to PIOC");
         assert_eq!(regs.read(0x8002), regs.ports.peek(ports::addr::PIOC, 0));
+    }
+
+    /// `Bus::fetch`, which takes an instruction in one load where it can,
+    /// gives the bytes the fetch through `Bus::read` gives, at every
+    /// address: with the registers moved by INIT, across page ends before
+    /// the PIO, the register block and $FFFF, and with watched blocks.
+    #[test]
+    fn fetch_gives_the_bytes_a_byte_by_byte_fetch_reads() {
+        use crate::cpu::decode::Instruction;
+        let mut b = Board::new();
+        let mut seed = 0x9E37_79B9u32;
+        let mut bytes = vec![0u8; 0x10000];
+        for v in bytes.iter_mut() {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            *v = seed as u8;
+        }
+        b.load(0x0040, &bytes[0x0040..0x8000]).expect("RAM");
+        b.load(0xC000, &bytes[0xC000..]).expect("ROM");
+        for init in [0x00, 0x01, 0x7B] {
+            let mut board = b.clone();
+            board.write(ports::addr::INIT, init);
+            for watched in [false, true] {
+                if watched {
+                    let mut bits = vec![0u64; 1024];
+                    bits[0x7F00 >> 6] = 1;
+                    board.set_watch(Some((&bits, &bits)));
+                }
+                for pc in 0..=0xFFFFu16 {
+                    let len = match Instruction::decode(pc, |a| board.peek(a)) {
+                        Ok(i) => i.len(),
+                        Err(e) => u16::from(e.len),
+                    };
+                    let keep = !0u64 << (64 - 8 * u32::from(len.min(8)));
+                    let one = board.clone().fetch(pc) & keep;
+                    let by_byte = crate::cpu::core::fetch_code(&mut board.clone(), pc) & keep;
+                    assert_eq!(one, by_byte, "INIT ${init:02X}, watch {watched}: ${pc:04X}");
+                }
+            }
+        }
     }
 
     /// `is_device` answers as a search of `device_ranges` does, wherever

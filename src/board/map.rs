@@ -181,8 +181,27 @@ impl MemoryMap {
         if blocks.is_none() && self.watch.is_none() {
             return;
         }
+        // The debugger sets the watch before every run and takes it away
+        // after: only the blocks watched before or now change (a whole
+        // rebuild per stop was most of a watchpoint stop's cost).
+        let mut touched = [0u64; BLOCKS / 64];
+        for (writes, reads) in [self.watch.as_deref(), blocks.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            for (t, (w, r)) in touched.iter_mut().zip(writes.iter().zip(reads)) {
+                *t |= w | r;
+            }
+        }
         self.watch = blocks.map(Box::new);
-        self.sync_quick();
+        for (word, &bits) in touched.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let b = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.quick[b] = self.block_quick(b);
+            }
+        }
     }
 
     fn sync_quick(&mut self) {
@@ -190,27 +209,32 @@ impl MemoryMap {
             self.page_read[i] = p & (READ_DIRECT | REGISTERS) == READ_DIRECT;
         }
         for b in 0..BLOCKS {
-            let p = self.pages[b / 4];
-            // The register block is 64-byte aligned, so one block.
-            let registers = self.is_register((b as u16) << 6);
-            let bit = |flag: u8, quick: u8| if p & flag != 0 { quick } else { 0 };
-            self.quick[b] = if registers {
-                0
-            } else {
-                bit(READ_DIRECT, QUICK_READ) | bit(WRITE_DIRECT, QUICK_WRITE)
-            };
-            if let Some((writes, reads)) = self.watch.as_deref() {
-                if writes[b / 64] & (1 << (b % 64)) != 0 {
-                    self.quick[b] &= !QUICK_WRITE;
-                }
-                if reads[b / 64] & (1 << (b % 64)) != 0 {
-                    self.quick[b] &= !QUICK_READ;
-                }
-            }
+            self.quick[b] = self.block_quick(b);
         }
         for i in 0..256 {
             self.quick_code[i] = i < 255 && self.page_read[i] && self.page_read[i + 1];
         }
+    }
+
+    /// Block `b`'s [`QUICK_READ`] and [`QUICK_WRITE`] bits: as its page
+    /// says, none for the register block, less what the watch takes off.
+    fn block_quick(&self, b: usize) -> u8 {
+        let p = self.pages[b / 4];
+        // The register block is 64-byte aligned, so one block.
+        if self.is_register((b as u16) << 6) {
+            return 0;
+        }
+        let bit = |flag: u8, quick: u8| if p & flag != 0 { quick } else { 0 };
+        let mut q = bit(READ_DIRECT, QUICK_READ) | bit(WRITE_DIRECT, QUICK_WRITE);
+        if let Some((writes, reads)) = self.watch.as_deref() {
+            if writes[b / 64] & (1 << (b % 64)) != 0 {
+                q &= !QUICK_WRITE;
+            }
+            if reads[b / 64] & (1 << (b % 64)) != 0 {
+                q &= !QUICK_READ;
+            }
+        }
+        q
     }
 
     /// True if a read of `addr` goes straight to memory: a page of one
@@ -226,8 +250,21 @@ impl MemoryMap {
     /// hot one: `pc`'s page and the next both direct.
     #[inline(always)]
     pub fn code_direct(&self, pc: u16) -> bool {
-        let page = (pc >> 8) as usize;
-        self.quick_code[page] || (pc & 0xFF <= 0xF8 && self.page_read[page])
+        self.code_direct_hot(pc) || self.code_direct_in_page(pc)
+    }
+
+    /// The hot half of [`Self::code_direct`]: `pc`'s page and the next
+    /// both direct.
+    #[inline(always)]
+    pub fn code_direct_hot(&self, pc: u16) -> bool {
+        self.quick_code[(pc >> 8) as usize]
+    }
+
+    /// The other half of [`Self::code_direct`]: all eight bytes in `pc`'s
+    /// page, which is direct.
+    #[inline(always)]
+    pub fn code_direct_in_page(&self, pc: u16) -> bool {
+        pc & 0xFF <= 0xF8 && self.page_read[(pc >> 8) as usize]
     }
 
     /// True if a write of `addr` goes straight to memory (see [`Self::reads_direct`]).
@@ -401,6 +438,42 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `set_watch` changes only the blocks watched before or now; after
+    /// any sequence of watches the quick table is the one a whole rebuild
+    /// gives (the registers moved, the vector page watched, an overlap).
+    #[test]
+    fn a_watch_changes_the_quick_table_as_a_rebuild_would() {
+        let cfg = BoardConfig::evb();
+        let block = |bs: &[usize]| {
+            let mut w = [0u64; BLOCKS / 64];
+            for &b in bs {
+                w[b / 64] |= 1 << (b % 64);
+            }
+            w
+        };
+        let sets = [
+            Some((block(&[1, 2, 64]), block(&[]))),
+            Some((block(&[2, 3]), block(&[2, 1023]))),
+            Some((block(&[]), block(&[0, 40, 64]))),
+            None,
+            Some((block(&[5]), block(&[5]))),
+            None,
+        ];
+        for init in [0x01, 0x10] {
+            let mut m = MemoryMap::new(&cfg, init, true);
+            m.watch_vector_page();
+            for set in sets {
+                m.set_watch(set);
+                let mut whole = m.clone();
+                whole.sync_quick();
+                assert_eq!(m.quick, whole.quick, "INIT ${init:02X}, {set:?}");
+            }
+            let mut fresh = MemoryMap::new(&cfg, init, true);
+            fresh.watch_vector_page();
+            assert_eq!(m.quick, fresh.quick, "INIT ${init:02X}: unwatched again");
         }
     }
 

@@ -23,6 +23,20 @@ pub trait Bus {
         let _ = pc;
         None
     }
+    /// The instruction at `pc` in the form [`Bus::code`] gives: its eight
+    /// bytes where `code` has them, else fetched byte by byte through
+    /// [`Bus::read`] (exactly the instruction's bytes). A bus may answer
+    /// this itself to keep the common case free of the `Option`.
+    #[inline(always)]
+    fn fetch(&mut self, pc: u16) -> u64
+    where
+        Self: Sized,
+    {
+        match self.code(pc) {
+            Some(code) => code,
+            None => crate::cpu::core::fetch_code(self, pc),
+        }
+    }
     /// The vector address of the highest-priority pending I-maskable interrupt
     /// (`$FFF2` for the IRQ pin, `$FFD6` for the SCI, ...), if any.
     fn irq_vector(&self) -> Option<u16> {

@@ -298,10 +298,7 @@ impl Cpu {
     #[inline(always)]
     fn fetch_and_run<B: Bus>(&mut self, bus: &mut B) -> Step {
         let pc = self.regs.pc;
-        let code = match bus.code(pc) {
-            Some(code) => code,
-            None => fetch_code(bus, pc),
-        };
+        let code = bus.fetch(pc);
         self.dispatch_first(bus, (code >> 56) as u8, pc, code)
     }
 
@@ -339,6 +336,10 @@ impl Cpu {
         self.dispatch(bus, index, pc, code)
     }
 
+    // Cold (as `step_stopped` and `fetch_code`): the hot loops inline the
+    // step, and code placed between its fetch and its dispatch spreads
+    // that path over more cache lines.
+    #[cold]
     fn step_waiting<B: Bus>(&mut self, bus: &mut B) -> Step {
         let pc = self.regs.pc;
         let vector = if self.regs.ccr & flags::X == 0 && bus.xirq() {
@@ -379,6 +380,7 @@ impl Cpu {
     /// stopped; the slice this reports only lets a board advance the outside
     /// world (a key, the XIRQ pin) so something can end the STOP. The
     /// oscillator start-up delay (OPTION.DLY) is the board's business.
+    #[cold]
     fn step_stopped<B: Bus>(&mut self, bus: &mut B) -> Step {
         let wake = bus.xirq() || (self.regs.ccr & flags::I == 0 && bus.irq_vector().is_some());
         if wake {
@@ -505,7 +507,8 @@ impl Cpu {
 /// logs every read): the opcode (after a prebyte), then exactly the operand
 /// bytes its table entry has, in the form `Bus::code` gives. An illegal
 /// opcode's bytes stop after the opcode, as the chip's fetch does.
-fn fetch_code<B: Bus>(bus: &mut B, pc: u16) -> u64 {
+#[cold]
+pub(crate) fn fetch_code<B: Bus>(bus: &mut B, pc: u16) -> u64 {
     let first = bus.read(pc);
     let mut code = u64::from(first) << 56;
     let mut at = pc.wrapping_add(1);

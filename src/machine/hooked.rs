@@ -573,6 +573,9 @@ impl Machine {
         // The first step is not asked at a breakpoint address (the run
         // starts there); the others are.
         let mut check = !std::mem::replace(first, false);
+        // The back-jump note, as in `run_until`: steps taken elsewhere (the
+        // full path's probes, single steps) may have left it set.
+        self.cpu.flow.back = false;
         // Every step that stays in this loop ended before `limit` (tested
         // below, and the skips end before it), so the loop's head tests
         // the limit only after the hook changed it.
@@ -614,7 +617,9 @@ impl Machine {
             if !plain {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
-            let back = to <= step.pc;
+            // Only a branch or jump back can close a loop (calls and
+            // returns to lower code close none), as in `run_until`.
+            let back = std::mem::take(&mut self.cpu.flow.back);
             if back && self.halt_check(step.pc).is_some() {
                 return Some(QuickEnd::Ticked(step, before(&self.cpu)));
             }
