@@ -261,7 +261,14 @@ pub struct WatchedAccess {
 /// boards compare equal whatever it holds (the debugger installs it for a
 /// run and takes it away after).
 #[derive(Debug, Default)]
-struct Watch(Option<Box<WatchSet>>);
+struct Watch {
+    /// What is watched now, if anything.
+    on: Option<Box<WatchSet>>,
+    /// The last set taken away, kept for the next (the debugger sets the
+    /// watch before every run and takes it away after: no allocation per
+    /// stop).
+    spare: Option<Box<WatchSet>>,
+}
 
 #[derive(Debug)]
 struct WatchSet {
@@ -276,9 +283,35 @@ impl WatchSet {
     }
 }
 
+/// The 64-byte blocks with a watched byte in `bits` (one bit per address,
+/// 1,024 words): bit `b % 64` of word `b / 64` for block `b`, which is
+/// word `b` of `bits`.
+fn watched_blocks(bits: &[u64]) -> [u64; 16] {
+    let mut blocks = [0u64; 16];
+    for (b, _) in nonzero_words(bits) {
+        blocks[b / 64] |= 1 << (b % 64);
+    }
+    blocks
+}
+
+/// The words of `bits` that are not zero, with their index: eight at a
+/// time, so the empty stretches of a sparse set (one bit per address, the
+/// debugger's watch, asked before every run) cost one test each.
+pub(crate) fn nonzero_words(bits: &[u64]) -> impl Iterator<Item = (usize, u64)> + '_ {
+    let eights = bits.chunks_exact(8);
+    let rest = eights.remainder();
+    let tail = bits.len() - rest.len();
+    eights
+        .enumerate()
+        .filter(|(_, e)| e.iter().fold(0, |a, w| a | w) != 0)
+        .flat_map(|(i, e)| e.iter().enumerate().map(move |(j, &w)| (i * 8 + j, w)))
+        .chain(rest.iter().enumerate().map(move |(j, &w)| (tail + j, w)))
+        .filter(|&(_, w)| w != 0)
+}
+
 impl Clone for Watch {
     fn clone(&self) -> Self {
-        Watch(None)
+        Watch::default()
     }
 }
 
@@ -726,26 +759,31 @@ impl Board {
     /// that made it leaves the machine's hot loop. The accesses themselves
     /// are the same either way.
     pub(crate) fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
-        let blocks = |bits: &[u64]| {
-            let mut blocks = [0u64; 16];
-            for (b, w) in bits.iter().enumerate() {
-                if *w != 0 {
-                    blocks[b / 64] |= 1 << (b % 64);
-                }
-            }
-            blocks
-        };
         match bits {
             Some((writes, reads)) if writes.len() == 1024 && reads.len() == 1024 => {
-                self.watch = Watch(Some(Box::new(WatchSet {
-                    writes: writes.to_vec(),
-                    reads: reads.to_vec(),
-                    log: Vec::new(),
-                })));
-                self.map.set_watch(Some((blocks(writes), blocks(reads))));
+                let mut set = self
+                    .watch
+                    .on
+                    .take()
+                    .or_else(|| self.watch.spare.take())
+                    .unwrap_or_else(|| {
+                        Box::new(WatchSet {
+                            writes: vec![0; 1024],
+                            reads: vec![0; 1024],
+                            log: Vec::new(),
+                        })
+                    });
+                set.writes.copy_from_slice(writes);
+                set.reads.copy_from_slice(reads);
+                set.log.clear();
+                self.watch.on = Some(set);
+                self.map
+                    .set_watch(Some((watched_blocks(writes), watched_blocks(reads))));
             }
             _ => {
-                self.watch = Watch(None);
+                if let Some(set) = self.watch.on.take() {
+                    self.watch.spare = Some(set);
+                }
                 self.map.set_watch(None);
             }
         }
@@ -754,12 +792,12 @@ impl Board {
     /// The watched accesses since [`Board::clear_watched`] (none while
     /// nothing is watched).
     pub(crate) fn watched_accesses(&self) -> &[WatchedAccess] {
-        self.watch.0.as_ref().map_or(&[], |w| &w.log)
+        self.watch.on.as_ref().map_or(&[], |w| &w.log)
     }
 
     /// Empties the log of watched accesses.
     pub(crate) fn clear_watched(&mut self) {
-        if let Some(w) = &mut self.watch.0 {
+        if let Some(w) = &mut self.watch.on {
             w.log.clear();
         }
     }
@@ -1372,7 +1410,7 @@ impl Board {
                     let v = self.peek_memory(abs);
                     // Watched blocks come here (plain RAM otherwise is read
                     // straight from memory).
-                    if kind == Kind::Ram && self.watch.0.is_some() {
+                    if kind == Kind::Ram && self.watch.on.is_some() {
                         self.log_watched(abs, v, false);
                     }
                     v
@@ -1485,7 +1523,7 @@ impl Board {
     #[inline(never)]
     fn log_watched(&mut self, addr: u16, value: u8, write: bool) {
         let old = self.mem[addr as usize];
-        if let Some(w) = &mut self.watch.0 {
+        if let Some(w) = &mut self.watch.on {
             if WatchSet::has(if write { &w.writes } else { &w.reads }, addr) {
                 w.log.push(WatchedAccess {
                     addr,
@@ -1584,7 +1622,7 @@ impl Board {
                 Kind::Ram => {
                     // Watched blocks come here (plain RAM otherwise
                     // goes straight to memory).
-                    if self.watch.0.is_some() {
+                    if self.watch.on.is_some() {
                         self.log_watched(abs, value, true);
                     }
                     self.mem[abs as usize] = value;
@@ -1793,6 +1831,34 @@ mod tests {
         regs.write(0x8002, 0x40);
         assert_eq!(regs.pio.port(2), 0x3C, "the store went to PIOC");
         assert_eq!(regs.read(0x8002), regs.ports.peek(ports::addr::PIOC, 0));
+    }
+
+    /// `nonzero_words` finds every word that is not zero, in order, at the
+    /// edges of its groups of eight and in a tail shorter than eight.
+    #[test]
+    fn nonzero_words_are_every_set_word() {
+        for len in [1024, 13, 8, 3, 0] {
+            let mut bits = vec![0u64; len];
+            let set: Vec<usize> = [0, 7, 8, 9, 12, 511, 1023]
+                .into_iter()
+                .filter(|&i| i < len)
+                .collect();
+            for &i in &set {
+                bits[i] = 1 << (i % 64);
+            }
+            let found: Vec<(usize, u64)> = nonzero_words(&bits).collect();
+            let want: Vec<(usize, u64)> = set.iter().map(|&i| (i, bits[i])).collect();
+            assert_eq!(found, want, "{len} words");
+        }
+        let mut bits = vec![0u64; 1024];
+        bits[1] = 3;
+        bits[65] = 1 << 63;
+        assert_eq!(watched_blocks(&bits), {
+            let mut b = [0u64; 16];
+            b[0] = 1 << 1;
+            b[1] = 1 << 1;
+            b
+        });
     }
 
     /// `Bus::fetch`, which takes an instruction in one load where it can,

@@ -1177,11 +1177,11 @@ impl Machine {
     /// True if every address set in `bits` (bit `a & 63` of word
     /// `a >> 6`) is RAM, where [`Machine::set_watch`] can watch.
     pub fn can_watch(&self, bits: &[u64]) -> bool {
-        bits.iter().enumerate().all(|(w, &b)| {
-            b == 0
-                || (0..64)
-                    .filter(|i| b & (1 << i) != 0)
-                    .all(|i| self.board.is_ram(((w as u16) << 6) | i))
+        crate::board::nonzero_words(bits).all(|(w, b)| {
+            let base = (w as u16) << 6;
+            (0..64)
+                .filter(|i| b & (1 << i) != 0)
+                .all(|i| self.board.is_ram(base | i))
         })
     }
 

@@ -111,3 +111,32 @@ fn check_grades_a_submission_through_the_grader() {
     assert_eq!(code, 2);
     assert!(err.contains("not an exercise"), "{err}");
 }
+
+/// A check on one's own machine names the submission by the path given
+/// (a batch's reports name it by its file name only); a file inside a
+/// submission keeps its path relative to it.
+#[test]
+fn check_names_a_missing_or_wrong_submission_by_its_whole_path() {
+    let dir = std::env::temp_dir().join(format!("hc11lab lesson path {}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("not there");
+    let (code, _, err) = hc11lab(&["lesson", "check", "e1-draw", missing.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!("error: cannot read {}: ", missing.display())),
+        "{err}"
+    );
+    let file = dir.join("solution.asm");
+    std::fs::write(&file, "        nop\n").unwrap();
+    let (code, _, err) = hc11lab(&["lesson", "check", "e1-draw", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: a submission is a folder or a .zip",
+            file.display()
+        )),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

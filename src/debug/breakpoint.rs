@@ -494,7 +494,9 @@ impl Breakpoint {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakpoints {
     list: Vec<Breakpoint>,
-    bits: Vec<u64>,
+    /// The enabled breakpoints' addresses, in the machine's form (a run
+    /// takes a copy: one block copy, not a walk over the bits).
+    bits: crate::machine::Breakpoints,
     next_id: u32,
 }
 
@@ -502,7 +504,7 @@ impl Default for Breakpoints {
     fn default() -> Self {
         Breakpoints {
             list: Vec::new(),
-            bits: vec![0; 1024],
+            bits: crate::machine::Breakpoints::new(),
             next_id: 1,
         }
     }
@@ -621,33 +623,24 @@ impl Breakpoints {
     }
 
     fn reindex(&mut self) {
-        self.bits.iter_mut().for_each(|w| *w = 0);
-        for b in self.list.iter().filter(|b| b.enabled) {
-            for &a in &b.addrs {
-                self.bits[(a >> 6) as usize] |= 1 << (a & 63);
-            }
-        }
+        self.bits = self
+            .list
+            .iter()
+            .filter(|b| b.enabled)
+            .flat_map(|b| b.addrs.iter().copied())
+            .collect();
     }
 
     /// True if some enabled breakpoint sits at `pc` (cheap; call per instruction).
     #[inline]
     pub fn maybe_at(&self, pc: u16) -> bool {
-        self.bits[(pc >> 6) as usize] & (1 << (pc & 63)) != 0
+        self.bits.contains(pc)
     }
 
     /// Every address with an enabled breakpoint, as the machine's set (so a
     /// run on the machine's fast path stops there and asks the session).
     pub fn addresses(&self) -> crate::machine::Breakpoints {
-        self.bits
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w != 0)
-            .flat_map(|(i, w)| {
-                (0..64u16)
-                    .filter(move |b| w & (1 << b) != 0)
-                    .map(move |b| ((i as u16) << 6) | b)
-            })
-            .collect()
+        self.bits.clone()
     }
 
     /// Counts a hit for every enabled breakpoint at `pc` whose condition

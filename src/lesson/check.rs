@@ -146,7 +146,7 @@ pub fn check(cat: &Catalog, id: &str, path: &Path) -> Result<SubmissionResult, C
         .exercise(id)
         .ok_or_else(|| CheckError::NotAnExercise(id.to_string()))?;
     let assignment = Assignment::load(&ex.dir)?;
-    let submission = Submission::load(path, &assignment.limits)?;
+    let submission = load_submission(path, &assignment)?;
     Ok(grade_one(&assignment, &submission))
 }
 
@@ -162,11 +162,36 @@ pub fn check_localized(
         .exercise(id)
         .ok_or_else(|| CheckError::NotAnExercise(id.to_string()))?;
     let assignment = Assignment::load(&ex.dir)?;
-    let submission = Submission::load(path, &assignment.limits)?;
+    let submission = load_submission(path, &assignment)?;
     let result = grade_one(&assignment, &submission);
     let program = assemble_submission(&assignment, &submission);
     let report = CheckReport::localized(&result, &assignment, program.as_ref(), lang);
     Ok((result, report))
+}
+
+/// The submission at `path`, or why not, naming the path as the user gave
+/// it: a batch names a submission by its file name alone (its reports go
+/// to others), a check on one's own machine is kinder with the whole path.
+fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, SubmissionError> {
+    let shown = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let given = path.display().to_string();
+    // Only the submission itself is named by its file name; a file inside
+    // it keeps its path relative to the submission.
+    Submission::load(path, &assignment.limits).map_err(|e| match e {
+        SubmissionError::Unreadable { path, message } if path == shown => {
+            SubmissionError::Unreadable {
+                path: given,
+                message,
+            }
+        }
+        SubmissionError::NotRegular { path, kind } if path == shown => {
+            SubmissionError::NotRegular { path: given, kind }
+        }
+        e => e,
+    })
 }
 
 /// The submission assembled as the grader assembles it (with the course's
