@@ -147,11 +147,8 @@ impl Profile {
         now: u64,
         mut log: Option<&mut Vec<RowDelta>>,
     ) {
-        // One frame ended (a return from the innermost call): only the live
-        // frames can be further out, so the chained search below is skipped.
         if let [e] = ended {
-            let outer_active = live.iter().any(|f| f.target == e.frame.target);
-            self.add_ended(e, now, outer_active, log);
+            self.on_return(e, live, now, log);
             return;
         }
         for (i, e) in ended.iter().enumerate() {
@@ -164,8 +161,24 @@ impl Profile {
         }
     }
 
+    /// [`Profile::on_ended_logged`] for one frame that ended (a return
+    /// from the innermost call): only the live frames can be further out.
+    /// In line, for the debugger's short way of a return, which runs at
+    /// every RTS.
+    #[inline(always)]
+    pub(crate) fn on_return(
+        &mut self,
+        e: &Ended,
+        live: &[Frame],
+        now: u64,
+        log: Option<&mut Vec<RowDelta>>,
+    ) {
+        let outer_active = live.iter().any(|f| f.target == e.frame.target);
+        self.add_ended(e, now, outer_active, log);
+    }
+
     /// Adds the ended frame `e`'s row, noting it in `log` if given.
-    #[inline]
+    #[inline(always)]
     fn add_ended(
         &mut self,
         e: &Ended,

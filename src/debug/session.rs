@@ -284,9 +284,13 @@ fn call_or_return_fast(
             if !cs.return_fast(before.1, regs.sp, regs.pc, cycles_after) {
                 return false;
             }
-            tracked
-                .profile
-                .on_ended_logged(&cs.ended, cs.frames(), cycles_after, log);
+            // `return_fast` ends exactly the innermost frame: its row in line.
+            match cs.ended.as_slice() {
+                [e] => tracked.profile.on_return(e, cs.frames(), cycles_after, log),
+                ended => tracked
+                    .profile
+                    .on_ended_logged(ended, cs.frames(), cycles_after, log),
+            }
             true
         }
         _ => false,
