@@ -116,6 +116,15 @@
 //! function 64-byte aligned in both builds: `run_until` 2.54 -> 2.21 ms,
 //! the fast path 2.95 -> 3.02 ms, ratios 1.16x -> 1.36x and 1.30x ->
 //! 1.49-1.51x for the watchpoints).
+//! Session 19 (a stop no longer rebuilds the memory map's quick table or
+//! walks the breakpoint and watch bits; the quick stretch's loop test
+//! after branches and jumps only; a return's profile row in line; every
+//! build laid out alike by `.cargo/config.toml`): fast path 1.28-1.31x,
+//! conditional breakpoint 1.34x, provenance recorded 1.27-1.33x, the
+//! watchpoint on the cells 1.37-1.40x, `read coordy` 1.39x, step over
+//! 1.23x (pinned, two runs; `run_until` 2.39-2.48 ms). Against the session
+//! 18 code, both built with that layout: watchpoints 1.51-1.52x ->
+//! 1.42-1.44x and 1.53-1.55x -> 1.45-1.47x (before the in-line row).
 //!
 //! The command line, best of 15 wall-clock runs each (process start and
 //! assembling the firmware, about 4 ms, included), old binary vs new, built
