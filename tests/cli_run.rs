@@ -279,3 +279,84 @@ fn missing_files_are_one_error_line_each() {
     let rom = hc11lab(&["run", "--rom", "/nonexistent/mon.s19"]);
     assert!(String::from_utf8_lossy(&rom.stderr).starts_with("error: cannot read --rom "));
 }
+
+/// A program for the EVB that calls the BUFFALO monitor (`jsr OUTA`)
+/// without its ROM stops in the empty jump table: the message says that
+/// the address holds none of the program, which call went there and which
+/// monitor routine it meant, and names no label thousands of bytes away.
+#[test]
+fn a_call_into_the_missing_buffalo_monitor_is_explained() {
+    let dir = scratch("buffalo");
+    let path = dir.join("hello.asm");
+    std::fs::write(
+        &path,
+        "OUTA\tequ $FFB8\n\torg $C000\nstart\tlds #$00FF\n\tldaa #'H'\n\tjsr OUTA\n\tswi\n",
+    )
+    .expect("write source");
+    let out = hc11lab(&["run", "--board", "evb", path.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    let msg = v["message"].as_str().expect("message");
+    assert!(msg.starts_with("illegal opcode $00 at $FFB8;"), "{msg}");
+    assert!(!msg.contains("start+"), "{msg}");
+    assert!(
+        msg.contains("$FFB8 holds none of the program's bytes (it loads $C000-$C008)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("the `jsr $FFB8` at $C005 (hello.asm:5) went there"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("$FFB8 is OUTA in the jump table of the EVB's BUFFALO monitor"),
+        "{msg}"
+    );
+    // A BSR that goes past the program's end: no monitor named.
+    let p = program(&dir, "\tbsr Start+$40");
+    let out = hc11lab(&["run", &p, "--json"]);
+    let msg = json(&out)["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(msg.contains("holds none of the program's bytes"), "{msg}");
+    assert!(msg.contains("the `bsr $C040` at $C003"), "{msg}");
+    assert!(!msg.contains("BUFFALO"), "{msg}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A call before the program sets SP pushes from $0000 into $FFFF: the
+/// write fault says that SP was never set and where the board's RAM is.
+#[test]
+fn a_push_before_the_stack_pointer_is_set_says_so() {
+    let dir = scratch("nosp");
+    let path = dir.join("nosp.asm");
+    std::fs::write(
+        &path,
+        "\torg $C000\nStart\tjsr Sub\nSub\trts\n\torg $FFFE\n\tdc.w Start\n",
+    )
+    .expect("write source");
+    let out = hc11lab(&["run", path.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let msg = json(&out)["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        msg.starts_with("write of $C0 to program memory $FFFF"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("SP is $0000, as after reset: the program pushes or calls before it sets the stack pointer"),
+        "{msg}"
+    );
+    assert!(msg.contains("the trainer11's RAM is $0040-$7FFF"), "{msg}");
+    // With SP set, a write to program memory says nothing of the stack.
+    let p = program(&dir, "\tstaa $C100");
+    let msg = json(&hc11lab(&["run", &p, "--json"]))["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(msg.starts_with("write of"), "{msg}");
+    assert!(!msg.contains("SP is"), "{msg}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
