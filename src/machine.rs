@@ -21,6 +21,7 @@ pub mod hooked;
 pub mod observe;
 pub mod placement;
 mod poll;
+pub mod stray;
 pub use poll::MemoryWait;
 
 /// Instructions an idle loop's body may have at most (see `Machine::halt_check`).

@@ -4,7 +4,7 @@
 
 use crate::cpu::Registers;
 use crate::debug::cli::{parse_address, run_debug, CliError, DebugRun, RunRequest};
-use crate::machine::{Machine, StopConditions, StopReason};
+use crate::machine::{stray, Machine, StopConditions, StopReason};
 use crate::script::Script;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -319,122 +319,20 @@ fn label_place(machine: &Machine, addr: u16) -> String {
     }
 }
 
-/// For a stop at `pc` outside the program's bytes (code run where the
-/// program put none): where the program is, the call that went there if
-/// the return address on the stack shows one, and the monitor routine a
-/// call into the BUFFALO jump table meant. `None` inside the program or
-/// for a program without bytes.
+/// [`stray::outside_hint`] for the machine's program and stack.
 fn outside_hint(machine: &Machine, pc: u16) -> Option<String> {
-    let program = machine.program();
-    if program.segments.is_empty() || program.byte_at(pc).is_some() {
-        return None;
-    }
-    let mut hint = format!(
-        ". ${pc:04X} holds none of the program's bytes (it loads {})",
-        loaded_ranges(program)
-    );
-    if let Some(site) = call_site(machine, pc) {
-        hint.push_str(&format!(
-            "; the `{}` at ${site:04X}{} went there",
-            instruction_text(machine, site),
-            source_place(machine, site)
-        ));
-    }
-    if let Some(name) = buffalo_routine(pc) {
-        hint.push_str(&format!(
-            ". ${pc:04X} is {name} in the jump table of the EVB's BUFFALO monitor, which is not \
-             loaded: run with --board evb --rom BUFFALO.s19 (your copy of the monitor), or write \
-             the routine in the program"
-        ));
-    }
-    Some(hint)
+    stray::outside_hint(machine.program(), machine.registers().sp, pc, &|a| {
+        machine.peek(a)
+    })
 }
 
-/// For a write fault at `addr` by a push or call with SP still at $0000,
-/// its value after reset: the program never set the stack pointer (a
-/// monitor such as BUFFALO sets it before it starts a program; without
-/// one the program must).
+/// [`stray::unset_stack_hint`] with the board's RAM.
 fn unset_stack_hint(machine: &Machine, addr: u16) -> Option<String> {
-    let sp = machine.registers().sp;
-    // A push writes at SP and below: from $0000 that wraps to $FFFF.
-    if sp != 0 || !(addr == 0 || addr >= 0xFFF7) {
-        return None;
-    }
-    Some(format!(
-        ". SP is $0000, as after reset: the program pushes or calls before it sets the \
-         stack pointer. Set it first (`lds #` the top of your stack; the {}'s RAM is {}); a \
-         monitor such as BUFFALO does that before it starts a program",
-        machine.board().setup().config.name,
-        machine.board().describe_ram()
-    ))
-}
-
-/// The program's bytes as address ranges (`$C000-$C00C, $FFFE-$FFFF`),
-/// adjacent segments joined, at most four named.
-fn loaded_ranges(program: &crate::image::Program) -> String {
-    let mut ranges: Vec<(u32, u32)> = program
-        .segments
-        .iter()
-        .filter(|s| !s.bytes.is_empty())
-        .map(|s| {
-            (
-                u32::from(s.start),
-                u32::from(s.start) + s.bytes.len() as u32 - 1,
-            )
-        })
-        .collect();
-    ranges.sort_unstable();
-    let mut joined: Vec<(u32, u32)> = Vec::new();
-    for (a, b) in ranges {
-        match joined.last_mut() {
-            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
-            _ => joined.push((a, b)),
-        }
-    }
-    let mut text: Vec<String> = joined
-        .iter()
-        .take(4)
-        .map(|&(a, b)| format!("${a:04X}-${:04X}", b.min(0xFFFF)))
-        .collect();
-    if joined.len() > 4 {
-        text.push(format!("{} more", joined.len() - 4));
-    }
-    text.join(", ")
-}
-
-/// The JSR or BSR that just went to `target`, from the return address on
-/// top of the stack: a JSR extended or direct, or a BSR, right before it
-/// whose target is `target`.
-fn call_site(machine: &Machine, target: u16) -> Option<u16> {
-    let sp = machine.registers().sp;
-    let word = |a: u16| u16::from_be_bytes([machine.peek(a), machine.peek(a.wrapping_add(1))]);
-    let ret = word(sp.wrapping_add(1));
-    let ext = ret.wrapping_sub(3);
-    if machine.peek(ext) == 0xBD && word(ext.wrapping_add(1)) == target {
-        return Some(ext);
-    }
-    let short = ret.wrapping_sub(2);
-    let operand = machine.peek(short.wrapping_add(1));
-    let goes = match machine.peek(short) {
-        0x9D => u16::from(operand) == target,
-        0x8D => ret.wrapping_add(operand as i8 as u16) == target,
-        _ => false,
-    };
-    goes.then_some(short)
-}
-
-/// The routine of the BUFFALO monitor's jump table (EVB, EVBU; one JMP
-/// every three bytes from $FFA0, as its manual lists them) at `addr`.
-fn buffalo_routine(addr: u16) -> Option<&'static str> {
-    const TABLE: [&str; 17] = [
-        "UPCASE", "WCHEK", "DCHEK", "INIT", "INPUT", "OUTPUT", "OUTLHL", "OUTRHL", "OUTA",
-        "OUT1BY", "OUT1BS", "OUT2BS", "OUTCRL", "OUTSTR", "OUTST0", "INCHAR", "VECINT",
-    ];
-    let off = addr.checked_sub(0xFFA0)?;
-    if off % 3 != 0 {
-        return None;
-    }
-    TABLE.get(usize::from(off / 3)).copied()
+    stray::unset_stack_hint(
+        machine.registers().sp,
+        addr,
+        Some(&stray::ram_words(machine)),
+    )
 }
 
 /// The instruction at `addr` as text (`staa $C100`).

@@ -311,6 +311,24 @@ fn a_call_into_the_missing_buffalo_monitor_is_explained() {
         msg.contains("$FFB8 is OUTA in the jump table of the EVB's BUFFALO monitor"),
         "{msg}"
     );
+    // The debugger's message (here through --profile) says the same.
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        path.to_str().unwrap(),
+        "--profile",
+        "--json",
+    ]);
+    let msg = json(&out)["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(msg.starts_with("illegal opcode $00 at $FFB8"), "{msg}");
+    assert!(
+        msg.contains("the `jsr $FFB8` at $C005 (hello.asm:5) went there. $FFB8 is OUTA"),
+        "{msg}"
+    );
     // A BSR that goes past the program's end: no monitor named.
     let p = program(&dir, "\tbsr Start+$40");
     let out = hc11lab(&["run", &p, "--json"]);
@@ -350,6 +368,15 @@ fn a_push_before_the_stack_pointer_is_set_says_so() {
         "{msg}"
     );
     assert!(msg.contains("the trainer11's RAM is $0040-$7FFF"), "{msg}");
+    let out = hc11lab(&["run", path.to_str().unwrap(), "--profile", "--json"]);
+    let msg = json(&out)["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        msg.contains("SP is $0000, as after reset") && msg.contains("the trainer11's RAM is"),
+        "{msg}"
+    );
     // With SP set, a write to program memory says nothing of the stack.
     let p = program(&dir, "\tstaa $C100");
     let msg = json(&hc11lab(&["run", &p, "--json"]))["message"]

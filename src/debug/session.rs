@@ -1157,10 +1157,11 @@ impl<T: Target> Debugger<T> {
             Reason::IllegalOpcode { addr, bytes } => {
                 let b: Vec<String> = bytes.iter().map(|b| format!("${b:02X}")).collect();
                 format!(
-                    "illegal opcode {} at {} (${addr:04X}){}; stopped before it: nothing ran, nothing was stacked (continue to take the trap through $FFF8)",
+                    "illegal opcode {} at {} (${addr:04X}){}; stopped before it: nothing ran, nothing was stacked (continue to take the trap through $FFF8){}",
                     b.join(" "),
                     self.label(*addr),
-                    self.line_of(*addr)
+                    self.line_of(*addr),
+                    self.stray_hint(*addr)
                 )
             }
             Reason::BadWrite {
@@ -1169,11 +1170,18 @@ impl<T: Target> Debugger<T> {
                 value,
                 pc,
             } => format!(
-                "`{}` at {} (${pc:04X}){} writes ${value:02X} to {} ${addr:04X}; stopped before it took effect (continue to run it as the chip does: the byte is not stored)",
+                "`{}` at {} (${pc:04X}){} writes ${value:02X} to {} ${addr:04X}; stopped before it took effect (continue to run it as the chip does: the byte is not stored){}{}",
                 self.disasm(*pc),
                 self.label(*pc),
                 self.line_of(*pc),
-                if area == "rom" { "program memory" } else { "unmapped" }
+                if area == "rom" { "program memory" } else { "unmapped" },
+                crate::machine::stray::unset_stack_hint(
+                    self.target.cpu().regs.sp,
+                    *addr,
+                    self.target.ram_words().as_deref()
+                )
+                .unwrap_or_default(),
+                self.stray_hint(*pc)
             ),
             Reason::Settled { waiting_on } => {
                 format!("key script done, program waits for input: {waiting_on}; at {here}")
@@ -1185,6 +1193,17 @@ impl<T: Target> Debugger<T> {
             Reason::StartOfHistory => "reached the oldest state kept (start of history)".into(),
             Reason::NoFrame => "no subroutine to step out of (at top level)".into(),
         }
+    }
+
+    /// Where the program is and what went to `pc`, if `pc` is outside
+    /// its bytes (`machine::stray`), or nothing.
+    fn stray_hint(&self, pc: u16) -> String {
+        let Some(program) = self.target.program() else {
+            return String::new();
+        };
+        let sp = self.target.cpu().regs.sp;
+        crate::machine::stray::outside_hint(program, sp, pc, &|a| self.target.peek(a))
+            .unwrap_or_default()
     }
 
     /// ` (file:line)` of the source line at `addr`, or nothing.

@@ -148,6 +148,11 @@ pub trait Target: Clone {
     fn reset(&mut self);
     /// The loaded program (symbols, lines), if any.
     fn program(&self) -> Option<&Program>;
+    /// The board's RAM in words (`the trainer11's RAM is $0040-$7FFF`),
+    /// for messages, if the target has a board.
+    fn ram_words(&self) -> Option<String> {
+        None
+    }
     /// Address ranges whose reads come from devices, not from the last write.
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         Vec::new()
@@ -378,6 +383,9 @@ impl Target for crate::machine::Machine {
     }
     fn program(&self) -> Option<&Program> {
         Some(crate::machine::Machine::program(self).as_ref())
+    }
+    fn ram_words(&self) -> Option<String> {
+        Some(crate::machine::stray::ram_words(self))
     }
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         // On-chip registers and the PIO, where the board has them now.

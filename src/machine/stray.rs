@@ -1,0 +1,194 @@
+//! What to tell a user whose program ran where it put no code, or pushed
+//! before it set the stack pointer: the two commonest ways a program
+//! written for a board with a monitor (BUFFALO on the EVB sets SP and
+//! answers `jsr OUTA`) goes wrong on a bare board. Shared by `run`'s stop
+//! message and the debugger's.
+
+use crate::cpu::Instruction;
+use crate::image::Program;
+
+/// For a stop at `pc` outside the program's bytes (code run where the
+/// program put none): where the program is, the call that went there if
+/// the return address on the stack (SP `sp`) shows one, and the monitor
+/// routine a call into the BUFFALO jump table meant. `None` inside the
+/// program or for a program without bytes. Starts with ". ", to follow a
+/// sentence.
+pub fn outside_hint(
+    program: &Program,
+    sp: u16,
+    pc: u16,
+    peek: &dyn Fn(u16) -> u8,
+) -> Option<String> {
+    if program.segments.is_empty() || program.byte_at(pc).is_some() {
+        return None;
+    }
+    let mut hint = format!(
+        ". ${pc:04X} holds none of the program's bytes (it loads {})",
+        loaded_ranges(program)
+    );
+    if let Some(site) = call_site(sp, pc, peek) {
+        let place = program
+            .source_place(site)
+            .map(|p| format!(" ({p})"))
+            .unwrap_or_default();
+        hint.push_str(&format!(
+            "; the `{}` at ${site:04X}{place} went there",
+            Instruction::text_at(site, peek)
+        ));
+    }
+    if let Some(name) = buffalo_routine(pc) {
+        hint.push_str(&format!(
+            ". ${pc:04X} is {name} in the jump table of the EVB's BUFFALO monitor, which is not \
+             loaded: run with --board evb --rom BUFFALO.s19 (your copy of the monitor), or write \
+             the routine in the program"
+        ));
+    }
+    Some(hint)
+}
+
+/// For a write fault at `addr` by a push or call with SP (`sp`) still at
+/// $0000, its value after reset: the program never set the stack pointer.
+/// `ram` names the board's RAM (`the trainer11's RAM is $0040-$7FFF`) if
+/// known. Starts with ". ", to follow a sentence.
+pub fn unset_stack_hint(sp: u16, addr: u16, ram: Option<&str>) -> Option<String> {
+    // A push writes at SP and below: from $0000 that wraps to $FFFF.
+    if sp != 0 || !(addr == 0 || addr >= 0xFFF7) {
+        return None;
+    }
+    let ram = ram.map(|r| format!("; {r}")).unwrap_or_default();
+    Some(format!(
+        ". SP is $0000, as after reset: the program pushes or calls before it sets the \
+         stack pointer. Set it first (`lds #` the top of your stack{ram}); a monitor such \
+         as BUFFALO does that before it starts a program"
+    ))
+}
+
+/// The board's RAM in words, for [`unset_stack_hint`]: `the trainer11's
+/// RAM is $0040-$7FFF`.
+pub fn ram_words(machine: &super::Machine) -> String {
+    let board = machine.board();
+    format!(
+        "the {}'s RAM is {}",
+        board.setup().config.name,
+        board.describe_ram()
+    )
+}
+
+/// The program's bytes as address ranges (`$C000-$C00C, $FFFE-$FFFF`),
+/// adjacent segments joined, at most four named.
+fn loaded_ranges(program: &Program) -> String {
+    let mut ranges: Vec<(u32, u32)> = program
+        .segments
+        .iter()
+        .filter(|s| !s.bytes.is_empty())
+        .map(|s| {
+            let start = u32::from(s.start);
+            (start, start + s.bytes.len() as u32 - 1)
+        })
+        .collect();
+    ranges.sort_unstable();
+    let mut joined: Vec<(u32, u32)> = Vec::new();
+    for (a, b) in ranges {
+        match joined.last_mut() {
+            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+            _ => joined.push((a, b)),
+        }
+    }
+    let mut text: Vec<String> = joined
+        .iter()
+        .take(4)
+        .map(|&(a, b)| format!("${a:04X}-${:04X}", b.min(0xFFFF)))
+        .collect();
+    if joined.len() > 4 {
+        text.push(format!("{} more", joined.len() - 4));
+    }
+    text.join(", ")
+}
+
+/// The JSR or BSR that just went to `target`, from the return address on
+/// top of the stack (SP `sp`): a JSR extended or direct, or a BSR, right
+/// before it whose target is `target`.
+fn call_site(sp: u16, target: u16, peek: &dyn Fn(u16) -> u8) -> Option<u16> {
+    let word = |a: u16| u16::from_be_bytes([peek(a), peek(a.wrapping_add(1))]);
+    let ret = word(sp.wrapping_add(1));
+    let ext = ret.wrapping_sub(3);
+    if peek(ext) == 0xBD && word(ext.wrapping_add(1)) == target {
+        return Some(ext);
+    }
+    let short = ret.wrapping_sub(2);
+    let operand = peek(short.wrapping_add(1));
+    let goes = match peek(short) {
+        0x9D => u16::from(operand) == target,
+        0x8D => ret.wrapping_add(operand as i8 as u16) == target,
+        _ => false,
+    };
+    goes.then_some(short)
+}
+
+/// The routine of the BUFFALO monitor's jump table (EVB, EVBU; one JMP
+/// every three bytes from $FFA0, as its manual lists them) at `addr`.
+fn buffalo_routine(addr: u16) -> Option<&'static str> {
+    const TABLE: [&str; 17] = [
+        "UPCASE", "WCHEK", "DCHEK", "INIT", "INPUT", "OUTPUT", "OUTLHL", "OUTRHL", "OUTA",
+        "OUT1BY", "OUT1BS", "OUT2BS", "OUTCRL", "OUTSTR", "OUTST0", "INCHAR", "VECINT",
+    ];
+    let off = addr.checked_sub(0xFFA0)?;
+    if off % 3 != 0 {
+        return None;
+    }
+    TABLE.get(usize::from(off / 3)).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_buffalo_table_every_three_bytes() {
+        assert_eq!(buffalo_routine(0xFFA0), Some("UPCASE"));
+        assert_eq!(buffalo_routine(0xFFB8), Some("OUTA"));
+        assert_eq!(buffalo_routine(0xFFCD), Some("INCHAR"));
+        assert_eq!(buffalo_routine(0xFFD0), Some("VECINT"));
+        assert_eq!(buffalo_routine(0xFFD3), None);
+        assert_eq!(buffalo_routine(0xFFB9), None);
+        assert_eq!(buffalo_routine(0xFF9D), None);
+    }
+
+    /// A JSR extended, a JSR direct and a BSR (forward and back) are found
+    /// from the return address; another return address finds nothing.
+    #[test]
+    fn the_call_is_found_from_the_return_address() {
+        let mut mem = vec![0u8; 0x10000];
+        mem[0xC005..0xC008].copy_from_slice(&[0xBD, 0xFF, 0xB8]); // jsr $FFB8
+        mem[0xC010..0xC012].copy_from_slice(&[0x9D, 0x40]); // jsr $40
+        mem[0xC020..0xC022].copy_from_slice(&[0x8D, 0xFE]); // bsr to itself
+        let at = |ret: u16| {
+            let mut m = mem.clone();
+            m[0x00FE] = (ret >> 8) as u8;
+            m[0x00FF] = ret as u8;
+            m
+        };
+        for (ret, target, site) in [
+            (0xC008u16, 0xFFB8u16, Some(0xC005u16)),
+            (0xC012, 0x0040, Some(0xC010)),
+            (0xC022, 0xC020, Some(0xC020)),
+            (0xC008, 0xFFBB, None),
+            (0xC030, 0xFFB8, None),
+        ] {
+            let m = at(ret);
+            assert_eq!(
+                call_site(0x00FD, target, &|a| m[a as usize]),
+                site,
+                "return ${ret:04X}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_an_unset_stack_pointer_is_blamed() {
+        assert!(unset_stack_hint(0, 0xFFFF, None).is_some());
+        assert!(unset_stack_hint(0, 0x0000, Some("x")).is_some_and(|h| h.contains("; x)")));
+        assert!(unset_stack_hint(0x00FF, 0xFFFF, None).is_none());
+        assert!(unset_stack_hint(0, 0xC100, None).is_none());
+    }
+}
