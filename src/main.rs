@@ -94,11 +94,12 @@ enum LessonCommand {
         #[arg(long)]
         lang: Option<String>,
     },
-    /// Grade a submission (folder or .zip) against an exercise.
+    /// Grade a submission (folder, .zip or one .asm file) against an exercise.
     Check {
         /// The exercise's id (its folder name, e.g. viergewinnt).
         id: String,
-        /// The submission: a folder or a .zip file.
+        /// The submission: a folder, a .zip file, or one .asm file (checked as the
+        /// exercise's main file, with the files its `include` lines name next to it).
         path: PathBuf,
         /// Print {"score", "max_score", "checks": [{"name", "score", "max_score", "feedback"}]}.
         #[arg(long)]

@@ -127,7 +127,7 @@ fn check_names_a_missing_or_wrong_submission_by_its_whole_path() {
         err.starts_with(&format!("error: cannot read {}: ", missing.display())),
         "{err}"
     );
-    let file = dir.join("solution.asm");
+    let file = dir.join("solution.txt");
     std::fs::write(&file, "        nop\n").unwrap();
     let (code, _, err) = hc11lab(&["lesson", "check", "e1-draw", file.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
@@ -138,5 +138,49 @@ fn check_names_a_missing_or_wrong_submission_by_its_whole_path() {
         )),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One `.asm` file is a submission too: checked as the exercise's main
+/// file, with the files its `include` lines name next to it (only those).
+#[test]
+fn check_takes_a_single_source_file_with_its_includes() {
+    let dir = std::env::temp_dir().join(format!("hc11lab one file {}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let firmware = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware");
+    for e in std::fs::read_dir(&firmware).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".inc") {
+            std::fs::copy(&p, dir.join(&name)).unwrap();
+        }
+    }
+    let main = dir.join("my game.asm");
+    std::fs::copy(firmware.join("Viergewinnt.asm"), &main).unwrap();
+    // A file the program does not include stays unread, even a broken one.
+    std::fs::write(dir.join("other.asm"), "  this is not assembly\n").unwrap();
+    let (code, out, err) = hc11lab(&[
+        "lesson",
+        "check",
+        "viergewinnt",
+        main.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["score"], v["max_score"], "{out}");
+    // Without its includes next to it, the assembler names what is missing.
+    std::fs::remove_file(dir.join("Utils.inc")).unwrap();
+    let (code, out, _) = hc11lab(&[
+        "lesson",
+        "check",
+        "viergewinnt",
+        main.to_str().unwrap(),
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("include file `Utils.inc` not found"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
