@@ -350,7 +350,13 @@ fn describe(machine: &Machine, stop: &StopReason) -> String {
         StopReason::RomWrite { addr, .. } | StopReason::UnmappedWrite { addr, .. } => format!(
             "{stop}: `{}`{at}{place}; stopped before it took effect (registers and memory as before it){}{}",
             instruction_text(machine, pc),
-            unset_stack_hint(machine, *addr).unwrap_or_default(),
+            unset_stack_hint(machine, *addr)
+                .or_else(|| {
+                    matches!(stop, StopReason::RomWrite { .. })
+                        .then(|| machine.rom_write_hint(*addr))
+                        .flatten()
+                })
+                .unwrap_or_default(),
             outside_hint(machine, pc).unwrap_or_default()
         ),
         StopReason::IllegalOpcode(_) => format!(

@@ -206,3 +206,37 @@ fn a_wait_an_interrupt_could_end_gets_the_budget_advice() {
     assert!(message.contains("give a larger --max-cycles"), "{message}");
     assert!(!message.contains("waits on"), "{message}");
 }
+
+/// An EVB program that keeps its variables among its code at $C000 (the
+/// EVB's RAM, the trainer11's program memory): the store that stops the
+/// run names the variable, its line and the board with RAM there, on the
+/// plain run and the debugger's; on the EVB it runs to its end. A store
+/// into program memory on no board's RAM gets no such hint.
+#[test]
+fn a_variable_in_program_memory_names_the_board_with_ram_there() {
+    let path = scratch(
+        "sum_at_c000.asm",
+        "* Sum of a table, AS11 style\n\tORG\t$C000\nTABLE\tFCB\t1,2,3,4,5\nSUM\tRMB\t2\n\
+         START\tLDS\t#$00FF\n\tLDX\t#TABLE\n\tCLRA\n\tCLRB\n\tSTD\tSUM\n\
+         LOOP\tLDAB\t0,X\n\tCLRA\n\tADDD\tSUM\n\tSTD\tSUM\n\tINX\n\tCPX\t#SUM\n\tBNE\tLOOP\n\
+         HERE\tBRA\tHERE\n\tORG\t$FFFE\n\tFDB\tSTART\n",
+    );
+    let p = path.to_str().unwrap();
+    let hint = "`SUM` (sum_at_c000.asm:4) lies in the trainer11's program memory, which a program cannot write; the evb has RAM there: if the program was written for it, run it with --board evb; else reserve the variable in RAM ($0040-$7FFF)";
+    let (reason, msg) = stop(&["run", p]);
+    assert_eq!(reason, "rom_write", "{msg}");
+    assert!(msg.contains(hint), "{msg}");
+    let (reason, msg) = stop(&["run", p, "--profile"]);
+    assert_eq!(reason, "rom_write", "{msg}");
+    assert!(msg.contains(hint), "{msg}");
+    let (reason, msg) = stop(&["run", p, "--board", "evb", "--dump", "SUM"]);
+    assert_eq!(reason, "halted", "{msg}");
+
+    let rom = scratch(
+        "rom_store.asm",
+        "\tORG\t$E000\nSTART\tLDS\t#$00FF\n\tSTAA\tSTART\nHERE\tBRA\tHERE\n\tORG\t$FFFE\n\tFDB\tSTART\n",
+    );
+    let (reason, msg) = stop(&["run", rom.to_str().unwrap()]);
+    assert_eq!(reason, "rom_write", "{msg}");
+    assert!(!msg.contains("has RAM there"), "{msg}");
+}

@@ -1180,6 +1180,9 @@ impl<T: Target> Debugger<T> {
                     *addr,
                     self.target.ram_words().as_deref()
                 )
+                .or_else(|| (area == "rom")
+                    .then(|| self.target.rom_write_hint(*addr))
+                    .flatten())
                 .unwrap_or_default(),
                 self.stray_hint(*pc)
             ),

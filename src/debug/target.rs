@@ -153,6 +153,12 @@ pub trait Target: Clone {
     fn ram_words(&self) -> Option<String> {
         None
     }
+    /// For a store into program memory at `addr`: the variable there and
+    /// the built-in board whose RAM it would be in
+    /// (`machine::placement::rom_write_hint`), if the target has a board.
+    fn rom_write_hint(&self, _addr: u16) -> Option<String> {
+        None
+    }
     /// Address ranges whose reads come from devices, not from the last write.
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         Vec::new()
@@ -386,6 +392,9 @@ impl Target for crate::machine::Machine {
     }
     fn ram_words(&self) -> Option<String> {
         Some(crate::machine::stray::ram_words(self))
+    }
+    fn rom_write_hint(&self, addr: u16) -> Option<String> {
+        crate::machine::Machine::rom_write_hint(self, addr)
     }
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         // On-chip registers and the PIO, where the board has them now.

@@ -279,11 +279,61 @@ pub fn placement_warnings(program: &Program, board: &Board) -> Vec<PlacementWarn
     out
 }
 
+/// For a store into program memory at `addr` (a run stopped by it): the
+/// program's variable there, if one is, and the built-in board on which the
+/// program loads and that byte is RAM (an EVB program keeps its variables
+/// at $C000, the trainer11's program memory). Starts with ". ", to follow
+/// a sentence; `None` when no other board would take the store.
+pub fn rom_write_hint(program: &Program, board: &Board, addr: u16) -> Option<String> {
+    let vars = variables(program);
+    let var = vars.iter().find(|v| (v.first..=v.last).contains(&addr));
+    let what = match var {
+        Some(v) => {
+            let at =
+                v.at.as_ref()
+                    .map(|(path, line)| {
+                        let file = path.file_name().map_or_else(
+                            || path.display().to_string(),
+                            |n| n.to_string_lossy().into_owned(),
+                        );
+                        format!(" ({file}:{line})")
+                    })
+                    .unwrap_or_default();
+            format!("`{}`{at}", v.name)
+        }
+        None => format!("${addr:04X}"),
+    };
+    let current = board_name(board).to_string();
+    let byte = Variable {
+        name: "",
+        first: addr,
+        last: addr,
+        at: None,
+    };
+    let other = [BoardConfig::trainer11(), BoardConfig::evb()]
+        .into_iter()
+        .filter(|c| c.name != current)
+        .find(|c| fits(program, c.clone(), &[var.unwrap_or(&byte)]))?;
+    Some(format!(
+        ". {what} lies in the {current}'s program memory, which a program cannot write; the {} \
+         has RAM there: if the program was written for it, run it with --board {}; else \
+         reserve the variable in RAM ({})",
+        other.name,
+        other.name,
+        board.describe_ram()
+    ))
+}
+
 impl Machine {
     /// Warnings about variables of the program that lie where this board
     /// has no RAM (see the module doc); empty for a program that fits.
     pub fn placement_warnings(&self) -> Vec<PlacementWarning> {
         placement_warnings(&self.program, &self.board)
+    }
+
+    /// [`rom_write_hint`] for this machine's program and board.
+    pub fn rom_write_hint(&self, addr: u16) -> Option<String> {
+        rom_write_hint(&self.program, &self.board, addr)
     }
 }
 
