@@ -8,7 +8,7 @@ pub mod decode;
 pub mod opcodes;
 pub mod registers;
 
-pub use self::core::{Cpu, RunState, Step, StepEvent};
+pub use self::core::{vector_name, Cpu, RunState, Step, StepEvent};
 pub use self::core::{
     ILLEGAL_CYCLES, ILLEGAL_VECTOR, INTERRUPT_CYCLES, RESET_VECTOR, SWI_VECTOR, WAIT_SLICE,
     WAKE_CYCLES, XIRQ_VECTOR,

@@ -321,9 +321,13 @@ fn label_place(machine: &Machine, addr: u16) -> String {
 
 /// [`stray::outside_hint`] for the machine's program and stack.
 fn outside_hint(machine: &Machine, pc: u16) -> Option<String> {
-    stray::outside_hint(machine.program(), machine.registers().sp, pc, &|a| {
-        machine.peek(a)
-    })
+    stray::outside_hint(
+        machine.program(),
+        machine.registers().sp,
+        pc,
+        &|a| machine.peek(a),
+        crate::cpu::Bus::irq_vector(machine.board()),
+    )
 }
 
 /// [`stray::unset_stack_hint`] with the board's RAM.

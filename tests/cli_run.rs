@@ -387,3 +387,41 @@ fn a_push_before_the_stack_pointer_is_set_says_so() {
     assert!(!msg.contains("SP is"), "{msg}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An interrupt or SWI through a vector the program never set (an EVB
+/// program that relies on the monitor's vectors): the message names the
+/// entry, the vector and what it holds, on both of run's paths.
+#[test]
+fn an_entry_through_an_unset_vector_is_explained() {
+    let dir = scratch("vectors");
+    let rti = dir.join("rti.asm");
+    std::fs::write(
+        &rti,
+        "\torg $C000\nstart\tlds #$0041\n\tldx #$1000\n\tldaa #$40\n\tstaa $24,x\n\tcli\n\
+         wait\tbra wait\n",
+    )
+    .expect("write source");
+    for extra in [None, Some("--profile")] {
+        let mut args = vec!["run", "--board", "evb", rti.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let msg = json(&hc11lab(&args))["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            msg.contains("the real-time interrupt went there through its vector $FFF0, which holds $0000: the program never set it"),
+            "{extra:?}: {msg}"
+        );
+        assert!(msg.contains("`org $FFF0` / `fdb handler`"), "{msg}");
+    }
+    let swi = program(&dir, "\tswi");
+    let msg = json(&hc11lab(&["run", &swi, "--json"]))["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        msg.contains("the `swi` at $C003 (p.asm:3) went there through its vector $FFF6"),
+        "{msg}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@
 
 use crate::cpu::decode::Instruction;
 use crate::cpu::opcodes::Mode;
+pub use crate::cpu::vector_name;
 use crate::image::{FileId, Program, SymbolKind};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -92,36 +93,6 @@ fn code_line(ins: &Instruction, names: &Names, source: Option<(FileId, u32)>) ->
         source,
         is_data: false,
     }
-}
-
-/// The interrupt vector at `addr`, if it is the first byte of one: the
-/// MC68HC11's table from $FFD6 (SCI) to $FFFE (reset), RM section 5.
-pub fn vector_name(addr: u16) -> Option<&'static str> {
-    const NAMES: [&str; 21] = [
-        "SCI",
-        "SPI",
-        "pulse accumulator input edge",
-        "pulse accumulator overflow",
-        "timer overflow",
-        "TIC4/TOC5",
-        "TOC4",
-        "TOC3",
-        "TOC2",
-        "TOC1",
-        "TIC3",
-        "TIC2",
-        "TIC1",
-        "real-time interrupt",
-        "IRQ",
-        "XIRQ",
-        "SWI",
-        "illegal opcode",
-        "COP failure",
-        "clock monitor",
-        "reset",
-    ];
-    let off = addr.checked_sub(0xFFD6)?;
-    (off % 2 == 0).then(|| NAMES.get(usize::from(off / 2)).copied())?
 }
 
 /// A vector's row: `fdb target ; name vector`, the target by its label

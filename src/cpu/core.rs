@@ -56,6 +56,36 @@ pub const SWI_VECTOR: u16 = 0xFFF6;
 /// XIRQ pin vector.
 pub const XIRQ_VECTOR: u16 = 0xFFF4;
 
+/// The interrupt vector at `addr`, if it is the first byte of one: the
+/// MC68HC11's table from $FFD6 (SCI) to $FFFE (reset), RM section 5.
+pub fn vector_name(addr: u16) -> Option<&'static str> {
+    const NAMES: [&str; 21] = [
+        "SCI",
+        "SPI",
+        "pulse accumulator input edge",
+        "pulse accumulator overflow",
+        "timer overflow",
+        "TIC4/TOC5",
+        "TOC4",
+        "TOC3",
+        "TOC2",
+        "TOC1",
+        "TIC3",
+        "TIC2",
+        "TIC1",
+        "real-time interrupt",
+        "IRQ",
+        "XIRQ",
+        "SWI",
+        "illegal opcode",
+        "COP failure",
+        "clock monitor",
+        "reset",
+    ];
+    let off = addr.checked_sub(0xFFD6)?;
+    (off % 2 == 0).then(|| NAMES.get(usize::from(off / 2)).copied())?
+}
+
 /// E-cycles to enter an interrupt from normal execution (stack 9 bytes, set
 /// the masks, fetch the vector): the SWI sequence of the manual.
 pub const INTERRUPT_CYCLES: u32 = 14;

@@ -1205,7 +1205,8 @@ impl<T: Target> Debugger<T> {
             return String::new();
         };
         let sp = self.target.cpu().regs.sp;
-        crate::machine::stray::outside_hint(program, sp, pc, &|a| self.target.peek(a))
+        let pending = self.target.pending_interrupt();
+        crate::machine::stray::outside_hint(program, sp, pc, &|a| self.target.peek(a), pending)
             .unwrap_or_default()
     }
 

@@ -159,6 +159,11 @@ pub trait Target: Clone {
     fn rom_write_hint(&self, _addr: u16) -> Option<String> {
         None
     }
+    /// The vector of the highest-priority I-maskable interrupt pending now,
+    /// if the target has devices (for messages).
+    fn pending_interrupt(&self) -> Option<u16> {
+        None
+    }
     /// Address ranges whose reads come from devices, not from the last write.
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         Vec::new()
@@ -395,6 +400,9 @@ impl Target for crate::machine::Machine {
     }
     fn rom_write_hint(&self, addr: u16) -> Option<String> {
         crate::machine::Machine::rom_write_hint(self, addr)
+    }
+    fn pending_interrupt(&self) -> Option<u16> {
+        crate::cpu::Bus::irq_vector(self.board())
     }
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         // On-chip registers and the PIO, where the board has them now.

@@ -18,6 +18,7 @@ pub fn outside_hint(
     sp: u16,
     pc: u16,
     peek: &dyn Fn(u16) -> u8,
+    pending: Option<u16>,
 ) -> Option<String> {
     if program.segments.is_empty() || program.byte_at(pc).is_some() {
         return None;
@@ -26,14 +27,32 @@ pub fn outside_hint(
         ". ${pc:04X} holds none of the program's bytes (it loads {})",
         loaded_ranges(program)
     );
-    if let Some(site) = call_site(sp, pc, peek) {
-        let place = program
-            .source_place(site)
+    let place = |a: u16| {
+        program
+            .source_place(a)
             .map(|p| format!(" ({p})"))
-            .unwrap_or_default();
+            .unwrap_or_default()
+    };
+    if let Some(site) = call_site(sp, pc, peek) {
         hint.push_str(&format!(
-            "; the `{}` at ${site:04X}{place} went there",
-            Instruction::text_at(site, peek)
+            "; the `{}` at ${site:04X}{} went there",
+            Instruction::text_at(site, peek),
+            place(site)
+        ));
+    } else if let Some((mut what, vector, site)) = vectored_entry(sp, pc, peek, pending) {
+        if let Some(site) = site {
+            what.push_str(&place(site));
+        }
+        let set_by = if (vector..=vector + 1).any(|a| program.byte_at(a).is_some()) {
+            "the program's vector points outside it"
+        } else {
+            "the program never set it"
+        };
+        hint.push_str(&format!(
+            "; {what} went there through its vector ${vector:04X}, which holds ${pc:04X}: \
+             {set_by}. A monitor such as BUFFALO fills the vectors (and leads them to jumps \
+             in RAM that a program sets); without one, put the handler's address in the \
+             vector (`org ${vector:04X}` / `fdb handler`)"
         ));
     }
     if let Some(name) = buffalo_routine(pc) {
@@ -123,6 +142,35 @@ fn call_site(sp: u16, target: u16, peek: &dyn Fn(u16) -> u8) -> Option<u16> {
         _ => false,
     };
     goes.then_some(short)
+}
+
+/// The SWI or interrupt whose entry just went to `pc`: the nine bytes of
+/// its frame above SP (`sp`) return to right after an SWI whose vector
+/// holds `pc`, or the interrupt still pending (`pending`, the vector of
+/// the highest-priority source, whose flag the handler has not cleared
+/// yet) has a vector holding `pc`. Its words, its vector and, for an SWI,
+/// its address.
+fn vectored_entry(
+    sp: u16,
+    pc: u16,
+    peek: &dyn Fn(u16) -> u8,
+    pending: Option<u16>,
+) -> Option<(String, u16, Option<u16>)> {
+    let word = |a: u16| u16::from_be_bytes([peek(a), peek(a.wrapping_add(1))]);
+    let ret = word(sp.wrapping_add(8));
+    let swi = crate::cpu::SWI_VECTOR;
+    if peek(ret.wrapping_sub(1)) == 0x3F && word(swi) == pc {
+        let site = ret.wrapping_sub(1);
+        return Some((format!("the `swi` at ${site:04X}"), swi, Some(site)));
+    }
+    let vector = pending.filter(|&v| word(v) == pc)?;
+    let name = crate::cpu::vector_name(vector).unwrap_or("pending");
+    let what = if name.ends_with("interrupt") {
+        format!("the {name}")
+    } else {
+        format!("the {name} interrupt")
+    };
+    Some((what, vector, None))
 }
 
 /// The routine of the BUFFALO monitor's jump table (EVB, EVBU; one JMP
