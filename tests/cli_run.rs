@@ -22,6 +22,14 @@ fn json(out: &Output) -> Value {
     })
 }
 
+/// `run ARGS` (with `--json` among them): the stop message.
+fn message(args: &[&str]) -> String {
+    json(&hc11lab(args))["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hc11lab-cli-run-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -312,7 +320,7 @@ fn a_call_into_the_missing_buffalo_monitor_is_explained() {
         "{msg}"
     );
     // The debugger's message (here through --profile) says the same.
-    let out = hc11lab(&[
+    let msg = message(&[
         "run",
         "--board",
         "evb",
@@ -320,10 +328,6 @@ fn a_call_into_the_missing_buffalo_monitor_is_explained() {
         "--profile",
         "--json",
     ]);
-    let msg = json(&out)["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
     assert!(msg.starts_with("illegal opcode $00 at $FFB8"), "{msg}");
     assert!(
         msg.contains("the `jsr $FFB8` at $C005 (hello.asm:5) went there. $FFB8 is OUTA"),
@@ -331,11 +335,7 @@ fn a_call_into_the_missing_buffalo_monitor_is_explained() {
     );
     // A BSR that goes past the program's end: no monitor named.
     let p = program(&dir, "\tbsr Start+$40");
-    let out = hc11lab(&["run", &p, "--json"]);
-    let msg = json(&out)["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let msg = message(&["run", &p, "--json"]);
     assert!(msg.contains("holds none of the program's bytes"), "{msg}");
     assert!(msg.contains("the `bsr $C040` at $C003"), "{msg}");
     assert!(!msg.contains("BUFFALO"), "{msg}");
@@ -368,21 +368,14 @@ fn a_push_before_the_stack_pointer_is_set_says_so() {
         "{msg}"
     );
     assert!(msg.contains("the trainer11's RAM is $0040-$7FFF"), "{msg}");
-    let out = hc11lab(&["run", path.to_str().unwrap(), "--profile", "--json"]);
-    let msg = json(&out)["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let msg = message(&["run", path.to_str().unwrap(), "--profile", "--json"]);
     assert!(
         msg.contains("SP is $0000, as after reset") && msg.contains("the trainer11's RAM is"),
         "{msg}"
     );
     // With SP set, a write to program memory says nothing of the stack.
     let p = program(&dir, "\tstaa $C100");
-    let msg = json(&hc11lab(&["run", &p, "--json"]))["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let msg = message(&["run", &p, "--json"]);
     assert!(msg.starts_with("write of"), "{msg}");
     assert!(!msg.contains("SP is"), "{msg}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -404,10 +397,7 @@ fn an_entry_through_an_unset_vector_is_explained() {
     for extra in [None, Some("--profile")] {
         let mut args = vec!["run", "--board", "evb", rti.to_str().unwrap(), "--json"];
         args.extend(extra);
-        let msg = json(&hc11lab(&args))["message"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let msg = message(&args);
         assert!(
             msg.contains("the real-time interrupt went there through its vector $FFF0, which holds $0000: the program never set it"),
             "{extra:?}: {msg}"
@@ -415,10 +405,7 @@ fn an_entry_through_an_unset_vector_is_explained() {
         assert!(msg.contains("`org $FFF0` / `fdb handler`"), "{msg}");
     }
     let swi = program(&dir, "\tswi");
-    let msg = json(&hc11lab(&["run", &swi, "--json"]))["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let msg = message(&["run", &swi, "--json"]);
     assert!(
         msg.contains("the `swi` at $C003 (p.asm:3) went there through its vector $FFF6"),
         "{msg}"
