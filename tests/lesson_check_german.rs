@@ -126,3 +126,36 @@ fn a_crash_names_the_instruction_and_its_line_and_an_lcd_failure_shows_both_pict
         .iter()
         .all(|l| l.chars().any(|c| ('\u{2800}'..='\u{28FF}').contains(&c))));
 }
+
+/// A jump into memory without code at start-up: the feedback names the
+/// call that went there with its line, in either language, and the checks
+/// that could not run point to the failed one by its German title.
+#[test]
+fn a_call_into_nowhere_names_the_call_and_its_line() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-nowhere-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in hc11lab::firmware::FILES {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let main = std::fs::read_to_string(dir.join("Viergewinnt.asm")).unwrap();
+    let marker = "        lds     #$3FFF";
+    let at = main.find(marker).expect("the stack set-up");
+    let line = main[..at].lines().count() + 2;
+    let end = at + main[at..].find('\n').unwrap() + 1;
+    let patched = format!("{}        jsr     $E000\n{}", &main[..end], &main[end..]);
+    std::fs::write(dir.join("Viergewinnt.asm"), patched).unwrap();
+    let text = check("viergewinnt", &dir, "en");
+    let want = format!(
+        "The `jsr $E000` at Start+3 ($C550, Viergewinnt.asm:{line} `jsr $E000`) went there."
+    );
+    assert!(text.contains(&want), "no {want:?} in\n{text}");
+    let text = check("viergewinnt", &dir, "de");
+    assert!(
+        text.contains("Dorthin führte `jsr $E000` bei Start+3"),
+        "{text}"
+    );
+    assert!(text.contains("(siehe `Startbild`)"), "{text}");
+    assert_german(&text, "a call into nowhere");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -122,6 +122,11 @@ impl CheckReport {
                 text = feedback::with_source_lines(&text, p);
             }
             text = feedback::translate(&text, lang);
+            // A check named in another's feedback (`see `start screen``)
+            // goes by its title in the report's language.
+            for (name, l) in german.iter() {
+                text = text.replace(&format!("`{name}`"), &format!("`{}`", l.title));
+            }
             let local = german.get(&line.name);
             if let Some(a) = own_advice {
                 let a = local.map_or(a, |l| l.feedback.trim().to_string());

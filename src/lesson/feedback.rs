@@ -148,6 +148,10 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "ungültiger Opcode $1 bei $2: die CPU ist auf Bytes gestoßen, die kein Befehl sind; liegen Daten im Programmablauf, oder springt ein Befehl an eine falsche Adresse?",
             ),
             (
+                r"The `(.+?)` at (.+?) went there\.",
+                "Dorthin führte `$1` bei $2.",
+            ),
+            (
                 r"the stack ran into the program: a push wrote to program memory at (.+?) \(instruction at (.+?)\); set the stack pointer into RAM \(`lds #\$3FFF`\) before the first jsr",
                 "der Stack ist ins Programm gelaufen: ein Push hat bei $1 in den Programmspeicher geschrieben (Befehl bei $2); setz den Stackpointer vor dem ersten jsr ins RAM (`lds #$$3FFF`)",
             ),

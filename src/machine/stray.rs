@@ -127,7 +127,7 @@ fn loaded_ranges(program: &Program) -> String {
 /// The JSR or BSR that just went to `target`, from the return address on
 /// top of the stack (SP `sp`): a JSR extended or direct, or a BSR, right
 /// before it whose target is `target`.
-fn call_site(sp: u16, target: u16, peek: &dyn Fn(u16) -> u8) -> Option<u16> {
+pub fn call_site(sp: u16, target: u16, peek: &dyn Fn(u16) -> u8) -> Option<u16> {
     let word = |a: u16| u16::from_be_bytes([peek(a), peek(a.wrapping_add(1))]);
     let ret = word(sp.wrapping_add(1));
     let ext = ret.wrapping_sub(3);

@@ -30,6 +30,9 @@ pub enum RunFailure {
         what: String,
         /// Label and offset of the address.
         at: String,
+        /// The JSR or BSR that went there (`` `jsr $E000` at main+3 ($C003) ``),
+        /// if the return address on the stack shows one.
+        via: Option<String>,
     },
     /// A write into program memory.
     RomWrite {
@@ -87,10 +90,16 @@ impl std::fmt::Display for RunFailure {
                     write!(f, "is there an endless loop?")
                 }
             }
-            RunFailure::Illegal { what, at } => write!(
-                f,
-                "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
-            ),
+            RunFailure::Illegal { what, at, via } => {
+                write!(
+                    f,
+                    "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
+                )?;
+                match via {
+                    Some(via) => write!(f, " The {via} went there."),
+                    None => Ok(()),
+                }
+            }
             RunFailure::RomWrite { addr, at, stack: true } => write!(
                 f,
                 "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
@@ -284,6 +293,12 @@ pub(super) fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure
                 hex_bytes(op.bytes.get(..usize::from(op.len)).unwrap_or(&[]))
             ),
             at: locate(program, op.addr),
+            via: crate::machine::stray::call_site(m.registers().sp, op.addr, &|a| m.peek(a)).map(
+                |site| {
+                    let text = crate::cpu::Instruction::text_at(site, |a| m.peek(a));
+                    format!("`{text}` at {}", locate(program, site))
+                },
+            ),
         }),
         StopReason::RomWrite { addr, pc, .. } => {
             // The machine stops before the writing instruction takes effect,
