@@ -4,7 +4,7 @@
 
 use crate::cpu::Registers;
 use crate::debug::cli::{parse_address, run_debug, CliError, DebugRun, RunRequest};
-use crate::machine::{stray, Machine, StopConditions, StopReason};
+use crate::machine::{Machine, StopConditions, StopReason};
 use crate::script::Script;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -319,26 +319,6 @@ fn label_place(machine: &Machine, addr: u16) -> String {
     }
 }
 
-/// [`stray::outside_hint`] for the machine's program and stack.
-fn outside_hint(machine: &Machine, pc: u16) -> Option<String> {
-    stray::outside_hint(
-        machine.program(),
-        machine.registers().sp,
-        pc,
-        &|a| machine.peek(a),
-        crate::cpu::Bus::irq_vector(machine.board()),
-    )
-}
-
-/// [`stray::unset_stack_hint`] with the board's RAM.
-fn unset_stack_hint(machine: &Machine, addr: u16) -> Option<String> {
-    stray::unset_stack_hint(
-        machine.registers().sp,
-        addr,
-        Some(&stray::ram_words(machine)),
-    )
-}
-
 /// The instruction at `addr` as text (`staa $C100`).
 fn instruction_text(machine: &Machine, addr: u16) -> String {
     crate::cpu::Instruction::text_at(addr, |a| machine.peek(a))
@@ -354,19 +334,15 @@ fn describe(machine: &Machine, stop: &StopReason) -> String {
         StopReason::RomWrite { addr, .. } | StopReason::UnmappedWrite { addr, .. } => format!(
             "{stop}: `{}`{at}{place}; stopped before it took effect (registers and memory as before it){}{}",
             instruction_text(machine, pc),
-            unset_stack_hint(machine, *addr)
-                .or_else(|| {
-                    matches!(stop, StopReason::RomWrite { .. })
-                        .then(|| machine.rom_write_hint(*addr))
-                        .flatten()
-                })
+            machine
+                .write_fault_hint(*addr, matches!(stop, StopReason::RomWrite { .. }))
                 .unwrap_or_default(),
-            outside_hint(machine, pc).unwrap_or_default()
+            machine.stray_hint(pc).unwrap_or_default()
         ),
         StopReason::IllegalOpcode(_) => format!(
             "{stop}{at}{place}; stopped before it: nothing was stacked, registers are as before \
              (--trap-illegal lets the chip take the trap through $FFF8){}",
-            outside_hint(machine, pc).unwrap_or_default()
+            machine.stray_hint(pc).unwrap_or_default()
         ),
         StopReason::Settled => format!(
             "{stop}: {}; PC ${pc:04X}{at}{place}",

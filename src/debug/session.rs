@@ -1175,15 +1175,9 @@ impl<T: Target> Debugger<T> {
                 self.label(*pc),
                 self.line_of(*pc),
                 if area == "rom" { "program memory" } else { "unmapped" },
-                crate::machine::stray::unset_stack_hint(
-                    self.target.cpu().regs.sp,
-                    *addr,
-                    self.target.ram_words().as_deref()
-                )
-                .or_else(|| (area == "rom")
-                    .then(|| self.target.rom_write_hint(*addr))
-                    .flatten())
-                .unwrap_or_default(),
+                self.target
+                    .write_fault_hint(*addr, area == "rom")
+                    .unwrap_or_default(),
                 self.stray_hint(*pc)
             ),
             Reason::Settled { waiting_on } => {
@@ -1199,15 +1193,9 @@ impl<T: Target> Debugger<T> {
     }
 
     /// Where the program is and what went to `pc`, if `pc` is outside
-    /// its bytes (`machine::stray`), or nothing.
+    /// its bytes ([`Target::stray_hint`]), or nothing.
     fn stray_hint(&self, pc: u16) -> String {
-        let Some(program) = self.target.program() else {
-            return String::new();
-        };
-        let sp = self.target.cpu().regs.sp;
-        let pending = self.target.pending_interrupt();
-        crate::machine::stray::outside_hint(program, sp, pc, &|a| self.target.peek(a), pending)
-            .unwrap_or_default()
+        self.target.stray_hint(pc).unwrap_or_default()
     }
 
     /// ` (file:line)` of the source line at `addr`, or nothing.

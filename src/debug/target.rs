@@ -148,21 +148,18 @@ pub trait Target: Clone {
     fn reset(&mut self);
     /// The loaded program (symbols, lines), if any.
     fn program(&self) -> Option<&Program>;
-    /// The board's RAM in words (`the trainer11's RAM is $0040-$7FFF`),
-    /// for messages, if the target has a board.
-    fn ram_words(&self) -> Option<String> {
-        None
+    /// For a stop at `pc` outside the program's bytes: where the program
+    /// is and what went there (`machine::stray::outside_hint`; a machine
+    /// also names a pending interrupt).
+    fn stray_hint(&self, pc: u16) -> Option<String> {
+        let sp = self.cpu().regs.sp;
+        crate::machine::stray::outside_hint(self.program()?, sp, pc, &|a| self.peek(a), None)
     }
-    /// For a store into program memory at `addr`: the variable there and
-    /// the built-in board whose RAM it would be in
-    /// (`machine::placement::rom_write_hint`), if the target has a board.
-    fn rom_write_hint(&self, _addr: u16) -> Option<String> {
-        None
-    }
-    /// The vector of the highest-priority I-maskable interrupt pending now,
-    /// if the target has devices (for messages).
-    fn pending_interrupt(&self) -> Option<u16> {
-        None
+    /// For a store refused at `addr` (`rom`: into program memory): a stack
+    /// pointer never set (a machine also names its RAM, and the board with
+    /// RAM where a variable in program memory lies).
+    fn write_fault_hint(&self, addr: u16, _rom: bool) -> Option<String> {
+        crate::machine::stray::unset_stack_hint(self.cpu().regs.sp, addr, None)
     }
     /// Address ranges whose reads come from devices, not from the last write.
     fn device_ranges(&self) -> Vec<(u16, u16)> {
@@ -395,14 +392,11 @@ impl Target for crate::machine::Machine {
     fn program(&self) -> Option<&Program> {
         Some(crate::machine::Machine::program(self).as_ref())
     }
-    fn ram_words(&self) -> Option<String> {
-        Some(crate::machine::stray::ram_words(self))
+    fn stray_hint(&self, pc: u16) -> Option<String> {
+        crate::machine::Machine::stray_hint(self, pc)
     }
-    fn rom_write_hint(&self, addr: u16) -> Option<String> {
-        crate::machine::Machine::rom_write_hint(self, addr)
-    }
-    fn pending_interrupt(&self) -> Option<u16> {
-        crate::cpu::Bus::irq_vector(self.board())
+    fn write_fault_hint(&self, addr: u16, rom: bool) -> Option<String> {
+        crate::machine::Machine::write_fault_hint(self, addr, rom)
     }
     fn device_ranges(&self) -> Vec<(u16, u16)> {
         // On-chip registers and the PIO, where the board has them now.

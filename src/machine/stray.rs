@@ -82,15 +82,33 @@ pub fn unset_stack_hint(sp: u16, addr: u16, ram: Option<&str>) -> Option<String>
     ))
 }
 
-/// The board's RAM in words, for [`unset_stack_hint`]: `the trainer11's
-/// RAM is $0040-$7FFF`.
-pub fn ram_words(machine: &super::Machine) -> String {
-    let board = machine.board();
-    format!(
-        "the {}'s RAM is {}",
-        board.setup().config.name,
-        board.describe_ram()
-    )
+impl super::Machine {
+    /// [`outside_hint`] for this machine: its program, its stack and the
+    /// interrupt pending now.
+    pub fn stray_hint(&self, pc: u16) -> Option<String> {
+        outside_hint(
+            self.program(),
+            self.registers().sp,
+            pc,
+            &|a| self.peek(a),
+            crate::cpu::Bus::irq_vector(self.board()),
+        )
+    }
+
+    /// For a store the board refused at `addr` (`rom`: into program
+    /// memory): a stack pointer never set ([`unset_stack_hint`], with the
+    /// board's RAM), else the variable there and the built-in board with
+    /// RAM at that address (`placement::rom_write_hint`).
+    pub fn write_fault_hint(&self, addr: u16, rom: bool) -> Option<String> {
+        let board = self.board();
+        let ram = format!(
+            "the {}'s RAM is {}",
+            board.setup().config.name,
+            board.describe_ram()
+        );
+        unset_stack_hint(self.registers().sp, addr, Some(&ram))
+            .or_else(|| rom.then(|| self.rom_write_hint(addr)).flatten())
+    }
 }
 
 /// The program's bytes as address ranges (`$C000-$C00C, $FFFE-$FFFF`),
