@@ -194,6 +194,73 @@ impl Submission {
         Submission::from_files(name, path.to_path_buf(), raw, notes)
     }
 
+    /// One source file as a submission (`lesson check` of a single
+    /// `.asm`): the file under the name `entry`, with the files the
+    /// assembler opens for it in its folder tree (its includes, spelled and
+    /// resolved as `dialect` does, case-insensitively, in sub-folders too),
+    /// each within `limits` as a folder's files are. Nothing else of the
+    /// folder is read. A file the assembler cannot find is left out, for
+    /// the grader's assembly to report (or for the course's provided files
+    /// to fill).
+    pub fn load_source_file(
+        path: &Path,
+        entry: &str,
+        dialect: crate::asm::Dialect,
+        limits: &Limits,
+    ) -> Result<Submission, SubmissionError> {
+        use crate::asm::source::{FsProvider, SourceProvider};
+        let shown = path.display().to_string();
+        let main = read_bounded(
+            open_regular(path, &shown, limits.max_file_bytes)?,
+            &shown,
+            limits.max_file_bytes,
+        )?;
+        let mut budget = Budget {
+            limits,
+            files: 0,
+            bytes: 0,
+        };
+        budget.admit(&shown, main.len() as u64)?;
+        let name = path
+            .file_name()
+            .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned());
+        let mut notes = Vec::new();
+        if !name.eq_ignore_ascii_case(entry) {
+            notes.push(format!(
+                "{name} was checked as {entry}, the exercise's main file"
+            ));
+        }
+        let opened = OpenedFiles::default();
+        let opts = crate::asm::AsmOptions {
+            dialect,
+            max_file_size: limits.max_file_bytes,
+            max_lines: limits.max_source_lines,
+            time_limit: Some(std::time::Duration::from_millis(limits.max_assemble_ms)),
+            ..crate::asm::AsmOptions::default()
+        };
+        let _ = crate::asm::assemble_with(path, &opened, &opts);
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let main_id = FsProvider.identity(path);
+        let mut files = BTreeMap::from([(entry.to_string(), main)]);
+        for (file, bytes) in opened.files.into_inner() {
+            // The assembler keeps includes inside the main file's tree.
+            let Ok(rel) = file.strip_prefix(dir) else {
+                continue;
+            };
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let rel = rel.join("/");
+            if FsProvider.identity(&file) == main_id || files.contains_key(&rel) {
+                continue;
+            }
+            budget.admit(&rel, bytes.len() as u64)?;
+            files.insert(rel, bytes);
+        }
+        Submission::from_files(name, path.to_path_buf(), files, notes)
+    }
+
     /// Builds a submission from in-memory files (path -> bytes), decoding sources.
     pub fn from_files(
         name: String,
@@ -334,6 +401,32 @@ pub fn submission_name(path: &Path) -> String {
 }
 
 /// Keeps the running totals against the limits.
+/// Files on disk, noting each the assembler read
+/// ([`Submission::load_source_file`]).
+#[derive(Default)]
+struct OpenedFiles {
+    files: std::cell::RefCell<Vec<(PathBuf, Vec<u8>)>>,
+}
+
+impl crate::asm::source::SourceProvider for OpenedFiles {
+    fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, crate::asm::source::SourceError> {
+        let bytes = crate::asm::source::FsProvider.read(path, limit)?;
+        self.files
+            .borrow_mut()
+            .push((path.to_path_buf(), bytes.clone()));
+        Ok(bytes)
+    }
+    fn is_file(&self, path: &Path) -> bool {
+        crate::asm::source::FsProvider.is_file(path)
+    }
+    fn list_dir(&self, dir: &Path) -> Vec<String> {
+        crate::asm::source::FsProvider.list_dir(dir)
+    }
+    fn identity(&self, path: &Path) -> PathBuf {
+        crate::asm::source::FsProvider.identity(path)
+    }
+}
+
 struct Budget<'a> {
     limits: &'a Limits,
     files: usize,
@@ -762,6 +855,40 @@ pub fn unique_names(paths: &[PathBuf]) -> Vec<String> {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// A single source brings exactly the files the assembler opens for
+    /// it: an include in a sub-folder whose name differs in case, one
+    /// spelled with quotes, and not a commented-out include or any other
+    /// file of the folder; the main file goes under the entry's name.
+    #[test]
+    fn a_single_source_brings_what_the_assembler_opens() {
+        let dir = std::env::temp_dir().join(format!("hc11lab one source {}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        std::fs::write(
+            dir.join("mine.asm"),
+            "; include Not.inc\n\tinclude LIB/Consts.inc\n\tinclude \"more.inc\"\n\torg $C000\n\tldaa #ONE\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("lib/consts.inc"), "ONE\tequ 1\n").unwrap();
+        std::fs::write(dir.join("more.inc"), "TWO\tequ 2\n").unwrap();
+        std::fs::write(dir.join("Not.inc"), "not read\n").unwrap();
+        std::fs::write(dir.join("other.asm"), "not read either\n").unwrap();
+        let sub = Submission::load_source_file(
+            &dir.join("mine.asm"),
+            "Main.asm",
+            crate::asm::Dialect::default(),
+            &Limits::default(),
+        )
+        .unwrap();
+        let names: Vec<&str> = sub.files.keys().map(String::as_str).collect();
+        assert_eq!(names, ["Main.asm", "lib/consts.inc", "more.inc"]);
+        assert!(sub
+            .notes
+            .iter()
+            .any(|n| n == "mine.asm was checked as Main.asm, the exercise's main file"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn tmpdir(tag: &str) -> PathBuf {
         let d =

@@ -182,7 +182,12 @@ fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, S
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("asm"));
     if is_source && path.is_file() {
-        return single_source(path, assignment);
+        return Submission::load_source_file(
+            path,
+            &assignment.entry,
+            assignment.dialect,
+            &assignment.limits,
+        );
     }
     let shown = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -203,95 +208,6 @@ fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, S
         }
         e => e,
     })
-}
-
-/// One `.asm` file given to a check (a student who wrote one file, or
-/// edited only the main one): the submission of that file as the
-/// exercise's entry, with the files its `include` lines name that lie
-/// next to it (and theirs), and the course's provided files beside them
-/// as for any submission. Nothing else of its folder is read; each file
-/// within the limits of a submission's.
-fn single_source(path: &Path, assignment: &Assignment) -> Result<Submission, SubmissionError> {
-    let limits = &assignment.limits;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let read = |file: &Path, shown: String| -> Result<Vec<u8>, SubmissionError> {
-        let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
-            path: shown.clone(),
-            message: e.to_string(),
-        };
-        let size = std::fs::metadata(file).map_err(unreadable)?.len();
-        if size > limits.max_file_bytes {
-            return Err(SubmissionError::FileTooLarge {
-                file: shown.clone(),
-                size,
-                limit: limits.max_file_bytes,
-            });
-        }
-        std::fs::read(file).map_err(unreadable)
-    };
-    let main = read(path, path.display().to_string())?;
-    let name = path
-        .file_name()
-        .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned());
-    let mut notes = Vec::new();
-    if !name.eq_ignore_ascii_case(&assignment.entry) {
-        notes.push(format!(
-            "{name} was checked as {}, the exercise's main file",
-            assignment.entry
-        ));
-    }
-    let mut total = main.len() as u64;
-    let mut queue = included_names(&main);
-    let mut files = std::collections::BTreeMap::from([(assignment.entry.clone(), main)]);
-    while let Some(inc) = queue.pop() {
-        let file = dir.join(&inc);
-        if files.contains_key(&inc) || files.len() >= limits.max_files || !file.is_file() {
-            continue;
-        }
-        let bytes = read(&file, inc.clone())?;
-        total += bytes.len() as u64;
-        if total > limits.max_total_bytes {
-            return Err(SubmissionError::TooLarge {
-                limit: limits.max_total_bytes,
-            });
-        }
-        queue.extend(included_names(&bytes));
-        files.insert(inc, bytes);
-    }
-    Submission::from_files(name, path.to_path_buf(), files, notes)
-}
-
-/// The plain file names (no folders) of a source's `include` lines, in any
-/// of the dialects' spellings (`include Utils.inc`, `#include "x.inc"`,
-/// `.include 'x'`), after a label or none. A name missed here is one the
-/// assembler then reports as not found.
-fn included_names(source: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(source)
-        .lines()
-        .filter_map(|line| {
-            // A comment (`;` anywhere, `*` at the start) includes nothing.
-            let line = line.split(';').next().unwrap_or_default();
-            if line.starts_with('*') {
-                return None;
-            }
-            let mut words = line.split_whitespace();
-            let first = words.next()?;
-            let is_include = |w: &str| {
-                w.trim_start_matches(['#', '.'])
-                    .eq_ignore_ascii_case("include")
-            };
-            // `include X`, or `label include X` (a label starts the line).
-            let labelled = !line.starts_with(char::is_whitespace);
-            let include = is_include(first) || (labelled && is_include(words.next()?));
-            if !include {
-                return None;
-            }
-            let name = words.next()?;
-            let name = name.trim_matches(['"', '\'', '<', '>']);
-            (!name.is_empty() && !name.contains(['/', '\\']) && name != "..")
-                .then(|| name.to_string())
-        })
-        .collect()
 }
 
 /// The submission assembled as the grader assembles it (with the course's
@@ -366,18 +282,4 @@ pub fn report_text(r: &CheckReport) -> String {
     };
     out.push_str(&total);
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::included_names;
-
-    #[test]
-    fn include_lines_in_every_dialect() {
-        let src = b"; include Not.inc\n\tinclude Utils.inc\nlbl include \"LCD.inc\"\n#include <x.inc>\n  .INCLUDE 'y.asm'\n  include ../up.inc\n  include sub/a.inc\n  ldaa #1\n";
-        assert_eq!(
-            included_names(src),
-            ["Utils.inc", "LCD.inc", "x.inc", "y.asm"]
-        );
-    }
 }
