@@ -584,22 +584,14 @@ impl Board {
         self.advance(u64::from(cycles));
     }
 
-    /// [`Board::tick`], true if time reached the next device event (the
-    /// due devices were serviced), which it also does after a step that
-    /// asked for attention ([`Bus::attention`]): `run_until`'s hot loop
-    /// tests the CPU's state and masks only then.
-    #[inline(always)]
-    pub(crate) fn tick_serviced(&mut self, cycles: u32) -> bool {
-        self.advance(u64::from(cycles))
-    }
-
     /// True if a tick of `cycles` after this step would service the
     /// devices: time reaches the next event, or the step asked for
     /// attention ([`Bus::attention`]: it changed the CPU's run state or
     /// masks, or reports an event) or had a write refused. So a step for
     /// which this is false is an ordinary instruction with nothing to
-    /// report, and the debugger's quick stretch tests for the rest only
-    /// after a step for which it is true. Then [`Board::tick`]; else
+    /// report, and `run_until`'s hot loop and the debugger's quick stretch
+    /// test for the rest only after a step for which it is true. Then
+    /// [`Board::tick`]; else
     /// [`Board::pass`].
     #[inline(always)]
     pub(crate) fn due_after(&self, cycles: u32) -> bool {
@@ -1758,7 +1750,7 @@ impl Bus for Board {
     }
 
     /// Servicing the devices again changes nothing but makes the step one
-    /// that serviced (`Board::tick_serviced`, `Board::due_after`).
+    /// that serviced (`Board::due_after`).
     #[inline]
     fn attention(&mut self) {
         self.next_event = 0;

@@ -914,14 +914,20 @@ impl Machine {
     pub fn run_until(&mut self, stop: &StopConditions) -> StopReason {
         let trap = self.cpu.trap_illegal;
         self.cpu.trap_illegal = trap || !stop.on_illegal;
-        let reason = self.run_loop(stop);
+        // Two copies of the hot loop: the common one has no breakpoint test.
+        let reason = if stop.breakpoints.is_empty() {
+            self.run_loop::<false>(stop)
+        } else {
+            self.run_loop::<true>(stop)
+        };
         self.cpu.trap_illegal = trap;
         reason
     }
 
-    fn run_loop(&mut self, stop: &StopConditions) -> StopReason {
+    /// `run_until`'s loop; `CHECK_BPS` if `stop` has breakpoints.
+    fn run_loop<const CHECK_BPS: bool>(&mut self, stop: &StopConditions) -> StopReason {
         let budget_end = self.board.now().saturating_add(stop.max_cycles);
-        let check_bps = !stop.breakpoints.is_empty();
+        let check_bps = CHECK_BPS;
         let ff = self.ff.enabled;
         // Steps taken elsewhere (single steps, the debugger) may have left
         // the back-jump note set.
@@ -970,18 +976,27 @@ impl Machine {
             while self.board.now() < limit {
                 let before = WriteUndo::take(&self.cpu.regs);
                 let step = self.cpu.step_inline_hinted(&mut self.board, fast);
-                if self.board.has_fault() {
-                    self.cpu.flow.back = false;
-                    if let Some(reason) = self.fault_step(step, before, stop) {
-                        return reason;
+                // Every step with an event, a refused write or a change of
+                // the run state or masks brings the next device event
+                // forward to now (`Bus::attention`, `Board::record_fault`):
+                // a step that ends short of it is an ordinary instruction
+                // with nothing to report, and needs no more tests.
+                let ordinary = if !self.board.due_after(step.cycles) {
+                    self.board.pass(step.cycles);
+                    true
+                } else {
+                    if self.board.has_fault() {
+                        self.cpu.flow.back = false;
+                        if let Some(reason) = self.fault_step(step, before, stop) {
+                            return reason;
+                        }
+                        fast = self.running_masked();
+                        continue;
                     }
-                    fast = self.running_masked();
-                    continue;
-                }
-                let serviced = self.board.tick_serviced(step.cycles);
-                let quiet = step.event == StepEvent::None
-                    && (!serviced || self.may_stay(fast))
-                    && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
+                    self.board.tick(step.cycles);
+                    step.event == StepEvent::None && self.may_stay(fast)
+                };
+                let quiet = ordinary && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
                 if quiet {
                     self.instructions += 1;
                     // A branch or jump went back: maybe a polling loop to

@@ -440,6 +440,7 @@ impl Machine {
     /// [`StopConditions::skip_past_budget`]).
     /// Returns a stop reason if a step of the measured iteration stops the
     /// run (it is handled exactly as `run_until` would).
+    #[inline(always)]
     pub(super) fn try_fast_forward(
         &mut self,
         stop: &StopConditions,
