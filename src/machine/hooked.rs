@@ -580,9 +580,7 @@ impl Machine {
         // below, and the skips end before it), so the loop's head tests
         // the limit only after the hook changed it.
         loop {
-            let now = self.board.now();
-            let pc = self.cpu.regs.pc;
-            if check && bps.is_some_and(|b| b.contains(pc)) {
+            if check && bps.is_some_and(|b| b.contains(self.cpu.regs.pc)) {
                 return None;
             }
             check = true;
@@ -594,14 +592,18 @@ impl Machine {
             self.cpu.flow.code = 0;
             let step = self.cpu.step_inline_hinted(&mut self.board, fast);
             let call = self.cpu.flow.code != 0;
-            let before = |cpu: &Cpu| quick_before(cpu, call, pc, undo.sp, now);
+            // The step began at `step.pc`, and at the board's time less its
+            // cycles once they are counted (nothing else moves the clock
+            // here): neither is kept across the step.
+            let before = |cpu: &Cpu, now: u64| quick_before(cpu, call, step.pc, undo.sp, now);
             // A refused write, a step's event and an access to a watched
             // byte ask for attention (`Board::due_after`): only a serviced
             // step can have any; the hook hears of those.
             let serviced = self.board.due_after(step.cycles);
             if serviced {
                 if self.board.has_fault() {
-                    return Some(QuickEnd::Refused(step, undo, before(&self.cpu)));
+                    let now = self.board.now();
+                    return Some(QuickEnd::Refused(step, undo, before(&self.cpu, now)));
                 }
                 self.board.tick(step.cycles);
             } else {
@@ -615,26 +617,43 @@ impl Machine {
                     && self.board.watched_accesses().is_empty()))
                 && self.board.now() < limit;
             if !plain {
-                return Some(QuickEnd::Ticked(step, before(&self.cpu)));
+                return Some(QuickEnd::Ticked(
+                    step,
+                    before(&self.cpu, self.board.now() - u64::from(step.cycles)),
+                ));
             }
             // Only a branch or jump back can close a loop (calls and
             // returns to lower code close none), as in `run_until`.
             let back = std::mem::take(&mut self.cpu.flow.back);
             if back && self.halt_check(step.pc).is_some() {
-                return Some(QuickEnd::Ticked(step, before(&self.cpu)));
+                return Some(QuickEnd::Ticked(
+                    step,
+                    before(&self.cpu, self.board.now() - u64::from(step.cycles)),
+                ));
             }
             if !call && self.cpu.regs.sp > interest.sp_above {
-                return Some(QuickEnd::Ticked(step, before(&self.cpu)));
+                return Some(QuickEnd::Ticked(
+                    step,
+                    before(&self.cpu, self.board.now() - u64::from(step.cycles)),
+                ));
             }
             if call {
                 self.instructions += 1;
-                if let Some(sp) = hook.quick_flow(self, *pending, &before(&self.cpu)) {
+                if let Some(sp) = hook.quick_flow(
+                    self,
+                    *pending,
+                    &before(&self.cpu, self.board.now() - u64::from(step.cycles)),
+                ) {
                     *pending = 0;
                     interest.sp_above = sp;
                     continue;
                 }
                 flush(hook, pending);
-                if hook.after_step(self, &before(&self.cpu), &step) {
+                if hook.after_step(
+                    self,
+                    &before(&self.cpu, self.board.now() - u64::from(step.cycles)),
+                    &step,
+                ) {
                     return Some(QuickEnd::Stop(HookedStop::Hook));
                 }
                 *interest = hook.interest();
@@ -670,7 +689,10 @@ impl Machine {
                 }
                 if cache.backoff.may_try(to, self.board.now()) {
                     // A loop head to measure: the full path starts it.
-                    return Some(QuickEnd::Ticked(step, before(&self.cpu)));
+                    return Some(QuickEnd::Ticked(
+                        step,
+                        before(&self.cpu, self.board.now() - u64::from(step.cycles)),
+                    ));
                 }
             }
             self.instructions += 1;
