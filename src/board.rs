@@ -274,6 +274,8 @@ struct Watch {
 struct WatchSet {
     writes: Vec<u64>,
     reads: Vec<u64>,
+    /// The 64-byte blocks of `writes` and `reads` ([`watched_blocks`]).
+    blocks: ([u64; 16], [u64; 16]),
     log: Vec<WatchedAccess>,
 }
 
@@ -762,15 +764,21 @@ impl Board {
                         Box::new(WatchSet {
                             writes: vec![0; 1024],
                             reads: vec![0; 1024],
+                            blocks: ([0; 16], [0; 16]),
                             log: Vec::new(),
                         })
                     });
-                set.writes.copy_from_slice(writes);
-                set.reads.copy_from_slice(reads);
+                // The debugger sets the same watch again before each run
+                // (every stop): then its blocks are known.
+                if set.writes != writes || set.reads != reads {
+                    set.writes.copy_from_slice(writes);
+                    set.reads.copy_from_slice(reads);
+                    set.blocks = (watched_blocks(writes), watched_blocks(reads));
+                }
                 set.log.clear();
+                let blocks = set.blocks;
                 self.watch.on = Some(set);
-                self.map
-                    .set_watch(Some((watched_blocks(writes), watched_blocks(reads))));
+                self.map.set_watch(Some(blocks));
             }
             _ => {
                 if let Some(set) = self.watch.on.take() {
@@ -1891,6 +1899,40 @@ mod tests {
                     assert_eq!(one, by_byte, "INIT ${init:02X}, watch {watched}: ${pc:04X}");
                 }
             }
+        }
+    }
+
+    /// The debugger sets the watch before every run and takes it away
+    /// after; a set that is the same as the last reuses its blocks, a
+    /// different one takes its own: each run logs exactly its own bytes.
+    #[test]
+    fn a_watch_set_again_or_changed_logs_its_own_bytes() {
+        let bits = |addrs: &[u16]| {
+            let mut b = vec![0u64; 1024];
+            for &a in addrs {
+                b[(a >> 6) as usize] |= 1 << (a & 63);
+            }
+            b
+        };
+        let none = bits(&[]);
+        let mut board = Board::new();
+        for (writes, store, logged) in [
+            (bits(&[0x0100]), 0x0100, true),
+            (bits(&[0x0100]), 0x0100, true),
+            (bits(&[0x2000]), 0x0100, false),
+            (bits(&[0x2000]), 0x2000, true),
+            (bits(&[0x0100, 0x2000]), 0x0100, true),
+            (bits(&[]), 0x2000, false),
+        ] {
+            board.set_watch(Some((&writes, &none)));
+            board.write(store, 0x5A);
+            assert_eq!(
+                board.watched_accesses().len(),
+                usize::from(logged),
+                "store to ${store:04X}"
+            );
+            board.set_watch(None);
+            assert!(board.watched_accesses().is_empty());
         }
     }
 
