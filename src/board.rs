@@ -1336,10 +1336,12 @@ impl Board {
             // were serviced above), which no interrupt looks at.
             0x28 | 0x29 => return self.spi.read(addr, now),
             // SPDR: clears SPIF (after SPSR was read with it set), which
-            // the IRQ looks at.
+            // the IRQ looks at if the SPI may interrupt.
             0x2A => {
                 let v = self.spi.read(addr, now);
-                self.update_irq();
+                if self.spi.interrupts_enabled() {
+                    self.update_irq();
+                }
                 return v;
             }
             ports::addr::PORTD => return self.ports.port_d_pins(),
@@ -1539,7 +1541,8 @@ impl Board {
     /// A write of SPCR, SPSR or SPDR (`addr` in the register block). SPDR
     /// is output, so activity; the other two are when they change (as in
     /// [`Board::write_io_rest`]). It can start a transfer (a new event) and
-    /// clear SPIF (the IRQ), nothing else: no transfer is due now (due
+    /// clear SPIF (the IRQ, if SPIE lets the SPI interrupt: a write of SPDR
+    /// leaves SPIE as it is), nothing else: no transfer is due now (due
     /// events were serviced), none is cancelled or moved later, and no
     /// other device's event depends on the SPI.
     #[inline]
@@ -1553,7 +1556,9 @@ impl Board {
         let spi = self.spi.tick(now);
         self.next_event = self.next_event.min(spi);
         self.next_other_event = self.next_other_event.min(spi);
-        self.update_irq();
+        if addr != ACTIVITY_SPDR || self.spi.interrupts_enabled() {
+            self.update_irq();
+        }
     }
 
     #[inline(never)]
@@ -1899,6 +1904,32 @@ mod tests {
                     assert_eq!(one, by_byte, "INIT ${init:02X}, watch {watched}: ${pc:04X}");
                 }
             }
+        }
+    }
+
+    /// SPIF with SPIE set raises the SPI's interrupt, and reading SPSR then
+    /// SPDR takes it away again (the IRQ is brought up to date after the
+    /// SPDR read); with SPIE clear SPIF raises none.
+    #[test]
+    fn the_spi_interrupt_follows_spif_only_with_spie() {
+        for spie in [true, false] {
+            let mut b = Board::new();
+            let enable = if spie { spi::spcr::SPIE } else { 0 };
+            b.write(0x28, spi::spcr::SPE | spi::spcr::MSTR | enable); // E/2
+            b.write(0x2A, 0x55);
+            assert_eq!(b.irq_vector(), None, "a transfer under way");
+            for _ in 0..64 {
+                b.tick(1);
+            }
+            assert!(b.peek(0x29) & 0x80 != 0, "SPIF is set");
+            let raised = spie.then_some(0xFFD8);
+            assert_eq!(b.irq_vector(), raised, "SPIE {spie}: after the byte");
+            b.read(0x29);
+            assert_eq!(b.irq_vector(), raised, "SPIE {spie}: SPSR read");
+            b.read(0x2A);
+            assert_eq!(b.irq_vector(), None, "SPIE {spie}: SPDR read clears SPIF");
+            b.write(0x2A, 0xAA);
+            assert_eq!(b.irq_vector(), None, "SPIE {spie}: the next byte");
         }
     }
 
