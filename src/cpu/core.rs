@@ -565,6 +565,28 @@ pub(crate) fn fetch_code<B: Bus>(bus: &mut B, pc: u16) -> u64 {
     code
 }
 
+/// How many of the bytes in `code` (an instruction's bytes in the form
+/// [`Bus::code`] gives) [`fetch_code`] reads: the opcode (after a
+/// prebyte) and its operands, or the bytes up to an illegal opcode. For a
+/// bus that notes every read but has the bytes in one load.
+pub(crate) fn fetched_len(code: u64) -> u16 {
+    let first = (code >> 56) as u8;
+    let mut index = dispatch::INDEX[0][first as usize];
+    let mut len = 1;
+    if index >= dispatch::PREBYTE {
+        if index == dispatch::NONE {
+            return len;
+        }
+        let second = (code >> 48) as u8;
+        len = 2;
+        index = dispatch::INDEX[(index - dispatch::PREBYTE) as usize][second as usize];
+        if index == dispatch::NONE {
+            return len;
+        }
+    }
+    len + u16::from(OPCODES[index as usize].mode.operand_len())
+}
+
 /// Reads a big-endian word (high byte at `addr`), wrapping at $FFFF.
 #[inline(always)]
 fn read16<B: Bus>(bus: &mut B, addr: u16) -> u16 {
@@ -585,6 +607,42 @@ fn write16<B: Bus>(bus: &mut B, addr: u16, v: u16) {
 mod tests {
     use super::*;
     use crate::cpu::bus::RamBus;
+
+    /// A bus that counts its reads (all bytes $01 but the first two).
+    struct Counting {
+        bytes: [u8; 2],
+        reads: u16,
+    }
+
+    impl Bus for Counting {
+        fn read(&mut self, addr: u16) -> u8 {
+            self.reads += 1;
+            self.peek(addr)
+        }
+        fn peek(&self, addr: u16) -> u8 {
+            self.bytes.get(addr as usize).copied().unwrap_or(0x01)
+        }
+        fn write(&mut self, _: u16, _: u8) {}
+    }
+
+    /// `fetched_len` says how many bytes `fetch_code` reads, for every
+    /// opcode, every prebyte's second byte and every illegal opcode.
+    #[test]
+    fn fetched_len_counts_what_fetch_code_reads() {
+        for first in 0..=255u8 {
+            for second in 0..=255u8 {
+                let mut bus = Counting {
+                    bytes: [first, second],
+                    reads: 0,
+                };
+                let code = fetch_code(&mut bus, 0);
+                let full = u64::from_be_bytes([first, second, 1, 1, 1, 1, 1, 1]);
+                assert_eq!(fetched_len(full), bus.reads, "${first:02X} ${second:02X}");
+                let keep = !0u64 << (64 - 8 * u32::from(bus.reads));
+                assert_eq!(full & keep, code, "${first:02X} ${second:02X}");
+            }
+        }
+    }
 
     fn ram_with(code: &[u8]) -> RamBus {
         let mut bus = RamBus::new();

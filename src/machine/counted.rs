@@ -123,6 +123,21 @@ impl Bus for RecordBus<'_> {
         self.board.peek(addr)
     }
 
+    /// Plain memory in one load, noted byte by byte as the fetch through
+    /// [`Bus::read`] would read it (no such byte is TCNT).
+    fn fetch(&mut self, pc: u16) -> u64 {
+        match self.board.code(pc) {
+            Some(code) => {
+                for i in 0..crate::cpu::core::fetched_len(code) {
+                    let byte = (code >> (56 - 8 * i)) as u8;
+                    self.it.reads.push((pc.wrapping_add(i), byte));
+                }
+                code
+            }
+            None => crate::cpu::core::fetch_code(self, pc),
+        }
+    }
+
     fn write(&mut self, addr: u16, value: u8) {
         if !self.board.is_plain_ram(addr) {
             self.fit = false;
