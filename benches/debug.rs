@@ -127,14 +127,15 @@
 //! 1.42-1.44x and 1.53-1.55x -> 1.45-1.47x (before the in-line row).
 //! Session 20 (`run_until`'s step ends on one compare and has no
 //! breakpoint test without breakpoints; a watch set again keeps its
-//! blocks): `run_until` 2.26-2.32 ms (2.30-2.34 for the session 19
-//! binary, alternating), the fast path 3.19-3.20 ms (2.95-3.05), so fast
-//! path 1.38-1.41x, conditional breakpoint 1.42-1.46x, provenance
-//! recorded 1.35-1.39x, the watchpoint on the cells 1.43-1.47x, `read
-//! coordy` 1.46-1.50x, step over 1.33-1.35x (pinned, two rounds). An
-//! earlier build of the same loop measured `run_until` 2.10-2.22 ms and
-//! the watchpoints at 1.52-1.62x: the debugger's figures move with the
-//! layout as much as with its code.
+//! blocks), pinned, two rounds against the session 19 binary:
+//! `run_until` 2.12-2.19 ms (2.47-2.51), the fast path 3.12-3.22 ms
+//! (3.19-3.27), so fast path 1.47x, conditional breakpoint 1.51-1.55x,
+//! provenance recorded 1.48-1.51x, the watchpoint on the cells 1.55x,
+//! `read coordy` 1.58x, step over 1.36-1.46x: the debugger as fast as
+//! before, the plain run faster. A build one commit earlier (the same
+//! loops, laid out otherwise) measured `run_until` 2.26-2.32 ms and every
+//! ratio at 1.35-1.50x: these figures move with the layout as much as
+//! with the code.
 //!
 //! The command line, best of 15 wall-clock runs each (process start and
 //! assembling the firmware, about 4 ms, included), old binary vs new, built
