@@ -541,34 +541,24 @@ impl Cpu {
 pub(crate) fn fetch_code<B: Bus>(bus: &mut B, pc: u16) -> u64 {
     let first = bus.read(pc);
     let mut code = u64::from(first) << 56;
-    let mut at = pc.wrapping_add(1);
-    let mut shift = 48;
-    let mut index = dispatch::INDEX[0][first as usize];
-    if index >= dispatch::PREBYTE {
-        if index == dispatch::NONE {
-            return code;
-        }
-        let second = bus.read(at);
-        code |= u64::from(second) << shift;
-        at = at.wrapping_add(1);
-        shift -= 8;
-        index = dispatch::INDEX[(index - dispatch::PREBYTE) as usize][second as usize];
-        if index == dispatch::NONE {
-            return code;
-        }
+    // A prebyte's page is known only from the byte after it.
+    let prebyte = dispatch::INDEX[0][first as usize];
+    let mut read = 1;
+    if prebyte >= dispatch::PREBYTE && prebyte != dispatch::NONE {
+        code |= u64::from(bus.read(pc.wrapping_add(1))) << 48;
+        read = 2;
     }
-    for _ in 0..OPCODES[index as usize].mode.operand_len() {
-        code |= u64::from(bus.read(at)) << shift;
-        at = at.wrapping_add(1);
-        shift -= 8;
+    for i in read..fetched_len(code) {
+        code |= u64::from(bus.read(pc.wrapping_add(i))) << (56 - 8 * i);
     }
     code
 }
 
 /// How many of the bytes in `code` (an instruction's bytes in the form
-/// [`Bus::code`] gives) [`fetch_code`] reads: the opcode (after a
-/// prebyte) and its operands, or the bytes up to an illegal opcode. For a
-/// bus that notes every read but has the bytes in one load.
+/// [`Bus::code`] gives) the chip fetches: the opcode (after a prebyte)
+/// and its operands, or the bytes up to an illegal opcode. [`fetch_code`]
+/// reads exactly these; a bus that notes every read but has the bytes in
+/// one load notes them.
 pub(crate) fn fetched_len(code: u64) -> u16 {
     let first = (code >> 56) as u8;
     let mut index = dispatch::INDEX[0][first as usize];
@@ -625,10 +615,12 @@ mod tests {
         fn write(&mut self, _: u16, _: u8) {}
     }
 
-    /// `fetched_len` says how many bytes `fetch_code` reads, for every
-    /// opcode, every prebyte's second byte and every illegal opcode.
+    /// `fetch_code` reads exactly an instruction's bytes as the decoder
+    /// counts them (`fetched_len` says how many), for every opcode, every
+    /// prebyte's second byte and every illegal opcode.
     #[test]
-    fn fetched_len_counts_what_fetch_code_reads() {
+    fn fetch_code_reads_the_bytes_the_decoder_counts() {
+        use crate::cpu::decode::Instruction;
         for first in 0..=255u8 {
             for second in 0..=255u8 {
                 let mut bus = Counting {
@@ -636,9 +628,14 @@ mod tests {
                     reads: 0,
                 };
                 let code = fetch_code(&mut bus, 0);
+                let len = match Instruction::decode(0, |a| bus.peek(a)) {
+                    Ok(i) => i.len(),
+                    Err(e) => u16::from(e.len),
+                };
+                assert_eq!(bus.reads, len, "${first:02X} ${second:02X}");
                 let full = u64::from_be_bytes([first, second, 1, 1, 1, 1, 1, 1]);
-                assert_eq!(fetched_len(full), bus.reads, "${first:02X} ${second:02X}");
-                let keep = !0u64 << (64 - 8 * u32::from(bus.reads));
+                assert_eq!(fetched_len(full), len, "${first:02X} ${second:02X}");
+                let keep = !0u64 << (64 - 8 * u32::from(len));
                 assert_eq!(full & keep, code, "${first:02X} ${second:02X}");
             }
         }

@@ -595,15 +595,20 @@ impl Machine {
             // The step began at `step.pc`, and at the board's time less its
             // cycles once they are counted (nothing else moves the clock
             // here): neither is kept across the step.
-            let before = |cpu: &Cpu, now: u64| quick_before(cpu, call, step.pc, undo.sp, now);
+            let before = |m: &Machine| {
+                let began = m.board.now() - u64::from(step.cycles);
+                quick_before(&m.cpu, call, step.pc, undo.sp, began)
+            };
             // A refused write, a step's event and an access to a watched
             // byte ask for attention (`Board::due_after`): only a serviced
             // step can have any; the hook hears of those.
             let serviced = self.board.due_after(step.cycles);
             if serviced {
                 if self.board.has_fault() {
+                    // Not counted: the step's time is not on the clock.
                     let now = self.board.now();
-                    return Some(QuickEnd::Refused(step, undo, before(&self.cpu, now)));
+                    let before = quick_before(&self.cpu, call, step.pc, undo.sp, now);
+                    return Some(QuickEnd::Refused(step, undo, before));
                 }
                 self.board.tick(step.cycles);
             } else {
@@ -617,43 +622,26 @@ impl Machine {
                     && self.board.watched_accesses().is_empty()))
                 && self.board.now() < limit;
             if !plain {
-                return Some(QuickEnd::Ticked(
-                    step,
-                    before(&self.cpu, self.board.now() - u64::from(step.cycles)),
-                ));
+                return Some(QuickEnd::Ticked(step, before(self)));
             }
             // Only a branch or jump back can close a loop (calls and
             // returns to lower code close none), as in `run_until`.
             let back = std::mem::take(&mut self.cpu.flow.back);
             if back && self.halt_check(step.pc).is_some() {
-                return Some(QuickEnd::Ticked(
-                    step,
-                    before(&self.cpu, self.board.now() - u64::from(step.cycles)),
-                ));
+                return Some(QuickEnd::Ticked(step, before(self)));
             }
             if !call && self.cpu.regs.sp > interest.sp_above {
-                return Some(QuickEnd::Ticked(
-                    step,
-                    before(&self.cpu, self.board.now() - u64::from(step.cycles)),
-                ));
+                return Some(QuickEnd::Ticked(step, before(self)));
             }
             if call {
                 self.instructions += 1;
-                if let Some(sp) = hook.quick_flow(
-                    self,
-                    *pending,
-                    &before(&self.cpu, self.board.now() - u64::from(step.cycles)),
-                ) {
+                if let Some(sp) = hook.quick_flow(self, *pending, &before(self)) {
                     *pending = 0;
                     interest.sp_above = sp;
                     continue;
                 }
                 flush(hook, pending);
-                if hook.after_step(
-                    self,
-                    &before(&self.cpu, self.board.now() - u64::from(step.cycles)),
-                    &step,
-                ) {
+                if hook.after_step(self, &before(self), &step) {
                     return Some(QuickEnd::Stop(HookedStop::Hook));
                 }
                 *interest = hook.interest();
@@ -689,10 +677,7 @@ impl Machine {
                 }
                 if cache.backoff.may_try(to, self.board.now()) {
                     // A loop head to measure: the full path starts it.
-                    return Some(QuickEnd::Ticked(
-                        step,
-                        before(&self.cpu, self.board.now() - u64::from(step.cycles)),
-                    ));
+                    return Some(QuickEnd::Ticked(step, before(self)));
                 }
             }
             self.instructions += 1;
