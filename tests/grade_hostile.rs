@@ -206,6 +206,7 @@ fn submissions_named_like_reports_do_not_stop_the_batch() {
     folder_sub(&batch, "grades.csv", PROGRAM);
     folder_sub(&batch, "junit.xml", PROGRAM);
     folder_sub(&batch, "NUL", PROGRAM);
+    folder_sub(&batch, "shard.json", PROGRAM);
     zip_sub(
         &batch.join("report.json.zip"),
         &[("Main.asm", PROGRAM.as_bytes())],
@@ -217,6 +218,8 @@ fn submissions_named_like_reports_do_not_stop_the_batch() {
     assert!(out.join("report.json").is_file());
     assert!(out.join("_grades.csv/results.json").is_file());
     assert!(out.join("_report.json/results.json").is_file());
+    // `--shard` writes shard.json beside the reports.
+    assert!(out.join("_shard.json/results.json").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -62,7 +62,8 @@ expect = [ { lcd = "reference" }, { symbol = "player", equals = 1 } ]
 }
 
 /// The batch: the grading corpus (copies, restyled copies, broken and
-/// hostile submissions), plus two with awkward names.
+/// hostile submissions), plus three with awkward names (one named like the
+/// shard file every shard writes beside its reports).
 fn batch(dir: &Path) -> PathBuf {
     let b = dir.join("batch");
     for e in std::fs::read_dir(root().join("tests/grade_corpus")).unwrap() {
@@ -74,6 +75,7 @@ fn batch(dir: &Path) -> PathBuf {
     let correct = root().join("tests/grade_corpus/correct");
     copy_tree(&correct, &b.join("Anna Müller"));
     copy_tree(&correct, &b.join("=SUM(A1)"));
+    copy_tree(&correct, &b.join("shard.json"));
     b
 }
 
@@ -174,6 +176,31 @@ fn four_shards_merge_to_the_reports_of_one_run() {
 
     // A shard missing, a shard given twice, a bad spec.
     let s = |i: usize| shard_dirs[i].to_str().unwrap().to_string();
+    // --out one of the shards: refused, the shard left as it was (its
+    // shard.json would go with the old reports).
+    let before = std::fs::read(shard_dirs[0].join("shard.json")).unwrap();
+    let (code, _, err) = hc11lab(&["grade", "merge", &s(0), &s(1), &s(2), &s(3), "--out", &s(0)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("one of the shard folders"), "{err}");
+    assert_eq!(
+        std::fs::read(shard_dirs[0].join("shard.json")).unwrap(),
+        before
+    );
+    let nowhere = tmp.path().join("not made");
+    let (code, _, err) = hc11lab(&[
+        "grade",
+        "merge",
+        &s(0),
+        &s(1),
+        "--out",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        !err.contains("writing"),
+        "names the input, not a write: {err}"
+    );
+    assert!(!nowhere.exists(), "a refused merge makes no --out folder");
     let (code, _, err) = hc11lab(&["grade", "merge", &s(0), &s(1), &s(2)]);
     assert_eq!(code, 1);
     assert!(err.contains("missing"), "{err}");

@@ -7,7 +7,7 @@ use super::error::GradeError;
 use super::report::output::{prepare_out, replace_batch};
 use super::report::{report_files, summary_line, write_reports_noting};
 use super::result::{fmt_points, SubmissionStatus};
-use super::shard::{merge, ShardOutput, ShardSpec, SHARD_FILE};
+use super::shard::{check_merge_out, merge, ShardOutput, ShardSpec, SHARD_FILE};
 use std::path::{Path, PathBuf};
 
 /// Default output folder of a batch.
@@ -166,8 +166,14 @@ pub fn run_merge(dirs: &[PathBuf], out: Option<&Path>) -> Result<GradeOutcome, G
         });
     }
     let out = out.map_or_else(|| PathBuf::from(DEFAULT_OUT), Path::to_path_buf);
-    prepare_out(&out)?;
+    check_merge_out(dirs, &out)?;
+    if out.exists() && !out.is_dir() {
+        return Err(GradeError::OutNotFolder(out));
+    }
+    // The shards are read before `--out` is made, so a refused merge leaves
+    // no empty folder behind.
     let report = merge(dirs)?;
+    prepare_out(&out)?;
     let written = write_reports_noting(&report, &out)?;
     let mut text = String::new();
     for n in &written.notes {

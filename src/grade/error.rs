@@ -33,6 +33,16 @@ pub enum GradeError {
     /// None of the given paths holds a submission.
     #[error("no submission found in {0}")]
     NoSubmissions(String),
+    /// A `grade merge` input that is not one shard of the batch (missing,
+    /// twice, another batch's, not a shard folder), or an `--out` that
+    /// would overwrite a shard.
+    #[error("{path}: {message}")]
+    Merge {
+        /// The shard folder or file at fault.
+        path: PathBuf,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
     /// A report could not be serialised.
     #[error("writing {what}: {message}")]
     Report {

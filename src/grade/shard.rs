@@ -133,10 +133,38 @@ impl ShardOutput {
 
 /// An error about the merge's input, naming the folder or file.
 fn merge_error(path: &Path, message: impl Into<String>) -> GradeError {
-    GradeError::Report {
-        what: path.display().to_string(),
+    GradeError::Merge {
+        path: path.to_path_buf(),
         message: message.into(),
     }
+}
+
+/// Refuses an `--out` that is one of the shard folders being merged: the
+/// merged reports would replace that shard's, and its `shard.json` (not
+/// one of the merged batch's files) would be removed with them, so the
+/// shard could never be merged again.
+pub fn check_merge_out(dirs: &[PathBuf], out: &Path) -> Result<(), GradeError> {
+    let Ok(out_real) = std::fs::canonicalize(out) else {
+        // Not there yet: no shard folder can be it.
+        return Ok(());
+    };
+    for d in dirs {
+        let folder = if d.is_file() {
+            d.parent().unwrap_or(d)
+        } else {
+            d.as_path()
+        };
+        if std::fs::canonicalize(folder).is_ok_and(|f| f == out_real) {
+            return Err(merge_error(
+                out,
+                format!(
+                    "--out is one of the shard folders being merged ({}); the merged reports would replace that shard's and remove its shard.json: give --out a folder of its own",
+                    d.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads `DIR/shard.json`.

@@ -34,8 +34,9 @@ const JOURNAL: &str = ".hc11lab-grade-journal";
 /// Folders a batch writes its reports into before they replace the old ones.
 const STAGING_PREFIX: &str = ".hc11lab-staging-";
 
-/// Names no submission folder may take: the reports, and device names
-/// Windows refuses as file names (the folder may be copied there).
+/// Names no submission folder may take: the reports, the shard file of
+/// `--shard` (written beside them), and device names Windows refuses as
+/// file names (the folder may be copied there).
 fn reserved(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     let stem = lower.split('.').next().unwrap_or("");
@@ -43,7 +44,7 @@ fn reserved(name: &str) -> bool {
         || ((stem.starts_with("com") || stem.starts_with("lpt"))
             && stem.len() == 4
             && stem.as_bytes()[3].is_ascii_digit());
-    device || REPORT_FILES.iter().any(|r| lower == *r)
+    device || REPORT_FILES.iter().any(|r| lower == *r) || lower == crate::grade::shard::SHARD_FILE
 }
 
 /// A file name for a submission's folder: its name with anything but
