@@ -372,3 +372,42 @@ fn illegal_opcode_stops_and_says_so() {
     );
     assert!(s.message.contains("illegal opcode $41"), "{}", s.message);
 }
+
+/// A breakpoint on the entry (the first instruction after reset) stops the
+/// first run before it, on both paths, as "break at the start" does in any
+/// debugger; going on from there runs it, and after a reset it stops there
+/// again. A single step at reset runs its instruction all the same.
+#[test]
+fn a_breakpoint_on_the_entry_stops_the_first_run_before_it() {
+    for fast in [true, false] {
+        let mut d = debugger();
+        d.set_fast_path(fast);
+        d.max_cycles = 1000;
+        d.add_breakpoint("start").expect("breakpoint");
+        let s = d.run();
+        assert!(
+            matches!(s.reason, Reason::Breakpoint { hits: 1, .. }),
+            "fast {fast}: {:?}",
+            s.reason
+        );
+        assert_eq!((s.pc, d.target().cycles()), (0xC000, 0), "fast {fast}");
+        let s = d.run();
+        assert!(
+            !matches!(s.reason, Reason::Breakpoint { .. }),
+            "fast {fast}: the loop never comes back to start: {:?}",
+            s.reason
+        );
+        assert!(d.target().cycles() > 0);
+        d.reset();
+        let s = d.run();
+        assert!(
+            matches!(s.reason, Reason::Breakpoint { hits: 1, .. }),
+            "fast {fast}, after reset: {:?}",
+            s.reason
+        );
+    }
+    let mut d = debugger();
+    d.add_breakpoint("start").expect("breakpoint");
+    let s = d.step_into();
+    assert_eq!(s.pc, 0xC003, "{}", s.message);
+}

@@ -747,7 +747,8 @@ impl<T: Target> Debugger<T> {
             hits: Vec::new(),
             replaying: false,
             dirty: false,
-            check_first: false,
+            // At reset: see `restart_tracking`.
+            check_first: now == 0,
             spdr,
             devices,
             empty: Program::default(),
@@ -975,7 +976,11 @@ impl<T: Target> Debugger<T> {
         if self.lazy.get_mut().is_some() {
             self.start_lazy(self.new_tracker());
         }
-        self.check_first = false;
+        // A machine that has run nothing yet (just made or reset) starts
+        // at its entry: a breakpoint there is the user's "break at the
+        // start" and must stop the first run before the instruction, as
+        // any later visit would.
+        self.check_first = self.target.cycles() == 0;
         let budget = self.history.as_ref().map(|h| h.budget());
         self.set_history_budget(budget);
     }
@@ -1260,7 +1265,8 @@ impl<T: Target> Debugger<T> {
         let mut first = true;
         loop {
             let pc = self.target.cpu().regs.pc;
-            if !first || self.check_first {
+            // A single step always runs its instruction.
+            if !first || (self.check_first && cmd != Cmd::Into) {
                 if let Cmd::RunTo(addrs) = &cmd {
                     if addrs.contains(&pc) {
                         return self.stop(Reason::Reached { addr: pc });
