@@ -412,3 +412,60 @@ fn an_entry_through_an_unset_vector_is_explained() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--break` on the program's first instruction stops before it (cycle 0);
+/// one on an operand byte never hits, and the run says so before its stop
+/// (text and JSON), naming the instruction and where it starts.
+#[test]
+fn a_break_at_the_entry_hits_and_one_inside_an_instruction_is_named() {
+    let dir = scratch("entrybreak");
+    let p = program(&dir, "loop\tinca\n\tbra loop");
+    let v = json(&hc11lab(&[
+        "run",
+        &p,
+        "--break",
+        "Start",
+        "--max-cycles",
+        "1000",
+        "--json",
+    ]));
+    assert_eq!(v["stop_reason"], "breakpoint", "{v}");
+    assert_eq!(v["cycles"], 0, "{v}");
+    let out = hc11lab(&["run", &p, "--break", "$C001", "--max-cycles", "1000"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "note: breakpoint `$C001`: $C001 is inside `lds #$3FFF` at $C000 (p.asm:2)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("did you mean $C000?"), "{text}");
+    let v = json(&hc11lab(&[
+        "run",
+        &p,
+        "--break",
+        "$C001",
+        "--max-cycles",
+        "1000",
+        "--json",
+    ]));
+    assert!(
+        v["notes"][0]
+            .as_str()
+            .unwrap_or("")
+            .contains("$C001 is inside"),
+        "{v}"
+    );
+    // A breakpoint where an instruction starts gets no note.
+    let v = json(&hc11lab(&[
+        "run",
+        &p,
+        "--break",
+        "loop",
+        "--max-cycles",
+        "1000",
+        "--json",
+    ]));
+    assert!(v.get("notes").is_none(), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -103,12 +103,20 @@ pub struct DebugRun {
     pub profile: Option<ProfileReport>,
     /// The call stack at the stop, innermost first.
     pub call_stack: Vec<FrameReport>,
+    /// What the user may not expect of the request (a breakpoint inside an
+    /// instruction, which never hits), said before the stop.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl DebugRun {
     /// Readable text: the stop, the call stack, each explanation, the profile.
     pub fn to_text(&self) -> String {
-        let mut out = format!("stopped: {}\n", self.stop.message);
+        let mut out = String::new();
+        for n in &self.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
+        out.push_str(&format!("stopped: {}\n", self.stop.message));
         if !self.call_stack.is_empty() {
             out.push_str("call stack:\n");
             for f in &self.call_stack {
@@ -209,6 +217,26 @@ pub fn parse_address<T: Target>(
     })
 }
 
+/// A note for breakpoint `spec` at `addr` when `addr` lies inside the bytes
+/// of a source line without being its first byte: the CPU never starts an
+/// instruction there, so the breakpoint never hits (and nothing else would
+/// say so).
+fn inside_note(program: &Program, spec: &str, addr: u16) -> Option<String> {
+    let line = program.line_at(addr)?;
+    if line.addr == addr {
+        return None;
+    }
+    let place = program
+        .source_place(line.addr)
+        .map(|p| format!(" ({p})"))
+        .unwrap_or_default();
+    let text = crate::cpu::Instruction::text_at(line.addr, |a| program.byte_at(a).unwrap_or(0));
+    Some(format!(
+        "breakpoint `{spec}`: ${addr:04X} is inside `{text}` at ${:04X}{place}, not where an instruction starts, so it never hits; did you mean ${:04X}?",
+        line.addr, line.addr
+    ))
+}
+
 /// Runs `machine` (with `script` started, if any) under the debugger as the
 /// request says: breakpoints, watchpoints, provenance from the first instruction when an
 /// explanation is asked for, then the explanations and profile at the stop.
@@ -229,8 +257,13 @@ pub fn run_debug(
         .iter()
         .map(|p| parse_pixel(p))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut notes = Vec::new();
     for b in &req.breaks {
-        d.add_breakpoint(b)?;
+        let id = d.add_breakpoint(b)?;
+        let addrs = d.breakpoints.get(id).map(|bp| bp.addrs.clone());
+        for a in addrs.unwrap_or_default() {
+            notes.extend(inside_note(d.program(), b, a));
+        }
     }
     for w in &req.watches {
         d.add_watchpoint(w)?;
@@ -263,6 +296,7 @@ pub fn run_debug(
         call_stack: d.call_stack(),
         stop,
         provenance,
+        notes,
     };
     Ok((d.into_target(), report))
 }
