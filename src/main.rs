@@ -408,14 +408,29 @@ fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A warning of [`open::Opened`] as one stderr line: the assembler's come
+/// rendered with their own `warning[W...]`, a loader's with none.
+fn warning_line(w: &str) -> String {
+    if w.starts_with("warning") {
+        w.trim_end().to_string()
+    } else {
+        format!("warning: {w}")
+    }
+}
+
 fn cmd_disasm(file: &Path) -> anyhow::Result<ExitCode> {
     match open::open(Some(file)) {
         Ok(opened) => {
             for w in &opened.warnings {
-                errln!("warning: {w}");
+                errln!("{}", warning_line(w));
             }
             out!("{}", asm::disassemble(&opened.program));
             Ok(ExitCode::SUCCESS)
+        }
+        // Assembler diagnostics come rendered, each with its own `error`.
+        Err(e @ open::OpenError::Assembly { .. }) => {
+            errln!("{}", e.to_string().trim_end());
+            Ok(ExitCode::from(1))
         }
         Err(e) => {
             errln!("error: {e}");
@@ -615,7 +630,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
     };
     for w in &opened.warnings {
-        errln!("{w}");
+        errln!("{}", warning_line(w));
     }
     let machine = match Machine::with_board(opened.program, &setup) {
         Ok(m) => m,

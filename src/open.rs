@@ -1,7 +1,8 @@
 //! Opening what a user names on the command line or in the GUI: the bundled
 //! Viergewinnt, a course-dialect source file, a folder of sources, an S19 or
-//! an ELF file. Images are recognised by content; everything else that is
-//! text is assembled.
+//! an ELF file. Images are recognised by content, or by a name such as
+//! `.s19` or `.bin` (then a damaged one gets the loader's error); everything
+//! else is assembled.
 
 use crate::asm::{self, AsmOptions, Assembly};
 use crate::firmware;
@@ -95,17 +96,22 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
         path: path.to_path_buf(),
         source,
     })?;
-    match load::detect(&bytes) {
-        Some(format) => {
-            let loaded = load::load_bytes(&bytes, path)?;
-            Ok(Opened {
-                program: loaded.program,
-                origin: Origin::Image(path.to_path_buf(), format),
-                warnings: loaded.warnings,
-            })
-        }
-        None => assemble_path(path, dialect),
+    // An image by content, or by name (then a damaged one gets the
+    // loader's error, not assembler errors about its bytes).
+    if load::detect(&bytes).is_none() && !load::is_image_path(path) {
+        return assemble_path(path, dialect);
     }
+    let loaded = load::load_bytes(&bytes, path)?;
+    Ok(Opened {
+        program: loaded.program,
+        origin: Origin::Image(path.to_path_buf(), loaded.format),
+        // A loader's warning names its line; the file is said here.
+        warnings: loaded
+            .warnings
+            .iter()
+            .map(|w| format!("{}: {w}", path.display()))
+            .collect(),
+    })
 }
 
 /// The main source of a folder: `Viergewinnt.asm` in any letter case, else

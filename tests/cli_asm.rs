@@ -142,3 +142,59 @@ fn a_listing_to_a_closed_pipe_is_no_error() {
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("Broken pipe"), "{err}");
 }
+
+/// A file named as an image is loaded, never assembled: a `.s19` that is no
+/// S-record text, an empty one or a cut-short record get the loader's
+/// located error; Intel HEX and raw binaries say how to convert them; a
+/// `.s19` with old-Mac CR line ends loads; loader warnings name the file;
+/// assembler errors are printed with one `error` prefix.
+#[test]
+fn files_named_as_images_are_loaded_and_their_problems_named() {
+    let dir = scratch("images");
+    let case = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).expect("write");
+        let out = hc11lab()
+            .arg("disasm")
+            .arg(&p)
+            .output()
+            .expect("run hc11lab");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = case("text.s19", b"hello world\nS9030000FC\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("text.s19: line 1: not an S-record"), "{err}");
+    let (code, _, err) = case("short.s19", b"S1");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("S1 record too short"), "{err}");
+    let (code, _, err) = case("empty.s19", b"");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the file is empty"), "{err}");
+    let (code, _, err) = case("p.hex", b":0300000086013940\n:00000001FF\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("Intel HEX") && err.contains("-O srec"),
+        "{err}"
+    );
+    let (code, _, err) = case("p.bin", &[0x86, 0x01, 0x39, 0x00]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("raw binary") && err.contains("-O srec"),
+        "{err}"
+    );
+    let (code, out, err) = case("mac.s19", b"S106000086013939\rS9030000FC\r");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("ldaa #$01"), "{out}");
+    let (code, _, err) = case("nos9.s19", b"S106000086013939\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.starts_with("warning: "), "{err}");
+    assert!(err.contains("nos9.s19: no S7/S8/S9 end record"), "{err}");
+    let (code, _, err) = case("bad.asm", b"\tldaa nowhere\n");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.starts_with("error[E"), "one prefix: {err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

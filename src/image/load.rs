@@ -1,6 +1,8 @@
 //! Loading a program image from a file, recognised by its content (ELF
 //! magic or S-record text), not by its extension: S19 files come as `.s19`,
 //! `.mot`, `.srec`, `.hex`; GNU executables often have no extension at all.
+//! The extension only names what a file that is no image was meant to be
+//! ([`is_image_path`]): a damaged `.s19`, Intel HEX, a raw `.bin`.
 
 use std::path::{Path, PathBuf};
 
@@ -65,6 +67,18 @@ pub enum LoadError {
         /// The file.
         path: PathBuf,
     },
+    /// Intel HEX, which hc11lab does not read.
+    #[error("{} is Intel HEX, which hc11lab does not read: convert it to S-records (`m68hc11-objcopy -I ihex -O srec FILE.hex FILE.s19`) or open the ELF file or source it was made from", .path.display())]
+    IntelHex {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A raw binary: bytes with no load address.
+    #[error("{} is a raw binary, which says nothing about where its bytes belong: convert it to S-records at its address (`m68hc11-objcopy -I binary -O srec --change-addresses 0xC000 FILE.bin FILE.s19`) or open its source", .path.display())]
+    RawBinary {
+        /// The file.
+        path: PathBuf,
+    },
     /// Neither ELF nor S-records.
     #[error("{} is neither an ELF file (starts with \\x7FELF) nor S-records (lines starting S0..S9); it starts with {found}", .path.display())]
     Unknown {
@@ -77,6 +91,33 @@ pub enum LoadError {
 
 /// Extensions of assembly source files (the course's `.asm`, gas's `.s`).
 const ASM_EXTENSIONS: [&str; 5] = ["asm", "s", "inc", "a11", "s11"];
+
+/// Extensions of S-record files.
+const SREC_EXTENSIONS: [&str; 5] = ["s19", "s28", "s37", "srec", "mot"];
+
+/// Extensions of Intel HEX files (`.hex` may also hold S-records, which the
+/// content shows first).
+const IHEX_EXTENSIONS: [&str; 3] = ["hex", "ihx", "ihex"];
+
+/// Extensions of raw binaries and executables.
+const BINARY_EXTENSIONS: [&str; 3] = ["bin", "elf", "out"];
+
+/// Whether `path`'s extension is one of `list`, in any letter case.
+fn has_extension(path: &Path, list: &[&str]) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| list.iter().any(|a| a.eq_ignore_ascii_case(e)))
+}
+
+/// True if the file's name says it is a program image (S-records, Intel
+/// HEX, a binary or an executable): it is loaded, never assembled, even
+/// when its content is no image (so a damaged `.s19` gets an S-record
+/// error, not assembler errors about its text).
+pub fn is_image_path(path: &Path) -> bool {
+    has_extension(path, &SREC_EXTENSIONS)
+        || has_extension(path, &IHEX_EXTENSIONS)
+        || has_extension(path, &BINARY_EXTENSIONS)
+}
 
 /// Tells the format from the first bytes: the ELF magic, or (after optional
 /// byte-order mark and whitespace) `S`, a record type digit and a hex digit.
@@ -138,13 +179,32 @@ pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Loaded, LoadError> {
             })
         }
         None => {
-            let is_asm_ext = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| ASM_EXTENSIONS.iter().any(|a| a.eq_ignore_ascii_case(e)));
+            let is_asm_ext = has_extension(path, &ASM_EXTENSIONS);
             let is_text = !bytes.iter().take(4096).any(|&b| b == 0);
             if is_asm_ext && is_text {
                 return Err(LoadError::AssemblySource {
+                    path: path.to_path_buf(),
+                });
+            }
+            let blank = bytes.iter().all(u8::is_ascii_whitespace);
+            // A damaged S-record file: the parser says which line and column.
+            if has_extension(path, &SREC_EXTENSIONS) && is_text && !blank {
+                let text = String::from_utf8_lossy(bytes);
+                if let Err(source) = parse_s19(&text) {
+                    return Err(LoadError::S19 {
+                        path: path.to_path_buf(),
+                        source,
+                    });
+                }
+            }
+            let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+            if has_extension(path, &IHEX_EXTENSIONS) && first == Some(&b':') {
+                return Err(LoadError::IntelHex {
+                    path: path.to_path_buf(),
+                });
+            }
+            if has_extension(path, &["bin"]) && !blank {
+                return Err(LoadError::RawBinary {
                     path: path.to_path_buf(),
                 });
             }
@@ -187,10 +247,12 @@ mod tests {
         let err = load_bytes(b"main\tldaa #1\n", Path::new("game.asm")).unwrap_err();
         assert!(matches!(err, LoadError::AssemblySource { .. }));
         assert!(err.to_string().contains("assemble it with hc11lab::asm"));
-        let err = load_bytes(b"\x01\x02\x00", Path::new("x.bin")).unwrap_err();
+        let err = load_bytes(b"\x01\x02\x00", Path::new("x.dat")).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "x.bin is neither an ELF file (starts with \\x7FELF) nor S-records (lines starting S0..S9); it starts with 01 02 00"
+            "x.dat is neither an ELF file (starts with \\x7FELF) nor S-records (lines starting S0..S9); it starts with 01 02 00"
         );
+        let err = load_bytes(b"\x01\x02\x00", Path::new("x.bin")).unwrap_err();
+        assert!(matches!(err, LoadError::RawBinary { .. }), "{err}");
     }
 }

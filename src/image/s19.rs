@@ -204,6 +204,8 @@ pub fn parse_s19(text: &str) -> Result<S19File, S19Error> {
     let mut warnings = Vec::new();
     let mut any = false;
 
+    // Lines end in LF, CRLF or a lone CR (old Mac files), as sources may.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     for (idx, raw) in text.lines().enumerate() {
         let line = idx + 1;
         let trimmed_end = raw.trim_end();
