@@ -122,10 +122,18 @@ pub enum SubmissionError {
         /// The limit from `assignment.toml`.
         limit: u64,
     },
-    /// More files than the assignment allows.
-    #[error("the submission holds more than {limit} files; submit only the sources")]
+    /// More assembler source files than the assignment allows.
+    #[error("the submission holds more than {limit} assembler source files; submit only the program's sources")]
     TooManyFiles {
         /// The limit from `assignment.toml`.
+        limit: usize,
+    },
+    /// More files and folders in all than a submission may hold (a whole
+    /// project folder with its build output, say), the same for a zip and
+    /// a folder; they are not walked.
+    #[error("the submission holds more than {limit} files and folders in all; submit only the sources, not a whole project folder")]
+    TooManyEntries {
+        /// [`crate::grade::assignment::Limits::max_entries`].
         limit: usize,
     },
     /// The entry file is missing.

@@ -627,9 +627,9 @@ fn read_zip_from(
         ));
     }
     // A zip can claim millions of entries; refuse before walking them.
-    if archive.len() > limits.max_files.saturating_mul(4).max(64) {
-        return Err(SubmissionError::TooManyFiles {
-            limit: limits.max_files,
+    if archive.len() > limits.max_entries() {
+        return Err(SubmissionError::TooManyEntries {
+            limit: limits.max_entries(),
         });
     }
     let mut budget = Budget {
@@ -702,15 +702,26 @@ fn read_folder(
     let mut out = BTreeMap::new();
     let mut skipped = Vec::new();
     let mut stack: Vec<(PathBuf, String, usize)> = vec![(root.to_path_buf(), String::new(), 0)];
+    // Every file and folder seen, as a zip's entries are counted.
+    let mut entries_seen = 0usize;
     while let Some((dir, prefix, depth)) = stack.pop() {
         let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
             path: dir.display().to_string(),
             message: e.to_string(),
         };
+        // No more than the limit is listed, however many there are.
+        let room = limits.max_entries().saturating_sub(entries_seen);
         let mut entries: Vec<_> = std::fs::read_dir(&dir)
             .map_err(unreadable)?
             .filter_map(Result::ok)
+            .take(room.saturating_add(1))
             .collect();
+        entries_seen += entries.len();
+        if entries_seen > limits.max_entries() {
+            return Err(SubmissionError::TooManyEntries {
+                limit: limits.max_entries(),
+            });
+        }
         entries.sort_by_key(|e| e.file_name());
         for e in entries {
             let fname = e.file_name().to_string_lossy().into_owned();
@@ -970,6 +981,49 @@ mod tests {
                 entry: "../../evil.inc".into()
             }
         );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A zip and a folder obey the same rules: up to `max_entries` files and
+    /// folders in all (the non-sources skipped with a note), refused above
+    /// it with a message saying so; `max_files` counts the sources only.
+    #[test]
+    fn zips_and_folders_share_one_limit_on_entries() {
+        let d = tmpdir("entries");
+        let limits = Limits::default();
+        let n = limits.max_entries();
+        let main: &[u8] = b"\tnop\n";
+        // The folder counts `build` itself too.
+        for (tag, junk) in [("fits", n - 2), ("over", n + 1)] {
+            let names: Vec<String> = (0..junk).map(|i| format!("build/o{i}.txt")).collect();
+            let mut entries: Vec<(&str, &[u8])> = vec![("Viergewinnt.asm", main)];
+            entries.extend(names.iter().map(|n| (n.as_str(), &b"x"[..])));
+            let z = d.join(format!("{tag}.zip"));
+            write_zip(&z, &entries);
+            let folder = d.join(tag);
+            std::fs::create_dir_all(folder.join("build")).unwrap();
+            for (name, data) in &entries {
+                std::fs::write(folder.join(name), data).unwrap();
+            }
+            for path in [&z, &folder] {
+                let got = Submission::load(path, &limits);
+                if tag == "fits" {
+                    let sub = got.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    assert!(
+                        sub.notes.iter().any(|n| n.contains("skipped")),
+                        "{:?}",
+                        sub.notes
+                    );
+                } else {
+                    assert_eq!(
+                        got.unwrap_err(),
+                        SubmissionError::TooManyEntries { limit: n },
+                        "{}",
+                        path.display()
+                    );
+                }
+            }
+        }
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -14,7 +14,9 @@ pub struct Limits {
     pub max_file_bytes: u64,
     /// Largest submission, all files together, in bytes.
     pub max_total_bytes: u64,
-    /// Most files in one submission (zip entries included).
+    /// Most assembler source files in one submission (other files are
+    /// skipped with a note; all files and folders together may be
+    /// [`Limits::max_entries`]).
     pub max_files: usize,
     /// Largest `.zip` of one submission, in bytes, checked before it is
     /// opened (it may also hold files that are not sources, which are skipped).
@@ -69,6 +71,14 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Most files and folders a submission may hold in all, sources or
+    /// not, in a zip or a folder alike: enough for a project folder with
+    /// some build output, few enough that a zip claiming millions of
+    /// entries is refused before they are walked.
+    pub fn max_entries(&self) -> usize {
+        self.max_files.saturating_mul(20).max(2000)
+    }
+
     /// Refuses values that make no sense or would overflow the board's clock.
     pub(super) fn validate(&self) -> Result<(), String> {
         // About 139 hours of board time: far beyond any sensible budget.
