@@ -25,7 +25,9 @@ pub mod submission;
 pub mod text;
 
 pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
-pub use batch::{grade_batch, grade_one, run_gradescope, terminal_progress, GradeOptions};
+pub use batch::{
+    grade_batch, grade_one, run_gradescope, terminal_progress, try_grade_one, GradeOptions,
+};
 pub use engine::Grader;
 pub use error::{GradeError, SubmissionError};
 pub use report::{summary_line, write_reports};

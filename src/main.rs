@@ -119,7 +119,8 @@ enum LessonCommand {
         solutions: Option<PathBuf>,
     },
     /// Assemble an exercise's solution into the reference image that ships
-    /// (EXERCISE/reference/reference.s19 + .sym + the provided files).
+    /// (EXERCISE/reference/reference.s19 + .sym + the provided files);
+    /// refused (nothing written, exit 1) if the solution fails the checks.
     Reference {
         /// The exercise folder (with assignment.toml).
         exercise: PathBuf,
@@ -514,6 +515,11 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
                 Err(e @ CheckError::NotAnExercise(_)) => {
                     errln!("error: {e}");
                     return Ok(ExitCode::from(USAGE));
+                }
+                // The course's fault, not the submission's: no score.
+                Err(e @ CheckError::Assignment(_)) => {
+                    errln!("error: {e}");
+                    return Ok(ExitCode::from(1));
                 }
                 Err(e) => return Err(e.into()),
             };

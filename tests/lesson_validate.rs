@@ -1,9 +1,18 @@
 //! `hc11lab lesson validate`: the shipped course passes (so a broken lesson
 //! fails CI), planted mistakes are caught with file, step and name, one
 //! broken folder leaves the others working, and no solution source ships
-//! under `lessons/`.
+//! under `lessons/`. An exercise copied into a scratch course and broken
+//! (a reference image failing its own checks, a provided file missing, a
+//! solution source in `reference/`) fails; `lesson reference` refuses a
+//! solution that fails the checks, and grading never takes the student's
+//! copy of a provided file.
 
-use hc11lab::lesson::validate::{validate_course, validate_lesson_dir, FolderReport};
+#[path = "support/exercise.rs"]
+mod support;
+
+use hc11lab::lesson::validate::{
+    validate_course, validate_exercise_dir, validate_lesson_dir, FolderReport,
+};
 use hc11lab::lesson::{Catalog, Lang};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -268,4 +277,142 @@ fn a_stale_reference_image_is_caught() {
     .unwrap();
     let e = hc11lab::lesson::validate::image_is_current(&a, &image, &s.0).unwrap_err();
     assert!(e.contains("hc11lab lesson reference"), "{e}");
+}
+
+/// A copy of exercise `id` in scratch course `s`, checked to validate
+/// before it is broken (without solution sources, as a lecturer's copy of
+/// the course is often checked).
+fn exercise_copy(s: &Scratch, id: &str) -> PathBuf {
+    let to = s.0.join(id);
+    support::copy_tree(&root().join("lessons").join(id), &to);
+    let r = validate_exercise_dir(&to, None);
+    assert!(r.ok(), "the unbroken copy of {id} fails: {:?}", r.problems);
+    to
+}
+
+fn problems(dir: &Path) -> String {
+    let r = validate_exercise_dir(dir, None);
+    assert!(!r.ok(), "{} validates although broken", dir.display());
+    r.problems.join("\n")
+}
+
+/// The starter of E2 (the firmware, pulls still swapped) is a wrong
+/// solution: as E2's reference it breaks the fixed register assertions.
+fn write_firmware_as_reference(dir: &Path) {
+    let a = hc11lab::grade::Assignment::load(dir).unwrap();
+    let (s19, sym) =
+        hc11lab::lesson::validate::assemble_reference(&a, &support::firmware()).unwrap();
+    std::fs::write(dir.join("reference/reference.s19"), s19).unwrap();
+    std::fs::write(dir.join("reference/reference.sym"), sym).unwrap();
+}
+
+#[test]
+fn a_reference_image_failing_its_own_checks_is_an_error() {
+    let s = Scratch::new("ownchecks");
+    let dir = exercise_copy(&s, "e2-pulls");
+    write_firmware_as_reference(&dir);
+    let all = problems(&dir);
+    assert!(
+        all.contains("e2-pulls")
+            && all.contains("reference.s19")
+            && all.contains("fails its own check `createGrid keeps A and B`"),
+        "{all}"
+    );
+    // What differs is named, the advice to students is not repeated.
+    assert!(
+        all.contains("register a was $0012 at the breakpoint and is $0034 after the return"),
+        "{all}"
+    );
+    let advice = hc11lab::grade::Assignment::load(&dir).unwrap().checks[1]
+        .feedback
+        .clone();
+    assert!(!all.contains(advice.trim()), "{all}");
+}
+
+#[test]
+fn lesson_reference_refuses_a_solution_failing_the_checks() {
+    let s = Scratch::new("refuse");
+    let dir = exercise_copy(&s, "e2-pulls");
+    let image = dir.join("reference/reference.s19");
+    let before = std::fs::read(&image).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(["lesson", "reference"])
+        .arg(&dir)
+        .arg(support::firmware())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("createGrid keeps A and B") && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(&image).unwrap(),
+        before,
+        "the image was changed"
+    );
+}
+
+#[test]
+fn a_provided_file_missing_from_reference_is_a_course_error() {
+    let s = Scratch::new("provided");
+    let dir = exercise_copy(&s, "e6-othello");
+    std::fs::remove_file(dir.join("reference/Positions.inc")).unwrap();
+    let all = problems(&dir);
+    assert!(
+        all.contains("Positions.inc") && all.contains("provided"),
+        "{all}"
+    );
+    // Grading refuses rather than taking the student's copy.
+    let a = hc11lab::grade::Assignment::load(&dir).unwrap();
+    let e = hc11lab::grade::engine::Grader::new(a)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("course error") && e.contains("Positions.inc"),
+        "{e}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(["lesson", "check", "e6-othello", "--lang", "en"])
+        .arg(dir.join("starter"))
+        .env("HC11LAB_LESSONS", &s.0)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("score"), "{stdout}");
+    assert!(
+        stderr.contains("course error") && stderr.contains("Positions.inc"),
+        "{stdout}\n{stderr}"
+    );
+}
+
+#[test]
+fn a_source_in_reference_that_is_not_the_starters_is_an_error() {
+    let s = Scratch::new("leak");
+    // Starter = the bundled firmware.
+    let dir = exercise_copy(&s, "e8-contrast");
+    let logic = dir.join("reference/Logic.inc");
+    let text = std::fs::read_to_string(&logic).unwrap();
+    std::fs::write(&logic, format!("{text}; the solution\n")).unwrap();
+    std::fs::write(dir.join("reference/Contrast.inc"), "; the solution\n").unwrap();
+    let all = problems(&dir);
+    assert!(
+        all.contains("Logic.inc: differs from the starter's Logic.inc")
+            && all.contains("Contrast.inc: not a file of the starter")
+            && all.contains("put only the starter's sources there"),
+        "{all}"
+    );
+    // Starter = the exercise's starter/ folder.
+    let dir = exercise_copy(&s, "e6-othello");
+    let main = dir.join("reference/Othello.asm");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(&main, format!("{text}; the solution\n")).unwrap();
+    let all = problems(&dir);
+    assert!(
+        all.contains("Othello.asm: differs from the starter's Othello.asm"),
+        "{all}"
+    );
 }

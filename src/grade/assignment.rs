@@ -55,7 +55,8 @@
 //! ```
 //!
 //! Files in `provided` always come from the reference folder; a student's
-//! copy of one is not used.
+//! copy of one is not used, and a reference without one is refused
+//! (grading would have to take the student's).
 
 use super::error::GradeError;
 use super::frame::{Frame, Rect};

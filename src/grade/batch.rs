@@ -212,11 +212,19 @@ pub fn grade_batch_sharded(
 /// Grades one submission already in memory (`hc11lab lesson check`). The
 /// reference is prepared on each call; to grade many, use [`Grader`].
 pub fn grade_one(assignment: &Assignment, submission: &Submission) -> SubmissionResult {
-    match Grader::new(assignment.clone()) {
-        Ok(g) => guarded(|| g.grade(submission))
-            .unwrap_or_else(|p| g.internal_error(&submission.name, &p)),
-        Err(e) => Grader::unprepared_result(assignment, &submission.name, &e.to_string()),
-    }
+    try_grade_one(assignment, submission)
+        .unwrap_or_else(|e| Grader::unprepared_result(assignment, &submission.name, &e.to_string()))
+}
+
+/// [`grade_one`], but a course that cannot be graded (its reference broken,
+/// a provided file missing) is an error instead of a result with 0 points:
+/// the student can do nothing about it.
+pub fn try_grade_one(
+    assignment: &Assignment,
+    submission: &Submission,
+) -> Result<SubmissionResult, GradeError> {
+    let g = Grader::new(assignment.clone())?;
+    Ok(guarded(|| g.grade(submission)).unwrap_or_else(|p| g.internal_error(&submission.name, &p)))
 }
 
 /// Gradescope's default paths.

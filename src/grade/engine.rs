@@ -41,6 +41,8 @@ pub use run::{frame_of, RunFailure};
 /// The reference solution, booted, with its cached runs.
 #[derive(Debug)]
 struct Reference {
+    /// The reference program itself, to run it through its own checks.
+    program: Program,
     booted: Booted,
     scenarios: HashMap<String, Observation>,
     /// Per differential check (by index in the assignment): its games.
@@ -68,7 +70,8 @@ type ResultCache = Mutex<HashMap<Vec<u8>, Arc<OnceLock<Vec<CheckResult>>>>>;
 impl Grader {
     /// Prepares an assignment: reads, assembles and boots the reference and
     /// runs it through every scenario and game. Fails if the reference does
-    /// not assemble or does not pass its own checks.
+    /// not assemble, cannot run its scenarios, or lacks a provided file;
+    /// [`Grader::check_reference`] judges its fixed assertions.
     pub fn new(assignment: Assignment) -> Result<Grader, GradeError> {
         let limits = &assignment.limits;
         let timings = Timings {
@@ -118,6 +121,7 @@ impl Grader {
                     .collect()
             })
             .unwrap_or_default();
+        missing_provided(&assignment, &reference_files)?;
         let mut grader = Grader {
             reference: None,
             reference_files,
@@ -140,13 +144,14 @@ impl Grader {
             };
             check_symbols(&grader.assignment, &program)?;
             let booted = boot(
-                program,
+                program.clone(),
                 &grader.assignment.limits,
                 &grader.assignment.board_setup,
                 &grader.timings,
             )
             .map_err(GradeError::Reference)?;
             let mut reference = Reference {
+                program,
                 booted,
                 scenarios: HashMap::new(),
                 games: HashMap::new(),
@@ -197,6 +202,17 @@ impl Grader {
     /// the similarity report leaves out.
     pub fn reference_files(&self) -> &[(String, String)] {
         &self.reference_files
+    }
+
+    /// The reference solution run through every check of the assignment, as
+    /// if a student had handed it in; `None` without a reference. Checks
+    /// that compare with the reference pass by construction, so a failure
+    /// here is a fixed assertion (`playerWonFlag equals 1`, a breakpoint's
+    /// register value, ...) the reference itself breaks: grading against it
+    /// would take points from correct solutions.
+    pub fn check_reference(&self) -> Option<Vec<CheckResult>> {
+        let program = &self.reference.as_ref()?.program;
+        Some(self.cached(program, || self.run_checks(program.clone())))
     }
 
     /// The provided files (name, text) a submission may omit.

@@ -30,6 +30,10 @@ pub enum GradeError {
     /// grading against it would be meaningless.
     #[error("reference solution: {0}")]
     Reference(String),
+    /// A file the course must supply (one listed in `provided`) is missing,
+    /// so grading would have to use the student's copy.
+    #[error("course error: {0}")]
+    Course(String),
     /// None of the given paths holds a submission.
     #[error("no submission found in {0}")]
     NoSubmissions(String),

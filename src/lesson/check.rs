@@ -1,5 +1,5 @@
 //! `hc11lab lesson check ID PATH`: grades one submission of an exercise with
-//! the grader ([`crate::grade::grade_one`]) and reports it in the course's
+//! the grader ([`crate::grade::try_grade_one`]) and reports it in the course's
 //! JSON shape `{"score", "max_score", "checks": [{"name", "score",
 //! "max_score", "feedback"}]}`.
 
@@ -9,7 +9,7 @@ use super::i18n::Lang;
 use crate::grade::assignment::ReferenceSource;
 use crate::grade::result::LcdEvidence;
 use crate::grade::{
-    grade_one, Assignment, GradeError, Submission, SubmissionError, SubmissionResult,
+    try_grade_one, Assignment, GradeError, Submission, SubmissionError, SubmissionResult,
 };
 use crate::image::Program;
 use serde::Serialize;
@@ -27,7 +27,8 @@ pub enum CheckError {
     /// The course could not be loaded.
     #[error(transparent)]
     Course(#[from] LessonError),
-    /// The exercise's `assignment.toml` is broken.
+    /// The exercise's `assignment.toml` is broken, or the course cannot be
+    /// graded (its reference fails, a provided file is missing).
     #[error(transparent)]
     Assignment(#[from] GradeError),
     /// The submission cannot be read (missing, too big, not a folder or zip).
@@ -152,7 +153,7 @@ pub fn check(cat: &Catalog, id: &str, path: &Path) -> Result<SubmissionResult, C
         .ok_or_else(|| CheckError::NotAnExercise(id.to_string()))?;
     let assignment = Assignment::load(&ex.dir)?;
     let submission = load_submission(path, &assignment)?;
-    Ok(grade_one(&assignment, &submission))
+    Ok(try_grade_one(&assignment, &submission)?)
 }
 
 /// Grades as [`check`] does and returns the report for a student in `lang`
@@ -168,7 +169,7 @@ pub fn check_localized(
         .ok_or_else(|| CheckError::NotAnExercise(id.to_string()))?;
     let assignment = Assignment::load(&ex.dir)?;
     let submission = load_submission(path, &assignment)?;
-    let result = grade_one(&assignment, &submission);
+    let result = try_grade_one(&assignment, &submission)?;
     let program = assemble_submission(&assignment, &submission);
     let report = CheckReport::localized(&result, &assignment, program.as_ref(), lang);
     Ok((result, report))
@@ -212,7 +213,7 @@ fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, S
 
 /// The submission assembled as the grader assembles it (with the course's
 /// provided files beside its entry file), to name source lines; `None` if
-/// it does not assemble.
+/// it does not assemble or a provided file of the course is missing.
 pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<Program> {
     let entry = sub.find_entry(&assignment.entry).ok()?;
     let provided_dir = match &assignment.reference {
@@ -233,12 +234,12 @@ pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))
                 .map(|(_, t)| t.to_string()),
         };
-        if let Some(t) = text {
-            files.insert(
-                format!("{}{name}", dir.as_deref().unwrap_or("")),
-                t.into_bytes(),
-            );
-        }
+        // Without the course's copy the program would not be the one graded.
+        let t = text?;
+        files.insert(
+            format!("{}{name}", dir.as_deref().unwrap_or("")),
+            t.into_bytes(),
+        );
     }
     let asm = crate::asm::assemble_with(Path::new(&entry), &files, &Default::default());
     if asm.has_errors() {

@@ -5,9 +5,10 @@
 //! texts) must exist in the firmware, and each step's model solution,
 //! played headless, must complete that step and no step may be done before
 //! it. An exercise must parse, have a task text in both languages, its
-//! reference must boot and pass its own checks (and, where the solution
-//! source is at hand, be what that source assembles to and score full
-//! marks), and its starter must not score full marks. A broken folder is
+//! `reference/` must hold every provided file and no source but the
+//! starter's, its reference must boot and pass its own checks (and, where
+//! the solution source is at hand, be what that source assembles to and
+//! score full marks), and its starter must not score full marks. A broken folder is
 //! reported and the others are still checked.
 
 use super::catalog::{Exercise, Lesson};
@@ -319,6 +320,13 @@ pub fn validate_exercise_dir(dir: &Path, solutions: Option<&Path>) -> FolderRepo
         }
         Err(e) => r.problems.push(e),
     }
+    let missing = provided_problems(&assignment);
+    if !missing.is_empty() {
+        // The grader refuses such an assignment; nothing more can be checked.
+        r.problems.extend(missing);
+        return r;
+    }
+    r.problems.extend(starter_problems(&assignment));
     let grader = match Grader::new(assignment.clone()) {
         Ok(g) => g,
         Err(e) => {
@@ -327,6 +335,16 @@ pub fn validate_exercise_dir(dir: &Path, solutions: Option<&Path>) -> FolderRepo
             return r;
         }
     };
+    // The shipped image against its own fixed assertions: this needs no
+    // solution source, so a course without tests/solutions is checked too.
+    if let Some(ReferenceSource::Image(image)) = &assignment.reference {
+        r.problems.extend(own_check_failures(
+            &r.id,
+            &image.display().to_string(),
+            &assignment,
+            &grader,
+        ));
+    }
     let max = assignment.max_score();
     // The reference: its source (where at hand) must score full marks, and
     // a shipped image must be what that source assembles to.
@@ -399,6 +417,142 @@ pub fn validate_exercise_dir(dir: &Path, solutions: Option<&Path>) -> FolderRepo
         }
     }
     r
+}
+
+/// The checks the grader's reference fails when graded as a submission,
+/// one message each naming the exercise, `what` (the image or solution),
+/// the check and what differs (without the check's advice to students).
+pub fn own_check_failures(
+    id: &str,
+    what: &str,
+    assignment: &Assignment,
+    grader: &Grader,
+) -> Vec<String> {
+    let Some(results) = grader.check_reference() else {
+        return Vec::new();
+    };
+    results
+        .iter()
+        .filter(|c| !c.passed)
+        .map(|c| {
+            let advice = assignment
+                .checks
+                .iter()
+                .find(|k| k.name == c.name)
+                .map(|k| k.feedback.trim())
+                .filter(|f| !f.is_empty());
+            let text = c.output.trim_end();
+            let text = advice
+                .and_then(|a| text.strip_suffix(a))
+                .unwrap_or(text)
+                .trim_end();
+            format!(
+                "{id}: the reference ({what}) fails its own check `{}`: {text}",
+                c.name
+            )
+        })
+        .collect()
+}
+
+/// A file listed in `provided` that the course does not supply: the grader
+/// refuses the assignment, since it would otherwise take the student's copy.
+fn provided_problems(assignment: &Assignment) -> Vec<String> {
+    let dir = match &assignment.reference {
+        Some(ReferenceSource::Image(image)) => image.parent().map(Path::to_path_buf),
+        Some(ReferenceSource::Folder(d)) => Some(d.clone()),
+        Some(ReferenceSource::Bundled) | None => None,
+    };
+    let Some(dir) = dir else {
+        return Vec::new();
+    };
+    assignment
+        .provided
+        .iter()
+        .filter(|name| !dir.join(name).is_file())
+        .map(|name| {
+            format!(
+                "{}: missing: it is listed in `provided`, so the grader must take the course's copy from here (else it would use the student's); put it back (`hc11lab lesson reference` writes it)",
+                dir.join(name).display()
+            )
+        })
+        .collect()
+}
+
+/// The sources the exercise gives students, by file name: its `starter/`,
+/// else the bundled firmware for an exercise on Viergewinnt, else none
+/// (as `write_reference` copies them).
+fn starter_sources(assignment: &Assignment) -> Result<Vec<(String, String)>, String> {
+    let starter = assignment.dir.join("starter");
+    if starter.is_dir() {
+        let sub = Submission::load(&starter, &assignment.limits)
+            .map_err(|e| format!("{}: {e}", starter.display()))?;
+        return Ok(sub
+            .files
+            .iter()
+            .map(|(path, src)| (base_name(path).to_string(), src.text.clone()))
+            .collect());
+    }
+    if assignment
+        .entry
+        .eq_ignore_ascii_case(crate::firmware::MAIN_FILE)
+    {
+        return Ok(crate::firmware::FILES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect());
+    }
+    Ok(Vec::new())
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// Sources in the folder of a shipped reference image that are not the
+/// starter's: `reference/` reaches students with the course, so anything
+/// else there may be (part of) the solution. Provided files are the
+/// course's own and are left out.
+fn starter_problems(assignment: &Assignment) -> Vec<String> {
+    let Some(ReferenceSource::Image(image)) = &assignment.reference else {
+        return Vec::new();
+    };
+    let Some(dir) = image.parent() else {
+        return Vec::new();
+    };
+    let starter = match starter_sources(assignment) {
+        Ok(s) => s,
+        Err(e) => return vec![e],
+    };
+    let shipped = match Submission::load(dir, &assignment.limits) {
+        Ok(s) => s,
+        Err(e) => return vec![format!("{}: {e}", dir.display())],
+    };
+    let norm = |t: &str| t.replace("\r\n", "\n");
+    let fix = "put only the starter's sources there (`hc11lab lesson reference` writes them); solution sources belong in tests/solutions";
+    let mut out = Vec::new();
+    for (path, src) in &shipped.files {
+        let name = base_name(path);
+        if assignment
+            .provided
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(name))
+        {
+            continue;
+        }
+        let file = dir.join(path);
+        match starter.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            Some((_, text)) if norm(text) == norm(&src.text) => {}
+            Some(_) => out.push(format!(
+                "{}: differs from the starter's {name}; {fix}",
+                file.display()
+            )),
+            None => out.push(format!(
+                "{}: not a file of the starter; {fix}",
+                file.display()
+            )),
+        }
+    }
+    out
 }
 
 /// The names of the checks that lost points.
@@ -488,9 +642,13 @@ pub fn assemble_reference(assignment: &Assignment, sol: &Path) -> Result<(String
 /// for an exercise on Viergewinnt) and the provided files from `sol`
 /// (`hc11lab lesson reference`). The grader takes the provided files from
 /// there, and the similarity report leaves the starter code out.
+///
+/// Refuses (and writes nothing) when the solution fails one of the
+/// exercise's own checks: every correct student would lose those points.
 pub fn write_reference(dir: &Path, sol: &Path) -> Result<PathBuf, String> {
     let assignment = Assignment::load(dir).map_err(|e| e.to_string())?;
     let (s19, sym) = assemble_reference(&assignment, sol)?;
+    solution_passes(&assignment, sol)?;
     let out = dir.join("reference");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let write =
@@ -519,6 +677,23 @@ pub fn write_reference(dir: &Path, sol: &Path) -> Result<PathBuf, String> {
         write(out.join(name), &text)?;
     }
     Ok(out.join(reference::IMAGE))
+}
+
+/// Grades the solution in `sol` as the reference of `assignment` against
+/// the checks that do not need a reference; Err lists every failure.
+pub fn solution_passes(assignment: &Assignment, sol: &Path) -> Result<(), String> {
+    let mut own = assignment.clone();
+    own.reference = Some(ReferenceSource::Folder(sol.to_path_buf()));
+    let grader = Grader::new(own.clone()).map_err(|e| format!("{}: {e}", sol.display()))?;
+    let id = folder_id(&assignment.dir);
+    let failures = own_check_failures(&id, &sol.display().to_string(), &own, &grader);
+    if failures.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{}\nnothing written: fix the solution (students who do what the checks ask would lose these points)",
+        failures.join("\n")
+    ))
 }
 
 /// Readable report: per folder `ok` or its problems, then a summary line.

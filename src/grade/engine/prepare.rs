@@ -59,6 +59,48 @@ pub(super) fn read_reference(assignment: &Assignment) -> Result<Option<Submissio
     }
 }
 
+/// Refuses an assignment whose reference lacks a file listed in `provided`:
+/// the grader would otherwise assemble the student's copy of it (or fail
+/// only for students who left it out), and a provided file exists so that
+/// students cannot change it. `reference_files` are the reference's sources
+/// by path.
+pub(super) fn missing_provided(
+    assignment: &Assignment,
+    reference_files: &[(String, String)],
+) -> Result<(), GradeError> {
+    for name in &assignment.provided {
+        let found = reference_files.iter().any(|(p, _)| {
+            p.rsplit('/')
+                .next()
+                .is_some_and(|f| f.eq_ignore_ascii_case(name))
+        });
+        if found {
+            continue;
+        }
+        let message = match &assignment.reference {
+            Some(ReferenceSource::Image(image)) => {
+                let dir = image.parent().unwrap_or(Path::new("."));
+                format!(
+                    "{}: missing: `provided` lists it, so every submission is assembled with the course's copy from there; put it back (`hc11lab lesson reference` writes it)",
+                    dir.join(name).display()
+                )
+            }
+            Some(ReferenceSource::Folder(dir)) => format!(
+                "{}: missing: `provided` lists it, so every submission is assembled with the course's copy from there; put it back",
+                dir.join(name).display()
+            ),
+            Some(ReferenceSource::Bundled) => format!(
+                "provided `{name}` is not a file of the bundled firmware; name one of its files or drop it from `provided`"
+            ),
+            None => format!(
+                "provided `{name}`: without a `reference` the course has no copy of it; set `reference` or drop it from `provided`"
+            ),
+        };
+        return Err(GradeError::Course(message));
+    }
+    Ok(())
+}
+
 /// The assembler's input for a submission: its files, with the course's
 /// provided files (from the reference) next to its entry file. A provided
 /// file always comes from the course: the student's copy, if any, is left
