@@ -4,7 +4,7 @@
 
 use crate::cpu::Registers;
 use crate::debug::cli::{parse_address, run_debug, CliError, DebugRun, RunRequest};
-use crate::machine::{Machine, StopConditions, StopReason};
+use crate::machine::{Halt, Machine, StopConditions, StopReason};
 use crate::script::Script;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -348,6 +348,19 @@ fn describe(machine: &Machine, stop: &StopReason) -> String {
             "{stop}: {}; PC ${pc:04X}{at}{place}",
             machine.waiting_on().map_or("input", |k| k.describe())
         ),
+        // WAI and STOP leave PC on the next instruction, which never ran:
+        // the halt is theirs, so they and their line are named.
+        StopReason::Halted(Halt::Wai { .. } | Halt::Stop)
+            if matches!(machine.peek(pc.wrapping_sub(1)), 0x3E | 0xCF) =>
+        {
+            let op = pc.wrapping_sub(1);
+            format!(
+                "{stop}: `{}` at ${op:04X}{}{}; PC ${pc:04X}{at}{place}",
+                instruction_text(machine, op),
+                label_place(machine, op),
+                source_place(machine, op)
+            )
+        }
         StopReason::Halted(_) => format!(
             "{stop}: `{}`; PC ${pc:04X}{at}{place}",
             instruction_text(machine, pc)

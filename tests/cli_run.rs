@@ -469,3 +469,20 @@ fn a_break_at_the_entry_hits_and_one_inside_an_instruction_is_named() {
     assert!(v.get("notes").is_none(), "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A WAI or STOP that can never end is named with its own line, not the
+/// instruction after it (where PC points, which never ran).
+#[test]
+fn a_halt_in_wai_or_stop_names_that_instruction() {
+    let dir = scratch("waistop");
+    let p = program(&dir, "\tsei\n\twai\ndone\tbra done");
+    let m = message(&["run", &p, "--json"]);
+    assert!(
+        m.contains("`wai` at $C004 in Start+4 (p.asm:4); PC $C005 in done"),
+        "{m}"
+    );
+    let p = program(&dir, "\ttpa\n\tanda #$7F\n\ttap\n\tstop\ndone\tbra done");
+    let m = message(&["run", &p, "--json"]);
+    assert!(m.contains("`stop` at $C007 in Start+7 (p.asm:6)"), "{m}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
