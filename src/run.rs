@@ -182,6 +182,20 @@ pub fn run(
             None => {}
         }
     }
+    // Input the run never delivered (a halt before the keys, say) would
+    // otherwise look handled.
+    let own_stop = matches!(
+        stop_reason.as_str(),
+        "settled" | "breakpoint" | "watchpoint"
+    );
+    if let Some((next, total)) = machine.script_progress().filter(|_| !own_stop) {
+        if next < total {
+            message.push_str(&format!(
+                "; the key script was not played to its end: {} of its {total} action(s) left (keys, waits, serial input)",
+                total - next
+            ));
+        }
+    }
     let waiting_on = (stop_reason == "settled")
         .then(|| machine.waiting_on().map(|k| k.describe().to_string()))
         .flatten();

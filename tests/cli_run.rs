@@ -486,3 +486,27 @@ fn a_halt_in_wai_or_stop_names_that_instruction() {
     assert!(m.contains("`stop` at $C007 in Start+7 (p.asm:6)"), "{m}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Keys and serial input a run never delivered (the program halted first)
+/// are named in the stop message; a run that played them all says nothing.
+#[test]
+fn input_a_halted_program_never_got_is_named() {
+    let dir = scratch("unplayed");
+    let p = program(&dir, "done\tbra done");
+    let m = message(&[
+        "run",
+        &p,
+        "--keys",
+        "drop,left",
+        "--serial-in",
+        "hi",
+        "--json",
+    ]);
+    assert!(
+        m.contains("not played to its end: 3 of its 3 action(s) left"),
+        "{m}"
+    );
+    let m = message(&["run", "--keys", "drop", "--json"]);
+    assert!(!m.contains("not played"), "{m}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
