@@ -2,7 +2,10 @@
 //! 1920x1080, each at scale 1 and 2 (a HiDPI scale of 2 leaves half the
 //! points). In every case the panels lie inside the window and none over
 //! another, the LCD is drawn whole at 2:1 and at least 2x, inside its own
-//! panel, and the toolbar's buttons are on screen. No window opens.
+//! panel, and the toolbar's buttons are on screen. What spilled before
+//! (docs/gui.md): the listing's code, the Debug menu, the Bench and Debugger
+//! columns at small sizes and large text, Problems in the compact pane.
+//! No window opens.
 #![cfg(feature = "gui")]
 
 use egui::{Rect, Vec2};
@@ -205,4 +208,134 @@ fn every_byte_of_the_cell_buffer_is_reachable_on_every_screen() {
             check_cells(Vec2::new(w / scale, h / scale), scale);
         }
     }
+}
+
+/// The app on `settings` and `input` in a window of `points` at `scale`,
+/// a few frames in (side panels settle on their width in the first ones).
+fn settled(settings: Settings, input: AppInput, points: Vec2, scale: f32) -> Harness<'static, App> {
+    let app = App::with_settings(settings, input, None);
+    let mut h = Harness::builder()
+        .with_size(points)
+        .with_pixels_per_point(scale)
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    for _ in 0..6 {
+        h.step();
+    }
+    h
+}
+
+/// The rectangle panel `name` got in the last frame.
+fn panel(h: &Harness<'_, App>, name: &str) -> Rect {
+    h.state()
+        .panel_rects()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, r)| *r)
+        .unwrap_or_else(|| panic!("no panel {name}"))
+}
+
+/// The panel the listing is drawn in: its own, or the compact pane.
+fn listing_panel(h: &Harness<'_, App>) -> Rect {
+    if h.state().mode() == Some(Mode::Compact) {
+        panel(h, "pane")
+    } else {
+        panel(h, "listing")
+    }
+}
+
+/// True if `inner` lies across `outer` from left to right and its middle
+/// is in `outer`'s height (rows scrolled out of view are not drawn).
+fn across(outer: Rect, inner: Rect) -> bool {
+    inner.min.x >= outer.min.x - 0.5
+        && inner.max.x <= outer.max.x + 0.5
+        && outer.y_range().contains(inner.center().y)
+}
+
+/// The line `lda 0,y` of Board.inc (the loop that sends a cell's bytes).
+fn lda_0_y(app: &App) -> (usize, u32) {
+    let p = app.session.program().expect("program");
+    p.files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.path.ends_with("Board.inc"))
+        .find_map(|(i, f)| {
+            f.text
+                .lines()
+                .position(|l| l.split_whitespace().take(2).eq(["lda", "0,y"]))
+                .map(|n| (i, n as u32 + 1))
+        })
+        .expect("lda 0,y in Board.inc")
+}
+
+/// The listing shows `lda 0,y` whole (mnemonic and both operand parts)
+/// inside its panel, without scrolling sideways.
+fn check_operands(points: Vec2, scale: f32, font_size: u8) {
+    let what = format!(
+        "{}x{} at scale {scale}, text size {font_size}",
+        points.x * scale,
+        points.y * scale
+    );
+    let settings = Settings {
+        font_size,
+        ..Settings::default()
+    };
+    let mut h = settled(settings, AppInput::Bundled, points, scale);
+    let (file, line) = lda_0_y(h.state());
+    h.state_mut().session.reveal_line(file, line);
+    for _ in 0..4 {
+        h.step();
+    }
+    let listing = listing_panel(&h);
+    for text in ["lda", "0", ",", "y"] {
+        let shown = h
+            .query_all_by_label(text)
+            .any(|n| across(listing, n.rect()));
+        assert!(
+            shown,
+            "{what}: `{text}` of `lda 0,y` not inside the listing {listing:?}"
+        );
+    }
+}
+
+#[test]
+fn a_narrow_listing_shows_the_instructions_operands() {
+    // The compact pane at scale 2, and the normal listing at text size 24.
+    check_operands(Vec2::new(512.0, 300.0), 2.0, 14);
+    check_operands(Vec2::new(640.0, 400.0), 2.0, 14);
+    check_operands(Vec2::new(1024.0, 600.0), 1.0, 24);
+    check_operands(Vec2::new(1280.0, 800.0), 1.0, 24);
+}
+
+#[test]
+fn a_narrow_disassembly_shows_the_instructions() {
+    use hc11lab::asm::disassemble_lines;
+    use hc11lab::image::s19::write_s19;
+    let bundled = App::with_settings(Settings::default(), AppInput::Bundled, None);
+    let program = bundled.session.program().expect("bundled program").clone();
+    let path = std::env::temp_dir().join(format!("hc11lab-gui-layout-{}.s19", std::process::id()));
+    std::fs::write(&path, write_s19(&program)).expect("write the S19");
+    let mut h = settled(
+        Settings::default(),
+        AppInput::Path(path.clone()),
+        Vec2::new(640.0, 400.0),
+        2.0,
+    );
+    let _ = std::fs::remove_file(&path);
+    let loaded = h.state().session.program().expect("S19 loaded").clone();
+    assert!(loaded.files.is_empty(), "an S19 has no sources");
+    h.step();
+    let pane = listing_panel(&h);
+    let rows = disassemble_lines(&loaded);
+    let shown = rows
+        .iter()
+        .filter(|row| {
+            h.query_all_by_label_contains(&row.text)
+                .any(|n| across(pane, n.rect()))
+        })
+        .count();
+    assert!(
+        shown >= 3,
+        "{shown} instructions of the disassembly inside the pane {pane:?}"
+    );
 }
