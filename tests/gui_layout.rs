@@ -339,3 +339,63 @@ fn a_narrow_disassembly_shows_the_instructions() {
         "{shown} instructions of the disassembly inside the pane {pane:?}"
     );
 }
+
+/// Opens the Debug menu: every entry can be scrolled into the window;
+/// Escape closes the menu.
+fn check_debug_menu(points: Vec2, scale: f32) {
+    let what = format!("{}x{} at scale {scale}", points.x * scale, points.y * scale);
+    let mut h = settled(Settings::default(), AppInput::Bundled, points, scale);
+    h.get_by_label("Debug").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    let window = Rect::from_min_size(egui::Pos2::ZERO, points);
+    for item in [
+        "Run / continue",
+        "Step into",
+        "Step over",
+        "Step out",
+        "Run to cursor",
+        "Toggle breakpoint",
+        "Reset board",
+        "Breakpoints...",
+        "Go to label…",
+        "x10",
+        "As fast as possible",
+        "Record data flow (links)",
+    ] {
+        // An entry with a shortcut is labelled with it too ("Step over F10").
+        let Some(node) = h.query_all_by_label_contains(item).next() else {
+            panic!("{what}: no {item:?} in the Debug menu");
+        };
+        node.scroll_to_me();
+        for _ in 0..3 {
+            h.step();
+        }
+        let r = h
+            .query_all_by_label_contains(item)
+            .next()
+            .map(|n| n.rect())
+            .unwrap_or_else(|| panic!("{what}: {item:?} gone after scrolling"));
+        assert!(
+            inside(window, r),
+            "{what}: {item:?} {r:?} cannot be reached in the window"
+        );
+    }
+    h.key_press(egui::Key::Escape);
+    for _ in 0..2 {
+        h.step();
+    }
+    assert!(
+        h.query_all_by_label("Record data flow (links)")
+            .next()
+            .is_none(),
+        "{what}: Escape leaves the menu open"
+    );
+}
+
+#[test]
+fn every_debug_menu_item_is_reachable() {
+    check_debug_menu(Vec2::new(512.0, 300.0), 2.0);
+    check_debug_menu(Vec2::new(1024.0, 600.0), 1.0);
+}
