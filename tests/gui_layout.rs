@@ -399,3 +399,89 @@ fn every_debug_menu_item_is_reachable() {
     check_debug_menu(Vec2::new(512.0, 300.0), 2.0);
     check_debug_menu(Vec2::new(1024.0, 600.0), 1.0);
 }
+
+/// Drawn widgets: text, links, buttons, check boxes, sliders, LEDs.
+fn widgets(h: &Harness<'_, App>) -> Vec<(String, Rect)> {
+    use egui::accesskit::Role;
+    h.query_all(egui_kittest::kittest::By::new().predicate(|n| {
+        matches!(
+            n.role(),
+            Role::Label
+                | Role::Link
+                | Role::Button
+                | Role::CheckBox
+                | Role::RadioButton
+                | Role::Slider
+                | Role::SpinButton
+                | Role::ComboBox
+                | Role::TextInput
+                | Role::Image
+        )
+    }))
+    .map(|n| {
+        let a = n.accesskit_node();
+        let text = a.label().or_else(|| a.value()).unwrap_or_default();
+        (text, n.rect())
+    })
+    .collect()
+}
+
+/// Every widget that starts inside panel `name` (and whose middle is in
+/// its height) ends inside it: nothing is drawn over the neighbours.
+fn check_contained(h: &Harness<'_, App>, name: &str, what: &str) {
+    let p = panel(h, name);
+    let window = Rect::from_min_size(egui::Pos2::ZERO, h.ctx.content_rect().size());
+    assert!(inside(window, p), "{what}: {name} {p:?} outside the window");
+    for (other, r) in h.state().panel_rects() {
+        if *other != name {
+            assert!(
+                !overlap(p, *r),
+                "{what}: {name} {p:?} overlaps {other} {r:?}"
+            );
+        }
+    }
+    for (text, r) in widgets(h) {
+        let starts = p.x_range().contains(r.min.x) && p.y_range().contains(r.center().y);
+        assert!(
+            !starts || r.max.x <= p.max.x + 0.5,
+            "{what}: {text:?} {r:?} runs out of {name} {p:?}"
+        );
+    }
+}
+
+#[test]
+fn the_bench_fits_its_column_at_1024x600_in_english_and_german() {
+    use hc11lab::lesson::Lang;
+    use hc11lab::ui::session::SideTab;
+    for lang in [Lang::En, Lang::De] {
+        let settings = Settings {
+            side_tab: SideTab::Bench,
+            language: Some(lang),
+            ..Settings::default()
+        };
+        let h = settled(settings, AppInput::Bundled, Vec2::new(1024.0, 600.0), 1.0);
+        let what = format!("the bench in {lang:?} at 1024x600");
+        check_contained(&h, "side", &what);
+        check_contained(&h, "center", &what);
+        // The bench is on screen, not an empty column.
+        assert!(
+            h.query_all_by_label("AN7").next().is_some(),
+            "{what}: no AN7 slider"
+        );
+    }
+}
+
+#[test]
+fn the_debugger_fits_its_column_at_text_size_24() {
+    for size in [(1024.0, 600.0), (1280.0, 800.0)] {
+        let settings = Settings {
+            font_size: 24,
+            ..Settings::default()
+        };
+        let h = settled(settings, AppInput::Bundled, Vec2::from(size), 1.0);
+        let what = format!("the debugger at {size:?}, text size 24");
+        check_contained(&h, "side", &what);
+        check_contained(&h, "center", &what);
+        assert!(h.query_by_label("SP").is_some(), "{what}: no registers");
+    }
+}

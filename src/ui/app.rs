@@ -427,7 +427,9 @@ impl App {
                     // The course has its own column there.
                     self.session.settings.side_tab = SideTab::Debugger;
                 }
-                ui.horizontal(|ui| {
+                // Wrapped: at a large text size the three tabs are wider
+                // than the column.
+                ui.horizontal_wrapped(|ui| {
                     let tab = &mut self.session.settings.side_tab;
                     ui.selectable_value(tab, SideTab::Debugger, tr(lang, "Debugger"));
                     if !wide {
@@ -510,7 +512,10 @@ impl App {
     }
 
     fn side_ui(&mut self, ui: &mut egui::Ui) {
-        egui::ScrollArea::vertical()
+        // Both ways: what does not wrap (a long breakpoint spec at a large
+        // text size) scrolls inside the column instead of widening it over
+        // the centre.
+        egui::ScrollArea::both()
             .id_salt("side")
             .auto_shrink([false, false])
             .show(ui, |ui| self.side.ui(ui, &mut self.session));
