@@ -485,3 +485,39 @@ fn the_debugger_fits_its_column_at_text_size_24() {
         assert!(h.query_by_label("SP").is_some(), "{what}: no registers");
     }
 }
+
+#[test]
+fn a_failed_assembly_opens_problems_in_the_compact_pane() {
+    use hc11lab::ui::session::{BottomTab, Pane};
+    let path = std::env::temp_dir().join(format!("hc11lab-gui-layout-{}.asm", std::process::id()));
+    std::fs::write(
+        &path,
+        "        org $C000\nstart   ldab #300\n        bne lopp\n",
+    )
+    .expect("write the source");
+    // Problems is also the tab the last session left open: the pane follows
+    // the request all the same.
+    for saved in [BottomTab::Memory, BottomTab::Problems] {
+        let settings = Settings {
+            bottom_tab: saved,
+            ..Settings::default()
+        };
+        let h = settled(
+            settings,
+            AppInput::Path(path.clone()),
+            Vec2::new(640.0, 400.0),
+            2.0,
+        );
+        assert_eq!(h.state().mode(), Some(Mode::Compact));
+        assert!(
+            !h.state().session.problems.is_empty(),
+            "no problems reported"
+        );
+        assert_eq!(
+            h.state().session.settings.pane,
+            Pane::Problems,
+            "saved bottom tab {saved:?}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}

@@ -179,9 +179,6 @@ pub struct App {
     rects: Vec<(&'static str, egui::Rect)>,
     /// The arrangement of the last frame.
     mode: Option<Mode>,
-    /// The bottom tab the session asked for last (a load with errors asks
-    /// for Problems); the compact layout follows it into its tabs.
-    seen_bottom_tab: BottomTab,
     /// Theme and text size applied to the context (applied again on change).
     applied_look: Option<(Theme, u8)>,
     watcher: Option<SourceWatcher>,
@@ -234,7 +231,6 @@ impl App {
     pub fn with_settings(settings: Settings, initial: AppInput, autorun: Option<Autorun>) -> Self {
         let mut session = Session::new(settings);
         session.open(initial);
-        let seen_bottom_tab = session.settings.bottom_tab;
         let mut course = CoursePanel::new(None);
         course.set_lang(session.lang());
         App {
@@ -256,7 +252,6 @@ impl App {
             sent_title: String::new(),
             rects: Vec::new(),
             mode: None,
-            seen_bottom_tab,
             applied_look: None,
             watcher: None,
             course_drawn: false,
@@ -334,11 +329,10 @@ impl App {
         let arrangement = layout::arrange(ui.max_rect().size());
         self.mode = Some(arrangement.mode);
         self.rects.clear();
-        if self.session.settings.bottom_tab != self.seen_bottom_tab {
+        if let Some(tab) = self.session.take_asked_tab() {
             // The session asked for a bottom tab (Problems after a failed
             // load, Memory for "show in memory"): the compact pane follows.
-            self.seen_bottom_tab = self.session.settings.bottom_tab;
-            self.session.settings.pane = match self.seen_bottom_tab {
+            self.session.settings.pane = match tab {
                 BottomTab::Memory => Pane::Memory,
                 BottomTab::Serial => Pane::Serial,
                 BottomTab::Problems => Pane::Problems,
@@ -608,7 +602,6 @@ impl App {
                     ui.selectable_value(tab, BottomTab::Serial, tr(lang, "Serial"));
                     ui.selectable_value(tab, BottomTab::Problems, problems);
                 });
-                self.seen_bottom_tab = self.session.settings.bottom_tab;
                 match self.session.settings.bottom_tab {
                     BottomTab::Memory => self.memory.ui(ui, &mut self.session),
                     BottomTab::Serial => self.serial.ui(ui, &mut self.session),
