@@ -521,3 +521,25 @@ fn a_failed_assembly_opens_problems_in_the_compact_pane() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn the_board_keys_follow_the_text_size() {
+    let key_height = |font_size: u8| {
+        let settings = Settings {
+            font_size,
+            ..Settings::default()
+        };
+        let h = settled(settings, AppInput::Bundled, Vec2::new(1280.0, 800.0), 1.0);
+        let r = h
+            .query_all_by_label_contains("0 drop")
+            .next()
+            .map(|n| n.rect())
+            .expect("the drop key");
+        r.height()
+    };
+    let (normal, large) = (key_height(14), key_height(24));
+    assert!(
+        large > normal + 10.0,
+        "key {normal} points high at text size 14, {large} at 24"
+    );
+}
