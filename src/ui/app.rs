@@ -135,6 +135,20 @@ impl FrameStats {
     }
 }
 
+/// Room left under a menu's last item (points): the popup's frame.
+const MENU_MARGIN: f32 = 12.0;
+
+/// A menu's items in a scroll area no taller than the window leaves under
+/// the menu bar, so a menu taller than the window (the Debug menu at
+/// 1024x600 on a HiDPI screen) still reaches its last item.
+fn menu_items(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui)) {
+    let room = ui.ctx().content_rect().bottom() - ui.cursor().top() - MENU_MARGIN;
+    egui::ScrollArea::vertical()
+        .id_salt(("menu", id))
+        .max_height(room.max(48.0))
+        .show(ui, add);
+}
+
 /// A Debug menu entry: label, shortcut, what it does.
 type MenuItem = (&'static str, &'static KeyboardShortcut, fn(&mut Session));
 
@@ -165,9 +179,6 @@ pub struct App {
     rects: Vec<(&'static str, egui::Rect)>,
     /// The arrangement of the last frame.
     mode: Option<Mode>,
-    /// The bottom tab the session asked for last (a load with errors asks
-    /// for Problems); the compact layout follows it into its tabs.
-    seen_bottom_tab: BottomTab,
     /// Theme and text size applied to the context (applied again on change).
     applied_look: Option<(Theme, u8)>,
     watcher: Option<SourceWatcher>,
@@ -220,7 +231,6 @@ impl App {
     pub fn with_settings(settings: Settings, initial: AppInput, autorun: Option<Autorun>) -> Self {
         let mut session = Session::new(settings);
         session.open(initial);
-        let seen_bottom_tab = session.settings.bottom_tab;
         let mut course = CoursePanel::new(None);
         course.set_lang(session.lang());
         App {
@@ -242,7 +252,6 @@ impl App {
             sent_title: String::new(),
             rects: Vec::new(),
             mode: None,
-            seen_bottom_tab,
             applied_look: None,
             watcher: None,
             course_drawn: false,
@@ -320,11 +329,10 @@ impl App {
         let arrangement = layout::arrange(ui.max_rect().size());
         self.mode = Some(arrangement.mode);
         self.rects.clear();
-        if self.session.settings.bottom_tab != self.seen_bottom_tab {
+        if let Some(tab) = self.session.take_asked_tab() {
             // The session asked for a bottom tab (Problems after a failed
             // load, Memory for "show in memory"): the compact pane follows.
-            self.seen_bottom_tab = self.session.settings.bottom_tab;
-            self.session.settings.pane = match self.seen_bottom_tab {
+            self.session.settings.pane = match tab {
                 BottomTab::Memory => Pane::Memory,
                 BottomTab::Serial => Pane::Serial,
                 BottomTab::Problems => Pane::Problems,
@@ -413,7 +421,9 @@ impl App {
                     // The course has its own column there.
                     self.session.settings.side_tab = SideTab::Debugger;
                 }
-                ui.horizontal(|ui| {
+                // Wrapped: at a large text size the three tabs are wider
+                // than the column.
+                ui.horizontal_wrapped(|ui| {
                     let tab = &mut self.session.settings.side_tab;
                     ui.selectable_value(tab, SideTab::Debugger, tr(lang, "Debugger"));
                     if !wide {
@@ -496,7 +506,10 @@ impl App {
     }
 
     fn side_ui(&mut self, ui: &mut egui::Ui) {
-        egui::ScrollArea::vertical()
+        // Both ways: what does not wrap (a long breakpoint spec at a large
+        // text size) scrolls inside the column instead of widening it over
+        // the centre.
+        egui::ScrollArea::both()
             .id_salt("side")
             .auto_shrink([false, false])
             .show(ui, |ui| self.side.ui(ui, &mut self.session));
@@ -589,7 +602,6 @@ impl App {
                     ui.selectable_value(tab, BottomTab::Serial, tr(lang, "Serial"));
                     ui.selectable_value(tab, BottomTab::Problems, problems);
                 });
-                self.seen_bottom_tab = self.session.settings.bottom_tab;
                 match self.session.settings.bottom_tab {
                     BottomTab::Memory => self.memory.ui(ui, &mut self.session),
                     BottomTab::Serial => self.serial.ui(ui, &mut self.session),
@@ -655,160 +667,169 @@ impl App {
         let sc = |k: &KeyboardShortcut| ctx.format_shortcut(k);
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button(t("File"), |ui| {
-                if ui
-                    .add(egui::Button::new(t("Open file…")).shortcut_text(sc(&OPEN)))
-                    .clicked()
-                {
-                    self.session.open_dialog(false);
-                    ui.close();
-                }
-                if ui.button(t("Open folder…")).clicked() {
-                    self.session.open_dialog(true);
-                    ui.close();
-                }
-                if ui.button(t("Open bundled Viergewinnt")).clicked() {
-                    self.session.open(AppInput::Bundled);
-                    ui.close();
-                }
-                if ui.button(t("Reload")).clicked() {
-                    self.session.reload();
-                    ui.close();
-                }
-                ui.menu_button(t("Source dialect"), |ui| {
-                    for d in crate::asm::Dialect::ALL {
-                        let label = match d {
-                            crate::asm::Dialect::Course => t("Course (default)"),
-                            crate::asm::Dialect::As11 => t("AS11 (Motorola freeware)"),
-                            crate::asm::Dialect::Asm11 => t("ASM11 (full)"),
-                        };
-                        if ui.radio(self.session.dialect() == d, label).clicked() {
-                            self.session.set_dialect(d);
-                            ui.close();
-                        }
-                    }
-                });
-                if ui
-                    .button(t("Save a copy of the sources…"))
-                    .on_hover_text(t(
-                        "Write the program's source files into a folder you choose and open \
-                         that copy: edit it in your editor, the window reloads on every save.",
-                    ))
-                    .clicked()
-                {
-                    self.session.save_sources_dialog();
-                    ui.close();
-                }
-                ui.menu_button(t("Recent"), |ui| {
-                    let recent = self.session.settings.recent.clone();
-                    if recent.is_empty() {
-                        ui.weak(t("(none)"));
-                    }
-                    for p in recent {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.session.open(AppInput::Path(p));
-                            ui.close();
-                        }
-                    }
-                });
-                ui.separator();
-                if ui.button(t("Quit")).clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            });
-            ui.menu_button(t("Debug"), |ui| {
-                let items: [MenuItem; 9] = [
-                    ("Run / continue", &RUN, Session::run),
-                    ("Pause", &PAUSE, Session::pause),
-                    ("Step into", &STEP, Session::step_into),
-                    ("Step over", &OVER, Session::step_over),
-                    ("Step out", &OUT, Session::step_out),
-                    ("Step back", &BACK, Session::step_back),
-                    ("Run to cursor", &RUN_TO_CURSOR, Session::run_to_selection),
-                    (
-                        "Toggle breakpoint",
-                        &BREAK,
-                        Session::toggle_breakpoint_at_selection,
-                    ),
-                    ("Reset board", &RESET, Session::reset),
-                ];
-                for (label, k, f) in items {
+                menu_items(ui, "file", |ui| {
                     if ui
-                        .add(egui::Button::new(t(label)).shortcut_text(sc(k)))
+                        .add(egui::Button::new(t("Open file…")).shortcut_text(sc(&OPEN)))
                         .clicked()
                     {
-                        f(&mut self.session);
+                        self.session.open_dialog(false);
                         ui.close();
                     }
-                }
-                if ui
-                    .button(t("Breakpoints..."))
-                    .on_hover_text(t(
-                        "The breakpoint list in the side column: add one with a hit count \
+                    if ui.button(t("Open folder…")).clicked() {
+                        self.session.open_dialog(true);
+                        ui.close();
+                    }
+                    if ui.button(t("Open bundled Viergewinnt")).clicked() {
+                        self.session.open(AppInput::Bundled);
+                        ui.close();
+                    }
+                    if ui.button(t("Reload")).clicked() {
+                        self.session.reload();
+                        ui.close();
+                    }
+                    ui.menu_button(t("Source dialect"), |ui| {
+                        for d in crate::asm::Dialect::ALL {
+                            let label = match d {
+                                crate::asm::Dialect::Course => t("Course (default)"),
+                                crate::asm::Dialect::As11 => t("AS11 (Motorola freeware)"),
+                                crate::asm::Dialect::Asm11 => t("ASM11 (full)"),
+                            };
+                            if ui.radio(self.session.dialect() == d, label).clicked() {
+                                self.session.set_dialect(d);
+                                ui.close();
+                            }
+                        }
+                    });
+                    if ui
+                        .button(t("Save a copy of the sources…"))
+                        .on_hover_text(t(
+                            "Write the program's source files into a folder you choose and open \
+                         that copy: edit it in your editor, the window reloads on every save.",
+                        ))
+                        .clicked()
+                    {
+                        self.session.save_sources_dialog();
+                        ui.close();
+                    }
+                    ui.menu_button(t("Recent"), |ui| {
+                        let recent = self.session.settings.recent.clone();
+                        if recent.is_empty() {
+                            ui.weak(t("(none)"));
+                        }
+                        for p in recent {
+                            if ui.button(p.display().to_string()).clicked() {
+                                self.session.open(AppInput::Path(p));
+                                ui.close();
+                            }
+                        }
+                    });
+                    ui.separator();
+                    if ui.button(t("Quit")).clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                });
+            });
+            ui.menu_button(t("Debug"), |ui| {
+                menu_items(ui, "debug", |ui| {
+                    let items: [MenuItem; 9] = [
+                        ("Run / continue", &RUN, Session::run),
+                        ("Pause", &PAUSE, Session::pause),
+                        ("Step into", &STEP, Session::step_into),
+                        ("Step over", &OVER, Session::step_over),
+                        ("Step out", &OUT, Session::step_out),
+                        ("Step back", &BACK, Session::step_back),
+                        ("Run to cursor", &RUN_TO_CURSOR, Session::run_to_selection),
+                        (
+                            "Toggle breakpoint",
+                            &BREAK,
+                            Session::toggle_breakpoint_at_selection,
+                        ),
+                        ("Reset board", &RESET, Session::reset),
+                    ];
+                    for (label, k, f) in items {
+                        if ui
+                            .add(egui::Button::new(t(label)).shortcut_text(sc(k)))
+                            .clicked()
+                        {
+                            f(&mut self.session);
+                            ui.close();
+                        }
+                    }
+                    if ui
+                        .button(t("Breakpoints..."))
+                        .on_hover_text(t(
+                            "The breakpoint list in the side column: add one with a hit count \
                          or a condition (`drawCell if [cellAddress].w == 136`, `readInput:3`)",
-                    ))
-                    .clicked()
-                {
-                    self.session.settings.side_tab = SideTab::Debugger;
-                    self.session.settings.pane = Pane::Debugger;
-                    self.side.focus_breakpoint_field();
-                    ui.close();
-                }
-                if ui
-                    .add(egui::Button::new(t("Go to label…")).shortcut_text(sc(&GOTO)))
-                    .clicked()
-                {
-                    self.goto.open();
-                    ui.close();
-                }
-                ui.separator();
-                for sp in [Speed::RealTime, Speed::Times10, Speed::Max] {
-                    ui.radio_value(&mut self.session.settings.speed, sp, t(sp.label()));
-                }
-                ui.separator();
-                let mut record = self.session.settings.record_links;
-                if ui
-                    .checkbox(&mut record, t("Record data flow (links)"))
-                    .on_hover_text(t(
-                        "Record which instruction stored and loaded every byte: what the \
+                        ))
+                        .clicked()
+                    {
+                        self.session.settings.side_tab = SideTab::Debugger;
+                        self.session.settings.pane = Pane::Debugger;
+                        self.side.focus_breakpoint_field();
+                        ui.close();
+                    }
+                    if ui
+                        .add(egui::Button::new(t("Go to label…")).shortcut_text(sc(&GOTO)))
+                        .clicked()
+                    {
+                        self.goto.open();
+                        ui.close();
+                    }
+                    ui.separator();
+                    for sp in [Speed::RealTime, Speed::Times10, Speed::Max] {
+                        ui.radio_value(&mut self.session.settings.speed, sp, t(sp.label()));
+                    }
+                    ui.separator();
+                    let mut record = self.session.settings.record_links;
+                    if ui
+                        .checkbox(&mut record, t("Record data flow (links)"))
+                        .on_hover_text(t(
+                            "Record which instruction stored and loaded every byte: what the \
                          links between listing, buffer and LCD are made of. Off, the \
                          machine runs several times faster; links then cover only what \
                          ran with recording on.",
-                    ))
-                    .changed()
-                {
-                    self.session.set_record_links(record);
-                }
-            });
-            ui.menu_button(t("View"), |ui| {
-                ui.checkbox(&mut self.session.settings.lcd.grid, t("LCD page grid"));
-                ui.checkbox(
-                    &mut self.session.settings.frame_overlay,
-                    t("Frame time overlay"),
-                );
-                if ui.button(t("Clear selection")).clicked() {
-                    self.session.clear_selection();
-                    ui.close();
-                }
-                ui.separator();
-                let s = &mut self.session.settings;
-                ui.radio_value(&mut s.theme, Theme::Dark, t("Dark theme"));
-                ui.radio_value(&mut s.theme, Theme::Light, t("Light theme"));
-                ui.add(
-                    egui::Slider::new(&mut s.font_size, theme::FONT_SIZES.0..=theme::FONT_SIZES.1)
-                        .text(t("Text size")),
-                );
-                ui.separator();
-                let mut lang = self.session.lang();
-                ui.horizontal(|ui| {
-                    ui.label(t("Language"));
-                    for l in crate::lesson::Lang::ALL {
-                        ui.radio_value(&mut lang, l, l.name());
+                        ))
+                        .changed()
+                    {
+                        self.session.set_record_links(record);
                     }
                 });
-                if lang != self.session.lang() {
-                    self.session.set_lang(lang);
-                    self.course.set_lang(lang);
-                }
+            });
+            ui.menu_button(t("View"), |ui| {
+                menu_items(ui, "view", |ui| {
+                    ui.checkbox(&mut self.session.settings.lcd.grid, t("LCD page grid"));
+                    ui.checkbox(
+                        &mut self.session.settings.frame_overlay,
+                        t("Frame time overlay"),
+                    );
+                    if ui.button(t("Clear selection")).clicked() {
+                        self.session.clear_selection();
+                        ui.close();
+                    }
+                    ui.separator();
+                    let s = &mut self.session.settings;
+                    ui.radio_value(&mut s.theme, Theme::Dark, t("Dark theme"));
+                    ui.radio_value(&mut s.theme, Theme::Light, t("Light theme"));
+                    ui.add(
+                        egui::Slider::new(
+                            &mut s.font_size,
+                            theme::FONT_SIZES.0..=theme::FONT_SIZES.1,
+                        )
+                        .text(t("Text size")),
+                    );
+                    ui.separator();
+                    let mut lang = self.session.lang();
+                    ui.horizontal(|ui| {
+                        ui.label(t("Language"));
+                        for l in crate::lesson::Lang::ALL {
+                            ui.radio_value(&mut lang, l, l.name());
+                        }
+                    });
+                    if lang != self.session.lang() {
+                        self.session.set_lang(lang);
+                        self.course.set_lang(lang);
+                    }
+                });
             });
         });
     }

@@ -117,10 +117,18 @@ impl BenchPanel {
             ui.weak(tr(lang, "No machine (nothing loaded)."));
             return;
         }
-        egui::ScrollArea::vertical()
+        // Both ways: what does not fit the column's width (a narrow window,
+        // a large text size) scrolls inside it instead of widening it over
+        // the centre.
+        egui::ScrollArea::both()
             .id_salt("bench")
             .auto_shrink([false, false])
             .show(ui, |ui| {
+                // Sliders as wide as the column leaves beside their value
+                // and name (egui's default 100 points overflow a 250-point
+                // column at a large text size).
+                let beside = 8.0 * ui.text_style_height(&egui::TextStyle::Body);
+                ui.spacing_mut().slider_width = (ui.available_width() - beside).clamp(40.0, 200.0);
                 let parts = session.board_parts();
                 if !parts.is_empty() {
                     self.parts_ui(ui, session, &parts, lang);
@@ -432,59 +440,77 @@ fn pins_ui(ui: &mut egui::Ui, session: &mut Session, lang: Lang) {
     let levels = session.port_a();
     let old_mask = session.traced_mask();
     let mut mask = old_mask;
-    egui::Grid::new("port-a-pins")
-        .spacing([6.0, 2.0])
-        .show(ui, |ui| {
-            for bit in (0..8u8).rev() {
-                let on = levels & (1 << bit) != 0;
-                let (rect, r) = ui.allocate_exact_size(Vec2::splat(18.0), Sense::hover());
-                ui.painter()
-                    .circle_filled(rect.center(), 7.0, if on { LED_ON } else { LED_OFF });
-                let name = format!("PA{bit} = {}", on as u8);
-                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &name));
-                r.on_hover_text(format!("{name}\n{}", tr(lang, PIN_ROLE[bit as usize])));
-            }
-            ui.end_row();
-            for bit in (0..8u8).rev() {
-                ui.label(RichText::new(format!("PA{bit}")).monospace().small());
-            }
-            ui.end_row();
-            // Switches on the pins the bench can drive.
-            for bit in (0..8u8).rev() {
-                if !INPUT_BITS.contains(&bit) {
-                    ui.label("");
-                    continue;
+    // Columns as wide as their widest cell (egui's default minimum of 40
+    // points makes eight of them wider than a 250-point column); the pins in
+    // two rows of four where eight do not fit.
+    let small = egui::TextStyle::Small.resolve(ui.style());
+    let label_w = ui.fonts_mut(|f| "PA7".chars().map(|c| f.glyph_width(&small, c)).sum::<f32>());
+    let col_w = label_w.max(ui.spacing().interact_size.y);
+    let eight = 8.0 * col_w + 7.0 * 6.0;
+    let rows: &[&[u8]] = if ui.available_width() >= eight {
+        &[&[7, 6, 5, 4, 3, 2, 1, 0]]
+    } else {
+        &[&[7, 6, 5, 4], &[3, 2, 1, 0]]
+    };
+    for &bits in rows {
+        egui::Grid::new(("port-a-pins", bits[0]))
+            .spacing([6.0, 2.0])
+            .min_col_width(col_w)
+            .show(ui, |ui| {
+                for &bit in bits {
+                    let on = levels & (1 << bit) != 0;
+                    let (rect, r) = ui.allocate_exact_size(Vec2::splat(18.0), Sense::hover());
+                    ui.painter().circle_filled(
+                        rect.center(),
+                        7.0,
+                        if on { LED_ON } else { LED_OFF },
+                    );
+                    let name = format!("PA{bit} = {}", on as u8);
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &name));
+                    r.on_hover_text(format!("{name}\n{}", tr(lang, PIN_ROLE[bit as usize])));
                 }
-                let high = levels & (1 << bit) != 0;
-                let text = if high { "1" } else { "0" };
-                let r = ui.small_button(text);
-                // Named for screen readers (and kittest): the text is a digit.
-                let name = format!("switch PA{bit}");
-                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
-                if r.on_hover_text(trf(
-                    lang,
-                    "switch on PA{}: click to drive it {}",
-                    &[&bit, &(!high as u8)],
-                ))
-                .clicked()
-                {
-                    session.set_input_pin(bit, !high);
+                ui.end_row();
+                for &bit in bits {
+                    ui.label(RichText::new(format!("PA{bit}")).monospace().small());
                 }
-            }
-            ui.end_row();
-            for bit in (0..8u8).rev() {
-                let mut traced = mask & (1 << bit) != 0;
-                let r = ui.checkbox(&mut traced, "");
-                let name = format!("trace PA{bit}");
-                r.widget_info(|| {
-                    egui::WidgetInfo::selected(egui::Role::CheckBox, true, traced, &name)
-                });
-                if r.on_hover_text(trf(lang, "trace PA{}", &[&bit])).changed() {
-                    mask ^= 1 << bit;
+                ui.end_row();
+                // Switches on the pins the bench can drive.
+                for &bit in bits {
+                    if !INPUT_BITS.contains(&bit) {
+                        ui.label("");
+                        continue;
+                    }
+                    let high = levels & (1 << bit) != 0;
+                    let text = if high { "1" } else { "0" };
+                    let r = ui.small_button(text);
+                    // Named for screen readers (and kittest): the text is a digit.
+                    let name = format!("switch PA{bit}");
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+                    if r.on_hover_text(trf(
+                        lang,
+                        "switch on PA{}: click to drive it {}",
+                        &[&bit, &(!high as u8)],
+                    ))
+                    .clicked()
+                    {
+                        session.set_input_pin(bit, !high);
+                    }
                 }
-            }
-            ui.end_row();
-        });
+                ui.end_row();
+                for &bit in bits {
+                    let mut traced = mask & (1 << bit) != 0;
+                    let r = ui.checkbox(&mut traced, "");
+                    let name = format!("trace PA{bit}");
+                    r.widget_info(|| {
+                        egui::WidgetInfo::selected(egui::Role::CheckBox, true, traced, &name)
+                    });
+                    if r.on_hover_text(trf(lang, "trace PA{}", &[&bit])).changed() {
+                        mask ^= 1 << bit;
+                    }
+                }
+                ui.end_row();
+            });
+    }
     if mask != old_mask {
         session.set_trace_mask(mask);
     }

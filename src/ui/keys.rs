@@ -68,6 +68,9 @@ pub fn keyboard_keys(ctx: &egui::Context) -> u8 {
 pub fn keys_widget(ui: &mut egui::Ui, down: u8, lang: Lang) -> (u8, u8) {
     let mut held = 0u8;
     let mut clicked = 0u8;
+    // A point under the button text, so two lines stay compact: it follows
+    // View > Text size like every other label.
+    let size = (egui::TextStyle::Button.resolve(ui.style()).size - 1.0).max(9.0);
     ui.horizontal_wrapped(|ui| {
         // Board order as the game uses it: left, drop, right, reset, then the rest.
         for n in [1u8, 0, 3, 4, 2, 5, 6, 7] {
@@ -86,7 +89,7 @@ pub fn keys_widget(ui: &mut egui::Ui, down: u8, lang: Lang) -> (u8, u8) {
                 RichText::new(format!("{title}\n{bind}"))
             };
             let pressed = down >> n & 1 == 1;
-            let button = egui::Button::new(text.size(13.0))
+            let button = egui::Button::new(text.size(size))
                 .min_size(Vec2::new(if what.is_empty() { 28.0 } else { 62.0 }, 40.0))
                 .selected(pressed)
                 .sense(Sense::click_and_drag());

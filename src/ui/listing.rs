@@ -24,6 +24,11 @@ const READ: Color32 = Color32::from_rgba_premultiplied(0x10, 0x38, 0x70, 0x70);
 const BREAK: Color32 = Color32::from_rgb(0xE0, 0x30, 0x30);
 const ERROR_MARK: Color32 = Color32::from_rgb(0xF0, 0x40, 0x40);
 const WARNING_MARK: Color32 = Color32::from_rgb(0xE0, 0xB0, 0x30);
+/// Width of the breakpoint gutter (points).
+const GUTTER: f32 = 16.0;
+/// Characters a disassembly row needs for its bytes and label columns
+/// (`> C000 86 41 20 FE  drawCellLoop     ldaa #$41`).
+const DISASM_WIDE_CHARS: f32 = 56.0;
 
 /// What a line assembled to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -106,6 +111,84 @@ fn comment_start(line: &str) -> usize {
         }
     }
     line.len()
+}
+
+/// What a listing row shows beside its source, for the room it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Columns {
+    /// The address the line assembled to.
+    pub address: bool,
+    /// Its first bytes.
+    pub bytes: bool,
+    /// The source with its runs of blanks cut to one (and its indentation
+    /// to two), so mnemonic and operand come early in the row.
+    pub squeeze: bool,
+}
+
+/// Characters of source a row keeps room for before it gives up the bytes,
+/// then the blanks of the source, then the address: the instruction is
+/// what a student reads, the rest the link bar and a hover also show.
+const SOURCE_WITH_BYTES: f32 = 30.0;
+const SOURCE_AS_WRITTEN: f32 = 30.0;
+const SOURCE_SQUEEZED: f32 = 18.0;
+/// `C1A3 ` and `86 0C 39 12+ `, in characters.
+const ADDRESS_CHARS: f32 = 5.0;
+const BYTES_CHARS: f32 = 13.0;
+
+/// The columns of a row `chars` monospace characters wide whose line
+/// number (with the current-line marker and a blank) takes `number_chars`.
+pub fn columns(chars: f32, number_chars: f32) -> Columns {
+    let left = chars - number_chars;
+    if left >= ADDRESS_CHARS + BYTES_CHARS + SOURCE_WITH_BYTES {
+        Columns {
+            address: true,
+            bytes: true,
+            squeeze: false,
+        }
+    } else if left >= ADDRESS_CHARS + SOURCE_AS_WRITTEN {
+        Columns {
+            address: true,
+            bytes: false,
+            squeeze: false,
+        }
+    } else {
+        Columns {
+            address: left >= ADDRESS_CHARS + SOURCE_SQUEEZED,
+            bytes: false,
+            squeeze: true,
+        }
+    }
+}
+
+/// Which bytes of `line` a squeezed row keeps: of each run of blanks
+/// before the comment only the first (the first two at the start of the
+/// line, so code stays indented under its labels); blanks inside quotes
+/// and in the comment stay.
+fn squeeze_mask(line: &str) -> Vec<bool> {
+    let comment = comment_start(line);
+    let mut keep = vec![true; line.len()];
+    let mut quote: Option<char> = None;
+    let mut run = 0usize;
+    for (i, ch) in line.char_indices() {
+        if i >= comment {
+            break;
+        }
+        match (quote, ch) {
+            (None, ' ' | '\t') => {
+                run += 1;
+                let allowed = if run == i + 1 { 2 } else { 1 };
+                if run > allowed {
+                    keep[i] = false;
+                }
+                continue;
+            }
+            (None, '"' | '\'') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            _ => {}
+        }
+        run = 0;
+    }
+    keep
 }
 
 /// A piece of a line: text, colour, and the symbol it names.
@@ -253,6 +336,11 @@ impl ListingPanel {
         let pc = session.pc();
         let font = egui::TextStyle::Monospace.resolve(ui.style());
         let row_h = ui.fonts_mut(|f| f.row_height(&font)).max(14.0);
+        // Narrow (the compact pane, a large text size): the address and the
+        // instruction, its labels after it as a comment, the bytes on hover.
+        let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0')).max(1.0);
+        let room = ui.available_width() - GUTTER - ui.spacing().scroll.bar_width;
+        let wide = room / char_w >= DISASM_WIDE_CHARS;
         let mut toggle = None;
         egui::ScrollArea::both()
             .id_salt("disassembly")
@@ -262,7 +350,7 @@ impl ListingPanel {
                     let r = ui.horizontal(|ui| {
                         ui.spacing_mut().item_spacing.x = 0.0;
                         let (r, resp) =
-                            ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
+                            ui.allocate_exact_size(Vec2::new(GUTTER, row_h), Sense::click());
                         resp.widget_info(|| {
                             egui::WidgetInfo::labeled(
                                 egui::Role::Button,
@@ -279,17 +367,21 @@ impl ListingPanel {
                         let marker = if pc == Some(row.addr) { ">" } else { " " };
                         let hex: Vec<String> =
                             row.bytes.iter().map(|b| format!("{b:02X}")).collect();
+                        let hex = hex.join(" ");
                         let label = row.labels.join(", ");
-                        ui.label(
-                            RichText::new(format!(
-                                "{marker} {:04X} {:<12} {:<16} {}",
-                                row.addr,
-                                hex.join(" "),
-                                label,
-                                row.text
-                            ))
-                            .monospace(),
-                        );
+                        let left = if wide {
+                            format!("{marker} {:04X} {hex:<12} {label:<16} ", row.addr)
+                        } else {
+                            format!("{marker}{:04X} ", row.addr)
+                        };
+                        let r = ui.label(RichText::new(left).monospace().weak());
+                        if !wide {
+                            r.on_hover_text(format!("${:04X}: {hex}", row.addr));
+                        }
+                        ui.label(RichText::new(&row.text).monospace());
+                        if !wide && !label.is_empty() {
+                            ui.label(RichText::new(format!("  ; {label}")).monospace().weak());
+                        }
                     });
                     if pc == Some(row.addr) {
                         let rect = r.response.rect.with_max_x(ui.max_rect().max.x);
@@ -392,9 +484,14 @@ impl ListingPanel {
             }
         }
         let default = ui.visuals().text_color();
-        // A narrow listing shows addresses but not the bytes (the link bar
-        // shows them for a selected line).
-        let narrow = ui.available_width() < 420.0;
+        // What fits beside the source: a narrow listing (the compact pane,
+        // a large text size) gives up the bytes, then the source's blanks,
+        // then the address before it hides the instruction (the link bar
+        // and the row's hover show them).
+        let digits = pf.lines.len().to_string().len().max(3);
+        let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0')).max(1.0);
+        let room = ui.available_width() - GUTTER - ui.spacing().scroll.bar_width;
+        let cols = columns(room / char_w, digits as f32 + 2.0);
         let lang = session.lang();
         // Assembly errors and warnings of this file, by line, for the gutter.
         let marks: HashMap<u32, (bool, String)> = session
@@ -443,7 +540,8 @@ impl ListingPanel {
                     ui.spacing_mut().item_spacing.x = 0.0;
                     // Breakpoint gutter.
                     let bp = code.and_then(|c| session.breakpoint_at(c.addr));
-                    let (r, resp) = ui.allocate_exact_size(Vec2::new(16.0, row_h), Sense::click());
+                    let (r, resp) =
+                        ui.allocate_exact_size(Vec2::new(GUTTER, row_h), Sense::click());
                     let mark = marks.get(&line_no);
                     resp.widget_info(|| match mark {
                         Some((_, message)) => {
@@ -480,7 +578,8 @@ impl ListingPanel {
                         actions.push(Action::ToggleLine(file, line_no));
                     }
                     let marker = if pc_line == Some(line_no) { ">" } else { " " };
-                    let mut left = format!("{marker}{line_no:>5} ");
+                    let mut left = format!("{marker}{line_no:>digits$} ");
+                    let mut hidden = None;
                     match code {
                         Some(c) => {
                             let mut hex: String = c
@@ -493,25 +592,57 @@ impl ListingPanel {
                             if c.bytes.len() > 4 {
                                 hex.push('+');
                             }
-                            if narrow {
-                                // The code matters more than its bytes.
+                            if cols.address {
                                 left.push_str(&format!("{:04X} ", c.addr));
+                            }
+                            if cols.bytes {
+                                left.push_str(&format!("{hex:<12} "));
                             } else {
-                                left.push_str(&format!("{:04X} {hex:<12} ", c.addr));
+                                hidden = Some(format!("${:04X}: {hex}", c.addr));
                             }
                         }
-                        None => left.push_str(&" ".repeat(if narrow { 5 } else { 18 })),
+                        None => {
+                            let blank = if cols.address { ADDRESS_CHARS } else { 0.0 }
+                                + if cols.bytes { BYTES_CHARS } else { 0.0 };
+                            left.push_str(&" ".repeat(blank as usize));
+                        }
                     }
                     let r = ui.add(
                         egui::Label::new(RichText::new(left).monospace().weak())
                             .sense(Sense::click())
                             .selectable(false),
                     );
+                    let r = match &hidden {
+                        Some(h) => r.on_hover_text(h.as_str()),
+                        None => r,
+                    };
                     if r.clicked() {
                         actions.push(Action::Select(file, line_no));
                     }
+                    let keep = if cols.squeeze {
+                        squeeze_mask(text)
+                    } else {
+                        Vec::new()
+                    };
+                    let mut at = 0;
                     for piece in pieces(text, spans, &self.symbols, default) {
-                        let rt = RichText::new(piece.text).monospace().color(piece.color);
+                        let start = at;
+                        at += piece.text.len();
+                        let shown: std::borrow::Cow<str> = if cols.squeeze {
+                            piece
+                                .text
+                                .char_indices()
+                                .filter(|(i, _)| keep.get(start + i).copied().unwrap_or(true))
+                                .map(|(_, c)| if c == '\t' { ' ' } else { c })
+                                .collect::<String>()
+                                .into()
+                        } else {
+                            piece.text.into()
+                        };
+                        if shown.is_empty() {
+                            continue;
+                        }
+                        let rt = RichText::new(shown).monospace().color(piece.color);
                         match piece
                             .symbol
                             .and_then(|i| program.symbols.get(i).map(|s| (i, s)))
@@ -746,6 +877,36 @@ mod tests {
         assert_eq!(syms[0].symbol, Some(3));
         let joined: String = p.iter().map(|p| p.text).collect();
         assert_eq!(joined, line);
+    }
+
+    #[test]
+    fn a_squeezed_line_keeps_one_blank_per_run_before_the_comment() {
+        let squeezed = |line: &str| -> String {
+            let keep = squeeze_mask(line);
+            line.char_indices()
+                .filter(|(i, _)| keep[*i])
+                .map(|(_, c)| c)
+                .collect()
+        };
+        assert_eq!(squeezed("        lda     0,y"), "  lda 0,y");
+        assert_eq!(
+            squeezed("loop\tldaa\t#$0C   ; a   b"),
+            "loop\tldaa\t#$0C ; a   b"
+        );
+        assert_eq!(squeezed("  fcc   \"a   b\""), "  fcc \"a   b\"");
+        assert_eq!(squeezed("* all   comment"), "* all   comment");
+    }
+
+    #[test]
+    fn a_narrow_row_gives_up_bytes_then_blanks_then_the_address() {
+        let full = columns(80.0, 5.0);
+        assert!(full.address && full.bytes && !full.squeeze);
+        let medium = columns(50.0, 5.0);
+        assert!(medium.address && !medium.bytes && !medium.squeeze);
+        let narrow = columns(30.0, 5.0);
+        assert!(narrow.address && !narrow.bytes && narrow.squeeze);
+        let tiny = columns(24.0, 5.0);
+        assert!(!tiny.address && !tiny.bytes && tiny.squeeze);
     }
 
     #[test]

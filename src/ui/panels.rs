@@ -13,7 +13,14 @@ use crate::lesson::Lang;
 /// below do not jump as the selection changes); longer text scrolls.
 pub fn link_bar(ui: &mut egui::Ui, session: &mut Session) {
     let lang = session.lang();
-    let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    // A row is as tall as its tallest part: the monospace links, and the
+    // minimum height of a wrapped row of widgets. Counted from body text
+    // alone the last row was cut through its letters.
+    let row = ui
+        .text_style_height(&egui::TextStyle::Body)
+        .max(ui.text_style_height(&egui::TextStyle::Monospace))
+        .max(ui.spacing().interact_size.y)
+        + ui.spacing().item_spacing.y;
     // A short window keeps a row for the cell buffer.
     let rows = if ui.available_height() < 260.0 {
         LINK_BAR_ROWS - 1.0

@@ -88,61 +88,83 @@ pub fn registers_widget(
     name: &dyn Fn(&str, u16) -> Option<String>,
     lang: Lang,
 ) {
-    egui::Grid::new("regs")
-        .num_columns(3)
-        .spacing([10.0, 2.0])
-        .show(ui, |ui| {
-            let row = |ui: &mut egui::Ui, reg: &str, text: String, changed: bool, extra: String| {
-                let tip = value_tip(lang, reg, regs, before, changed);
-                ui.label(RichText::new(reg).monospace().strong())
-                    .on_hover_text(&tip);
-                let t = RichText::new(text).monospace();
-                let t = if changed {
-                    t.background_color(CHANGED).color(Color32::BLACK)
-                } else {
-                    t
-                };
-                ui.label(t).on_hover_text(tip);
-                ui.label(RichText::new(extra).weak());
-                ui.end_row();
-            };
+    // Columns of fixed width (the font is monospace: "SP" and "$0000"), and
+    // the decimal, binary or label text after them cut to what the column
+    // leaves (whole on hover): at a large text size the rows stay inside
+    // the panel.
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let char_w = ui.fonts_mut(|f| f.glyph_width(&font, '0'));
+    let row_h = ui.fonts_mut(|f| f.row_height(&font));
+    let gap = 10.0;
+    let cell = |ui: &mut egui::Ui, chars: f32, add: &mut dyn FnMut(&mut egui::Ui)| {
+        ui.allocate_ui_with_layout(
+            egui::Vec2::new(chars * char_w + gap, row_h),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| {
+                ui.set_min_width(chars * char_w + gap);
+                add(ui);
+            },
+        );
+    };
+    ui.scope(|ui| {
+        ui.spacing_mut().item_spacing.y = 2.0;
+        let row = |ui: &mut egui::Ui, reg: &str, text: String, changed: bool, extra: String| {
+            let tip = value_tip(lang, reg, regs, before, changed);
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 0.0;
+                cell(ui, 2.0, &mut |ui| {
+                    ui.label(RichText::new(reg).monospace().strong())
+                        .on_hover_text(&tip);
+                });
+                cell(ui, 5.0, &mut |ui| {
+                    let t = RichText::new(text.as_str()).monospace();
+                    let t = if changed {
+                        t.background_color(CHANGED).color(Color32::BLACK)
+                    } else {
+                        t
+                    };
+                    ui.label(t).on_hover_text(&tip);
+                });
+                ui.add(egui::Label::new(RichText::new(extra).weak()).truncate());
+            });
+        };
+        row(
+            ui,
+            "A",
+            format!("${:02X}", regs.a),
+            regs.a != before.a,
+            format!("{} %{:08b}", regs.a, regs.a),
+        );
+        row(
+            ui,
+            "B",
+            format!("${:02X}", regs.b),
+            regs.b != before.b,
+            format!("{} %{:08b}", regs.b, regs.b),
+        );
+        row(
+            ui,
+            "D",
+            format!("${:04X}", regs.d()),
+            regs.d() != before.d(),
+            format!("{}", regs.d()),
+        );
+        for (reg, v, b) in [
+            ("X", regs.x, before.x),
+            ("Y", regs.y, before.y),
+            ("SP", regs.sp, before.sp),
+            ("PC", regs.pc, before.pc),
+        ] {
             row(
                 ui,
-                "A",
-                format!("${:02X}", regs.a),
-                regs.a != before.a,
-                format!("{} %{:08b}", regs.a, regs.a),
+                reg,
+                format!("${v:04X}"),
+                v != b,
+                name(reg, v).unwrap_or_default(),
             );
-            row(
-                ui,
-                "B",
-                format!("${:02X}", regs.b),
-                regs.b != before.b,
-                format!("{} %{:08b}", regs.b, regs.b),
-            );
-            row(
-                ui,
-                "D",
-                format!("${:04X}", regs.d()),
-                regs.d() != before.d(),
-                format!("{}", regs.d()),
-            );
-            for (reg, v, b) in [
-                ("X", regs.x, before.x),
-                ("Y", regs.y, before.y),
-                ("SP", regs.sp, before.sp),
-                ("PC", regs.pc, before.pc),
-            ] {
-                row(
-                    ui,
-                    reg,
-                    format!("${v:04X}"),
-                    v != b,
-                    name(reg, v).unwrap_or_default(),
-                );
-            }
-        });
-    ui.horizontal(|ui| {
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 2.0;
         ui.label(RichText::new("CCR").monospace().strong());
         for (ch, mask, what) in FLAGS {

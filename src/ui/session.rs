@@ -119,6 +119,9 @@ pub struct Session {
     links_dirty: bool,
     reveal_line: Option<(FileId, u32)>,
     reveal_mem: Option<Selection>,
+    /// A bottom tab asked for since the app last looked (Problems after a
+    /// failed load, Memory for "show in memory"): the compact pane follows.
+    asked_tab: Option<BottomTab>,
     jump: Option<(FileId, u32)>,
     mode: Mode,
     stop: Option<String>,
@@ -183,6 +186,7 @@ impl Session {
             links_dirty: true,
             reveal_line: None,
             reveal_mem: None,
+            asked_tab: None,
             jump: None,
             mode: Mode::Paused,
             stop: None,
@@ -880,7 +884,20 @@ impl Session {
     /// Asks the memory panel to show `addr`.
     pub fn reveal_memory(&mut self, addr: u16) {
         self.reveal_mem = Some(Selection::BufferByte(addr));
-        self.settings.bottom_tab = BottomTab::Memory;
+        self.ask_bottom_tab(BottomTab::Memory);
+    }
+
+    /// Shows `tab` at the bottom and asks the compact pane to follow. A
+    /// request, not a comparison with the tab shown before: a failed first
+    /// load whose saved tab already was Problems still switches the pane.
+    fn ask_bottom_tab(&mut self, tab: BottomTab) {
+        self.settings.bottom_tab = tab;
+        self.asked_tab = Some(tab);
+    }
+
+    /// The bottom tab asked for since the last call, once.
+    pub fn take_asked_tab(&mut self) -> Option<BottomTab> {
+        self.asked_tab.take()
     }
 
     /// Asks the listing to show a line.

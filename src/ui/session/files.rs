@@ -65,7 +65,7 @@ impl Session {
             Some(p) if loaded.runnable => self.set_program(p, origin),
             Some(p) => {
                 self.set_sources(p, origin);
-                self.settings.bottom_tab = BottomTab::Problems;
+                self.ask_bottom_tab(BottomTab::Problems);
                 self.status = tr(
                     self.lang,
                     "Assembly failed: see Problems (click one to go to its line).",
@@ -74,7 +74,7 @@ impl Session {
             }
             None => {
                 self.origin = Some(origin);
-                self.settings.bottom_tab = BottomTab::Problems;
+                self.ask_bottom_tab(BottomTab::Problems);
                 self.status = tr(self.lang, "Not loaded: see Problems.").into();
             }
         }
@@ -191,7 +191,7 @@ impl Session {
                     message: e.to_string(),
                     at: None,
                 });
-                self.settings.bottom_tab = BottomTab::Problems;
+                self.ask_bottom_tab(BottomTab::Problems);
                 None
             }
         };
