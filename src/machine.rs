@@ -741,6 +741,27 @@ impl Machine {
         self.halt_check_full(from)
     }
 
+    /// The loop nothing can leave that the CPU is at the head of (PC), as a
+    /// run halted in it finds it (`run_until`'s `Halt::SelfLoop`): the
+    /// address of its jump back, at most [`IDLE_LOOP_MAX`] instructions on.
+    /// For messages about a stopped machine, not on any hot path.
+    pub fn endless_loop_back(&self) -> Option<u16> {
+        let head = self.cpu.regs.pc;
+        let mut at = head;
+        for _ in 0..=IDLE_LOOP_MAX {
+            let ins = crate::cpu::Instruction::decode(at, |a| self.board.peek(a)).ok()?;
+            let back = ins.branch_target().or_else(|| {
+                ins.absolute_address()
+                    .filter(|_| ins.info.op == crate::cpu::Op::Jmp)
+            });
+            if back == Some(head) {
+                return self.halt_check(at).map(|_| at);
+            }
+            at = at.wrapping_add(u16::from(ins.len()));
+        }
+        None
+    }
+
     /// True if the instruction at `addr` is a BRA or a JMP (extended, ,X or ,Y).
     fn unconditional_jump_at(&self, addr: u16) -> bool {
         match self.board.peek(addr) {

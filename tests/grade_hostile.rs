@@ -820,3 +820,31 @@ fn a_wait_on_memory_is_explained_in_the_failed_check() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run that halts in a loop of a few instructions nothing can leave
+/// (`inx / bra busy`, not only `bra *`) names it in the failed check.
+#[test]
+fn an_endless_loop_of_a_few_instructions_is_named_in_the_failed_check() {
+    let dir = tmp("busyloop");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(
+        &batch,
+        "busy",
+        &PROGRAM.replace("        ldaa #42\n", "busy    inx\n        bra busy\n"),
+    );
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let text: Vec<String> = report.submissions[0]
+        .checks
+        .iter()
+        .map(|c| format!("{c:?}"))
+        .collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains(
+            "stuck in an endless loop at busy ($C003) (`inx; bra $C003`) that nothing can leave"
+        ),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

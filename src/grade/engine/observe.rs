@@ -318,18 +318,33 @@ pub(super) fn evaluate(
     (failures, lcd)
 }
 
-/// A note when the program sits in a branch to itself (`bra *`).
+/// A note when the program sits in a loop nothing can leave: a branch to
+/// itself (`bra *`), or a few instructions and a jump back (`inx / bra
+/// busy`) that the run halted in.
 pub(super) fn stuck_note(m: &Machine) -> Option<String> {
     let pc = m.registers().pc;
     let ins = Instruction::decode(pc, |a| m.peek(a)).ok()?;
     let target = ins.branch_target().or_else(|| {
         ins.absolute_address()
             .filter(|_| ins.info.op == crate::cpu::Op::Jmp)
-    })?;
-    (target == pc).then(|| {
-        format!(
+    });
+    if target == Some(pc) {
+        return Some(format!(
             "the program is stuck in a loop on itself at {} (`{ins}`)",
             locate(m.program(), pc)
-        )
-    })
+        ));
+    }
+    let back = m.endless_loop_back()?;
+    let mut text = Vec::new();
+    let mut at = pc;
+    while at <= back && text.len() <= 16 {
+        let i = Instruction::decode(at, |a| m.peek(a)).ok()?;
+        text.push(i.to_string());
+        at = at.wrapping_add(u16::from(i.len()));
+    }
+    Some(format!(
+        "the program is stuck in an endless loop at {} (`{}`) that nothing can leave",
+        locate(m.program(), pc),
+        text.join("; ")
+    ))
 }
