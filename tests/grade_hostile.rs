@@ -848,3 +848,43 @@ fn an_endless_loop_of_a_few_instructions_is_named_in_the_failed_check() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program that sets SP among its variables from the start (the guard
+/// never sees it above them, so it never fires) and crashes when a store
+/// overwrites a return address gets the stack named as the cause.
+#[test]
+fn a_stack_set_among_the_variables_is_named_as_the_cause() {
+    let dir = tmp("lowstack");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    let source = concat!(
+        "        org $0040\n",
+        "result  ds.b 1\n",
+        "buf     ds.b 32\n",
+        "        org $C000\n",
+        "start   lds #$0050\n",
+        "        jsr clear\n",
+        "idle    bra idle\n",
+        "clear   ldx #buf\n",
+        "loop    clr 0,x\n",
+        "        inx\n",
+        "        cpx #buf+32\n",
+        "        bne loop\n",
+        "        rts\n",
+        "        org $FFFE\n",
+        "        dc.w start\n",
+    );
+    folder_sub(&batch, "lowstack", source);
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let text: Vec<String> = report.submissions[0]
+        .checks
+        .iter()
+        .map(|c| format!("{c:?}"))
+        .collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains("At that point the stack pointer is $0050, below $0061"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -66,6 +66,19 @@ pub enum RunFailure {
         /// Where.
         at: String,
     },
+    /// Another failure, with the stack pointer below the variables' end
+    /// when it came: the likely cause (the guard never saw SP above the
+    /// variables, so it did not fire: `lds` set it there from the start).
+    StackAmongVariables {
+        /// The stack pointer then.
+        sp: u16,
+        /// The lowest address the stack may use.
+        floor: u16,
+        /// What the floor is (symbol name).
+        floor_name: String,
+        /// The failure itself.
+        then: Box<RunFailure>,
+    },
 }
 
 impl std::fmt::Display for RunFailure {
@@ -117,7 +130,31 @@ impl std::fmt::Display for RunFailure {
                 "stack overflow: the stack pointer reached ${sp:04X}, below ${floor:04X} ({floor_name}), so pushes overwrite the variables (at {at}); is a subroutine calling itself, or a push without its pull?"
             ),
             RunFailure::Stopped { at } => write!(f, "the CPU executed STOP at {at} and nothing wakes it"),
+            RunFailure::StackAmongVariables { sp, floor, floor_name, then } => write!(
+                f,
+                "{then} At that point the stack pointer is ${sp:04X}, below ${floor:04X} ({floor_name}): the stack lies among the variables, where their stores overwrite return addresses; set it above them (`lds #$3FFF`, the top of RAM)"
+            ),
         }
+    }
+}
+
+/// `failure` with the stack named as its likely cause when SP lies in RAM
+/// below the guard's floor as it happens (a guard that never armed).
+fn with_stack_cause(failure: RunFailure, guard: Option<&StackGuard>, m: &Machine) -> RunFailure {
+    let sp = m.registers().sp;
+    match guard {
+        Some(g)
+            if !matches!(failure, RunFailure::StackOverflow { .. })
+                && (0x0040..g.floor.saturating_sub(1)).contains(&sp) =>
+        {
+            RunFailure::StackAmongVariables {
+                sp,
+                floor: g.floor,
+                floor_name: g.floor_name.clone(),
+                then: Box::new(failure),
+            }
+        }
+        _ => failure,
     }
 }
 
@@ -241,7 +278,7 @@ pub(super) fn run_chunked_with<T>(
             g.check(m).map_err(Cut::Failed)?;
         }
         if let Some(failure) = stop_failure(m, reason) {
-            return Err(Cut::Failed(failure));
+            return Err(Cut::Failed(with_stack_cause(failure, guard.as_ref(), m)));
         }
         if let Some(v) = done(m, &reason) {
             return Ok(v);
