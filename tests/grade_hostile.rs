@@ -826,12 +826,18 @@ fn a_wait_on_memory_is_explained_in_the_failed_check() {
 #[test]
 fn an_endless_loop_of_a_few_instructions_is_named_in_the_failed_check() {
     let dir = tmp("busyloop");
-    let grader = assignment(&dir);
+    // A reference that ends waiting for keys (PIO_B), as Viergewinnt does.
+    let waits = PROGRAM.replace("idle    bra idle", "idle    ldab $8001\n        bra idle");
+    let a = dir.join("assignment");
+    std::fs::create_dir_all(a.join("ref")).unwrap();
+    std::fs::write(a.join("assignment.toml"), ASSIGNMENT).unwrap();
+    std::fs::write(a.join("ref/Main.asm"), &waits).unwrap();
+    let grader = Grader::new(Assignment::load(&a).unwrap()).unwrap();
     let batch = dir.join("batch");
     folder_sub(
         &batch,
         "busy",
-        &PROGRAM.replace("        ldaa #42\n", "busy    inx\n        bra busy\n"),
+        &waits.replace("        ldaa #42\n", "busy    inx\n        bra busy\n"),
     );
     let report = grade(&grader, std::slice::from_ref(&batch));
     let text: Vec<String> = report.submissions[0]
@@ -846,6 +852,19 @@ fn an_endless_loop_of_a_few_instructions_is_named_in_the_failed_check() {
         ),
         "{text}"
     );
+    // Where the reference ends in a loop too (the tiny assignment's own),
+    // ending so is no fault: no note.
+    let grader = assignment(&dir.join("halting"));
+    let batch = dir.join("batch2");
+    folder_sub(
+        &batch,
+        "busy",
+        &PROGRAM.replace("        ldaa #42\n", "busy    inx\n        bra busy\n"),
+    );
+    let report = grade(&grader, std::slice::from_ref(&batch));
+    let text = format!("{:?}", report.submissions[0].checks);
+    assert!(text.contains("expected $2A"), "{text}");
+    assert!(!text.contains("endless loop"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

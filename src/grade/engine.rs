@@ -378,7 +378,10 @@ impl Grader {
                                     s.keys,
                                     failures.join("\n  - ")
                                 );
-                                if let Some(n) = stuck_note(&m) {
+                                // Where the reference ends in a loop too,
+                                // ending so is no fault.
+                                let reference_ends = reference.is_some_and(|r| r.in_endless_loop);
+                                if let Some(n) = stuck_note(&m).filter(|_| !reference_ends) {
                                     let _ = write!(text, "\n  ({n})");
                                 }
                                 Outcome {

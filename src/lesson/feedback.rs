@@ -190,6 +190,14 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "das Programm hängt bei $1 in einer Schleife auf sich selbst (`$2`)",
             ),
             (
+                r"the program is stuck in an endless loop at (.+?) \(`(.*)`\) that nothing can leave",
+                "das Programm hängt bei $1 in einer Endlosschleife fest, die nichts verlassen kann (`$2`)",
+            ),
+            (
+                r" At that point the stack pointer is (\$[0-9A-F]{4}), below (\$[0-9A-F]{4}) \((.+?)\): the stack lies among the variables, where their stores overwrite return addresses; set it above them \(`lds #\$3FFF`, the top of RAM\)",
+                " Der Stackpointer steht da auf $1, unter $2 ($3): der Stack liegt zwischen den Variablen, deren Schreibbefehle Rücksprungadressen überschreiben; setz ihn darüber (`lds #$$3FFF`, das Ende des RAM)",
+            ),
+            (
                 r"took (\d+) E-cycles, more than the (\d+) allowed",
                 "brauchte $1 E-Takte, mehr als die erlaubten $2",
             ),

@@ -36,6 +36,10 @@ pub(super) struct Observation {
     pub(super) memory: Vec<u8>,
     pub(super) cycles: u64,
     pub(super) program: Arc<Program>,
+    /// The run ended in a loop nothing can leave (`bra *`, `End: nop / bra
+    /// End`): a program that is meant to end so (the reference does too)
+    /// gets no "stuck" note for it.
+    pub(super) in_endless_loop: bool,
 }
 
 impl Observation {
@@ -48,6 +52,7 @@ impl Observation {
             memory: m.peek_range(0, 0x10000),
             cycles,
             program: m.program().clone(),
+            in_endless_loop: m.endless_loop_back().is_some(),
         }
     }
 
