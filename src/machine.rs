@@ -757,7 +757,7 @@ impl Machine {
             if back == Some(head) {
                 return self.halt_check(at).map(|_| at);
             }
-            at = at.wrapping_add(u16::from(ins.len()));
+            at = at.wrapping_add(ins.len());
         }
         None
     }

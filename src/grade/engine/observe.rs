@@ -345,7 +345,7 @@ pub(super) fn stuck_note(m: &Machine) -> Option<String> {
     while at <= back && text.len() <= 16 {
         let i = Instruction::decode(at, |a| m.peek(a)).ok()?;
         text.push(i.to_string());
-        at = at.wrapping_add(u16::from(i.len()));
+        at = at.wrapping_add(i.len());
     }
     Some(format!(
         "the program is stuck in an endless loop at {} (`{}`) that nothing can leave",
