@@ -152,9 +152,11 @@ impl Assignment {
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&file).map_err(|source| GradeError::Io {
+        let text = std::fs::read_to_string(&file).map_err(|e| GradeError::Assignment {
             path: file.clone(),
-            source,
+            message: format!(
+                "cannot read the assignment ({e}); --assignment names a folder with an assignment.toml (as lessons/viergewinnt) or the file itself"
+            ),
         })?;
         let dir = file
             .parent()

@@ -218,5 +218,6 @@ mod tests {
         })
         .unwrap_err();
         assert!(e.to_string().contains("/nonexistent/assignment"), "{e}");
+        assert!(e.to_string().contains("--assignment names a folder"), "{e}");
     }
 }
