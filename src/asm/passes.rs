@@ -543,17 +543,19 @@ impl Asm<'_> {
                 None => "first defined before the sources (a predefined symbol)".to_string(),
             };
             let name = sym.name.clone();
-            self.error(
-                Diagnostic::new(
-                    Code::DuplicateSymbol,
-                    span,
-                    format!("`{shown}` is defined twice"),
-                )
-                .hint(first)
-                .hint(format!(
+            let mut d = Diagnostic::new(
+                Code::DuplicateSymbol,
+                span,
+                format!("`{shown}` is defined twice"),
+            )
+            .hint(first);
+            // Only where the spellings differ is the letter case news.
+            if name != shown {
+                d = d.hint(format!(
                     "symbols are case-insensitive: `{shown}` and `{name}` are the same"
-                )),
-            );
+                ));
+            }
+            self.error(d);
             return None;
         }
         sym.name = shown;

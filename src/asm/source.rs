@@ -321,6 +321,22 @@ pub fn resolve_include(
 /// text file"; valid UTF-8 is taken as is (a BOM is dropped); anything else is
 /// read as Windows-1252, which the course's editors wrote.
 pub fn decode(bytes: &[u8]) -> Result<String, SourceError> {
+    // Windows editors save "Unicode" as UTF-16: a byte-order mark, or a
+    // NUL beside every character of plain ASCII text.
+    let head = &bytes[..bytes.len().min(64)];
+    let bom = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+    let nul_half = |parity: usize| {
+        head.len() >= 8
+            && head
+                .iter()
+                .enumerate()
+                .all(|(i, &b)| (i % 2 == parity) == (b == 0))
+    };
+    if bom || nul_half(0) || nul_half(1) {
+        return Err(SourceError::NotText(
+            "it is UTF-16 text; save it as UTF-8 (or ANSI/Latin-1)".to_string(),
+        ));
+    }
     if let Some(pos) = bytes.iter().position(|&b| b == 0) {
         return Err(SourceError::NotText(format!("NUL byte at offset {pos}")));
     }
@@ -400,6 +416,21 @@ mod tests {
         assert_eq!(decode(b"Gr\xF6\xDFe \x80").unwrap(), "Größe €");
         assert_eq!(decode(b"\xEF\xBB\xBFabc").unwrap(), "abc");
         assert!(matches!(decode(b"ab\0c"), Err(SourceError::NotText(_))));
+        // UTF-16 with and without its byte-order mark, both byte orders.
+        let utf16: Vec<u8> = "\tldaa #1\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be: Vec<u8> = "\tldaa #1\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        for bytes in [[&[0xFF, 0xFE][..], &utf16].concat(), utf16.clone(), be] {
+            match decode(&bytes) {
+                Err(SourceError::NotText(why)) => assert!(why.contains("UTF-16"), "{why}"),
+                other => panic!("{other:?}"),
+            }
+        }
         let garbage: Vec<u8> = (0..200u8).map(|i| (i % 7) + 1).collect();
         assert!(matches!(decode(&garbage), Err(SourceError::NotText(_))));
         for b in 0..=255u8 {
