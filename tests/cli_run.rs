@@ -510,3 +510,19 @@ fn input_a_halted_program_never_got_is_named() {
     assert!(!m.contains("not played"), "{m}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A stop right after a COP reset through a vector the program never set
+/// says the watchdog took it there (the illegal opcode alone did not).
+#[test]
+fn a_stop_after_a_cop_reset_names_the_watchdog() {
+    let dir = scratch("copreset");
+    let p = program(&dir, "loop\tinx\n\tbra loop");
+    let m = message(&["run", &p, "--config", "$08", "--json"]);
+    assert!(m.contains("illegal opcode"), "{m}");
+    assert!(
+        m.contains("The COP watchdog reset the chip at cycle")
+            && m.contains("$FFFA, which holds $0000"),
+        "{m}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -86,13 +86,49 @@ impl super::Machine {
     /// [`outside_hint`] for this machine: its program, its stack and the
     /// interrupt pending now.
     pub fn stray_hint(&self, pc: u16) -> Option<String> {
-        outside_hint(
+        let hint = outside_hint(
             self.program(),
             self.registers().sp,
             pc,
             &|a| self.peek(a),
             crate::cpu::Bus::irq_vector(self.board()),
-        )
+        )?;
+        Some(match self.reset_into(pc) {
+            Some(why) => format!("{hint}. {why}"),
+            None => hint,
+        })
+    }
+
+    /// Why the CPU is at `pc` when a watchdog reset just put it there (no
+    /// instruction ran since): the reset, and the vector the program left
+    /// unset. Without it a stop at $0000 would not say how it got there.
+    fn reset_into(&self, pc: u16) -> Option<String> {
+        let last = self.cop_resets().last()?;
+        let vector = match last.cause {
+            super::ResetCause::Cop => 0xFFFA,
+            super::ResetCause::ClockMonitor => 0xFFFC,
+        };
+        let target = u16::from_be_bytes([self.peek(vector), self.peek(vector + 1)]);
+        // The reset's own instant: it comes at the first instruction
+        // boundary after the timeout (the longest instruction, IDIV or
+        // FDIV, takes 41 E-cycles), and nothing has run since.
+        let since = self.cycles().checked_sub(last.cycle)?;
+        if target != pc || since > 41 {
+            return None;
+        }
+        let what = match last.cause {
+            super::ResetCause::Cop => format!(
+                "The COP watchdog reset the chip at cycle {} ({}) and the CPU went through its vector ${vector:04X}, which holds ${target:04X}: feed the COP (write $55, then $AA, to COPRST) or keep it off (the NOCOP bit of CONFIG set), and point the vector at a handler",
+                last.cycle,
+                last.last_feed
+                    .map_or("never fed".to_string(), |t| format!("last fed at cycle {t}"))
+            ),
+            super::ResetCause::ClockMonitor => format!(
+                "The clock monitor reset the chip at cycle {} and the CPU went through its vector ${vector:04X}, which holds ${target:04X}: set the vector",
+                last.cycle
+            ),
+        };
+        Some(what)
     }
 
     /// For a store the board refused at `addr` (`rom`: into program
