@@ -240,3 +240,25 @@ fn a_variable_in_program_memory_names_the_board_with_ram_there() {
     assert_eq!(reason, "rom_write", "{msg}");
     assert!(!msg.contains("has RAM there"), "{msg}");
 }
+
+/// An EVB program whose stack is at the top of the EVB's RAM ($DFFF, the
+/// trainer11's program memory): its first JSR's push is named as the stack
+/// with the fix for it, not as a variable to move.
+#[test]
+fn a_stack_in_program_memory_is_named_as_the_stack() {
+    let path = scratch(
+        "evb_stack.asm",
+        "\tORG\t$C000\nSTART\tLDS\t#$DFFF\n\tJSR\tSUB\nHERE\tBRA\tHERE\nSUB\tRTS\n\tORG\t$FFFE\n\tFDB\tSTART\n",
+    );
+    let (reason, msg) = stop(&["run", path.to_str().unwrap()]);
+    assert_eq!(reason, "rom_write", "{msg}");
+    assert!(
+        msg.contains("The write is a push: the stack (SP $DFFF, as lds set it) lies in the trainer11's program memory"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("else set the stack pointer to the top of RAM ($0040-$7FFF) with lds"),
+        "{msg}"
+    );
+    assert!(!msg.contains("reserve the variable"), "{msg}");
+}

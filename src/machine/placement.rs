@@ -284,7 +284,15 @@ pub fn placement_warnings(program: &Program, board: &Board) -> Vec<PlacementWarn
 /// program loads and that byte is RAM (an EVB program keeps its variables
 /// at $C000, the trainer11's program memory). Starts with ". ", to follow
 /// a sentence; `None` when no other board would take the store.
-pub fn rom_write_hint(program: &Program, board: &Board, addr: u16) -> Option<String> {
+pub fn rom_write_hint(
+    program: &Program,
+    board: &Board,
+    addr: u16,
+    sp: Option<u16>,
+) -> Option<String> {
+    // A push writes at SP and up to eight bytes below it (SWI, an
+    // interrupt): then the stack, not a variable, is what lies there.
+    let push = sp.is_some_and(|sp| addr <= sp && u32::from(addr) + 8 >= u32::from(sp));
     let vars = variables(program);
     let var = vars.iter().find(|v| (v.first..=v.last).contains(&addr));
     let what = match var {
@@ -301,6 +309,10 @@ pub fn rom_write_hint(program: &Program, board: &Board, addr: u16) -> Option<Str
                     .unwrap_or_default();
             format!("`{}`{at}", v.name)
         }
+        None if push => format!(
+            "The write is a push: the stack (SP ${:04X}, as lds set it)",
+            sp.unwrap_or(addr)
+        ),
         None => format!("${addr:04X}"),
     };
     let current = board_name(board).to_string();
@@ -314,13 +326,18 @@ pub fn rom_write_hint(program: &Program, board: &Board, addr: u16) -> Option<Str
         .into_iter()
         .filter(|c| c.name != current)
         .find(|c| fits(program, c.clone(), &[var.unwrap_or(&byte)]))?;
+    let fix = if push && var.is_none() {
+        format!(
+            "set the stack pointer to the top of RAM ({}) with lds",
+            board.describe_ram()
+        )
+    } else {
+        format!("reserve the variable in RAM ({})", board.describe_ram())
+    };
     Some(format!(
         ". {what} lies in the {current}'s program memory, which a program cannot write; the {} \
-         has RAM there: if the program was written for it, run it with --board {}; else \
-         reserve the variable in RAM ({})",
-        other.name,
-        other.name,
-        board.describe_ram()
+         has RAM there: if the program was written for it, run it with --board {}; else {fix}",
+        other.name, other.name
     ))
 }
 
@@ -333,7 +350,7 @@ impl Machine {
 
     /// [`rom_write_hint`] for this machine's program and board.
     pub fn rom_write_hint(&self, addr: u16) -> Option<String> {
-        rom_write_hint(&self.program, &self.board, addr)
+        rom_write_hint(&self.program, &self.board, addr, Some(self.cpu.regs.sp))
     }
 }
 
