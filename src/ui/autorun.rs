@@ -18,7 +18,8 @@
 //! - `idle_ms=N` — after those frames, stop asking for frames for N ms and
 //!   count the frames drawn anyway (`idle_frames`): a paused app with no
 //!   input should draw none;
-//! - `done=PATH` — written once the script finished and those frames were
+//! - `done=PATH` — written once the script finished (or ran 20 s of wall
+//!   time without finishing: `stop script_unfinished`) and those frames were
 //!   drawn: stop reason, cycles, instructions and frame times (`key value`
 //!   lines: `frame_ms_*` is the app's own time per frame, UI and emulation;
 //!   `total_ms_*` is eframe's CPU time per frame (UI, tessellation, GL
@@ -61,6 +62,10 @@ pub struct Autorun {
     pub idle: Option<Duration>,
     /// Set when the frame statistics should start over (the script ended).
     pub reset_stats: bool,
+    /// The key script was still running at `play_limit`.
+    unfinished: bool,
+    /// How long the key script may run ([`PLAY_LIMIT`]).
+    play_limit: Duration,
     state: State,
 }
 
@@ -68,7 +73,8 @@ pub struct Autorun {
 enum State {
     #[default]
     Start,
-    Playing,
+    /// The key script runs, since then.
+    Playing(Instant),
     Settling(u32),
     /// Not asking for frames since then; frames drawn meanwhile.
     Idle(Instant, u32),
@@ -79,6 +85,11 @@ enum State {
 /// Frames drawn after the script before `done` is written (so the final
 /// picture is on screen), unless `frames=` says otherwise.
 const SETTLE_FRAMES: u32 = 10;
+
+/// Longest wall-clock time the key script may take before the run reports
+/// as it stands: a program that never waits for input never ends it, and
+/// a CI job waiting for `done` would wait for nothing.
+const PLAY_LIMIT: Duration = Duration::from_secs(20);
 
 /// Why an `HC11LAB_AUTORUN` value is not understood.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -114,6 +125,7 @@ impl Autorun {
     pub fn parse(text: &str) -> Result<Autorun, AutorunError> {
         let mut a = Autorun {
             frames: SETTLE_FRAMES,
+            play_limit: PLAY_LIMIT,
             ..Autorun::default()
         };
         for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
@@ -196,7 +208,7 @@ impl Autorun {
                 match Script::parse_keys(&self.keys) {
                     Ok(script) => {
                         session.start_script(&script);
-                        self.state = State::Playing;
+                        self.state = State::Playing(Instant::now());
                     }
                     Err(e) => {
                         eprintln!("hc11lab autorun: {e}");
@@ -204,8 +216,16 @@ impl Autorun {
                     }
                 }
             }
-            State::Playing => {
-                if !session.script_active() {
+            State::Playing(since) => {
+                let unfinished = session.script_active() && since.elapsed() >= self.play_limit;
+                if unfinished {
+                    eprintln!(
+                        "hc11lab autorun: the key script did not finish in {} s (the program never waited for input); reporting as it stands",
+                        self.play_limit.as_secs()
+                    );
+                    self.unfinished = true;
+                }
+                if !session.script_active() || unfinished {
                     if let Some(sel) = self.selection(session) {
                         session.select(sel);
                         // Show the line that loaded the selected thing (the
@@ -272,9 +292,13 @@ impl Autorun {
     }
 
     fn finish(&mut self, session: &Session, frames: &str) {
+        let stop = if self.unfinished {
+            "script_unfinished"
+        } else {
+            session.stop_reason().unwrap_or("none")
+        };
         let report = format!(
-            "stop {}\ncycles {}\ninstructions {}\n{frames}\n",
-            session.stop_reason().unwrap_or("none"),
+            "stop {stop}\ncycles {}\ninstructions {}\n{frames}\n",
             session.cycles(),
             session.instructions()
         );
@@ -291,6 +315,30 @@ impl Autorun {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key script the program never finishes (it never waits for input)
+    /// still ends in `done` after the play limit, saying so.
+    #[test]
+    fn a_script_that_never_finishes_is_reported_after_the_play_limit() {
+        let dir = std::env::temp_dir().join(format!("hc11lab-autorun-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let done = dir.join("done");
+        let mut a =
+            Autorun::parse(&format!("keys=drop;frames=1;done={}", done.display())).expect("parses");
+        assert_eq!(a.play_limit, PLAY_LIMIT);
+        a.play_limit = Duration::ZERO;
+        let mut s = Session::new(crate::ui::settings::Settings::default());
+        s.open(crate::ui::AppInput::Bundled);
+        let ctx = egui::Context::default();
+        // The session never advances here: the script stays active.
+        for _ in 0..10 {
+            a.drive(&mut s, &ctx, "frames none");
+        }
+        assert!(a.is_done());
+        let text = std::fs::read_to_string(&done).expect("done written");
+        assert!(text.starts_with("stop script_unfinished"), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn parses_all_items_and_rejects_unknown_ones() {
