@@ -247,6 +247,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("recorded: loaded from ${}, not where the cell layout puts it", "aufgezeichnet: geladen von ${}, nicht dort, wo die Zellaufteilung es vorsieht"),
     ("no recorded load from the cell buffer behind this pixel (yet); shown by the cell layout", "(noch) kein aufgezeichnetes Laden aus dem Zellpuffer hinter diesem Pixel; gezeigt nach der Zellaufteilung"),
     ("not drawn from the cell buffer (text or cursor)", "nicht aus dem Zellpuffer gezeichnet (Text oder Cursor)"),
+    ("the cell buffer is unknown: the program names no `board` buffer (an image without symbols)", "der Zellpuffer ist unbekannt: das Programm nennt keinen Puffer `board` (ein Abbild ohne Symbole)"),
     ("drawn to LCD RAM page {} column {}", "gezeichnet in LCD-RAM Seite {} Spalte {}"),
     ("assembled to ${}: {}", "assembliert nach ${}: {}"),
     ("no recorded data flow: recording is off (Debug > Record data flow)", "kein aufgezeichneter Datenfluss: die Aufzeichnung ist aus (Debuggen > Datenfluss aufzeichnen)"),

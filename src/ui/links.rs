@@ -326,6 +326,15 @@ pub fn compute(selection: Selection, inp: &LinkInputs<'_>) -> Links {
                     }
                     link_buffer_byte(&mut links, inp, a, Some(bit));
                 }
+                // Without the program's `board` buffer (an image without
+                // symbols) nothing says where the cell buffer is.
+                (None, None) if inp.layout.is_none() => links.notes.push(
+                    tr(
+                        inp.lang,
+                        "the cell buffer is unknown: the program names no `board` buffer (an image without symbols)",
+                    )
+                    .into(),
+                ),
                 (None, None) => links
                     .notes
                     .push(tr(inp.lang, "not drawn from the cell buffer (text or cursor)").into()),
@@ -567,6 +576,42 @@ mod tests {
         let links = compute(Selection::BufferByte(0x0040 + 136), &inp);
         assert_eq!(links.pixels.len(), 8);
         assert!(links.has_pixel(60, 16) && links.has_pixel(60, 23));
+    }
+
+    /// Without a cell layout (an image without the `board` symbol) a
+    /// pixel is not claimed to be text or the cursor: the buffer is unknown.
+    #[test]
+    fn without_a_layout_the_buffer_is_unknown_not_text() {
+        let mem = [0u8; 0x10000];
+        let peek = |a: u16| mem[a as usize];
+        let mut inp = LinkInputs {
+            program: None,
+            layout: None,
+            pixel_to_ram: &straight,
+            ram_to_pixel: &straight_back,
+            pixel_on: &|_, _| false,
+            peek: &peek,
+            provenance: None,
+            lang: Lang::En,
+        };
+        let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
+        assert!(
+            links
+                .notes
+                .iter()
+                .any(|n| n.contains("the cell buffer is unknown")),
+            "{:?}",
+            links.notes
+        );
+        assert!(!links.notes.iter().any(|n| n.contains("text or cursor")));
+        inp.layout = Some(CellLayout::VIERGEWINNT);
+        // A pixel outside the board (the text on the left) is text.
+        let links = compute(Selection::Pixel { x: 2, y: 2 }, &inp);
+        assert!(
+            links.notes.iter().any(|n| n.contains("text or cursor")),
+            "{:?}",
+            links.notes
+        );
     }
 
     /// A recorded history in which the instruction at $C010 stored $0040
