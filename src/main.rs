@@ -409,6 +409,21 @@ fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// With `run --json`, a program that could not be opened or loaded still
+/// prints one JSON object (`stop_reason` `assembly_error` or `load_error`,
+/// `failed`, `message`), so a script that parses stdout sees why; the
+/// diagnostics are on stderr as without it.
+fn json_error(json: bool, stop_reason: &str, message: &str) {
+    if json {
+        let v = serde_json::json!({
+            "stop_reason": stop_reason,
+            "failed": true,
+            "message": message.trim_end(),
+        });
+        outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
+}
+
 /// A warning of [`open::Opened`] as one stderr line: the assembler's come
 /// rendered with their own `warning[W...]`, a loader's with none.
 fn warning_line(w: &str) -> String {
@@ -628,10 +643,12 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             if !e.to_string().ends_with('\n') {
                 errln!();
             }
+            json_error(args.json, "assembly_error", &e.to_string());
             return Ok(ExitCode::from(1));
         }
         Err(e) => {
             errln!("error: {e}");
+            json_error(args.json, "load_error", &e.to_string());
             return Ok(ExitCode::from(1));
         }
     };
@@ -642,6 +659,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Ok(m) => m,
         Err(e) => {
             errln!("error: {e}");
+            json_error(args.json, "load_error", &e.to_string());
             return Ok(ExitCode::from(1));
         }
     };

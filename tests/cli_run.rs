@@ -526,3 +526,30 @@ fn a_stop_after_a_cop_reset_names_the_watchdog() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `run --json` on a program that does not assemble or load still prints
+/// one JSON object saying why (the diagnostics stay on stderr), exit 1.
+#[test]
+fn json_names_an_assembly_or_load_error() {
+    let dir = scratch("jsonerr");
+    let bad = dir.join("bad.asm");
+    std::fs::write(&bad, "\tldaa nowhere\n").expect("write");
+    let out = hc11lab(&["run", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "assembly_error", "{v}");
+    assert_eq!(v["failed"], true);
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("undefined symbol `nowhere`"),
+        "{v}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[E0004]"));
+    let s19 = dir.join("bad.s19");
+    std::fs::write(&s19, "S10600008601393A\n").expect("write");
+    let v = json(&hc11lab(&["run", s19.to_str().unwrap(), "--json"]));
+    assert_eq!(v["stop_reason"], "load_error", "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
