@@ -907,3 +907,39 @@ fn a_stack_set_among_the_variables_is_named_as_the_cause() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a batch folder holds besides submissions (a stray file, a hidden
+/// folder) is named as not graded; an --out made inside the batch folder is
+/// never graded as a submission, on the first run or the next.
+#[test]
+fn stray_entries_are_named_and_an_out_inside_the_batch_is_not_graded() {
+    let dir = tmp("strays");
+    let _ = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(&batch, "alice", PROGRAM);
+    std::fs::write(batch.join("notes.txt"), "x").unwrap();
+    std::fs::create_dir_all(batch.join(".backup")).unwrap();
+    let out = batch.join("out");
+    let a = dir.join("assignment");
+    let args = [
+        "grade",
+        "--assignment",
+        a.to_str().unwrap(),
+        batch.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "1",
+    ];
+    for _ in 0..2 {
+        let (code, text, err) = hc11lab(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            text.contains("note: not graded, as no submission")
+                && text.contains(".backup/, notes.txt, out/ (hc11lab grade's reports)"),
+            "{text}"
+        );
+        assert!(text.contains("graded 1 submission(s)"), "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,7 +9,7 @@ use super::error::GradeError;
 use super::result::{BatchReport, SubmissionResult};
 use super::shard::ShardSpec;
 use super::similarity::{compare, SimSource, SimilarityOptions};
-use super::submission::{discover, unique_names, Submission};
+use super::submission::{discover_noting, unique_names, Submission};
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -96,6 +96,9 @@ pub struct GradedBatch {
     pub starter: SimSource,
     /// Submissions in the whole batch, before a shard took its part.
     pub batch_size: usize,
+    /// What the batch folders held that is no submission (see
+    /// [`super::submission::discover_noting`]).
+    pub skipped: Vec<String>,
 }
 
 /// Grades a prepared assignment over submission paths (see [`discover`]).
@@ -120,7 +123,7 @@ pub fn grade_paths_sharded(
     progress: &(dyn Fn(usize, usize) + Sync),
     shard: Option<ShardSpec>,
 ) -> Result<GradedBatch, GradeError> {
-    let all = discover(paths, &grader.assignment().entry)?;
+    let (all, skipped) = discover_noting(paths, &grader.assignment().entry)?;
     let all_names = unique_names(&all);
     let batch_size = all.len();
     let (subs, names): (Vec<PathBuf>, Vec<String>) = all
@@ -174,6 +177,7 @@ pub fn grade_paths_sharded(
         sources: sims,
         starter,
         batch_size,
+        skipped,
     })
 }
 

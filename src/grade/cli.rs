@@ -136,6 +136,22 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     for n in &written.notes {
         text.push_str(&format!("note: {n}\n"));
     }
+    if !graded.skipped.is_empty() {
+        const SHOW: usize = 5;
+        let mut list = graded.skipped[..graded.skipped.len().min(SHOW)].join(", ");
+        if graded.skipped.len() > SHOW {
+            list.push_str(&format!(" and {} more", graded.skipped.len() - SHOW));
+        }
+        text.push_str(&format!(
+            "note: not graded, as no submission (a batch folder's submissions are its folders and .zip files): {list}\n"
+        ));
+    }
+    if let Some(p) = batch_folder_itself(&out, &req.paths) {
+        text.push_str(&format!(
+            "note: --out {} is the batch folder itself: the reports lie among the submissions and each results.json in a student's folder; give --out a folder of its own\n",
+            p.display()
+        ));
+    }
     if let Some(shard) = req.shard {
         text.push_str(&format!(
             "shard {shard}: {} of the batch's {} submissions\n",
@@ -154,6 +170,15 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         }
     ));
     Ok(GradeOutcome { text, exit_code: 0 })
+}
+
+/// The batch folder among `paths` that `out` is, if any. (A folder inside
+/// one is marked as reports when it is made and never graded.)
+fn batch_folder_itself<'a>(out: &Path, paths: &'a [PathBuf]) -> Option<&'a PathBuf> {
+    let out = std::fs::canonicalize(out).ok()?;
+    paths
+        .iter()
+        .find(|p| p.is_dir() && std::fs::canonicalize(p).is_ok_and(|p| p == out))
 }
 
 /// Runs `hc11lab grade merge DIR... [--out DIR]`: one report set from the

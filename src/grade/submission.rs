@@ -786,7 +786,19 @@ fn is_submission_folder(dir: &Path, entry: &str) -> Result<bool, GradeError> {
 /// a `.zip` is one submission; a folder with sources at its top is one; any
 /// other folder is a batch whose sub-folders and zips are submissions.
 pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeError> {
+    discover_noting(paths, entry).map(|(found, _)| found)
+}
+
+/// [`discover`], also naming what a batch folder holds that is no
+/// submission (a stray file, a hidden folder): a lecturer should hear that
+/// `notes.txt` or `.backup/` was not graded. Editor and OS litter
+/// (`.DS_Store`, `__MACOSX`) is left out of that list.
+pub fn discover_noting(
+    paths: &[PathBuf],
+    entry: &str,
+) -> Result<(Vec<PathBuf>, Vec<String>), GradeError> {
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     for p in paths {
         let meta = std::fs::metadata(p).map_err(|source| GradeError::Io {
             path: p.clone(),
@@ -801,17 +813,24 @@ pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeErr
                 path: p.clone(),
                 source,
             })?;
-            let mut children: Vec<PathBuf> = rd
-                .filter_map(Result::ok)
-                .filter(|e| {
-                    let n = e.file_name().to_string_lossy().into_owned();
-                    let junk = n.starts_with('.') || is_junk(&n);
-                    let dir = e.file_type().is_ok_and(|t| t.is_dir());
-                    let zip = n.to_ascii_lowercase().ends_with(".zip");
-                    !junk && (dir || zip)
-                })
-                .map(|e| e.path())
-                .collect();
+            let mut children: Vec<PathBuf> = Vec::new();
+            for e in rd.filter_map(Result::ok) {
+                let n = e.file_name().to_string_lossy().into_owned();
+                let dir = e.file_type().is_ok_and(|t| t.is_dir());
+                let zip = n.to_ascii_lowercase().ends_with(".zip");
+                if is_junk(&n) {
+                    continue;
+                }
+                if dir && e.path().join(super::report::output::MANIFEST).exists() {
+                    skipped.push(format!("{n}/ (hc11lab grade's reports)"));
+                    continue;
+                }
+                if n.starts_with('.') || !(dir || zip) {
+                    skipped.push(format!("{n}{}", if dir { "/" } else { "" }));
+                    continue;
+                }
+                children.push(e.path());
+            }
             if children.is_empty() {
                 // An empty-looking folder is still graded, so the student hears why.
                 children.push(p.clone());
@@ -825,7 +844,8 @@ pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeErr
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(GradeError::NoSubmissions(shown.join(", ")));
     }
-    Ok(out)
+    skipped.sort();
+    Ok((out, skipped))
 }
 
 /// Unique report names for submission paths, in the same order: a second
@@ -1087,6 +1107,10 @@ mod tests {
         std::fs::write(d.join("batch/alice/Viergewinnt.asm"), "rts\n").unwrap();
         write_zip(&d.join("batch/carol.zip"), &[("Viergewinnt.asm", b"rts\n")]);
         std::fs::write(d.join("batch/readme.txt"), "x").unwrap();
+        std::fs::create_dir_all(d.join("batch/.backup")).unwrap();
+        std::fs::write(d.join("batch/.DS_Store"), "x").unwrap();
+        let (_, skipped) = discover_noting(&[d.join("batch")], "Viergewinnt.asm").unwrap();
+        assert_eq!(skipped, [".backup/", "readme.txt"]);
         let found = discover(&[d.join("batch")], "Viergewinnt.asm").unwrap();
         let names: Vec<String> = found.iter().map(|p| submission_name(p)).collect();
         assert_eq!(names, ["alice", "bob", "carol"]);

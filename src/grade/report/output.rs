@@ -27,8 +27,10 @@ pub const REPORT_FILES: &[&str] = &[
 /// Each submission's file inside its folder.
 pub const RESULTS_FILE: &str = "results.json";
 
-/// Lists the files the last complete batch wrote (one relative path a line).
-const MANIFEST: &str = ".hc11lab-grade-manifest";
+/// Lists the files the last complete batch wrote (one relative path a line);
+/// its presence also marks a folder as hc11lab's reports, which discovery
+/// never takes for a submission.
+pub(crate) const MANIFEST: &str = ".hc11lab-grade-manifest";
 /// Exists only while a batch moves its reports into place.
 const JOURNAL: &str = ".hc11lab-grade-journal";
 /// Folders a batch writes its reports into before they replace the old ones.
@@ -130,7 +132,13 @@ pub fn prepare_out(out: &Path) -> Result<(), GradeError> {
             return Err(GradeError::OutNotFolder(out.to_path_buf()));
         }
     }
+    let existed = out.exists();
     std::fs::create_dir_all(out).map_err(io_err(out))?;
+    // A new folder is marked as reports at once (an empty manifest): made
+    // inside the batch folder, it is not graded as a submission.
+    if !existed {
+        std::fs::write(out.join(MANIFEST), b"").map_err(io_err(out))?;
+    }
     let probe = out.join(format!(".hc11lab-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(io_err(out))?;
     let _ = std::fs::remove_file(&probe);
