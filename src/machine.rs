@@ -743,7 +743,7 @@ impl Machine {
 
     /// The loop nothing can leave that the CPU is at the head of (PC), as a
     /// run halted in it finds it (`run_until`'s `Halt::SelfLoop`): the
-    /// address of its jump back, at most [`IDLE_LOOP_MAX`] instructions on.
+    /// address of its jump back, at most 16 instructions on (`IDLE_LOOP_MAX`).
     /// For messages about a stopped machine, not on any hot path.
     pub fn endless_loop_back(&self) -> Option<u16> {
         let head = self.cpu.regs.pc;

@@ -101,7 +101,8 @@ pub struct GradedBatch {
     pub skipped: Vec<String>,
 }
 
-/// Grades a prepared assignment over submission paths (see [`discover`]).
+/// Grades a prepared assignment over submission paths (see
+/// [`super::submission::discover`]).
 /// `progress(done, total)` is called after each submission, from any thread.
 pub fn grade_paths(
     grader: &Grader,
