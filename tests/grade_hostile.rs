@@ -91,6 +91,17 @@ fn grade(grader: &Grader, paths: &[PathBuf]) -> BatchReport {
     .unwrap()
 }
 
+/// Every check of submission `i` as debug text, one a line (what the
+/// tests below search for a message).
+fn checks_text(report: &BatchReport, i: usize) -> String {
+    let text: Vec<String> = report.submissions[i]
+        .checks
+        .iter()
+        .map(|c| format!("{c:?}"))
+        .collect();
+    text.join("\n")
+}
+
 /// Every file under `dir`, relative, sorted (hidden bookkeeping files too).
 fn tree(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -811,9 +822,7 @@ fn a_wait_on_memory_is_explained_in_the_failed_check() {
         &PROGRAM.replace("idle    bra idle", "idle    ldaa $0050\n        beq idle"),
     );
     let report = grade(&grader, std::slice::from_ref(&batch));
-    let sub = &report.submissions[0];
-    let text: Vec<String> = sub.checks.iter().map(|c| format!("{c:?}")).collect();
-    let text = text.join("\n");
+    let text = checks_text(&report, 0);
     assert!(
         text.contains("waits on $0050, RAM that nothing else writes (interrupts masked: I set): it never ends, at any budget"),
         "{text}"
@@ -840,12 +849,7 @@ fn an_endless_loop_of_a_few_instructions_is_named_in_the_failed_check() {
         &waits.replace("        ldaa #42\n", "busy    inx\n        bra busy\n"),
     );
     let report = grade(&grader, std::slice::from_ref(&batch));
-    let text: Vec<String> = report.submissions[0]
-        .checks
-        .iter()
-        .map(|c| format!("{c:?}"))
-        .collect();
-    let text = text.join("\n");
+    let text = checks_text(&report, 0);
     assert!(
         text.contains(
             "stuck in an endless loop at busy ($C003) (`inx; bra $C003`) that nothing can leave"
@@ -895,12 +899,7 @@ fn a_stack_set_among_the_variables_is_named_as_the_cause() {
     );
     folder_sub(&batch, "lowstack", source);
     let report = grade(&grader, std::slice::from_ref(&batch));
-    let text: Vec<String> = report.submissions[0]
-        .checks
-        .iter()
-        .map(|c| format!("{c:?}"))
-        .collect();
-    let text = text.join("\n");
+    let text = checks_text(&report, 0);
     assert!(
         text.contains("At that point the stack pointer is $0050, below $0061"),
         "{text}"

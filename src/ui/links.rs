@@ -553,20 +553,26 @@ mod tests {
         (c.page < 8 && c.column < 128).then_some((c.column, c.page * 8 + bit))
     }
 
-    #[test]
-    fn without_provenance_the_layout_links_pixel_and_byte_and_says_so() {
-        let mem = [0u8; 0x10000];
-        let peek = |a: u16| mem[a as usize];
-        let inp = LinkInputs {
+    /// Inputs with the Viergewinnt layout, no program, no provenance, the
+    /// display RAM mapped straight, every pixel off, memory read by `peek`.
+    fn plain_inputs<'a>(peek: &'a dyn Fn(u16) -> u8) -> LinkInputs<'a> {
+        LinkInputs {
             program: None,
             layout: Some(CellLayout::VIERGEWINNT),
             pixel_to_ram: &straight,
             ram_to_pixel: &straight_back,
             pixel_on: &|_, _| false,
-            peek: &peek,
+            peek,
             provenance: None,
             lang: Lang::En,
-        };
+        }
+    }
+
+    #[test]
+    fn without_provenance_the_layout_links_pixel_and_byte_and_says_so() {
+        let mem = [0u8; 0x10000];
+        let peek = |a: u16| mem[a as usize];
+        let inp = plain_inputs(&peek);
         // Pixel (63,43): column 63 = 36 + 8*3 + 3, row 43 = 8*5 + 3.
         let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
         assert_eq!(links.bytes, vec![(0x0040 + 3 * 8 + 5 * 56 + 3, Some(3))]);
@@ -585,14 +591,8 @@ mod tests {
         let mem = [0u8; 0x10000];
         let peek = |a: u16| mem[a as usize];
         let mut inp = LinkInputs {
-            program: None,
             layout: None,
-            pixel_to_ram: &straight,
-            ram_to_pixel: &straight_back,
-            pixel_on: &|_, _| false,
-            peek: &peek,
-            provenance: None,
-            lang: Lang::En,
+            ..plain_inputs(&peek)
         };
         let links = compute(Selection::Pixel { x: 63, y: 43 }, &inp);
         assert!(
