@@ -595,5 +595,9 @@ pub fn eval_error(err: EvalError, span: Span) -> Option<Diagnostic> {
         ),
         EvalError::Undefined(..) => None,
         EvalError::DivZero(s) => Some(Diagnostic::new(Code::DivisionByZero, s, "division by zero")),
+        EvalError::BadShift(s, n) => Some(
+            Diagnostic::new(Code::OutOfRange, s, format!("shift by {n}"))
+                .hint("a shift count must be 0 to 63"),
+        ),
     }
 }

@@ -121,6 +121,9 @@ pub enum EvalError {
     Undefined(SymId, Span),
     /// Division or remainder by zero at the operator's span.
     DivZero(Span),
+    /// A shift by a count outside 0..63 (the operator's span, the count):
+    /// no 64-bit value has a meaning there, so it is not quietly 0.
+    BadShift(Span, i64),
 }
 
 /// What an expression needs from the assembler to be evaluated.
@@ -157,22 +160,11 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<i64, EvalError> {
                 BinOp::Rem => x.wrapping_rem(y),
                 BinOp::Add => x.wrapping_add(y),
                 BinOp::Sub => x.wrapping_sub(y),
-                BinOp::Shl => {
-                    if (0..64).contains(&y) {
-                        x.wrapping_shl(y as u32)
-                    } else {
-                        0
-                    }
+                BinOp::Shl | BinOp::Shr if !(0..64).contains(&y) => {
+                    return Err(EvalError::BadShift(*span, y))
                 }
-                BinOp::Shr => {
-                    if (0..64).contains(&y) {
-                        x >> y
-                    } else if x < 0 {
-                        -1
-                    } else {
-                        0
-                    }
-                }
+                BinOp::Shl => x.wrapping_shl(y as u32),
+                BinOp::Shr => x >> y,
                 BinOp::And => x & y,
                 BinOp::Xor => x ^ y,
                 BinOp::Or => x | y,
@@ -748,6 +740,12 @@ mod tests {
             assert_eq!(value(t), Ok(v), "{t}");
         }
         assert!(value("1/0").unwrap_err().contains("DivZero"));
+        // Shift counts outside 0..63 are errors, not a quiet 0 or -1.
+        for t in ["1<<64", "1<<-1", "-8>>64", "1>>-3"] {
+            assert!(value(t).unwrap_err().contains("BadShift"), "{t}");
+        }
+        assert_eq!(value("1<<63"), Ok(i64::MIN));
+        assert_eq!(value("-8>>1"), Ok(-4));
         assert!(value("nope").unwrap_err().contains("Undefined"));
         assert!(value("(1").unwrap_err().contains("expected `)`"));
         assert!(value("'ab'").is_err());
