@@ -406,3 +406,27 @@ B       proc
         asm.render_diagnostics()
     );
 }
+
+/// A macro used before its definition gets the definition's place and the
+/// rule, not a near instruction's name (`store` is not `stop`).
+#[test]
+fn a_macro_used_before_its_definition_says_so() {
+    let src = "        org   $C000
+Start   store #$55,$20
+        rts
+store   macro
+        ldaa  ~1~
+        staa  \\2
+        endm
+";
+    let asm = asm11(src);
+    assert_eq!(codes(&asm), vec!["E0003"]);
+    let hints = &asm.diagnostics[0].hints;
+    assert_eq!(
+        hints,
+        &vec![
+            "`store` is a macro defined later, at t.asm:4:1: define a macro before its first use"
+                .to_string()
+        ]
+    );
+}

@@ -691,6 +691,24 @@ impl Asm<'_> {
         self.diags.append(&mut lay.diags);
         let overlaps = check_overlaps(&lay.chunks, &self.stmts, &self.files);
         self.diags.extend(overlaps);
+        // A name used as a mnemonic before its macro was defined: the
+        // macro is known now, and it, not a near instruction, is the news.
+        for d in &mut self.diags {
+            if d.code != Code::UnknownMnemonic {
+                continue;
+            }
+            let name = d
+                .message
+                .strip_prefix("unknown mnemonic `")
+                .and_then(|r| r.strip_suffix('`'));
+            if let Some(def) = name.and_then(|n| self.macros.get(&n.to_ascii_lowercase())) {
+                d.hints = vec![format!(
+                    "`{}` is a macro defined later, at {}: define a macro before its first use",
+                    def.name,
+                    location(def.span, &self.files)
+                )];
+            }
+        }
         self.diags
             .sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
         // Keep file order: main file first, then includes in reading order (stable sort above
