@@ -299,6 +299,7 @@ pub fn render(diag: &Diagnostic, files: &[SourceFile]) -> String {
             out.push_str(&format!("{pad} |\n"));
             let (shown, caret_from, caret_len) =
                 expand_tabs(raw_line, start - line_start, end.max(start) - line_start);
+            let (shown, caret_from, caret_len) = window(&shown, caret_from, caret_len);
             out.push_str(&format!("{line} | {}\n", shown.trim_end()));
             out.push_str(&format!(
                 "{pad} | {}{}\n",
@@ -340,6 +341,35 @@ pub fn render_all(diags: &[Diagnostic], files: &[SourceFile]) -> String {
         ));
     }
     out
+}
+
+/// Display columns of a source line shown with a diagnostic at most; a
+/// longer line is cut around the caret (a 200,000-character line would
+/// otherwise be printed whole, twice with its caret line).
+const SHOWN_COLUMNS: usize = 160;
+
+/// `shown` (with its caret at `from`, `len` columns) cut to
+/// [`SHOWN_COLUMNS`] around the caret, `...` marking what was left out.
+fn window(shown: &str, from: usize, len: usize) -> (String, usize, usize) {
+    let total = shown.chars().count();
+    if total <= SHOWN_COLUMNS {
+        return (shown.to_string(), from, len);
+    }
+    let start = from
+        .saturating_sub(SHOWN_COLUMNS / 3)
+        .min(total - SHOWN_COLUMNS);
+    let end = start + SHOWN_COLUMNS;
+    let mut cut: String = shown.chars().skip(start).take(SHOWN_COLUMNS).collect();
+    let mut caret = from - start;
+    if start > 0 {
+        cut.insert_str(0, "...");
+        caret += 3;
+    }
+    if end < total {
+        cut.push_str("...");
+    }
+    let len = len.min(end.saturating_sub(from).max(1));
+    (cut, caret, len)
 }
 
 /// Expands tabs in `line`; returns the expanded text and the caret start and
@@ -426,6 +456,28 @@ pub fn did_you_mean(found: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A very long line is shown cut around the error, its caret still
+    /// under the offending text.
+    #[test]
+    fn a_long_line_is_cut_around_the_caret() {
+        let mut text = "x".repeat(100_000);
+        text.push_str(" BAD ");
+        text.push_str(&"y".repeat(100_000));
+        let files = [SourceFile {
+            path: "long.asm".into(),
+            text: text.clone(),
+        }];
+        let start = 100_001usize;
+        let d = Diagnostic::new(Code::Syntax, Span::new(0, start, start + 3), "bad");
+        let out = render(&d, &files);
+        assert!(out.len() < 1000, "{} bytes", out.len());
+        let lines: Vec<&str> = out.lines().collect();
+        let (src, caret) = (lines[3], lines[4]);
+        let at = caret.find('^').expect("caret");
+        assert_eq!(&src[at..at + 3], "BAD", "{src}\n{caret}");
+        assert!(src.contains("...x") && src.ends_with("y..."), "{src}");
+    }
     use std::path::PathBuf;
 
     fn file(text: &str) -> Vec<SourceFile> {
