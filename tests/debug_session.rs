@@ -406,8 +406,43 @@ fn a_breakpoint_on_the_entry_stops_the_first_run_before_it() {
             s.reason
         );
     }
-    let mut d = debugger();
-    d.add_breakpoint("start").expect("breakpoint");
-    let s = d.step_into();
-    assert_eq!(s.pc, 0xC003, "{}", s.message);
+    for fast in [true, false] {
+        let mut d = debugger();
+        d.set_fast_path(fast);
+        d.add_breakpoint("start").expect("breakpoint");
+        let s = d.step_into();
+        assert_eq!(s.pc, 0xC003, "fast {fast}: {}", s.message);
+        // Step over and out from the entry go on from it too.
+        let mut d = debugger();
+        d.set_fast_path(fast);
+        d.add_breakpoint("start").expect("breakpoint");
+        let s = d.step_over();
+        assert_eq!(s.pc, 0xC003, "fast {fast}: {}", s.message);
+        // A program that starts with a call: step over from the entry runs
+        // the call instead of stopping at the breakpoint it starts on.
+        let mut p = Program {
+            segments: vec![
+                Segment {
+                    start: 0xC000,
+                    // jsr $C005 / bra * / rts
+                    bytes: vec![0xBD, 0xC0, 0x05, 0x20, 0xFE, 0x39],
+                    name: None,
+                },
+                Segment {
+                    start: 0xFFFE,
+                    bytes: vec![0xC0, 0x00],
+                    name: None,
+                },
+            ],
+            entry: Some(0xC000),
+            ..Program::default()
+        };
+        p.finish();
+        let mut d = Debugger::new(Bare::new(p));
+        d.set_fast_path(fast);
+        d.max_cycles = 1000;
+        d.add_breakpoint("$C000").expect("breakpoint");
+        let s = d.step_over();
+        assert_eq!(s.pc, 0xC003, "fast {fast}: {}", s.message);
+    }
 }

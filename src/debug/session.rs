@@ -1265,8 +1265,7 @@ impl<T: Target> Debugger<T> {
         let mut first = true;
         loop {
             let pc = self.target.cpu().regs.pc;
-            // A single step always runs its instruction.
-            if !first || (self.check_first && cmd != Cmd::Into) {
+            if !first || self.checks_first(&cmd) {
                 if let Cmd::RunTo(addrs) = &cmd {
                     if addrs.contains(&pc) {
                         return self.stop(Reason::Reached { addr: pc });
@@ -1335,11 +1334,25 @@ impl<T: Target> Debugger<T> {
         }
     }
 
+    /// Whether `cmd` stops at a breakpoint on the instruction it starts
+    /// at: after a budget stop (the run was cut there, not stopped), and
+    /// for a run or run-to on a machine that has run nothing yet (a
+    /// breakpoint on the entry). A single step always runs its
+    /// instruction, and step over or out from a fresh machine steps first.
+    fn checks_first(&self, cmd: &Cmd) -> bool {
+        match cmd {
+            Cmd::Into => false,
+            Cmd::Continue | Cmd::RunTo(_) => self.check_first,
+            _ => self.check_first && self.target.cycles() != 0,
+        }
+    }
+
     /// `run_cmd` on the target's fast path: the same stops, counts and
     /// tracked state, polling loops fast-forwarded where the machine can.
     fn run_fast(&mut self, cmd: Cmd) -> Stop {
         self.settle_change();
         self.hits.clear();
+        let check_first = self.checks_first(&cmd);
         let start = self.target.cycles();
         let mut bps = self.breakpoints.addresses();
         if let Cmd::RunTo(addrs) = &cmd {
@@ -1385,7 +1398,7 @@ impl<T: Target> Debugger<T> {
         let end = self.target.run_hooked(
             self.max_cycles,
             &bps,
-            self.check_first,
+            check_first,
             &mut hook,
             &mut self.repeat_cache,
         );
