@@ -120,6 +120,16 @@ pub enum SubmissionError {
         /// The limit from `assignment.toml`.
         limit: u64,
     },
+    /// One file that turned out larger than the assignment allows while it
+    /// was read (its size was not known before, or a zip's header
+    /// understated it): reading stopped at the limit.
+    #[error("{file} holds more than the {limit} bytes a source file may have (reading stopped there); submit only the sources")]
+    FileTooLargeRead {
+        /// The file (relative to the submission).
+        file: String,
+        /// The limit from `assignment.toml`.
+        limit: u64,
+    },
     /// All files together are larger than the assignment allows.
     #[error("the submission holds more than {limit} bytes of files; submit only the sources")]
     TooLarge {

@@ -480,9 +480,9 @@ fn read_bounded(r: impl Read, file: &str, limit: u64) -> Result<Vec<u8>, Submiss
             message: e.to_string(),
         })?;
     if buf.len() as u64 > limit {
-        return Err(SubmissionError::FileTooLarge {
+        // Only `limit + 1` bytes were read: the real size is unknown.
+        return Err(SubmissionError::FileTooLargeRead {
             file: file.to_string(),
-            size: buf.len() as u64,
             limit,
         });
     }
@@ -1045,6 +1045,21 @@ mod tests {
             }
         }
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A file found too large while reading (a zip header that understated
+    /// it) is not given the size where reading stopped.
+    #[test]
+    fn a_file_too_large_to_read_names_the_limit_only() {
+        let err = read_bounded(&[0u8; 100][..], "Bomb.inc", 10).unwrap_err();
+        assert_eq!(
+            err,
+            SubmissionError::FileTooLargeRead {
+                file: "Bomb.inc".into(),
+                limit: 10
+            }
+        );
+        assert!(err.to_string().contains("more than the 10 bytes"), "{err}");
     }
 
     #[test]
