@@ -543,3 +543,12 @@ fn the_board_keys_follow_the_text_size() {
         "key {normal} points high at text size 14, {large} at 24"
     );
 }
+
+/// In the wide layout the course column is headed once ("Course" with its
+/// language button), not twice.
+#[test]
+fn the_wide_layout_heads_the_course_once() {
+    let mut h = harness(Vec2::new(1920.0, 1080.0), 1.0);
+    h.run_steps(4);
+    assert_eq!(h.query_all_by_label("Course").count(), 1);
+}

@@ -402,11 +402,8 @@ impl App {
                 .resizable(true)
                 .default_size(a.course.default)
                 .size_range(a.course.range)
-                .show(ui, |ui| {
-                    let lang = self.session.lang();
-                    ui.label(RichText::new(tr(lang, "Course")).strong());
-                    self.course_ui(ui);
-                });
+                // The course panel heads itself ("Course" and its language).
+                .show(ui, |ui| self.course_ui(ui));
             self.rects.push(("course", r.response.rect));
         }
         let r = egui::Panel::right("side")
