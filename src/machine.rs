@@ -750,11 +750,7 @@ impl Machine {
         let mut at = head;
         for _ in 0..=IDLE_LOOP_MAX {
             let ins = crate::cpu::Instruction::decode(at, |a| self.board.peek(a)).ok()?;
-            let back = ins.branch_target().or_else(|| {
-                ins.absolute_address()
-                    .filter(|_| ins.info.op == crate::cpu::Op::Jmp)
-            });
-            if back == Some(head) {
+            if ins.jump_target() == Some(head) {
                 return self.halt_check(at).map(|_| at);
             }
             at = at.wrapping_add(ins.len());

@@ -160,6 +160,16 @@ impl Instruction {
         Some(self.next_addr().wrapping_add(disp as i8 as u16))
     }
 
+    /// Where control goes when this instruction jumps: a branch's target,
+    /// or a JMP's absolute address (not an indexed JMP, which needs X or
+    /// Y; not a call).
+    pub fn jump_target(&self) -> Option<u16> {
+        self.branch_target().or_else(|| {
+            self.absolute_address()
+                .filter(|_| self.info.op == super::Op::Jmp)
+        })
+    }
+
     /// The memory address a direct or extended operand names (not indexed:
     /// that needs X or Y).
     pub fn absolute_address(&self) -> Option<u16> {

@@ -137,13 +137,9 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         text.push_str(&format!("note: {n}\n"));
     }
     if !graded.skipped.is_empty() {
-        const SHOW: usize = 5;
-        let mut list = graded.skipped[..graded.skipped.len().min(SHOW)].join(", ");
-        if graded.skipped.len() > SHOW {
-            list.push_str(&format!(" and {} more", graded.skipped.len() - SHOW));
-        }
         text.push_str(&format!(
-            "note: not graded, as no submission (a batch folder's submissions are its folders and .zip files): {list}\n"
+            "note: not graded, as no submission (a batch folder's submissions are its folders and .zip files): {}\n",
+            super::submission::short_list(&graded.skipped)
         ));
     }
     if let Some(p) = batch_folder_itself(&out, &req.paths) {

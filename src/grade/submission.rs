@@ -490,23 +490,25 @@ fn read_bounded(r: impl Read, file: &str, limit: u64) -> Result<Vec<u8>, Submiss
 }
 
 fn skipped_note(skipped: &[String]) -> Option<String> {
-    const SHOW: usize = 5;
     if skipped.is_empty() {
         return None;
     }
-    let mut list = skipped
-        .iter()
-        .take(SHOW)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
-    if skipped.len() > SHOW {
-        list.push_str(&format!(" and {} more", skipped.len() - SHOW));
-    }
     Some(format!(
-        "skipped {} file(s) that are not assembler sources: {list}",
-        skipped.len()
+        "skipped {} file(s) that are not assembler sources: {}",
+        skipped.len(),
+        short_list(skipped)
     ))
+}
+
+/// The first five of `items`, comma-separated, and how many more there
+/// are: a note names what was left out without growing with the batch.
+pub(crate) fn short_list(items: &[String]) -> String {
+    const SHOW: usize = 5;
+    let mut list = items[..items.len().min(SHOW)].join(", ");
+    if items.len() > SHOW {
+        list.push_str(&format!(" and {} more", items.len() - SHOW));
+    }
+    list
 }
 
 /// Names that the zip's central directory lists more than once (the zip

@@ -329,11 +329,7 @@ pub(super) fn evaluate(
 pub(super) fn stuck_note(m: &Machine) -> Option<String> {
     let pc = m.registers().pc;
     let ins = Instruction::decode(pc, |a| m.peek(a)).ok()?;
-    let target = ins.branch_target().or_else(|| {
-        ins.absolute_address()
-            .filter(|_| ins.info.op == crate::cpu::Op::Jmp)
-    });
-    if target == Some(pc) {
+    if ins.jump_target() == Some(pc) {
         return Some(format!(
             "the program is stuck in a loop on itself at {} (`{ins}`)",
             locate(m.program(), pc)
