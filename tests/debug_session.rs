@@ -31,6 +31,22 @@ const CODE: &[u8] = &[
     0x00,
 ];
 
+/// `code` at $C000 and the reset vector pointing there.
+fn at_c000(code: &[u8]) -> Vec<Segment> {
+    vec![
+        Segment {
+            start: 0xC000,
+            bytes: code.to_vec(),
+            name: None,
+        },
+        Segment {
+            start: 0xFFFE,
+            bytes: vec![0xC0, 0x00],
+            name: None,
+        },
+    ]
+}
+
 fn program() -> Program {
     let label = |name: &str, value: u16| Symbol {
         name: name.into(),
@@ -57,18 +73,7 @@ fn program() -> Program {
         (0xC01D, 1, 15),
     ];
     let mut p = Program {
-        segments: vec![
-            Segment {
-                start: 0xC000,
-                bytes: CODE.to_vec(),
-                name: None,
-            },
-            Segment {
-                start: 0xFFFE,
-                bytes: vec![0xC0, 0x00],
-                name: None,
-            },
-        ],
+        segments: at_c000(CODE),
         entry: Some(0xC000),
         symbols: vec![
             label("start", 0xC000),
@@ -421,19 +426,8 @@ fn a_breakpoint_on_the_entry_stops_the_first_run_before_it() {
         // A program that starts with a call: step over from the entry runs
         // the call instead of stopping at the breakpoint it starts on.
         let mut p = Program {
-            segments: vec![
-                Segment {
-                    start: 0xC000,
-                    // jsr $C005 / bra * / rts
-                    bytes: vec![0xBD, 0xC0, 0x05, 0x20, 0xFE, 0x39],
-                    name: None,
-                },
-                Segment {
-                    start: 0xFFFE,
-                    bytes: vec![0xC0, 0x00],
-                    name: None,
-                },
-            ],
+            // jsr $C005 / bra * / rts
+            segments: at_c000(&[0xBD, 0xC0, 0x05, 0x20, 0xFE, 0x39]),
             entry: Some(0xC000),
             ..Program::default()
         };
