@@ -116,6 +116,9 @@ struct Asm<'a> {
     timed_out: bool,
     /// Macros defined so far, by lower-case name.
     macros: HashMap<String, MacroDef>,
+    /// Unknown mnemonics as reported (index into `diags`, the word): one
+    /// that names a macro defined later is told so at the end.
+    unknown_words: Vec<(usize, String)>,
     /// The macro whose body is being recorded.
     defining: Option<MacroDef>,
     /// Names of the macros being expanded, outermost first.
@@ -149,6 +152,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         deadline: opts.time_limit.map(|t| std::time::Instant::now() + t),
         timed_out: false,
         macros: HashMap::new(),
+        unknown_words: Vec::new(),
         defining: None,
         expanding: Vec::new(),
         expansions: None,
@@ -506,6 +510,8 @@ impl Asm<'_> {
                         ));
                     }
                 }
+                self.unknown_words
+                    .push((self.diags.len(), m.text.to_string()));
                 self.error(d);
                 let label = self.label_here(file, line, fields.label);
                 self.push(file, line, label, Kind::Plain);
@@ -693,21 +699,20 @@ impl Asm<'_> {
         self.diags.extend(overlaps);
         // A name used as a mnemonic before its macro was defined: the
         // macro is known now, and it, not a near instruction, is the news.
-        for d in &mut self.diags {
-            if d.code != Code::UnknownMnemonic {
+        for (i, word) in &self.unknown_words {
+            let (Some(d), Some(def)) = (
+                self.diags
+                    .get_mut(*i)
+                    .filter(|d| d.code == Code::UnknownMnemonic),
+                self.macros.get(&word.to_ascii_lowercase()),
+            ) else {
                 continue;
-            }
-            let name = d
-                .message
-                .strip_prefix("unknown mnemonic `")
-                .and_then(|r| r.strip_suffix('`'));
-            if let Some(def) = name.and_then(|n| self.macros.get(&n.to_ascii_lowercase())) {
-                d.hints = vec![format!(
-                    "`{}` is a macro defined later, at {}: define a macro before its first use",
-                    def.name,
-                    location(def.span, &self.files)
-                )];
-            }
+            };
+            d.hints = vec![format!(
+                "`{}` is a macro defined later, at {}: define a macro before its first use",
+                def.name,
+                location(def.span, &self.files)
+            )];
         }
         self.diags
             .sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
