@@ -204,6 +204,22 @@ fn names_that_collide_get_their_own_folders() {
     assert_eq!(by("a b").folder, "a_b-2");
     assert_eq!(by("a_b").folder, "a_b-3");
     assert_eq!(by("x-2").folder, "x-2");
+    // The renamed ones say which input they are and who kept the name; a
+    // submission really called x-2 has no such note.
+    let renamed: Vec<String> = ["x-4", "x-5"]
+        .iter()
+        .flat_map(|n| by(n).notes.clone())
+        .collect();
+    assert_eq!(renamed.len(), 2, "{renamed:?}");
+    for input in ["`batch/x.zip`", "`elsewhere/x`"] {
+        assert!(
+            renamed.iter().any(|n| n.contains(input)
+                && n.contains("has the name `x` of another submission")
+                && n.contains("(`batch/x` kept the name)")),
+            "{input}: {renamed:?}"
+        );
+    }
+    assert!(by("x-2").notes.is_empty(), "{:?}", by("x-2").notes);
     let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
     assert!(csv.contains("\r\na b,3,3,1,2,graded,a_b-2\r\n"), "{csv}");
     let _ = std::fs::remove_dir_all(&dir);

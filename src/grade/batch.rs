@@ -11,6 +11,7 @@ use super::shard::ShardSpec;
 use super::similarity::{compare, SimSource, SimilarityOptions};
 use super::submission::{discover_noting, unique_names, Submission};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -66,12 +67,21 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// Reads and grades one submission path; its sources come back for the similarity report.
-fn grade_path(grader: &Grader, path: &Path, name: &str) -> (SubmissionResult, Option<SimSource>) {
+fn grade_path(
+    grader: &Grader,
+    path: &Path,
+    name: &str,
+    renamed: Option<&String>,
+) -> (SubmissionResult, Option<SimSource>) {
+    let noted = |mut r: SubmissionResult| {
+        r.notes.extend(renamed.cloned());
+        r
+    };
     match Submission::load(path, &grader.assignment().limits) {
-        Err(e) => (grader.rejected(name, &e.to_string()), None),
+        Err(e) => (noted(grader.rejected(name, &e.to_string())), None),
         Ok(mut sub) => {
             sub.name = name.to_string();
-            let result = grader.grade(&sub);
+            let result = noted(grader.grade(&sub));
             let sim = SimSource {
                 name: name.to_string(),
                 files: sub
@@ -83,6 +93,45 @@ fn grade_path(grader: &Grader, path: &Path, name: &str) -> (SubmissionResult, Op
             (result, Some(sim))
         }
     }
+}
+
+/// For each submission [`unique_names`] had to rename (a second `alice`,
+/// say `alice/` beside `alice.zip`), a note naming the input it came from
+/// and the one that kept the name, so the lecturer can tell `alice-2`'s
+/// report from `alice`'s.
+fn renamed_notes(paths: &[PathBuf], names: &[String]) -> HashMap<String, String> {
+    // The last two parts of a path: enough to tell `a/x` from `b/x`.
+    let shown = |p: &Path| {
+        let parts: Vec<_> = p.components().rev().take(2).collect();
+        parts
+            .iter()
+            .rev()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    let mut notes = HashMap::new();
+    for (i, (path, name)) in paths.iter().zip(names).enumerate() {
+        let base = super::submission::submission_name(path);
+        if *name == base {
+            continue;
+        }
+        let kept = paths
+            .iter()
+            .zip(names)
+            .take(i)
+            .find(|(_, n)| **n == base)
+            .map(|(p, _)| shown(p));
+        let other = kept.map_or(String::new(), |k| format!(" (`{k}` kept the name)"));
+        notes.insert(
+            name.clone(),
+            format!(
+                "graded as `{name}`: `{}` has the name `{base}` of another submission in the batch{other}",
+                shown(path)
+            ),
+        );
+    }
+    notes
 }
 
 /// A graded batch with what a shard keeps for the merge.
@@ -126,6 +175,7 @@ pub fn grade_paths_sharded(
 ) -> Result<GradedBatch, GradeError> {
     let (all, skipped) = discover_noting(paths, &grader.assignment().entry)?;
     let all_names = unique_names(&all);
+    let renamed = renamed_notes(&all, &all_names);
     let batch_size = all.len();
     let (subs, names): (Vec<PathBuf>, Vec<String>) = all
         .into_iter()
@@ -145,7 +195,7 @@ pub fn grade_paths_sharded(
         subs.par_iter()
             .zip(names.par_iter())
             .map(|(path, name)| {
-                let out = guarded(|| grade_path(grader, path, name))
+                let out = guarded(|| grade_path(grader, path, name, renamed.get(name)))
                     .unwrap_or_else(|p| (grader.internal_error(name, &p), None));
                 progress(done.fetch_add(1, Ordering::SeqCst) + 1, total);
                 out
@@ -260,7 +310,7 @@ pub fn run_gradescope_in(
         assignment.dialect = d;
     }
     let grader = Grader::new(assignment)?;
-    let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission"))
+    let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission", None))
         .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));
     result.submission = "submission".into();
     if let Some(dir) = results.parent() {
