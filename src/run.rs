@@ -172,6 +172,7 @@ pub fn run(
         let message = describe(&machine, &reason);
         (machine, reason.name().to_string(), message, failed, None)
     };
+    message = settled_wording(message, &script);
     // A loop on memory nothing changes ends at no budget: say that, not
     // "give a larger --max-cycles".
     let budget = stop_reason == "cycle_budget";
@@ -307,6 +308,31 @@ pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
         }
     }
     Some(hint)
+}
+
+/// A settled stop's message names the key script that ended; a run with
+/// serial input only, or with nothing to play, had none.
+fn settled_wording(message: String, script: &Script) -> String {
+    const SETTLED: &str = "key script done, program waits for input";
+    let keys = script.actions.iter().any(|a| {
+        matches!(
+            a,
+            crate::script::Action::Tap(_)
+                | crate::script::Action::Press(_)
+                | crate::script::Action::Release(_)
+        )
+    });
+    let instead = if keys {
+        return message;
+    } else if script.actions.is_empty() {
+        "the program settled and waits for input"
+    } else {
+        "script done (no keys), program waits for input"
+    };
+    match message.strip_prefix(SETTLED) {
+        Some(rest) => format!("{instead}{rest}"),
+        None => message,
+    }
 }
 
 /// ` (file:line)` of the source line at `addr`, or nothing.

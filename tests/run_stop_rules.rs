@@ -193,6 +193,16 @@ fn serial_echo_from_every_input_and_waiting_on_serial() {
     assert_eq!(v["serial"], "hi, there\n");
     assert_eq!(v["stop_reason"], "settled");
     assert_eq!(v["waiting_on"], "serial input (SCSR.RDRF)");
+    // Serial input only: no key script to call done.
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("script done (no keys), program waits for input: serial"),
+        "{message}"
+    );
+    // With a breakpoint (the debugger's path) the same words.
+    let (v, _) = run_json(&[echo, "--serial-in", "a", "--break", "$FFFF"]);
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("script done (no keys)"), "{message}");
 
     let dir = std::env::temp_dir().join(format!("hc11lab-serial-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -263,6 +273,18 @@ fn the_game_waits_on_the_keys() {
     let (v, code) = run_json(&["--keys", "drop"]);
     assert_eq!((v["stop_reason"].as_str(), code), (Some("settled"), 0));
     assert_eq!(v["waiting_on"], "keys (PIO_B)");
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("key script done, program waits for input: keys"),
+        "{message}"
+    );
+    // Nothing to play: the program only settled.
+    let (v, _) = run_json(&[]);
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("the program settled and waits for input: keys"),
+        "{message}"
+    );
 }
 
 #[test]
