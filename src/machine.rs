@@ -408,6 +408,8 @@ pub struct Machine {
     ff: fastforward::FastForward,
     /// Every COP watchdog reset so far.
     cop_resets: Vec<CopReset>,
+    /// The LCDs a finished script kept ([`Machine::capture_lcd_before`]).
+    lcd_captures: Vec<(usize, crate::board::lcd::Lcd)>,
 }
 
 impl Machine {
@@ -437,6 +439,7 @@ impl Machine {
             resume_write_at: None,
             ff: fastforward::FastForward::default(),
             cop_resets: Vec::new(),
+            lcd_captures: Vec::new(),
         };
         m.cpu.trap_illegal = false;
         m.reset_cpu();
@@ -907,9 +910,29 @@ impl Machine {
     /// Starts `script` with the given timing.
     pub fn start_script_with(&mut self, script: &Script, timing: Timing) {
         self.waiting_on = None;
+        self.lcd_captures.clear();
         self.script = Some(ScriptRunner::new(script, timing, self.board.now()));
         // Let the first `run_until` step ask the runner what to do.
         self.script_deadline = self.board.now();
+    }
+
+    /// Keeps a copy of the LCD as it is when each of the running script's
+    /// actions in `indices` (0-based) is about to start; the run is the
+    /// same with or without ([`ScriptRunner::capture_lcd_before`]).
+    pub fn capture_lcd_before(&mut self, indices: &[usize]) {
+        if let Some(s) = self.script.as_mut() {
+            s.capture_lcd_before(indices);
+        }
+    }
+
+    /// The LCDs kept by [`Machine::capture_lcd_before`] so far, by action
+    /// index (a script still running hands over what it has).
+    pub fn take_lcd_captures(&mut self) -> Vec<(usize, crate::board::lcd::Lcd)> {
+        let mut kept = std::mem::take(&mut self.lcd_captures);
+        if let Some(s) = self.script.as_mut() {
+            kept.extend(s.take_captures());
+        }
+        kept
     }
 
     /// The running key script's position (action index, number of actions).
@@ -1157,6 +1180,8 @@ impl Machine {
                 None
             }
             Progress::Finished { waiting_on } => {
+                let kept = runner.take_captures();
+                self.lcd_captures.extend(kept);
                 self.script = None;
                 self.script_deadline = u64::MAX;
                 self.waiting_on = Some(waiting_on);

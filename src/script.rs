@@ -79,6 +79,7 @@
 //! waiting after [`SETTLE_CAP_CYCLES`] and goes on with the next action.
 
 use crate::board::bench::{self, BenchAction};
+use crate::board::lcd::Lcd;
 use crate::board::{Board, InputKind, E_CLOCK_HZ};
 use std::fmt;
 
@@ -476,6 +477,10 @@ pub struct ScriptRunner {
     /// no second quiet window).
     just_settled: bool,
     unsettled: u32,
+    /// Action indices before which the LCD is kept (`capture_lcd_before`).
+    capture_before: Vec<usize>,
+    /// The LCD as it was before each of those actions started.
+    captured: Vec<(usize, Lcd)>,
 }
 
 impl ScriptRunner {
@@ -491,7 +496,22 @@ impl ScriptRunner {
             timing,
             just_settled: false,
             unsettled: 0,
+            capture_before: Vec::new(),
+            captured: Vec::new(),
         }
+    }
+
+    /// Keeps a copy of the LCD as it is when each action in `indices`
+    /// (0-based) is about to start: after the one before it settled, at
+    /// the cycle the key goes down. The run itself is not changed (a
+    /// grader's "the last keys change nothing" compares with it).
+    pub fn capture_lcd_before(&mut self, indices: &[usize]) {
+        self.capture_before = indices.to_vec();
+    }
+
+    /// The LCDs kept so far, by action index, in the order the actions ran.
+    pub fn take_captures(&mut self) -> Vec<(usize, Lcd)> {
+        std::mem::take(&mut self.captured)
     }
 
     /// The index of the action in progress (or next) and the number of actions.
@@ -575,6 +595,9 @@ impl ScriptRunner {
                         self.phase = Phase::Final { since };
                         continue;
                     };
+                    if self.capture_before.contains(&self.next) {
+                        self.captured.push((self.next, board.lcd().clone()));
+                    }
                     self.next += 1;
                     self.just_settled = false;
                     match action {

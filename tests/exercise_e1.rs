@@ -137,3 +137,53 @@ fn two_identical_e1_solutions_are_flagged_as_similar() {
     let min = hc11lab::grade::similarity::SimilarityOptions::default().min_shared;
     assert!(pairs[0].2 < min, "{pairs:?}: not a small program");
 }
+
+/// The solution with one file's text replaced (`from` must occur once).
+fn mutant(tag: &str, file: &str, from: &str, to: &str) -> Scratch {
+    let s = Scratch::new(tag);
+    s.copy_dir(&solution("e1-draw"));
+    let text = std::fs::read_to_string(solution("e1-draw").join(file)).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{from:?} once in {file}");
+    s.write(file, &text.replacen(from, to, 1));
+    s
+}
+
+fn check<'a>(
+    r: &'a hc11lab::grade::SubmissionResult,
+    name: &str,
+) -> &'a hc11lab::grade::CheckResult {
+    r.checks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no check {name:?}:\n{}", describe(r)))
+}
+
+#[test]
+fn a_wrong_draw_message_fails_only_draw_shown_and_unlocked_keys_fail_the_lock() {
+    let (a, g) = grader("e1-draw");
+    // The message one page lower: the screen is wrong, the lock is right.
+    let low = mutant(
+        "e1-draw-low",
+        "LCDutils.inc",
+        "ldaa    #6              ; Zeile 6",
+        "ldaa    #7              ; Zeile 6",
+    );
+    let r = grade(&a, &g, low.path());
+    assert!(!check(&r, "draw shown").passed, "{}", describe(&r));
+    assert!(
+        check(&r, "keys locked after a draw").passed,
+        "{}",
+        describe(&r)
+    );
+    // No lock after a draw: the cursor keys move the cursor.
+    let open = mutant("e1-draw-open", "Input.inc", "        tst     drawFlag                        ; E1: ebenso bei Unentschieden\n        bne     readInputEnd\n", "");
+    let r = grade(&a, &g, open.path());
+    let locked = check(&r, "keys locked after a draw");
+    assert!(!locked.passed, "{}", describe(&r));
+    assert!(
+        locked.output.contains("the last 5 key(s) changed"),
+        "{}",
+        locked.output
+    );
+    assert!(check(&r, "draw shown").passed, "{}", describe(&r));
+}

@@ -423,6 +423,36 @@ expect = [
     }
 
     #[test]
+    fn lcd_unchanged_takes_last_keys_within_the_scenario() {
+        let scenario = |keys: &str, expect: &str| {
+            parse(&format!(
+                "[[check]]\nname = \"a\"\nkind = \"scenario\"\npoints = 1\nkeys = \"{keys}\"\nexpect = [{expect}]\n"
+            ))
+        };
+        let a = scenario("drop,left,drop", r#"{ lcd = "unchanged", last_keys = 2 }"#).unwrap();
+        let CheckKind::Scenario(s) = &a.checks[0].kind else {
+            panic!("not a scenario")
+        };
+        assert_eq!(s.expect[0].unchanged_last_keys(), Some(2));
+        assert!(!s.expect[0].uses_reference());
+        let e = scenario("drop,left", r#"{ lcd = "unchanged", last_keys = 3 }"#).unwrap_err();
+        assert!(e.contains("`keys` has 2 item(s)"), "{e}");
+        let e = scenario("drop", r#"{ lcd = "unchanged" }"#).unwrap_err();
+        assert!(e.contains("needs `last_keys"), "{e}");
+        let e = scenario("drop", r#"{ lcd = "unchanged", last_keys = 0 }"#).unwrap_err();
+        assert!(e.contains("needs `last_keys"), "{e}");
+        let e = scenario("drop", r#"{ lcd = "reference", last_keys = 1 }"#).unwrap_err();
+        assert!(e.contains("goes with lcd = \"unchanged\""), "{e}");
+        let e = scenario("drop,jump", r#"{ lcd = "unchanged", last_keys = 1 }"#).unwrap_err();
+        assert!(e.contains("keys:"), "{e}");
+        let e = parse(
+            "[[check]]\nname = \"b\"\nkind = \"breakpoint\"\npoints = 1\nat = \"drawCell\"\nexpect = [{ lcd = \"unchanged\", last_keys = 1 }]\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("belongs to scenarios"), "{e}");
+    }
+
+    #[test]
     fn breakpoint_check_parses() {
         let a = parse(
             r#"

@@ -36,7 +36,7 @@ use games::*;
 use observe::*;
 use prepare::*;
 use run::*;
-pub use run::{frame_of, RunFailure};
+pub use run::{frame_of, frame_of_lcd, RunFailure};
 
 /// The reference solution, booted, with its cached runs.
 #[derive(Debug)]
@@ -243,15 +243,39 @@ impl Grader {
         let script = Script::parse_keys(&s.keys).map_err(|e| e.to_string())?;
         let budget = s.max_cycles.unwrap_or(self.assignment.limits.max_cycles);
         let start = m.cycles();
-        let settled = run_script(&mut m, &script, self.timings.scenario, budget, &mut guard)
-            .map_err(|e| e.to_string())?;
+        // The screens `lcd = "unchanged"` compares with (validated: at
+        // most as many last keys as the script has).
+        let last_keys: Vec<u32> = s
+            .expect
+            .iter()
+            .filter_map(Assertion::unchanged_last_keys)
+            .collect();
+        let before = |n: u32| script.actions.len().saturating_sub(n as usize);
+        let capture: Vec<usize> = last_keys.iter().map(|&n| before(n)).collect();
+        let settled = run_script_capturing(
+            &mut m,
+            &script,
+            self.timings.scenario,
+            budget,
+            &mut guard,
+            &capture,
+        )
+        .map_err(|e| e.to_string())?;
+        let kept = m.take_lcd_captures();
         if self.assignment.limits.require_idle && !settled {
             return Err(format!(
                 "the program never became idle (it kept writing to the LCD or the ports for {} E-cycles after a key); is there an endless loop, e.g. a branch back to the start instead of the main loop?",
                 self.timings.scenario.settle_cap
             ));
         }
-        let obs = Observation::take(&m, booted.boot_cycles + (m.cycles() - start));
+        let mut obs = Observation::take(&m, booted.boot_cycles + (m.cycles() - start));
+        obs.before_last = last_keys
+            .iter()
+            .filter_map(|&n| {
+                let lcd = kept.iter().find(|(i, _)| *i == before(n))?;
+                Some((n, frame_of_lcd(&lcd.1)))
+            })
+            .collect();
         Ok((obs, m))
     }
 

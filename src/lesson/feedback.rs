@@ -120,6 +120,14 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "das LCD weicht im Ausschnitt $2 in $1 Pixel(n) vom erwarteten Bild ab, zuerst bei x=$3, y=$4",
             ),
             (
+                r"the last (\d+) key\(s\) changed (\d+) pixel\(s\) of the whole LCD, first at x=(\d+), y=(\d+); after them the screen must stay as it was",
+                "die letzten $1 Taste(n) haben $2 Pixel des LCD geändert, zuerst bei x=$3, y=$4; danach muss der Bildschirm bleiben, wie er war",
+            ),
+            (
+                r"the last (\d+) key\(s\) changed (\d+) pixel\(s\) of the region (x=[0-9.]+, y=[0-9.]+), first at x=(\d+), y=(\d+); after them the screen must stay as it was",
+                "die letzten $1 Taste(n) haben im Ausschnitt $3 $2 Pixel geändert, zuerst bei x=$4, y=$5; danach muss der Bildschirm bleiben, wie er war",
+            ),
+            (
                 r"the LCD differs in (\d+) pixel\(s\), first at x=(\d+), y=(\d+)",
                 "das LCD weicht in $1 Pixel(n) ab, zuerst bei x=$2, y=$3",
             ),

@@ -23,6 +23,13 @@ pub enum LcdExpected {
     Reference,
     /// A fixed frame from the assignment.
     Frame(Box<Frame>),
+    /// The submission's own LCD as it was before the scenario's last
+    /// `last_keys` actions: those keys change nothing on the screen,
+    /// whatever it shows (a locked game with a wrong message still passes).
+    Unchanged {
+        /// How many of the scenario's last actions (items of `keys`).
+        last_keys: u32,
+    },
 }
 
 /// What the serial output is compared with.
@@ -273,6 +280,18 @@ impl Assertion {
             | Assertion::Flag { .. }
             | Assertion::Connect4 { .. }
             | Assertion::LcdVolume(_) => false,
+        }
+    }
+
+    /// For `lcd = "unchanged"`: how many of the scenario's last actions
+    /// must leave the screen as it was.
+    pub fn unchanged_last_keys(&self) -> Option<u32> {
+        match self {
+            Assertion::Lcd {
+                expected: LcdExpected::Unchanged { last_keys },
+                ..
+            } => Some(*last_keys),
+            _ => None,
         }
     }
 }

@@ -110,6 +110,7 @@ pub(super) struct RawExpect {
     pub(super) frame: Option<String>,
     pub(super) frame_file: Option<String>,
     pub(super) region: Option<[u32; 4]>,
+    pub(super) last_keys: Option<u32>,
 }
 
 /// Names the fields that a kind does not take, so a typo is not silently ignored.
@@ -183,9 +184,22 @@ pub(super) fn convert_kind(
             reject_fields(rc, "scenario", &break_fields)?;
             reject_fields(rc, "scenario", &games_fields)?;
             let keys = rc.keys.clone().unwrap_or_default();
+            // Parsed now so a typo fails the assignment, not every student.
+            let script =
+                crate::script::Script::parse_keys(&keys).map_err(|e| format!("keys: {e}"))?;
             let expect = convert_list(&rc.expect, dir, "expect")?;
             if expect.is_empty() {
                 return Err("a scenario needs at least one `expect`".into());
+            }
+            let actions = script.actions.len();
+            if let Some(n) = expect
+                .iter()
+                .filter_map(Assertion::unchanged_last_keys)
+                .find(|&n| n as usize > actions)
+            {
+                return Err(format!(
+                    "lcd = \"unchanged\" with last_keys = {n}, but `keys` has {actions} item(s)"
+                ));
             }
             if !has_reference && expect.iter().any(Assertion::uses_reference) {
                 return Err(
@@ -292,6 +306,17 @@ pub(super) fn parse_reg(name: &str) -> Result<Reg, String> {
         .ok_or_else(|| format!("unknown register `{name}`: use a, b, d, x, y, sp, pc or ccr"))
 }
 
+/// `lcd = "unchanged"` compares with the screen before a scenario's last
+/// keys: only scenarios have such keys.
+fn no_unchanged(expect: &[Assertion], what: &str) -> Result<(), String> {
+    match expect.iter().any(|a| a.unchanged_last_keys().is_some()) {
+        true => Err(format!(
+            "lcd = \"unchanged\" belongs to scenarios (their last keys); {what} has none"
+        )),
+        false => Ok(()),
+    }
+}
+
 pub(super) fn convert_break(
     rc: &RawCheck,
     dir: &Path,
@@ -334,6 +359,7 @@ pub(super) fn convert_break(
         );
     }
     let expect = convert_list(&rc.expect, dir, "expect")?;
+    no_unchanged(&expect, "a breakpoint check")?;
     if expect.is_empty() && preserved.is_empty() {
         return Err("a breakpoint check needs `expect` or `preserved`".into());
     }
@@ -385,6 +411,8 @@ pub(super) fn convert_games(rc: &RawCheck, dir: &Path) -> Result<Games, String> 
     }
     let each_move = convert_list(rc.each_move.as_deref().unwrap_or(&[]), dir, "each_move")?;
     let game_over = convert_list(rc.game_over.as_deref().unwrap_or(&[]), dir, "game_over")?;
+    no_unchanged(&each_move, "a games check")?;
+    no_unchanged(&game_over, "a games check")?;
     if each_move
         .iter()
         .chain(&game_over)
@@ -434,6 +462,7 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
         ("frame", e.frame.is_some()),
         ("frame_file", e.frame_file.is_some()),
         ("region", e.region.is_some()),
+        ("last_keys", e.last_keys.is_some()),
     ];
     if e.stones.is_some() && *subject != "connect4" {
         return Err(format!("`stones` does not go with `{subject}`"));
@@ -506,14 +535,29 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
             })
         }
         "lcd" => {
-            only(&["frame", "frame_file", "region"])?;
+            only(&["frame", "frame_file", "region", "last_keys"])?;
+            let lcd = e.lcd.as_deref().unwrap_or_default();
+            if e.last_keys.is_some() && lcd != "unchanged" {
+                return Err(format!(
+                    "`last_keys` goes with lcd = \"unchanged\", not lcd = \"{lcd}\""
+                ));
+            }
             let region = match e.region {
                 Some([x, y, w, h]) => Rect::new(x, y, w, h).ok_or_else(|| {
                     format!("region [{x}, {y}, {w}, {h}] is empty or leaves the 128x64 LCD")
                 })?,
                 None => Rect::FULL,
             };
-            let expected = match e.lcd.as_deref().unwrap_or_default() {
+            let expected = match lcd {
+                "unchanged" => match e.last_keys {
+                    Some(n) if n > 0 => LcdExpected::Unchanged { last_keys: n },
+                    _ => {
+                        return Err(
+                            "lcd = \"unchanged\" needs `last_keys = N` (N >= 1): the screen before the scenario's last N keys is what it must still show"
+                                .into(),
+                        )
+                    }
+                },
                 "reference" => {
                     if e.frame.is_some() || e.frame_file.is_some() {
                         return Err("lcd = \"reference\" takes no `frame`".into());
@@ -533,7 +577,11 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
                     };
                     LcdExpected::Frame(Box::new(Frame::parse(&text)?))
                 }
-                other => return Err(format!("lcd = \"{other}\": use \"reference\" or \"frame\"")),
+                other => {
+                    return Err(format!(
+                        "lcd = \"{other}\": use \"reference\", \"frame\" or \"unchanged\""
+                    ))
+                }
             };
             Ok(Assertion::Lcd { expected, region })
         }

@@ -40,6 +40,9 @@ pub(super) struct Observation {
     /// End`): a program that is meant to end so (the reference does too)
     /// gets no "stuck" note for it.
     pub(super) in_endless_loop: bool,
+    /// The screen before the script's last N actions, for each N an
+    /// `lcd = "unchanged"` assertion asks about.
+    pub(super) before_last: Vec<(u32, Frame)>,
 }
 
 impl Observation {
@@ -53,6 +56,7 @@ impl Observation {
             cycles,
             program: m.program().clone(),
             in_endless_loop: m.endless_loop_back().is_some(),
+            before_last: Vec::new(),
         }
     }
 
@@ -247,17 +251,31 @@ pub(super) fn evaluate(
                         Some(r) => r.frame,
                         None => continue,
                     },
+                    LcdExpected::Unchanged { last_keys } => {
+                        match got.before_last.iter().find(|(n, _)| n == last_keys) {
+                            Some((_, f)) => *f,
+                            None => {
+                                failures.push(format!(
+                                    "the LCD before the last {last_keys} key(s) was not kept (the script has fewer)"
+                                ));
+                                continue;
+                            }
+                        }
+                    }
                 };
                 if let Some(d) = got.frame.diff(&want, *region) {
-                    let whose = if *expected == LcdExpected::Reference {
-                        "from the reference solution's"
-                    } else {
-                        "from the expected picture"
-                    };
-                    failures.push(format!(
-                        "the LCD differs {whose} in {} pixel(s) of {region}, first at x={}, y={}",
-                        d.pixels, d.first.0, d.first.1
-                    ));
+                    let (n, x, y) = (d.pixels, d.first.0, d.first.1);
+                    failures.push(match expected {
+                        LcdExpected::Reference => format!(
+                            "the LCD differs from the reference solution's in {n} pixel(s) of {region}, first at x={x}, y={y}"
+                        ),
+                        LcdExpected::Frame(_) => format!(
+                            "the LCD differs from the expected picture in {n} pixel(s) of {region}, first at x={x}, y={y}"
+                        ),
+                        LcdExpected::Unchanged { last_keys } => format!(
+                            "the last {last_keys} key(s) changed {n} pixel(s) of {region}, first at x={x}, y={y}; after them the screen must stay as it was"
+                        ),
+                    });
                     lcd.get_or_insert(LcdEvidence {
                         actual: got.frame,
                         expected: want,

@@ -295,7 +295,21 @@ pub(super) fn run_script(
     budget: u64,
     guard: &mut Option<StackGuard>,
 ) -> Result<bool, RunFailure> {
+    run_script_capturing(m, script, timing, budget, guard, &[])
+}
+
+/// [`run_script`], keeping the LCD before each action in `capture_before`
+/// ([`Machine::capture_lcd_before`]; `Machine::take_lcd_captures` after).
+pub(super) fn run_script_capturing(
+    m: &mut Machine,
+    script: &Script,
+    timing: Timing,
+    budget: u64,
+    guard: &mut Option<StackGuard>,
+    capture_before: &[usize],
+) -> Result<bool, RunFailure> {
     m.start_script_with(script, timing);
+    m.capture_lcd_before(capture_before);
     if let Some(g) = guard.as_mut() {
         g.check(m)?;
     }
@@ -364,7 +378,11 @@ pub(super) fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure
 
 /// The LCD as the grader compares it.
 pub fn frame_of(m: &Machine) -> Frame {
-    let lcd = m.lcd();
+    frame_of_lcd(m.lcd())
+}
+
+/// The visible picture of an LCD controller (as [`frame_of`]).
+pub fn frame_of_lcd(lcd: &crate::board::lcd::Lcd) -> Frame {
     let mut f = Frame::default();
     if !lcd.is_visible() {
         return f;
