@@ -94,10 +94,14 @@ pub struct ListingLine {
     pub addr: Option<u16>,
     /// The bytes it produced.
     pub bytes: Vec<u8>,
-    /// The value of an `equ`, or the number of bytes a `ds` reserves.
+    /// The value of an `equ`, the number of bytes a `ds` reserves, or an
+    /// `.if` line's condition (0 false, else true; see `condition`).
     pub value: Option<i64>,
     /// True for lines inside a false `.if` branch (not assembled).
     pub skipped: bool,
+    /// True for an `.if`/`.ifdef`/`#ifdef` line: `value` is its condition,
+    /// which the listing shows as `= true` or `= false`.
+    pub condition: bool,
 }
 
 /// The result of one assembler run.

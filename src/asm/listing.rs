@@ -109,7 +109,10 @@ fn row(out: &mut String, l: &ListingLine, files: &[SourceFile], lines: &[Vec<&st
     let bytes = if !l.bytes.is_empty() {
         hex_bytes(first)
     } else if let Some(v) = l.value {
-        if l.addr.is_some() {
+        if l.condition {
+            // `= $0000` beside `#ifdef DEBUG` read as "DEBUG is 0".
+            format!("= {}", v != 0)
+        } else if l.addr.is_some() {
             format!("[{v}]")
         } else {
             format!("= ${:04X}", v as u16)

@@ -158,6 +158,7 @@ impl Layout {
                 bytes: Vec::new(),
                 value: None,
                 skipped: matches!(stmt.kind, Kind::Skipped),
+                condition: matches!(stmt.kind, Kind::Cond(_)),
             };
             if self.report {
                 record_uses(stmt, table);
