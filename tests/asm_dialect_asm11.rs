@@ -206,14 +206,37 @@ fn macro_errors_are_reported_once_and_never_loop() {
     // A macro that uses itself stops at the depth limit with one error.
     let asm = asm11(" org $C000\nr macro\n nop\n r\n endm\n r\n");
     assert_eq!(codes(&asm), vec!["E0028"], "{}", asm.render_diagnostics());
-    // An error inside an expansion points into the expansion file.
-    let asm = asm11(" org $C000\nm macro\n ldaa ~1~\n endm\n m undefined_thing\n");
-    assert_eq!(codes(&asm), vec!["E0004"]);
+    // ... and names the use in the sources, once for the levels between.
     assert!(
-        asm.render_diagnostics().contains("t.asm (macros):2"),
+        asm.render_diagnostics()
+            .contains("expanded from the macro `r` used at t.asm:6:2 (through `r` 15 times)"),
         "{}",
         asm.render_diagnostics()
     );
+    // An error inside an expansion points into the expansion file, and
+    // names the use it came from.
+    let asm = asm11(" org $C000\nm macro\n ldaa ~1~\n endm\n m undefined_thing\n");
+    assert_eq!(codes(&asm), vec!["E0004"]);
+    let text = asm.render_diagnostics();
+    assert!(text.contains("t.asm (macros):2"), "{text}");
+    assert!(
+        text.contains("expanded from the macro `m` used at t.asm:5:2"),
+        "{text}"
+    );
+    // Nested: the outermost use, through the inner macro; a line of the
+    // outer body after the inner expansion belongs to the outer one.
+    let asm = asm11(concat!(
+        " org $C000\n",
+        "in macro\n ldaa #1\n endm\n",
+        "out macro\n in\n jsr nowhere\n endm\n",
+        " nop\n out\n",
+    ));
+    let text = asm.render_diagnostics();
+    assert!(
+        text.contains("expanded from the macro `out` used at t.asm:10:2\n"),
+        "{text}"
+    );
+    assert!(!text.contains("through"), "{text}");
 }
 
 #[test]

@@ -127,6 +127,9 @@ struct Asm<'a> {
     expansions: Option<FileId>,
     /// Lines in that file so far.
     expansion_lines: u32,
+    /// Each expansion's lines in that file and where its macro was used,
+    /// so a message about an expanded line can name the use.
+    expansion_uses: Vec<macros::ExpansionUse>,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -157,6 +160,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         expanding: Vec::new(),
         expansions: None,
         expansion_lines: 0,
+        expansion_uses: Vec::new(),
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -714,6 +718,7 @@ impl Asm<'_> {
                 location(def.span, &self.files)
             )];
         }
+        self.name_macro_uses();
         self.diags
             .sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
         // Keep file order: main file first, then includes in reading order (stable sort above

@@ -22,6 +22,15 @@ const MAX_DEPTH: usize = 16;
 /// Most arguments a macro can refer to (`~1~` ... `~9~`).
 const MAX_ARGS: usize = 9;
 
+/// The lines of one expansion in the expansion file (its comment line
+/// first, `first..=last`) and the use it came from.
+pub(super) struct ExpansionUse {
+    first: u32,
+    last: u32,
+    name: String,
+    used_at: Span,
+}
+
 /// A recorded macro.
 #[derive(Clone)]
 pub(super) struct MacroDef {
@@ -229,7 +238,14 @@ impl Asm<'_> {
         }
         let from = location(mspan, &self.files);
         let vfile = self.expansion_file();
-        self.expansion_line(vfile, &format!("; {name} at {from}"));
+        let (first, _) = self.expansion_line(vfile, &format!("; {name} at {from}"));
+        let record = self.expansion_uses.len();
+        self.expansion_uses.push(ExpansionUse {
+            first,
+            last: first,
+            name: name.clone(),
+            used_at: mspan,
+        });
         self.expanding.push(name);
         let mut flow = Flow::Go;
         for raw in &body {
@@ -244,7 +260,74 @@ impl Asm<'_> {
             }
         }
         self.expanding.pop();
+        let last = self.expansion_lines;
+        if let Some(u) = self.expansion_uses.get_mut(record) {
+            u.last = last;
+        }
         flow
+    }
+
+    /// Adds to every message about a line of the expansion file the use in
+    /// the sources it was expanded from (through the macros between, for
+    /// nested ones): the file itself is no place to look for the mistake.
+    pub(super) fn name_macro_uses(&mut self) {
+        let Some(vfile) = self.expansions else {
+            return;
+        };
+        let Some(text) = self.files.get(vfile).map(|f| f.text.clone()) else {
+            return;
+        };
+        let line_of =
+            |span: Span| super::super::diagnostics::line_col(&text, span.start as usize).0;
+        // The innermost expansion holding line `l` of the expansion file.
+        let innermost = |l: u32| {
+            self.expansion_uses
+                .iter()
+                .filter(|u| u.first <= l && l <= u.last)
+                .min_by_key(|u| u.last - u.first)
+        };
+        for d in &mut self.diags {
+            let Some(span) = d.span.filter(|s| s.file == vfile) else {
+                continue;
+            };
+            let mut chain: Vec<&str> = Vec::new();
+            let mut at = span;
+            while at.file == vfile && chain.len() <= MAX_DEPTH {
+                let Some(u) = innermost(line_of(at)) else {
+                    break;
+                };
+                chain.push(&u.name);
+                at = u.used_at;
+            }
+            let Some(outer) = chain.last().filter(|_| at.file != vfile) else {
+                continue;
+            };
+            // The macros between, outermost first; a run of one (a macro
+            // that uses itself) once, with its count.
+            let mut runs: Vec<(&str, usize)> = Vec::new();
+            for n in chain[..chain.len() - 1].iter().rev() {
+                match runs.last_mut() {
+                    Some((last, count)) if last == n => *count += 1,
+                    _ => runs.push((n, 1)),
+                }
+            }
+            let through = if runs.is_empty() {
+                String::new()
+            } else {
+                let inner: Vec<String> = runs
+                    .iter()
+                    .map(|(n, c)| match c {
+                        1 => format!("`{n}`"),
+                        c => format!("`{n}` {c} times"),
+                    })
+                    .collect();
+                format!(" (through {})", inner.join(", "))
+            };
+            d.hints.push(format!(
+                "expanded from the macro `{outer}` used at {}{through}",
+                location(at, &self.files)
+            ));
+        }
     }
 
     /// The file that holds every expansion, created on first use.
