@@ -152,6 +152,8 @@ pub fn run(
     // Both paths play a script (the empty one waits for the program to
     // settle), so a run counts the same cycles with and without the debugger.
     let script = script.cloned().unwrap_or_else(Script::empty);
+    // Kept to replay the run when it ends where the program put no code.
+    let initial = machine.clone();
     let (machine, stop_reason, mut message, failed, debug) = if request.wants_debugger() {
         let (machine, report) = run_debug(machine, Some(&script), request)?;
         let message = report.stop.message.clone();
@@ -173,6 +175,9 @@ pub fn run(
         (machine, reason.name().to_string(), message, failed, None)
     };
     message = settled_wording(message, &script);
+    if stop_reason == "illegal_opcode" {
+        message.push_str(&how_it_got_there(&initial, &machine, &script, &message));
+    }
     // A loop on memory nothing changes ends at no budget: say that, not
     // "give a larger --max-cycles".
     let budget = stop_reason == "cycle_budget";
@@ -196,6 +201,11 @@ pub fn run(
                 total - next
             ));
         }
+    }
+    // The debugger's text prints its own stop: the same words as above.
+    let mut debug = debug;
+    if let Some(d) = debug.as_mut() {
+        d.stop.message.clone_from(&message);
     }
     let waiting_on = (stop_reason == "settled")
         .then(|| machine.waiting_on().map(|k| k.describe().to_string()))
@@ -308,6 +318,37 @@ pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
         }
     }
     Some(hint)
+}
+
+/// E-cycles before an illegal-opcode stop that `how_it_got_there`
+/// replays one instruction at a time (about 50,000 instructions, a few ms).
+const EXIT_WINDOW: u64 = 200_000;
+
+/// For a stop before an illegal opcode where the program put no bytes,
+/// and no call or interrupt vector the stop's hint names went there: the
+/// jump, branch, return or last instruction that left the program's bytes,
+/// found by replaying the run from `initial` (". " and a sentence, or
+/// nothing). The commonest case is an `rts` that took a pushed byte for
+/// its return address.
+fn how_it_got_there(initial: &Machine, end: &Machine, script: &Script, message: &str) -> String {
+    let pc = end.registers().pc;
+    if end.program().byte_at(pc).is_some() || message.contains(" went there") {
+        return String::new();
+    }
+    match initial.last_exit_from_program(
+        script,
+        crate::script::Timing::default(),
+        end.cycles(),
+        EXIT_WINDOW,
+    ) {
+        Some(exit) => format!(
+            ". {}",
+            exit.describe(&|a| end.peek(a), &|a| {
+                format!("{}{}", label_place(end, a), source_place(end, a))
+            })
+        ),
+        None => String::new(),
+    }
 }
 
 /// A settled stop's message names the key script that ended; a run with

@@ -958,3 +958,35 @@ fn stray_entries_are_named_and_an_out_inside_the_batch_is_not_graded() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_crash_after_an_unbalanced_push_names_the_rts_that_went_there() {
+    let dir = tmp("rts");
+    let grader = assignment(&dir);
+    let batch = dir.join("batch");
+    folder_sub(
+        &batch,
+        "pushy",
+        concat!(
+            "        org $0040\n",
+            "result  ds.b 1\n",
+            "        org $C000\n",
+            "start   lds #$00FF\n",
+            "        jsr sub\n",
+            "idle    bra idle\n",
+            "sub     ldaa #42\n",
+            "        psha\n",
+            "        staa result\n",
+            "        rts\n",
+            "        org $FFFE\n",
+            "        dc.w start\n",
+        ),
+    );
+    let report = grade(&grader, &[batch.join("pushy")]);
+    let text = checks_text(&report, 0);
+    assert!(
+        text.contains("`rts` at $C00D in sub+5 (Main.asm:10) returned there: it took $2AC0 from the stack at $00FD"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -445,3 +445,36 @@ fn a_pin_the_script_drives_later_can_still_wake_a_waiting_cpu() {
         "{v}"
     );
 }
+
+#[test]
+fn a_stop_where_the_program_put_nothing_names_what_went_there() {
+    let cases = [
+        (
+            "push_no_pull.asm",
+            "`rts` at $C00B in sub+3 (push_no_pull.asm:9) returned there: it took $12C0 from the stack at $00FD",
+        ),
+        (
+            "jump_table.asm",
+            "`jmp $00,x` at $C006 in start+6 (jump_table.asm:5) went there",
+        ),
+        (
+            "runs_on.asm",
+            "The program ran on into it from `staa $40` at $C005 in start+5 (runs_on.asm:5)",
+        ),
+    ];
+    for (file, want) in cases {
+        let path = data(file);
+        let path = path.to_str().unwrap();
+        let (v, code) = run_json(&[path]);
+        assert_eq!(
+            (v["stop_reason"].as_str(), code),
+            (Some("illegal_opcode"), 1)
+        );
+        let message = v["message"].as_str().unwrap_or_default();
+        assert!(message.contains(want), "{file}: {message}");
+        // The debugger's path says the same, in its text too.
+        let out = hc11lab(&["run", path, "--break", "$FFF0"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(want), "{file} with --break: {text}");
+    }
+}

@@ -260,7 +260,10 @@ impl Grader {
             &mut guard,
             &capture,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| {
+            let run = (&script, self.timings.scenario);
+            explain_exit(e, &booted.machine, run, &m).to_string()
+        })?;
         let kept = m.take_lcd_captures();
         if self.assignment.limits.require_idle && !settled {
             return Err(format!(

@@ -159,6 +159,23 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 r"The `(.+?)` at (.+?) went there\.",
                 "Dorthin führte `$1` bei $2.",
             ),
+            // The replayed exit from the program's bytes (`ProgramExit`).
+            (
+                r"`rts` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) returned there: it took (\$[0-9A-F]{4}) from the stack at (\$[0-9A-F]{4}), which is no return address a `jsr` left \(a push without its pull, or a pull too many, before the `rts`\?\)",
+                "Dorthin ist `rts` bei $1$2 zurückgekehrt: es hat $3 vom Stack bei $4 genommen, und das ist keine Rücksprungadresse, die ein `jsr` hinterlassen hat (ein Push ohne sein Pull oder ein Pull zu viel vor dem `rts`?)",
+            ),
+            (
+                r"`rti` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) returned there with the return address it found on the stack \(does the handler leave the stack as the interrupt found it\?\)",
+                "Dorthin ist `rti` bei $1$2 mit der Rücksprungadresse zurückgekehrt, die es auf dem Stack fand (hinterlässt der Handler den Stack so, wie der Interrupt ihn vorfand?)",
+            ),
+            (
+                r"The program ran on into it from `([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?), its last instruction before it \(no jump or return went there\): is a `bra`, `jmp` or `rts` missing at the end of the code\?",
+                "Das Programm ist von `$1` bei $2$3, seinem letzten Befehl davor, dort hineingelaufen (kein Sprung und kein Rücksprung führte dorthin): fehlt am Ende des Codes ein `bra`, `jmp` oder `rts`?",
+            ),
+            (
+                r"`([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) went there",
+                "Dorthin führte `$1` bei $2$3",
+            ),
             (
                 r"the stack ran into the program: a push wrote to program memory at (.+?) \(instruction at (.+?)\); set the stack pointer into RAM \(`lds #\$3FFF`\) before the first jsr",
                 "der Stack ist ins Programm gelaufen: ein Push hat bei $1 in den Programmspeicher geschrieben (Befehl bei $2); setz den Stackpointer vor dem ersten jsr ins RAM (`lds #$$3FFF`)",
@@ -422,4 +439,42 @@ pub fn lcd_side_by_side(expected: &Frame, actual: &Frame, region: Rect, lang: La
         out.push_str(&format!("{l} | {r}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::stray::{ExitKind, ProgramExit};
+
+    #[test]
+    fn every_way_out_of_the_program_reads_in_german() {
+        let place = |_: u16| " in sub+5 (Main.asm:10)".to_string();
+        // $C000: rts, rti, jmp 0,x, nop.
+        let code = [0x39u8, 0x3B, 0x6E, 0x00, 0x01];
+        let peek = |a: u16| {
+            code.get(usize::from(a.wrapping_sub(0xC000)))
+                .copied()
+                .unwrap_or(0)
+        };
+        for (from, kind) in [
+            (0xC000, ExitKind::Return),
+            (0xC001, ExitKind::ReturnFromInterrupt),
+            (0xC002, ExitKind::Jump),
+            (0xC004, ExitKind::RanOn),
+        ] {
+            let exit = ProgramExit {
+                from,
+                to: 0x2AC0,
+                sp: 0x00FC,
+                stacked: 0x2AC0,
+                kind,
+            };
+            let english = format!("illegal opcode $00 at $2AC0: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address? {}.", exit.describe(&peek, &place));
+            let german = translate(&english, Lang::De);
+            for word in [" the ", " it ", "went there", "returned", "ran on"] {
+                assert!(!german.contains(word), "{word:?} left in: {german}");
+            }
+            assert!(german.contains("sub+5 (Main.asm:10)"), "{german}");
+        }
+    }
 }

@@ -82,7 +82,141 @@ pub fn unset_stack_hint(sp: u16, addr: u16, ram: Option<&str>) -> Option<String>
     ))
 }
 
+/// The last step of a run that went from the program's own bytes to an
+/// address outside them ([`super::Machine::last_exit_from_program`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramExit {
+    /// The instruction that went (its first byte).
+    pub from: u16,
+    /// Where it went.
+    pub to: u16,
+    /// SP before it.
+    pub sp: u16,
+    /// The two bytes above SP before it (what an RTS takes).
+    pub stacked: u16,
+    /// How it went.
+    pub kind: ExitKind,
+}
+
+/// How a step left the program's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitKind {
+    /// An RTS took a return address from the stack.
+    Return,
+    /// An RTI did.
+    ReturnFromInterrupt,
+    /// A branch, jump or call went there.
+    Jump,
+    /// The instruction before ran on into it.
+    RanOn,
+}
+
+impl ProgramExit {
+    /// How the step got there, as a sentence about `to`: the instruction,
+    /// its place, and for a return what it took from the stack. `place(a)`
+    /// is the ` (file:line)` of an address.
+    pub fn describe(&self, peek: &dyn Fn(u16) -> u8, place: &dyn Fn(u16) -> String) -> String {
+        let ins = Instruction::text_at(self.from, peek);
+        let from = self.from;
+        match self.kind {
+            ExitKind::Return => format!(
+                "`rts` at ${from:04X}{} returned there: it took ${:04X} from the stack at ${:04X}, which is no return address a `jsr` left (a push without its pull, or a pull too many, before the `rts`?)",
+                place(from),
+                self.stacked,
+                self.sp.wrapping_add(1)
+            ),
+            ExitKind::ReturnFromInterrupt => format!(
+                "`rti` at ${from:04X}{} returned there with the return address it found on the stack (does the handler leave the stack as the interrupt found it?)",
+                place(from)
+            ),
+            ExitKind::Jump => format!("`{ins}` at ${from:04X}{} went there", place(from)),
+            ExitKind::RanOn => format!(
+                "The program ran on into it from `{ins}` at ${from:04X}{}, its last instruction before it (no jump or return went there): is a `bra`, `jmp` or `rts` missing at the end of the code?",
+                place(from)
+            ),
+        }
+    }
+}
+
+/// How the step of `ins` from its address to `to` went, if it went by the
+/// instruction itself (not an interrupt taken before it).
+fn exit_kind(ins: &Instruction, to: u16) -> Option<ExitKind> {
+    use crate::cpu::opcodes::Mode;
+    use crate::cpu::Op;
+    let next = ins.addr.wrapping_add(ins.len());
+    match ins.info.op {
+        Op::Rts => Some(ExitKind::Return),
+        Op::Rti => Some(ExitKind::ReturnFromInterrupt),
+        Op::Jmp | Op::Jsr | Op::Bsr => Some(ExitKind::Jump),
+        _ if matches!(
+            ins.info.mode,
+            Mode::Relative
+                | Mode::BitBranchDirect
+                | Mode::BitBranchIndexedX
+                | Mode::BitBranchIndexedY
+        ) =>
+        {
+            Some(ExitKind::Jump)
+        }
+        _ if to == next => Some(ExitKind::RanOn),
+        _ => None,
+    }
+}
+
 impl super::Machine {
+    /// Replays the run from `self` (the machine as the run began, before
+    /// its key script was started; `script` is started here with `timing`) up to
+    /// `stop_cycles`, where the run stopped before an illegal opcode,
+    /// and returns the last step that left the program's own bytes.
+    /// Exact (runs are deterministic) and only for messages: the last
+    /// `window` E-cycles are stepped one instruction at a time, the time
+    /// before them run as usual; an exit earlier than that is not found.
+    pub fn last_exit_from_program(
+        &self,
+        script: &crate::script::Script,
+        timing: crate::script::Timing,
+        stop_cycles: u64,
+        window: u64,
+    ) -> Option<ProgramExit> {
+        use super::{StopConditions, StopReason};
+        let mut m = self.clone();
+        m.start_script_with(script, timing);
+        let start = stop_cycles.saturating_sub(window);
+        if m.cycles() < start {
+            let reason = m.run_until(&StopConditions::budget(start - m.cycles()));
+            if reason != StopReason::CycleBudget {
+                return None;
+            }
+        }
+        let program = self.program.clone();
+        let inside = |a: u16| program.byte_at(a).is_some();
+        let mut last = None;
+        while m.cycles() <= stop_cycles {
+            let from = m.registers().pc;
+            let sp = m.registers().sp;
+            let stacked =
+                u16::from_be_bytes([m.peek(sp.wrapping_add(1)), m.peek(sp.wrapping_add(2))]);
+            let ins = Instruction::decode(from, |a| m.peek(a)).ok();
+            let reason = m.run_until(&StopConditions::budget(1));
+            let to = m.registers().pc;
+            if inside(from) && !inside(to) {
+                if let Some(kind) = ins.and_then(|i| exit_kind(&i, to)) {
+                    last = Some(ProgramExit {
+                        from,
+                        to,
+                        sp,
+                        stacked,
+                        kind,
+                    });
+                }
+            }
+            if reason != StopReason::CycleBudget {
+                break;
+            }
+        }
+        last
+    }
+
     /// [`outside_hint`] for this machine: its program, its stack and the
     /// interrupt pending now.
     pub fn stray_hint(&self, pc: u16) -> Option<String> {

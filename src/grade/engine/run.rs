@@ -33,6 +33,10 @@ pub enum RunFailure {
         /// The JSR or BSR that went there (`` `jsr $E000` at main+3 ($C003) ``),
         /// if the return address on the stack shows one.
         via: Option<String>,
+        /// Otherwise, for an address outside the program's bytes, the
+        /// jump, return or last instruction that left them (a sentence,
+        /// [`crate::machine::stray::ProgramExit::describe`]), found by a replay.
+        exit: Option<String>,
     },
     /// A write into program memory.
     RomWrite {
@@ -103,14 +107,16 @@ impl std::fmt::Display for RunFailure {
                     write!(f, "is there an endless loop?")
                 }
             }
-            RunFailure::Illegal { what, at, via } => {
+            RunFailure::Illegal { what, at, via, exit } => {
                 write!(
                     f,
                     "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
                 )?;
-                match via {
-                    Some(via) => write!(f, " The {via} went there."),
-                    None => Ok(()),
+                match (via, exit) {
+                    (Some(via), _) => write!(f, " The {via} went there."),
+                    (None, Some(exit)) if exit.ends_with('?') => write!(f, " {exit}"),
+                    (None, Some(exit)) => write!(f, " {exit}."),
+                    (None, None) => Ok(()),
                 }
             }
             RunFailure::RomWrite { addr, at, stack: true } => write!(
@@ -156,6 +162,50 @@ fn with_stack_cause(failure: RunFailure, guard: Option<&StackGuard>, m: &Machine
         }
         _ => failure,
     }
+}
+
+/// E-cycles before a stop at an illegal opcode that [`explain_exit`]
+/// replays one instruction at a time.
+const EXIT_WINDOW: u64 = 200_000;
+
+/// A run from `start` (a machine before `script` started) failed: for an
+/// illegal opcode outside the program's bytes that no call went to, the
+/// jump, return or last instruction that left them, from a replay (exact:
+/// runs are deterministic). `end` is the machine where the run stopped.
+pub(super) fn explain_exit(
+    mut failure: RunFailure,
+    start: &Machine,
+    (script, timing): (&Script, Timing),
+    end: &Machine,
+) -> RunFailure {
+    let inner = match &mut failure {
+        RunFailure::StackAmongVariables { then, .. } => then.as_mut(),
+        other => other,
+    };
+    if let RunFailure::Illegal {
+        via: None, exit, ..
+    } = inner
+    {
+        let program = end.program();
+        if program.byte_at(end.registers().pc).is_none() {
+            let place = |a: u16| {
+                let label = match program.label_for(a) {
+                    Some((s, 0)) => format!(" in {}", s.name),
+                    Some((s, off)) if off < 0x400 => format!(" in {}+{off}", s.name),
+                    _ => String::new(),
+                };
+                let line = program
+                    .source_place(a)
+                    .map(|p| format!(" ({p})"))
+                    .unwrap_or_default();
+                format!("{label}{line}")
+            };
+            *exit = start
+                .last_exit_from_program(script, timing, end.cycles(), EXIT_WINDOW)
+                .map(|e| e.describe(&|a| end.peek(a), &place));
+        }
+    }
+    failure
 }
 
 /// `label+off ($ADDR)` for an address, from the program's symbols.
@@ -350,6 +400,7 @@ pub(super) fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure
                     format!("`{text}` at {}", locate(program, site))
                 },
             ),
+            exit: None,
         }),
         StopReason::RomWrite { addr, pc, .. } => {
             // The machine stops before the writing instruction takes effect,
@@ -416,6 +467,7 @@ pub(super) fn boot(
 ) -> Result<Booted, String> {
     let program = Arc::new(program);
     let mut machine = Machine::with_board(program.clone(), board).map_err(|e| e.to_string())?;
+    let fresh = machine.clone();
     let mut guard = StackGuard::new(&program, limits.stack_guard.as_deref());
     // Start-up may take the whole budget to become idle: a program that
     // never does (an endless loop through its init) is stopped by the budget.
@@ -423,14 +475,18 @@ pub(super) fn boot(
         settle_cap: limits.max_cycles,
         ..t.scenario
     };
+    let script = Script::empty();
     let settled = run_script(
         &mut machine,
-        &Script::empty(),
+        &script,
         startup,
         limits.max_cycles,
         &mut guard,
     )
-    .map_err(|e| format!("while starting up: {e}"))?;
+    .map_err(|e| {
+        let e = explain_exit(e, &fresh, (&script, startup), &machine);
+        format!("while starting up: {e}")
+    })?;
     if !settled {
         let e = RunFailure::Budget {
             cycles: limits.max_cycles,
