@@ -184,7 +184,7 @@ pub fn run(
     if budget || stop_reason == "halted" {
         match memory_wait_hint(&machine, budget) {
             Some(hint) => message.push_str(&format!("; {hint}")),
-            None if budget => message.push_str(&budget_hint(request.max_cycles)),
+            None if budget => message.push_str(&budget_hint(request.max_cycles, machine.cycles())),
             None => {}
         }
     }
@@ -261,9 +261,16 @@ pub fn is_failure(stop: &StopReason) -> bool {
 }
 
 /// What a budget stop adds to its message.
-fn budget_hint(max_cycles: u64) -> String {
+fn budget_hint(max_cycles: u64, ran: u64) -> String {
+    // The run ends at the first instruction boundary at or after the
+    // budget, so it may have run a few cycles more.
+    let crossed = if ran > max_cycles {
+        format!(", and the instruction that crossed it ran to its end (cycle {ran})")
+    } else {
+        String::new()
+    };
     format!(
-        " after {max_cycles} E-cycles ({:.1} s of the 2 MHz board); give a larger --max-cycles if the program needs more",
+        " after its budget of {max_cycles} E-cycles ({:.1} s of the 2 MHz board){crossed}; give a larger --max-cycles if the program needs more",
         max_cycles as f64 / 2_000_000.0
     )
 }

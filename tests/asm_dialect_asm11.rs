@@ -453,3 +453,16 @@ store   macro
         ]
     );
 }
+
+#[test]
+fn sources_that_make_no_byte_get_a_warning() {
+    for dialect in [Dialect::Course, Dialect::Asm11] {
+        let empty = assemble(dialect, "");
+        assert_eq!(codes(&empty), vec!["W0004"]);
+        assert!(empty.render_diagnostics().contains("the file is empty"));
+        let equs = assemble(dialect, "; registers\nPORTA equ $1000\n");
+        assert_eq!(codes(&equs), vec!["W0004"]);
+        // One byte is a program.
+        assert!(codes(&assemble(dialect, " org $C000\n nop\n")).is_empty());
+    }
+}

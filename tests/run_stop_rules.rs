@@ -129,7 +129,27 @@ fn max_cycles_ends_the_run_exactly_and_names_the_option() {
     let cycles = v["cycles"].as_u64().unwrap();
     // The longest instruction on the way is 4 E-cycles.
     assert!((1_000_000..1_000_004).contains(&cycles), "{cycles}");
-    assert!(v["message"].as_str().unwrap().contains("--max-cycles"));
+    let message = v["message"].as_str().unwrap();
+    assert!(message.contains("--max-cycles"), "{message}");
+    // The message says which is the budget and which the cycles run.
+    assert!(
+        message.contains("after its budget of 1000000 E-cycles"),
+        "{message}"
+    );
+    if cycles > 1_000_000 {
+        assert!(
+            message.contains(&format!("ran to its end (cycle {cycles})")),
+            "{message}"
+        );
+    }
+    let (v, _) = run_json(&[path.to_str().unwrap(), "--max-cycles", "1"]);
+    let message = v["message"].as_str().unwrap();
+    let cycles = v["cycles"].as_u64().unwrap();
+    assert!(cycles > 1, "{cycles}");
+    assert!(
+        message.contains(&format!("ran to its end (cycle {cycles})")),
+        "{message}"
+    );
 }
 
 #[test]

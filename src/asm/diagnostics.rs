@@ -125,6 +125,9 @@ pub enum Code {
     /// E0028: a macro definition or expansion is malformed (no `endm`,
     /// nested too deep, a name taken by an instruction).
     Macro,
+    /// W0004: the sources assemble to no bytes at all (an empty file, only
+    /// comments or `equ`s).
+    NoBytes,
 }
 
 impl Code {
@@ -162,13 +165,16 @@ impl Code {
             Code::TooManyErrors => "E0027",
             Code::MaskRadix => "W0003",
             Code::Macro => "E0028",
+            Code::NoBytes => "W0004",
         }
     }
 
     /// Errors stop the program from being built; warnings do not.
     pub fn severity(self) -> Severity {
         match self {
-            Code::Truncated | Code::LabelLikeInstruction | Code::MaskRadix => Severity::Warning,
+            Code::Truncated | Code::LabelLikeInstruction | Code::MaskRadix | Code::NoBytes => {
+                Severity::Warning
+            }
             _ => Severity::Error,
         }
     }

@@ -742,6 +742,18 @@ impl Asm<'_> {
             })
             .collect();
         let has_errors = self.diags.iter().any(Diagnostic::is_error);
+        if !has_errors && lay.chunks.is_empty() && !self.files.is_empty() {
+            // `run` would only say "no reset vector" about it.
+            let what = if self.files.first().is_some_and(|f| f.text.trim().is_empty()) {
+                "the file is empty"
+            } else {
+                "nothing here makes a byte (only comments, `equ`s or reservations)"
+            };
+            self.diags.push(
+                Diagnostic::new(Code::NoBytes, Span::new(0, 0, 0), format!("no program: {what}"))
+                    .hint("write instructions after an `org` (`org $C000`), and the reset vector (`org $FFFE` / `dc.w Start`)"),
+            );
+        }
         let program = (!has_errors).then(|| {
             let mut p = Program {
                 segments: segments(&lay.chunks, &self.sections),
