@@ -205,6 +205,13 @@ impl Grader {
             vec![None; games.len()]
         };
         let wanted: HashSet<(usize, usize)> = openings.iter().flatten().copied().collect();
+        // The compared bytes' addresses, looked up once: every move reads them.
+        let program = booted.machine.program().clone();
+        let bases: Vec<Result<u16, String>> = d
+            .compare
+            .iter()
+            .map(|spec| spec_base(&program, spec))
+            .collect();
         let mut reached: HashMap<(usize, usize), (Machine, Option<StackGuard>)> = HashMap::new();
         for (g, moves) in games.iter().enumerate() {
             if out_of_cycles >= GAME_BUDGET_FAILURES {
@@ -251,13 +258,16 @@ impl Grader {
                         });
                     }
                 }
-                for (spec, want) in d.compare.iter().zip(&mv.compared) {
-                    match read_spec(m.program(), |a| m.peek(a), spec) {
+                for ((spec, want), base) in d.compare.iter().zip(&mv.compared).zip(&bases) {
+                    match base
+                        .as_ref()
+                        .map(|&a| (a, read_at(a, spec.len, |a| m.peek(a))))
+                    {
                         Ok((_, b)) if &b == want => {}
                         Ok((addr, b)) => {
                             diffs.push(describe_bytes(spec, addr, &b, want, "the reference has"))
                         }
-                        Err(e) => diffs.push(e),
+                        Err(e) => diffs.push(e.clone()),
                     }
                 }
                 if !diffs.is_empty() {

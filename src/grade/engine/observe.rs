@@ -10,19 +10,28 @@ pub(super) fn read_spec(
     peek: impl Fn(u16) -> u8,
     spec: &MemSpec,
 ) -> Result<(u16, Vec<u8>), String> {
-    let base = match &spec.symbol {
+    let base = spec_base(program, spec)?;
+    Ok((base, read_at(base, spec.len, peek)))
+}
+
+/// The first address of a spec in a program, or why it has none.
+pub(super) fn spec_base(program: &Program, spec: &MemSpec) -> Result<u16, String> {
+    match &spec.symbol {
         Some(name) => {
             let s = program.symbol(name).ok_or_else(|| {
                 format!(
                     "the program defines no symbol `{name}`; the checks read it, so keep that name"
                 )
             })?;
-            s.value.wrapping_add(spec.offset)
+            Ok(s.value.wrapping_add(spec.offset))
         }
-        None => spec.offset,
-    };
-    let bytes = (0..spec.len).map(|i| peek(base.wrapping_add(i))).collect();
-    Ok((base, bytes))
+        None => Ok(spec.offset),
+    }
+}
+
+/// `len` bytes from `base` on.
+pub(super) fn read_at(base: u16, len: u16, peek: impl Fn(u16) -> u8) -> Vec<u8> {
+    (0..len).map(|i| peek(base.wrapping_add(i))).collect()
 }
 
 /// What a finished run looked like, for assertions.
