@@ -124,6 +124,11 @@ pub struct Stop {
     pub cycles: u64,
     /// Steps since the session's start (its position in history).
     pub index: u64,
+    /// For a stop before an illegal opcode where the program put no bytes:
+    /// the sentence (also at the end of `message`) naming the step that
+    /// left them, for the window to word in its language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
 }
 
 /// Why a provenance question cannot be answered.
@@ -1095,18 +1100,76 @@ impl<T: Target> Debugger<T> {
     fn stop(&mut self, reason: Reason) -> Stop {
         self.check_first = matches!(reason, Reason::Budget { .. });
         let regs = self.target.cpu().regs;
-        let message = self.describe(&reason);
+        let mut message = self.describe(&reason);
+        let mut exit_words = None;
+        if matches!(reason, Reason::IllegalOpcode { .. }) && !message.contains(" went there") {
+            if let Some(exit) = self.exit_from_program() {
+                let place = |a: u16| {
+                    let label = self.label(a);
+                    let label = if label.starts_with('$') {
+                        String::new()
+                    } else {
+                        format!(" in {label}")
+                    };
+                    format!("{label}{}", self.line_of(a))
+                };
+                let words = exit.describe(&|a| self.target.peek(a), &place);
+                message.push_str(&format!(". {words}"));
+                exit_words = Some(words);
+            }
+        }
         Stop {
             reason,
             message,
             pc: regs.pc,
             cycles: self.target.cycles(),
             index: self.tracked.index,
+            exit: exit_words,
         }
     }
 
     fn label(&self, addr: u16) -> String {
         label_of(self.target.program(), addr)
+    }
+
+    /// At a stop before an illegal opcode where the program put no bytes:
+    /// the step that last left them, found by going back up to
+    /// `EXIT_STEPS` steps in the history and replaying them (exact, as every
+    /// jump in history is); the session ends where it was. None without
+    /// history (`run` replays the whole run instead) or if it lies further back.
+    fn exit_from_program(&mut self) -> Option<crate::machine::stray::ProgramExit> {
+        /// Steps looked back over (a few ms of replay).
+        const EXIT_STEPS: u64 = 50_000;
+        let here = self.tracked.index;
+        if self.program().byte_at(self.target.cpu().regs.pc).is_some() || here == 0 {
+            return None;
+        }
+        let oldest = self.history.as_ref()?.snapshots().first()?.index;
+        let start = here.saturating_sub(EXIT_STEPS).max(oldest);
+        if start >= here || !self.goto(start) {
+            return None;
+        }
+        let mut last = None;
+        self.replaying = true;
+        while self.tracked.index < here {
+            let regs = self.target.cpu().regs;
+            let peek = |a: u16| self.target.peek(a);
+            let ins = Instruction::decode(regs.pc, peek).ok();
+            let stacked =
+                u16::from_be_bytes([peek(regs.sp.wrapping_add(1)), peek(regs.sp.wrapping_add(2))]);
+            let inside = self.program().byte_at(regs.pc).is_some();
+            self.step_once(false);
+            let to = self.target.cpu().regs.pc;
+            if inside && self.program().byte_at(to).is_none() {
+                if let Some(exit) = ins.and_then(|i| {
+                    crate::machine::stray::ProgramExit::of_step(&i, to, regs.sp, stacked)
+                }) {
+                    last = Some(exit);
+                }
+            }
+        }
+        self.replaying = false;
+        last
     }
 
     /// A sentence for a stop reason.

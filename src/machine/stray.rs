@@ -138,6 +138,21 @@ impl ProgramExit {
     }
 }
 
+impl ProgramExit {
+    /// The step of `ins` (SP `sp` and the two bytes above it, `stacked`,
+    /// before it) that ended at `to`, if it went there by the instruction
+    /// itself (not an interrupt taken before it).
+    pub fn of_step(ins: &Instruction, to: u16, sp: u16, stacked: u16) -> Option<ProgramExit> {
+        exit_kind(ins, to).map(|kind| ProgramExit {
+            from: ins.addr,
+            to,
+            sp,
+            stacked,
+            kind,
+        })
+    }
+}
+
 /// How the step of `ins` from its address to `to` went, if it went by the
 /// instruction itself (not an interrupt taken before it).
 fn exit_kind(ins: &Instruction, to: u16) -> Option<ExitKind> {
@@ -200,14 +215,8 @@ impl super::Machine {
             let reason = m.run_until(&StopConditions::budget(1));
             let to = m.registers().pc;
             if inside(from) && !inside(to) {
-                if let Some(kind) = ins.and_then(|i| exit_kind(&i, to)) {
-                    last = Some(ProgramExit {
-                        from,
-                        to,
-                        sp,
-                        stacked,
-                        kind,
-                    });
+                if let Some(exit) = ins.and_then(|i| ProgramExit::of_step(&i, to, sp, stacked)) {
+                    last = Some(exit);
                 }
             }
             if reason != StopReason::CycleBudget {

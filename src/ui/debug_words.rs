@@ -98,11 +98,17 @@ pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<
         }
         Reason::IllegalOpcode { addr, bytes } => {
             let b: Vec<String> = bytes.iter().map(|b| format!("${b:02X}")).collect();
-            trf(
+            let mut words = trf(
                 lang,
                 "illegal opcode {} at {}; stopped before it: nothing ran, nothing was stacked (continue to take the trap through $FFF8)",
                 &[&b.join(" "), &format!("{} (${addr:04X}){}", label(*addr), line(*addr))],
-            )
+            );
+            // The step that went there, in the grader's German.
+            if let Some(exit) = &stop.exit {
+                words.push_str(". ");
+                words.push_str(&crate::lesson::feedback::translate(exit, lang));
+            }
+            words
         }
         Reason::BadWrite {
             area,
@@ -306,6 +312,7 @@ mod tests {
             pc: 0xC010,
             cycles: 0,
             index: 0,
+            exit: None,
         }
     }
 
@@ -359,5 +366,17 @@ mod tests {
             assert!(de.contains(want), "{de}");
             assert_eq!(stop_words(Lang::En, &s, None), None);
         }
+        // The step that left the program, in German too.
+        let mut s = stop(Reason::IllegalOpcode {
+            addr: 0x12C0,
+            bytes: vec![0x00],
+        });
+        s.exit = Some("`rts` at $C00B in sub+3 (a.asm:9) returned there: it took $12C0 from the stack at $00FD, which is no return address a `jsr` left (a push without its pull, or a pull too many, before the `rts`?)".into());
+        let de = stop_words(Lang::De, &s, None).expect("German words");
+        assert!(
+            de.contains("Dorthin ist `rts` bei $C00B in sub+3 (a.asm:9) zurückgekehrt"),
+            "{de}"
+        );
+        assert!(!de.contains("returned there"), "{de}");
     }
 }

@@ -729,6 +729,7 @@ impl Session {
                         pc: d.registers().pc,
                         cycles: d.target().cycles(),
                         index: d.index(),
+                        exit: None,
                     }
                 } else {
                     d.step_out()
