@@ -13,8 +13,11 @@
 # drawn back to back after the script (`whole_ms_*`: start of one frame to
 # the start of the next, buffer swap included), then one idle second in
 # which the paused app should draw nothing (`idle_frames`). The last line
-# sums them up. Needs: apt-get install -y --no-install-recommends xvfb
-# imagemagick x11-apps xdotool
+# sums them up. Environment: SCALE=N runs the window at that HiDPI scale
+# (winit's X11 scale factor); POINTER="X Y" rests the pointer there (screen
+# pixels) from the moment the window shows, so the idle second is measured
+# with it hovering there. Needs: apt-get install -y --no-install-recommends
+# xvfb imagemagick x11-apps xdotool
 set -euo pipefail
 bin=${1:?binary}
 out=${2:?output png}
@@ -42,9 +45,19 @@ display=":$(tr -d '[:space:]' <"$work/display")"
 
 args=()
 [ "$(basename "$bin")" = "hc11lab" ] && args=(gui)
-env -u WAYLAND_DISPLAY DISPLAY="$display" XDG_RUNTIME_DIR="$work" \
+scale=()
+[ -n "${SCALE:-}" ] && scale=(WINIT_X11_SCALE_FACTOR="$SCALE")
+env -u WAYLAND_DISPLAY DISPLAY="$display" XDG_RUNTIME_DIR="$work" "${scale[@]}" \
   HC11LAB_AUTORUN="$autorun" "$bin" "${args[@]}" >"$work/app.log" 2>&1 &
 app=$!
+if [ -n "${POINTER:-}" ]; then
+  for _ in $(seq 100); do
+    DISPLAY="$display" xdotool search --name hc11lab >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  # shellcheck disable=SC2086 # "X Y" are two arguments
+  DISPLAY="$display" xdotool mousemove $POINTER || true
+fi
 
 for _ in $(seq 120); do
   [ -f "$done_file" ] && break

@@ -140,7 +140,6 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("pixel", "Pixel"),
     ("selected", "ausgewählt"),
     ("hover or click a pixel", "auf ein Pixel zeigen oder klicken"),
-    ("click: where it comes from", "Klick: woher es kommt"),
     ("Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing line: its partners light up in the other views.", "Wählen Sie ein Pixel im LCD, ein Byte im Zellpuffer oder Speicher oder eine Listingzeile: ihre Partner leuchten in den anderen Ansichten auf."),
     ("Pixel", "Pixel"),
     ("Byte", "Byte"),

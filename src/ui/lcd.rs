@@ -256,15 +256,12 @@ impl LcdPanel {
             selected,
             &mut self.tex,
         );
+        // The label above names the pixel under the pointer. (A tooltip at
+        // the pointer said it too, but where the LCD lies at the window's
+        // edge, as in the compact layout, egui laid it out anew every
+        // frame: a paused window with the pointer resting there drew 50
+        // frames a second.)
         self.hovered = hovered_pixel(&response);
-        if let Some((x, y)) = self.hovered {
-            response.on_hover_text_at_pointer(format!(
-                "{} {}\n{}",
-                t("pixel"),
-                pixel_words(lang, x, y),
-                t("click: where it comes from")
-            ));
-        }
         if let Some((x, y)) = clicked {
             session.select(Selection::Pixel { x, y });
         }
