@@ -27,6 +27,11 @@ pub fn apply(ctx: &egui::Context, theme: Theme, size: u8) {
     });
     let body = f32::from(size.clamp(FONT_SIZES.0, FONT_SIZES.1));
     ctx.all_styles_mut(|style| {
+        // No fades: at a HiDPI scale (2 on a 1024x600 screen) a tooltip's
+        // fade-in started anew every frame while the pointer rested on a
+        // button, and the paused window drew 40-55 frames a second (5
+        // without the fade; measured with tests/gui_xvfb.sh, SCALE=2).
+        style.animation_time = 0.0;
         style.text_styles = [
             (TextStyle::Heading, FontId::proportional(body * 1.4)),
             (TextStyle::Body, FontId::proportional(body)),
