@@ -348,12 +348,7 @@ fn how_it_got_there(initial: &Machine, end: &Machine, script: &Script, message: 
         end.cycles(),
         EXIT_WINDOW,
     ) {
-        Some(exit) => format!(
-            ". {}",
-            exit.describe(&|a| end.peek(a), &|a| {
-                format!("{}{}", label_place(end, a), source_place(end, a))
-            })
-        ),
+        Some(exit) => format!(". {}", exit.describe(&|a| end.peek(a), end.program())),
         None => String::new(),
     }
 }

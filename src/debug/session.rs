@@ -1104,16 +1104,7 @@ impl<T: Target> Debugger<T> {
         let mut exit_words = None;
         if matches!(reason, Reason::IllegalOpcode { .. }) && !message.contains(" went there") {
             if let Some(exit) = self.exit_from_program() {
-                let place = |a: u16| {
-                    let label = self.label(a);
-                    let label = if label.starts_with('$') {
-                        String::new()
-                    } else {
-                        format!(" in {label}")
-                    };
-                    format!("{label}{}", self.line_of(a))
-                };
-                let words = exit.describe(&|a| self.target.peek(a), &place);
+                let words = exit.describe(&|a| self.target.peek(a), self.program());
                 message.push_str(&format!(". {words}"));
                 exit_words = Some(words);
             }

@@ -113,11 +113,12 @@ pub enum ExitKind {
 
 impl ProgramExit {
     /// How the step got there, as a sentence about `to`: the instruction,
-    /// its place, and for a return what it took from the stack. `place(a)`
-    /// is the ` (file:line)` of an address.
-    pub fn describe(&self, peek: &dyn Fn(u16) -> u8, place: &dyn Fn(u16) -> String) -> String {
+    /// its place in `program` (` in sub+3 (a.asm:9)`), and for a return
+    /// what it took from the stack.
+    pub fn describe(&self, peek: &dyn Fn(u16) -> u8, program: &Program) -> String {
         let ins = Instruction::text_at(self.from, peek);
         let from = self.from;
+        let place = |a: u16| place_in(program, a);
         match self.kind {
             ExitKind::Return => format!(
                 "`rts` at ${from:04X}{} returned there: it took ${:04X} from the stack at ${:04X}, which is no return address a `jsr` left (a push without its pull, or a pull too many, before the `rts`?)",
@@ -136,9 +137,7 @@ impl ProgramExit {
             ),
         }
     }
-}
 
-impl ProgramExit {
     /// The step of `ins` (SP `sp` and the two bytes above it, `stacked`,
     /// before it) that ended at `to`, if it went there by the instruction
     /// itself (not an interrupt taken before it).
@@ -151,6 +150,21 @@ impl ProgramExit {
             kind,
         })
     }
+}
+
+/// ` in label+off (file:line)` for an address among the program's bytes:
+/// what follows an instruction's address in a sentence.
+pub fn place_in(program: &Program, addr: u16) -> String {
+    let label = match program.label_for(addr) {
+        Some((s, 0)) => format!(" in {}", s.name),
+        Some((s, off)) => format!(" in {}+{off}", s.name),
+        None => String::new(),
+    };
+    let line = program
+        .source_place(addr)
+        .map(|p| format!(" ({p})"))
+        .unwrap_or_default();
+    format!("{label}{line}")
 }
 
 /// How the step of `ins` from its address to `to` went, if it went by the
@@ -206,13 +220,16 @@ impl super::Machine {
         let program = self.program.clone();
         let inside = |a: u16| program.byte_at(a).is_some();
         let mut last = None;
+        // One instruction per run: a run ends at the first boundary after
+        // its budget (made once: its breakpoint set is 8 KiB).
+        let one = StopConditions::budget(1);
         while m.cycles() <= stop_cycles {
             let from = m.registers().pc;
             let sp = m.registers().sp;
             let stacked =
                 u16::from_be_bytes([m.peek(sp.wrapping_add(1)), m.peek(sp.wrapping_add(2))]);
             let ins = Instruction::decode(from, |a| m.peek(a)).ok();
-            let reason = m.run_until(&StopConditions::budget(1));
+            let reason = m.run_until(&one);
             let to = m.registers().pc;
             if inside(from) && !inside(to) {
                 if let Some(exit) = ins.and_then(|i| ProgramExit::of_step(&i, to, sp, stacked)) {

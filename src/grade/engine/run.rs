@@ -188,21 +188,9 @@ pub(super) fn explain_exit(
     {
         let program = end.program();
         if program.byte_at(end.registers().pc).is_none() {
-            let place = |a: u16| {
-                let label = match program.label_for(a) {
-                    Some((s, 0)) => format!(" in {}", s.name),
-                    Some((s, off)) if off < 0x400 => format!(" in {}+{off}", s.name),
-                    _ => String::new(),
-                };
-                let line = program
-                    .source_place(a)
-                    .map(|p| format!(" ({p})"))
-                    .unwrap_or_default();
-                format!("{label}{line}")
-            };
             *exit = start
                 .last_exit_from_program(script, timing, end.cycles(), EXIT_WINDOW)
-                .map(|e| e.describe(&|a| end.peek(a), &place));
+                .map(|e| e.describe(&|a| end.peek(a), program));
         }
     }
     failure
