@@ -175,7 +175,11 @@ pub fn run(
         (machine, reason.name().to_string(), message, failed, None)
     };
     message = settled_wording(message, &script);
-    if stop_reason == "illegal_opcode" {
+    // A fault in code the program did not put there: how the CPU got there.
+    if matches!(
+        stop_reason.as_str(),
+        "illegal_opcode" | "rom_write" | "unmapped_write"
+    ) {
         message.push_str(&how_it_got_there(&initial, &machine, &script, &message));
     }
     // A loop on memory nothing changes ends at no budget: say that, not
@@ -331,8 +335,9 @@ pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
 /// replays one instruction at a time (about 50,000 instructions, a few ms).
 const EXIT_WINDOW: u64 = 200_000;
 
-/// For a stop before an illegal opcode where the program put no bytes,
-/// and no call or interrupt vector the stop's hint names went there: the
+/// For a stop before an illegal opcode or a refused write, at an
+/// instruction where the program put no bytes, and no call or interrupt
+/// vector the stop's hint names went there: the
 /// jump, branch, return or last instruction that left the program's bytes,
 /// found by replaying the run from `initial` (". " and a sentence, or
 /// nothing). The commonest case is an `rts` that took a pushed byte for

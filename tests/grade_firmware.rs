@@ -31,3 +31,48 @@ fn firmware_and_restyled_score_full_marks() {
     // Same input, same report.
     assert_eq!(grader.grade(&restyled), b);
 }
+
+/// The firmware with one pull missing at the end of `drawBoard`: its `rts`
+/// takes a pushed byte for half of its return address, the CPU runs into
+/// the variables and stops at a write into program memory during start-up.
+/// The feedback names that `rts` and what it took, and `run` says the same.
+#[test]
+fn a_missing_pull_is_named_by_the_rts_it_breaks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("hc11lab-nopull-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for e in std::fs::read_dir(root.join("firmware")).unwrap().flatten() {
+        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+    }
+    let board = std::fs::read_to_string(dir.join("Board.inc")).unwrap();
+    let end = "        pula\n        pulb\n\n        rts";
+    assert_eq!(board.matches(end).count(), 1, "drawBoard's end");
+    std::fs::write(
+        dir.join("Board.inc"),
+        board.replacen(end, "        pula\n\n        rts", 1),
+    )
+    .unwrap();
+    let want = "`rts` at $C219 in drawBoardLoop+16 (Board.inc:172) returned there: it took $00C5 from the stack at $3FFA";
+
+    let assignment = Assignment::load(&root.join("lessons/viergewinnt")).expect("assignment loads");
+    let grader = Grader::new(assignment).expect("reference prepares");
+    let sub = Submission::load(&dir, &grader.assignment().limits).expect("loads");
+    let r = grader.grade(&sub);
+    let outputs: Vec<&str> = r.checks.iter().map(|c| c.output.as_str()).collect();
+    assert!(
+        outputs
+            .iter()
+            .any(|o| o.contains("write into program memory") && o.contains(want)),
+        "{outputs:#?}"
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(["run", "--keys", "drop"])
+        .arg(dir.join("Viergewinnt.asm"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(want), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

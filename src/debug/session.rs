@@ -124,9 +124,10 @@ pub struct Stop {
     pub cycles: u64,
     /// Steps since the session's start (its position in history).
     pub index: u64,
-    /// For a stop before an illegal opcode where the program put no bytes:
-    /// the sentence (also at the end of `message`) naming the step that
-    /// left them, for the window to word in its language.
+    /// For a stop before an illegal opcode or a refused write, at an
+    /// instruction where the program put no bytes: the sentence (also at
+    /// the end of `message`) naming the step that left them, for the window
+    /// to word in its language.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exit: Option<String>,
 }
@@ -1102,7 +1103,11 @@ impl<T: Target> Debugger<T> {
         let regs = self.target.cpu().regs;
         let mut message = self.describe(&reason);
         let mut exit_words = None;
-        if matches!(reason, Reason::IllegalOpcode { .. }) && !message.contains(" went there") {
+        let fault = matches!(
+            reason,
+            Reason::IllegalOpcode { .. } | Reason::BadWrite { .. }
+        );
+        if fault && !message.contains(" went there") {
             if let Some(exit) = self.exit_from_program() {
                 let words = exit.describe(&|a| self.target.peek(a), self.program());
                 message.push_str(&format!(". {words}"));
@@ -1123,7 +1128,8 @@ impl<T: Target> Debugger<T> {
         label_of(self.target.program(), addr)
     }
 
-    /// At a stop before an illegal opcode where the program put no bytes:
+    /// At a stop before an illegal opcode or a refused write, at an
+    /// instruction where the program put no bytes:
     /// the step that last left them, found by going back up to
     /// `EXIT_STEPS` steps in the history and replaying them (exact, as every
     /// jump in history is); the session ends where it was. None without

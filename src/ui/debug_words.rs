@@ -121,7 +121,7 @@ pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<
             } else {
                 tr(lang, "unmapped memory")
             };
-            trf(
+            let mut words = trf(
                 lang,
                 "the instruction at {} writes ${} to {} ${}; stopped before it took effect (continue to run it as the chip does: the byte is not stored)",
                 &[
@@ -130,7 +130,12 @@ pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<
                     &area,
                     &format!("{addr:04X}"),
                 ],
-            )
+            );
+            if let Some(exit) = &stop.exit {
+                words.push_str(". ");
+                words.push_str(&crate::lesson::feedback::translate(exit, lang));
+            }
+            words
         }
         Reason::Settled { waiting_on } => {
             let what = if waiting_on.starts_with("keys") {

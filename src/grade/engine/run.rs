@@ -46,6 +46,9 @@ pub enum RunFailure {
         at: String,
         /// True if the write came from the stack (pointer in program memory).
         stack: bool,
+        /// For a writing instruction outside the program's bytes: how the
+        /// CPU got there (as for [`RunFailure::Illegal`]).
+        exit: Option<String>,
     },
     /// A write to an address with nothing behind it.
     UnmappedWrite {
@@ -53,6 +56,9 @@ pub enum RunFailure {
         addr: u16,
         /// The instruction that wrote.
         at: String,
+        /// For a writing instruction outside the program's bytes: how the
+        /// CPU got there (as for [`RunFailure::Illegal`]).
+        exit: Option<String>,
     },
     /// The stack pointer went below the end of the variables.
     StackOverflow {
@@ -114,23 +120,30 @@ impl std::fmt::Display for RunFailure {
                 )?;
                 match (via, exit) {
                     (Some(via), _) => write!(f, " The {via} went there."),
-                    (None, Some(exit)) if exit.ends_with('?') => write!(f, " {exit}"),
-                    (None, Some(exit)) => write!(f, " {exit}."),
-                    (None, None) => Ok(()),
+                    (None, exit) => write_exit(f, exit),
                 }
             }
-            RunFailure::RomWrite { addr, at, stack: true } => write!(
-                f,
-                "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
-            ),
-            RunFailure::RomWrite { addr, at, stack: false } => write!(
-                f,
-                "write into program memory (ROM) at {addr} by the instruction at {at}; variables belong in RAM (RamSection)"
-            ),
-            RunFailure::UnmappedWrite { addr, at } => write!(
-                f,
-                "write to ${addr:04X}, where nothing is mapped, by the instruction at {at}"
-            ),
+            RunFailure::RomWrite { addr, at, stack: true, exit } => {
+                write!(
+                    f,
+                    "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
+                )?;
+                write_exit(f, exit)
+            }
+            RunFailure::RomWrite { addr, at, stack: false, exit } => {
+                write!(
+                    f,
+                    "write into program memory (ROM) at {addr} by the instruction at {at}; variables belong in RAM (RamSection)"
+                )?;
+                write_exit(f, exit)
+            }
+            RunFailure::UnmappedWrite { addr, at, exit } => {
+                write!(
+                    f,
+                    "write to ${addr:04X}, where nothing is mapped, by the instruction at {at}"
+                )?;
+                write_exit(f, exit)
+            }
             RunFailure::StackOverflow { sp, floor, floor_name, at } => write!(
                 f,
                 "stack overflow: the stack pointer reached ${sp:04X}, below ${floor:04X} ({floor_name}), so pushes overwrite the variables (at {at}); is a subroutine calling itself, or a push without its pull?"
@@ -164,12 +177,23 @@ fn with_stack_cause(failure: RunFailure, guard: Option<&StackGuard>, m: &Machine
     }
 }
 
+/// ` {exit}.` after a failure's sentence, if there is an exit (no second
+/// full stop after its question mark).
+fn write_exit(f: &mut std::fmt::Formatter<'_>, exit: &Option<String>) -> std::fmt::Result {
+    match exit {
+        Some(e) if e.ends_with('?') => write!(f, " {e}"),
+        Some(e) => write!(f, " {e}."),
+        None => Ok(()),
+    }
+}
+
 /// E-cycles before a stop at an illegal opcode that [`explain_exit`]
 /// replays one instruction at a time.
 const EXIT_WINDOW: u64 = 200_000;
 
 /// A run from `start` (a machine before `script` started) failed: for an
-/// illegal opcode outside the program's bytes that no call went to, the
+/// illegal opcode or refused write outside the program's bytes that no
+/// call went to, the
 /// jump, return or last instruction that left them, from a replay (exact:
 /// runs are deterministic). `end` is the machine where the run stopped.
 pub(super) fn explain_exit(
@@ -182,10 +206,15 @@ pub(super) fn explain_exit(
         RunFailure::StackAmongVariables { then, .. } => then.as_mut(),
         other => other,
     };
-    if let RunFailure::Illegal {
-        via: None, exit, ..
-    } = inner
-    {
+    let exit = match inner {
+        RunFailure::Illegal {
+            via: None, exit, ..
+        }
+        | RunFailure::RomWrite { exit, .. }
+        | RunFailure::UnmappedWrite { exit, .. } => Some(exit),
+        _ => None,
+    };
+    if let Some(exit) = exit {
         let program = end.program();
         if program.byte_at(end.registers().pc).is_none() {
             *exit = start
@@ -399,11 +428,13 @@ pub(super) fn stop_failure(m: &Machine, reason: StopReason) -> Option<RunFailure
                 addr: locate(program, addr),
                 at: locate(program, pc),
                 stack,
+                exit: None,
             })
         }
         StopReason::UnmappedWrite { addr, pc, .. } => Some(RunFailure::UnmappedWrite {
             addr,
             at: locate(program, pc),
+            exit: None,
         }),
         StopReason::Halted(Halt::Stop) => Some(RunFailure::Stopped {
             at: locate(program, m.registers().pc),
