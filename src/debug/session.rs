@@ -1613,8 +1613,16 @@ impl<T: Target> Debugger<T> {
     /// Goes back one step, exactly.
     pub fn step_back(&mut self) -> Stop {
         let i = self.tracked.index;
+        let now = (self.target.cpu().regs, self.target.cycles());
         if i == 0 || !self.goto(i - 1) {
             return self.stop(Reason::StartOfHistory);
+        }
+        // A refused step (an illegal opcode or a write stopped before it
+        // took effect) is a step in history that changed no register and
+        // no cycle: going back over it alone would show the same place, so
+        // go back past it to the instruction before.
+        if i >= 2 && (self.target.cpu().regs, self.target.cycles()) == now {
+            self.goto(i - 2);
         }
         self.stop(Reason::Step)
     }
