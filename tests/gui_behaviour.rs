@@ -410,3 +410,32 @@ fn the_file_menu_switches_the_source_dialect() {
     assert!(h.state().session.problems.is_empty());
     assert!(h.state().session.has_machine());
 }
+
+/// Escape closes an open menu, and Ctrl+P opens "go to label" with a menu
+/// open. (Under Xvfb without a window manager the window never gets the
+/// keyboard focus, so keys sent there are lost: focus it first, `xdotool
+/// windowfocus`, as a desktop does.)
+#[test]
+fn escape_closes_an_open_menu_and_ctrl_p_works_with_one_open() {
+    let mut h = booted();
+    let open = |h: &Harness<'_, App>| {
+        h.query_all_by_label_contains("Light theme")
+            .next()
+            .is_some()
+    };
+    h.get_by_label("View").click();
+    h.run();
+    assert!(open(&h), "the View menu did not open");
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(!open(&h), "Escape left the menu open");
+    h.get_by_label("View").click();
+    h.run();
+    assert!(open(&h), "the View menu did not open again");
+    h.key_press_modifiers(egui::Modifiers::CTRL, egui::Key::P);
+    h.run();
+    assert!(
+        h.query_all_by_label("Go to label").next().is_some(),
+        "Ctrl+P with a menu open did not open go to label"
+    );
+}
