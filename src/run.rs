@@ -176,11 +176,15 @@ pub fn run(
     };
     message = settled_wording(message, &script);
     // A fault in code the program did not put there: how the CPU got there.
-    if matches!(
-        stop_reason.as_str(),
-        "illegal_opcode" | "rom_write" | "unmapped_write"
-    ) {
-        message.push_str(&how_it_got_there(&initial, &machine, &script, &message));
+    // (The debugger's session names it itself when it keeps history.)
+    let named = debug.as_ref().is_some_and(|d| d.stop.exit.is_some());
+    if !named
+        && matches!(
+            stop_reason.as_str(),
+            "illegal_opcode" | "rom_write" | "unmapped_write"
+        )
+    {
+        message.push_str(&how_it_got_there(&initial, &machine, &script));
     }
     // A loop on memory nothing changes ends at no budget: say that, not
     // "give a larger --max-cycles".
@@ -342,9 +346,9 @@ const EXIT_WINDOW: u64 = 200_000;
 /// found by replaying the run from `initial` (". " and a sentence, or
 /// nothing). The commonest case is an `rts` that took a pushed byte for
 /// its return address.
-fn how_it_got_there(initial: &Machine, end: &Machine, script: &Script, message: &str) -> String {
+fn how_it_got_there(initial: &Machine, end: &Machine, script: &Script) -> String {
     let pc = end.registers().pc;
-    if end.program().byte_at(pc).is_some() || message.contains(" went there") {
+    if end.program().byte_at(pc).is_some() || end.entry_named(pc) {
         return String::new();
     }
     match initial.last_exit_from_program(

@@ -1107,7 +1107,7 @@ impl<T: Target> Debugger<T> {
             reason,
             Reason::IllegalOpcode { .. } | Reason::BadWrite { .. }
         );
-        if fault && !message.contains(" went there") {
+        if fault && !self.target.entry_named(regs.pc) {
             if let Some(exit) = self.exit_from_program() {
                 let words = exit.describe(&|a| self.target.peek(a), self.program());
                 message.push_str(&format!(". {words}"));

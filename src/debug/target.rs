@@ -155,6 +155,12 @@ pub trait Target: Clone {
         let sp = self.cpu().regs.sp;
         crate::machine::stray::outside_hint(self.program()?, sp, pc, &|a| self.peek(a), None)
     }
+    /// True if [`Target::stray_hint`] names what went to `pc` (a call or
+    /// an interrupt vector; `machine::stray::entry_named`).
+    fn entry_named(&self, pc: u16) -> bool {
+        let sp = self.cpu().regs.sp;
+        crate::machine::stray::entry_named(sp, pc, &|a| self.peek(a), None)
+    }
     /// For a store refused at `addr` (`rom`: into program memory): a stack
     /// pointer never set (a machine also names its RAM, and the board with
     /// RAM where a variable in program memory lies).
@@ -394,6 +400,9 @@ impl Target for crate::machine::Machine {
     }
     fn stray_hint(&self, pc: u16) -> Option<String> {
         crate::machine::Machine::stray_hint(self, pc)
+    }
+    fn entry_named(&self, pc: u16) -> bool {
+        crate::machine::Machine::entry_named(self, pc)
     }
     fn write_fault_hint(&self, addr: u16, rom: bool) -> Option<String> {
         crate::machine::Machine::write_fault_hint(self, addr, rom)

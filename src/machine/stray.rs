@@ -65,6 +65,13 @@ pub fn outside_hint(
     Some(hint)
 }
 
+/// True if [`outside_hint`] names what went to `pc` (a call whose return
+/// address is on the stack, or an interrupt through its vector): then a
+/// replay for the step that left the program has nothing to add.
+pub fn entry_named(sp: u16, pc: u16, peek: &dyn Fn(u16) -> u8, pending: Option<u16>) -> bool {
+    call_site(sp, pc, peek).is_some() || vectored_entry(sp, pc, peek, pending).is_some()
+}
+
 /// For a write fault at `addr` by a push or call with SP (`sp`) still at
 /// $0000, its value after reset: the program never set the stack pointer.
 /// `ram` names the board's RAM (`the trainer11's RAM is $0040-$7FFF`) if
@@ -257,6 +264,16 @@ impl super::Machine {
             Some(why) => format!("{hint}. {why}"),
             None => hint,
         })
+    }
+
+    /// [`entry_named`] for this machine (its stack and pending interrupt).
+    pub fn entry_named(&self, pc: u16) -> bool {
+        entry_named(
+            self.registers().sp,
+            pc,
+            &|a| self.peek(a),
+            crate::cpu::Bus::irq_vector(self.board()),
+        )
     }
 
     /// Why the CPU is at `pc` when a watchdog reset just put it there (no
