@@ -22,6 +22,7 @@ use crate::image::Program;
 use crate::machine::hooked::{
     AtBreakpoint, Interest, Iteration, RepeatCache, StepBefore, StepHook,
 };
+use crate::machine::stray::ProgramExit;
 use serde::Serialize;
 use std::cell::{Ref, RefCell};
 
@@ -1134,7 +1135,7 @@ impl<T: Target> Debugger<T> {
     /// `EXIT_STEPS` steps in the history and replaying them (exact, as every
     /// jump in history is); the session ends where it was. None without
     /// history (`run` replays the whole run instead) or if it lies further back.
-    fn exit_from_program(&mut self) -> Option<crate::machine::stray::ProgramExit> {
+    fn exit_from_program(&mut self) -> Option<ProgramExit> {
         /// Steps looked back over (a few ms of replay).
         const EXIT_STEPS: u64 = 50_000;
         let here = self.tracked.index;
@@ -1150,19 +1151,11 @@ impl<T: Target> Debugger<T> {
         self.replaying = true;
         while self.tracked.index < here {
             let regs = self.target.cpu().regs;
-            let peek = |a: u16| self.target.peek(a);
-            let ins = Instruction::decode(regs.pc, peek).ok();
-            let stacked =
-                u16::from_be_bytes([peek(regs.sp.wrapping_add(1)), peek(regs.sp.wrapping_add(2))]);
-            let inside = self.program().byte_at(regs.pc).is_some();
+            let probe = ProgramExit::probe(self.program(), &regs, &|a| self.target.peek(a));
             self.step_once(false);
             let to = self.target.cpu().regs.pc;
-            if inside && self.program().byte_at(to).is_none() {
-                if let Some(exit) = ins.and_then(|i| {
-                    crate::machine::stray::ProgramExit::of_step(&i, to, regs.sp, stacked)
-                }) {
-                    last = Some(exit);
-                }
+            if let Some(exit) = probe.and_then(|p| p.after(self.program(), to)) {
+                last = Some(exit);
             }
         }
         self.replaying = false;

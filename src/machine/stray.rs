@@ -4,7 +4,7 @@
 //! answers `jsr OUTA`) goes wrong on a bare board. Shared by `run`'s stop
 //! message and the debugger's.
 
-use crate::cpu::Instruction;
+use crate::cpu::{Instruction, Registers};
 use crate::image::Program;
 
 /// For a stop at `pc` outside the program's bytes (code run where the
@@ -145,15 +145,46 @@ impl ProgramExit {
         }
     }
 
-    /// The step of `ins` (SP `sp` and the two bytes above it, `stacked`,
-    /// before it) that ended at `to`, if it went there by the instruction
-    /// itself (not an interrupt taken before it).
-    pub fn of_step(ins: &Instruction, to: u16, sp: u16, stacked: u16) -> Option<ProgramExit> {
-        exit_kind(ins, to).map(|kind| ProgramExit {
-            from: ins.addr,
-            to,
-            sp,
+    /// What the step about to run from `regs` needs noted to tell, after
+    /// it, whether it left the program's bytes ([`ExitProbe::after`]):
+    /// `None` when it starts outside them (it cannot leave them).
+    pub fn probe(
+        program: &Program,
+        regs: &Registers,
+        peek: &dyn Fn(u16) -> u8,
+    ) -> Option<ExitProbe> {
+        program.byte_at(regs.pc)?;
+        let stacked =
+            u16::from_be_bytes([peek(regs.sp.wrapping_add(1)), peek(regs.sp.wrapping_add(2))]);
+        Some(ExitProbe {
+            ins: Instruction::decode(regs.pc, peek).ok()?,
+            sp: regs.sp,
             stacked,
+        })
+    }
+}
+
+/// A step about to run inside the program's bytes ([`ProgramExit::probe`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ExitProbe {
+    ins: Instruction,
+    sp: u16,
+    stacked: u16,
+}
+
+impl ExitProbe {
+    /// The step ended at `to`: the exit, if that is outside the program's
+    /// bytes and the instruction itself went there (not an interrupt
+    /// taken before it).
+    pub fn after(self, program: &Program, to: u16) -> Option<ProgramExit> {
+        if program.byte_at(to).is_some() {
+            return None;
+        }
+        exit_kind(&self.ins, to).map(|kind| ProgramExit {
+            from: self.ins.addr,
+            to,
+            sp: self.sp,
+            stacked: self.stacked,
             kind,
         })
     }
@@ -225,23 +256,15 @@ impl super::Machine {
             }
         }
         let program = self.program.clone();
-        let inside = |a: u16| program.byte_at(a).is_some();
         let mut last = None;
         // One instruction per run: a run ends at the first boundary after
         // its budget (made once: its breakpoint set is 8 KiB).
         let one = StopConditions::budget(1);
         while m.cycles() <= stop_cycles {
-            let from = m.registers().pc;
-            let sp = m.registers().sp;
-            let stacked =
-                u16::from_be_bytes([m.peek(sp.wrapping_add(1)), m.peek(sp.wrapping_add(2))]);
-            let ins = Instruction::decode(from, |a| m.peek(a)).ok();
+            let probe = ProgramExit::probe(&program, &m.registers(), &|a| m.peek(a));
             let reason = m.run_until(&one);
-            let to = m.registers().pc;
-            if inside(from) && !inside(to) {
-                if let Some(exit) = ins.and_then(|i| ProgramExit::of_step(&i, to, sp, stacked)) {
-                    last = Some(exit);
-                }
+            if let Some(exit) = probe.and_then(|p| p.after(&program, m.registers().pc)) {
+                last = Some(exit);
             }
             if reason != StopReason::CycleBudget {
                 break;

@@ -274,11 +274,10 @@ impl Asm<'_> {
         let Some(vfile) = self.expansions else {
             return;
         };
-        let Some(text) = self.files.get(vfile).map(|f| f.text.clone()) else {
+        let Some(text) = self.files.get(vfile).map(|f| f.text.as_str()) else {
             return;
         };
-        let line_of =
-            |span: Span| super::super::diagnostics::line_col(&text, span.start as usize).0;
+        let line_of = |span: Span| super::super::diagnostics::line_col(text, span.start as usize).0;
         // The innermost expansion holding line `l` of the expansion file.
         let innermost = |l: u32| {
             self.expansion_uses
