@@ -30,6 +30,7 @@ pub mod render;
 pub mod sci;
 pub mod spi;
 pub mod timer;
+pub mod watch_bits;
 
 use crate::cpu::Bus;
 use adc::Adc;
@@ -41,6 +42,7 @@ use ports::Ports;
 use sci::Sci;
 use spi::Spi;
 use timer::Timer;
+use watch_bits::WatchBits;
 
 /// The E clock of the trainer11 (8 MHz crystal / 4), in Hz.
 pub const E_CLOCK_HZ: u64 = 2_000_000;
@@ -272,43 +274,8 @@ struct Watch {
 
 #[derive(Debug)]
 struct WatchSet {
-    writes: Vec<u64>,
-    reads: Vec<u64>,
-    /// The 64-byte blocks of `writes` and `reads` ([`watched_blocks`]).
-    blocks: ([u64; 16], [u64; 16]),
+    bits: WatchBits,
     log: Vec<WatchedAccess>,
-}
-
-impl WatchSet {
-    fn has(bits: &[u64], addr: u16) -> bool {
-        bits[(addr >> 6) as usize] & (1 << (addr & 63)) != 0
-    }
-}
-
-/// The 64-byte blocks with a watched byte in `bits` (one bit per address,
-/// 1,024 words): bit `b % 64` of word `b / 64` for block `b`, which is
-/// word `b` of `bits`.
-fn watched_blocks(bits: &[u64]) -> [u64; 16] {
-    let mut blocks = [0u64; 16];
-    for (b, _) in nonzero_words(bits) {
-        blocks[b / 64] |= 1 << (b % 64);
-    }
-    blocks
-}
-
-/// The words of `bits` that are not zero, with their index: eight at a
-/// time, so the empty stretches of a sparse set (one bit per address, the
-/// debugger's watch, asked before every run) cost one test each.
-pub(crate) fn nonzero_words(bits: &[u64]) -> impl Iterator<Item = (usize, u64)> + '_ {
-    let eights = bits.chunks_exact(8);
-    let rest = eights.remainder();
-    let tail = bits.len() - rest.len();
-    eights
-        .enumerate()
-        .filter(|(_, e)| e.iter().fold(0, |a, w| a | w) != 0)
-        .flat_map(|(i, e)| e.iter().enumerate().map(move |(j, &w)| (i * 8 + j, w)))
-        .chain(rest.iter().enumerate().map(move |(j, &w)| (tail + j, w)))
-        .filter(|&(_, w)| w != 0)
 }
 
 impl Clone for Watch {
@@ -738,6 +705,12 @@ impl Board {
         }
     }
 
+    /// True if every byte of the 64-byte block `b` ($40 * b on) is RAM
+    /// ([`Board::is_ram`]); false may still be RAM byte by byte.
+    pub(crate) fn block_is_ram(&self, b: usize) -> bool {
+        self.map.block_is_ram(b)
+    }
+
     /// True if `addr` is RAM (not a register, the PIO, ROM or EEPROM): the
     /// bytes [`Board::set_watch`] can watch.
     pub(crate) fn is_ram(&self, addr: u16) -> bool {
@@ -745,16 +718,15 @@ impl Board {
     }
 
     /// Watches CPU accesses to RAM (see [`Board::is_ram`]), or stops
-    /// watching (`None`): `(writes, reads)` set one bit per address (bit
-    /// `a & 63` of word `a >> 6`, 1,024 words each) for the bytes whose
-    /// writes and whose reads are watched. Their 64-byte blocks leave the
+    /// watching (`None`): the bytes whose writes and whose reads are
+    /// watched. Their 64-byte blocks leave the
     /// direct path for that kind of access; each watched access is logged
     /// ([`Board::watched_accesses`]) and asks for attention, so the step
     /// that made it leaves the machine's hot loop. The accesses themselves
     /// are the same either way.
-    pub(crate) fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
+    pub(crate) fn set_watch(&mut self, bits: Option<&WatchBits>) {
         match bits {
-            Some((writes, reads)) if writes.len() == 1024 && reads.len() == 1024 => {
+            Some(bits) => {
                 let mut set = self
                     .watch
                     .on
@@ -762,25 +734,21 @@ impl Board {
                     .or_else(|| self.watch.spare.take())
                     .unwrap_or_else(|| {
                         Box::new(WatchSet {
-                            writes: vec![0; 1024],
-                            reads: vec![0; 1024],
-                            blocks: ([0; 16], [0; 16]),
+                            bits: WatchBits::new(),
                             log: Vec::new(),
                         })
                     });
                 // The debugger sets the same watch again before each run
-                // (every stop): then its blocks are known.
-                if set.writes != writes || set.reads != reads {
-                    set.writes.copy_from_slice(writes);
-                    set.reads.copy_from_slice(reads);
-                    set.blocks = (watched_blocks(writes), watched_blocks(reads));
+                // (every stop): then nothing is copied.
+                if set.bits != *bits {
+                    set.bits = bits.clone();
                 }
                 set.log.clear();
-                let blocks = set.blocks;
+                let blocks = set.bits.block_bits();
                 self.watch.on = Some(set);
                 self.map.set_watch(Some(blocks));
             }
-            _ => {
+            None => {
                 if let Some(set) = self.watch.on.take() {
                     self.watch.spare = Some(set);
                 }
@@ -1393,6 +1361,13 @@ impl Board {
                 }
                 _ => self.ports.read(addr, now),
             },
+            // A watched block of RAM: the memory as the direct path reads
+            // it, and the watch's log (without the lookups below).
+            _ if self.map.direct_but_for_watch(abs, false) => {
+                let v = self.mem[abs as usize];
+                self.log_watched(abs, v, false);
+                v
+            }
             _ => match self.kind_below_registers(abs) {
                 Kind::Pio => {
                     let reg = self.pio_register(abs);
@@ -1526,7 +1501,12 @@ impl Board {
     fn log_watched(&mut self, addr: u16, value: u8, write: bool) {
         let old = self.mem[addr as usize];
         if let Some(w) = &mut self.watch.on {
-            if WatchSet::has(if write { &w.writes } else { &w.reads }, addr) {
+            let watched = if write {
+                w.bits.watches_write(addr)
+            } else {
+                w.bits.watches_read(addr)
+            };
+            if watched {
                 w.log.push(WatchedAccess {
                     addr,
                     old,
@@ -1622,6 +1602,13 @@ impl Board {
                 if output || before.is_some_and(|b| self.peek_io(abs) != b) {
                     self.last_activity = now;
                 }
+            }
+            // A watched block of RAM: the store as the direct path makes
+            // it, and the watch's log.
+            _ if self.map.direct_but_for_watch(abs, true) => {
+                self.log_watched(abs, value, true);
+                self.mem[abs as usize] = value;
+                return;
             }
             _ => match self.kind_below_registers(abs) {
                 Kind::Ram => {
@@ -1838,32 +1825,35 @@ mod tests {
         assert_eq!(regs.read(0x8002), regs.ports.peek(ports::addr::PIOC, 0));
     }
 
-    /// `nonzero_words` finds every word that is not zero, in order, at the
-    /// edges of its groups of eight and in a tail shorter than eight.
+    /// `block_is_ram` answers true only for blocks whose every byte is RAM
+    /// (the watch's quick test), and for most of a board's RAM: on the
+    /// trainer11 (PIO at $8000, RAM to $7FFF), with the registers and the
+    /// internal RAM moved by INIT, and on the EVB (EEPROM, RAM at $C000).
     #[test]
-    fn nonzero_words_are_every_set_word() {
-        for len in [1024, 13, 8, 3, 0] {
-            let mut bits = vec![0u64; len];
-            let set: Vec<usize> = [0, 7, 8, 9, 12, 511, 1023]
-                .into_iter()
-                .filter(|&i| i < len)
-                .collect();
-            for &i in &set {
-                bits[i] = 1 << (i % 64);
-            }
-            let found: Vec<(usize, u64)> = nonzero_words(&bits).collect();
-            let want: Vec<(usize, u64)> = set.iter().map(|&i| (i, bits[i])).collect();
-            assert_eq!(found, want, "{len} words");
+    fn block_is_ram_only_where_every_byte_is_ram() {
+        use config::{BoardConfig, BoardSetup};
+        let mut boards = vec![
+            Board::new(),
+            Board::with_setup(&BoardSetup::new(BoardConfig::evb())),
+        ];
+        for init in [0x80, 0x08, 0x71] {
+            let mut b = Board::new();
+            b.write(ports::addr::INIT, init);
+            boards.push(b);
         }
-        let mut bits = vec![0u64; 1024];
-        bits[1] = 3;
-        bits[65] = 1 << 63;
-        assert_eq!(watched_blocks(&bits), {
-            let mut b = [0u64; 16];
-            b[0] = 1 << 1;
-            b[1] = 1 << 1;
-            b
-        });
+        for b in &boards {
+            let mut whole = 0;
+            for block in 0..1024usize {
+                let all = (0..64).all(|i| b.is_ram(((block << 6) | i) as u16));
+                assert!(
+                    !b.block_is_ram(block) || all,
+                    "block ${:04X} is not all RAM",
+                    block << 6
+                );
+                whole += usize::from(b.block_is_ram(block));
+            }
+            assert!(whole >= 120, "{whole} blocks");
+        }
     }
 
     /// `Bus::fetch`, which takes an instruction in one load where it can,
@@ -1889,9 +1879,9 @@ mod tests {
             board.write(ports::addr::INIT, init);
             for watched in [false, true] {
                 if watched {
-                    let mut bits = vec![0u64; 1024];
-                    bits[0x7F00 >> 6] = 1;
-                    board.set_watch(Some((&bits, &bits)));
+                    let mut bits = WatchBits::new();
+                    bits.add(0x7F00, true, true);
+                    board.set_watch(Some(&bits));
                 }
                 for pc in 0..=0xFFFFu16 {
                     let len = match Instruction::decode(pc, |a| board.peek(a)) {
@@ -1939,13 +1929,12 @@ mod tests {
     #[test]
     fn a_watch_set_again_or_changed_logs_its_own_bytes() {
         let bits = |addrs: &[u16]| {
-            let mut b = vec![0u64; 1024];
+            let mut b = WatchBits::new();
             for &a in addrs {
-                b[(a >> 6) as usize] |= 1 << (a & 63);
+                b.add(a, true, false);
             }
             b
         };
-        let none = bits(&[]);
         let mut board = Board::new();
         for (writes, store, logged) in [
             (bits(&[0x0100]), 0x0100, true),
@@ -1955,7 +1944,7 @@ mod tests {
             (bits(&[0x0100, 0x2000]), 0x0100, true),
             (bits(&[]), 0x2000, false),
         ] {
-            board.set_watch(Some((&writes, &none)));
+            board.set_watch(Some(&writes));
             board.write(store, 0x5A);
             assert_eq!(
                 board.watched_accesses().len(),

@@ -8,4 +8,6 @@ pub mod program;
 pub mod s19;
 pub mod text;
 
-pub use program::{FileId, LineEntry, Program, Segment, SourceFile, Symbol, SymbolKind};
+pub use program::{
+    FileId, LabelIndex, LineEntry, Program, Segment, SourceFile, Symbol, SymbolKind,
+};

@@ -9,6 +9,7 @@
 use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
 use crate::board::render;
+use crate::board::watch_bits::WatchBits;
 use crate::board::{Board, BusFault, InputKind};
 use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
 use crate::image::Program;
@@ -1236,25 +1237,21 @@ impl Machine {
         self.instructions
     }
 
-    /// True if every address set in `bits` (bit `a & 63` of word
-    /// `a >> 6`) is RAM, where [`Machine::set_watch`] can watch.
-    pub fn can_watch(&self, bits: &[u64]) -> bool {
-        crate::board::nonzero_words(bits).all(|(w, b)| {
-            let base = (w as u16) << 6;
-            (0..64)
-                .filter(|i| b & (1 << i) != 0)
-                .all(|i| self.board.is_ram(base | i))
+    /// True if every address of `bits` is RAM, where
+    /// [`Machine::set_watch`] can watch.
+    pub fn can_watch(&self, bits: &WatchBits) -> bool {
+        bits.blocks().all(|b| {
+            self.board.block_is_ram(b) || bits.addresses_in(b).all(|a| self.board.is_ram(a))
         })
     }
 
     /// Watches the CPU's accesses to RAM during a hooked run, or stops
-    /// (`None`): `(writes, reads)` set one bit per address (bit `a & 63`
-    /// of word `a >> 6`, 1,024 words each; only RAM, see
-    /// [`Machine::can_watch`]) for the bytes whose writes and whose reads
-    /// are watched. A step that made a watched access is told to the hook,
-    /// with the accesses in [`Machine::watched_accesses`] (the debugger's
-    /// watchpoints on its fast path). The run is the same either way.
-    pub fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
+    /// (`None`): the bytes whose writes and whose reads are watched (only
+    /// RAM, see [`Machine::can_watch`]). A step that made a watched access
+    /// is told to the hook, with the accesses in
+    /// [`Machine::watched_accesses`] (the debugger's watchpoints on its
+    /// fast path). The run is the same either way.
+    pub fn set_watch(&mut self, bits: Option<&WatchBits>) {
         self.board.set_watch(bits);
     }
 

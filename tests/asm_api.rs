@@ -365,3 +365,31 @@ fn vectors_disassemble_as_addresses_with_their_names() {
     assert_eq!(hc11lab::asm::disasm::vector_name(0xFFD7), None);
     assert_eq!(hc11lab::asm::disasm::vector_name(0xFFD4), None);
 }
+
+/// `Program::label_index` answers as `label_for` at every address: on the
+/// firmware, and where labels share an address (`player` and the byte after
+/// it, `RamSection`'s start) or a constant sits between them.
+#[test]
+fn label_index_answers_as_label_for() {
+    let firmware = Path::new(env!("CARGO_MANIFEST_DIR")).join("firmware/Viergewinnt.asm");
+    let shared = "  org $C000\na\nb       nop\nc\nd       equ $C001\n        nop\ne       ds.b 2\n";
+    let files = MemoryFiles::new()
+        .with("game/main.asm", GAME)
+        .with("game/Regs.inc", "PORTD equ $08\n");
+    let opts = AsmOptions::default();
+    let programs = [
+        assemble_file(&firmware, &opts).program,
+        assemble_with(Path::new("game/main.asm"), &files, &opts).program,
+        assemble_source("s.asm", shared, &opts).program,
+    ];
+    for p in programs.iter().map(|p| p.as_ref().expect("assembles")) {
+        let index = p.label_index();
+        for addr in 0..=0xFFFFu16 {
+            let want = p.label_for(addr).map(|(s, off)| (s.name.as_str(), off));
+            let got = index
+                .label_for(p, addr)
+                .map(|(s, off)| (s.name.as_str(), off));
+            assert_eq!(got, want, "at ${addr:04X}");
+        }
+    }
+}

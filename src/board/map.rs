@@ -218,6 +218,14 @@ impl MemoryMap {
 
     /// Block `b`'s [`QUICK_READ`] and [`QUICK_WRITE`] bits: as its page
     /// says, none for the register block, less what the watch takes off.
+    /// True if every byte of 64-byte block `b` is RAM (not the register
+    /// block): its page is RAM throughout. False says nothing (a page
+    /// that is RAM only in part).
+    pub fn block_is_ram(&self, b: usize) -> bool {
+        self.pages.get(b / 4).is_some_and(|p| p & WRITE_DIRECT != 0)
+            && !self.is_register((b as u16) << 6)
+    }
+
     fn block_quick(&self, b: usize) -> u8 {
         let p = self.pages[b / 4];
         // The register block is 64-byte aligned, so one block.
@@ -235,6 +243,14 @@ impl MemoryMap {
             }
         }
         q
+    }
+
+    /// True if a read (`write` false) or write of `addr` would go straight
+    /// to memory but for the watch ([`MemoryMap::set_watch`]): a watched
+    /// block of RAM, where the access is a plain one that is logged.
+    pub fn direct_but_for_watch(&self, addr: u16, write: bool) -> bool {
+        let flag = if write { WRITE_DIRECT } else { READ_DIRECT };
+        self.pages[(addr >> 8) as usize] & flag != 0 && !self.is_register(addr)
     }
 
     /// True if a read of `addr` goes straight to memory: a page of one

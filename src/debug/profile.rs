@@ -4,7 +4,7 @@
 //! them). This is what shows a student why `drawBoard` is slow.
 
 use super::callstack::{Ended, Frame};
-use crate::image::Program;
+use crate::image::{Program, Symbol};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
@@ -277,7 +277,12 @@ fn add(stats: &mut Rows, f: &Frame, now: u64, outer_active: bool, child: u64) ->
 
 /// `label`, `label+off` or `$ADDR` for an address.
 pub fn label_of(program: Option<&Program>, addr: u16) -> String {
-    match program.and_then(|p| p.label_for(addr)) {
+    label_text(program.and_then(|p| p.label_for(addr)), addr)
+}
+
+/// [`label_of`] from the label found for `addr` (by `label_for`).
+pub fn label_text(found: Option<(&Symbol, u16)>, addr: u16) -> String {
+    match found {
         Some((s, 0)) => s.name.clone(),
         Some((s, off)) if off < 0x100 => format!("{}+{off}", s.name),
         _ => format!("${addr:04X}"),

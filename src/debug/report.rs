@@ -7,7 +7,7 @@ use super::callstack::{Doubt, Frame, FrameKind};
 use super::profile::label_of;
 use super::provenance::{Link, NodeKind};
 use crate::cpu::Instruction;
-use crate::image::Program;
+use crate::image::{Program, Symbol};
 use serde::Serialize;
 
 /// Where an address is in the sources.
@@ -52,27 +52,40 @@ pub fn source_ref(program: Option<&Program>, addr: u16) -> SourceRef {
 /// A name for a data address: `board+136`, `coordy`, or a register
 /// constant such as `SPDR` for device addresses.
 pub fn data_label(program: Option<&Program>, addr: u16, device: bool) -> String {
-    if let Some(p) = program {
-        if device {
-            if let Some(s) = p.symbols.iter().find(|s| {
-                s.kind == crate::image::SymbolKind::Constant
-                    && s.value == addr
-                    && s.name.chars().all(|c| !c.is_ascii_lowercase())
-            }) {
-                return s.name.clone();
-            }
+    data_label_text(
+        program,
+        program.and_then(|p| p.label_for(addr)),
+        addr,
+        device,
+    )
+}
+
+/// [`data_label`] from the label found for `addr` (by `label_for`).
+pub fn data_label_text(
+    program: Option<&Program>,
+    found: Option<(&Symbol, u16)>,
+    addr: u16,
+    device: bool,
+) -> String {
+    if let Some(p) = program.filter(|_| device) {
+        if let Some(s) = p.symbols.iter().find(|s| {
+            s.kind == crate::image::SymbolKind::Constant
+                && s.value == addr
+                && s.name.chars().all(|c| !c.is_ascii_lowercase())
+        }) {
+            return s.name.clone();
         }
-        if let Some((s, off)) = p.label_for(addr) {
-            let within = s
-                .size
-                .map_or(off < 0x100, |size| (off as u32) < size.max(1));
-            if within {
-                return if off == 0 {
-                    s.name.clone()
-                } else {
-                    format!("{}+{off}", s.name)
-                };
-            }
+    }
+    if let Some((s, off)) = found {
+        let within = s
+            .size
+            .map_or(off < 0x100, |size| (off as u32) < size.max(1));
+        if within {
+            return if off == 0 {
+                s.name.clone()
+            } else {
+                format!("{}+{off}", s.name)
+            };
         }
     }
     format!("${addr:04X}")

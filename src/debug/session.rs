@@ -10,21 +10,22 @@ use super::condition::{EvalContext, Reg};
 use super::history::{History, DEFAULT_BUDGET};
 use super::lazy_provenance::{LazyProvenance, TrackBefore};
 use super::observe::AccessLog;
-use super::profile::{label_of, Profile, ProfileReport, RowDelta};
+use super::profile::{label_text, Profile, ProfileReport, RowDelta};
 use super::provenance::{RegByte, Tracker, NONE};
 use super::report::{
-    annotate, data_label, frames_report, initial_link, Explanation, FrameReport, PixelInfo,
+    annotate, data_label, data_label_text, frames_report, initial_link, Explanation, FrameReport,
+    PixelInfo,
 };
 use super::target::{FastStop, Fault, Target, TargetStep};
 use super::watch::{WatchError, WatchHit, Watchpoints};
 use crate::cpu::{Instruction, Op, Registers, RunState, Step, StepEvent};
-use crate::image::Program;
+use crate::image::{LabelIndex, Program, Symbol};
 use crate::machine::hooked::{
     AtBreakpoint, Interest, Iteration, RepeatCache, StepBefore, StepHook,
 };
 use crate::machine::stray::ProgramExit;
 use serde::Serialize;
-use std::cell::{Ref, RefCell};
+use std::cell::{OnceCell, Ref, RefCell};
 
 /// Longest provenance chain reported.
 pub const MAX_CHAIN: usize = 24;
@@ -730,6 +731,10 @@ pub struct Debugger<T: Target> {
     /// Provenance on the fast path, tracked when a question comes (module
     /// `lazy_provenance`); in a cell because questions take `&self`.
     lazy: RefCell<Option<Box<LazyProvenance<T>>>>,
+    /// The program's labels by address, made at the first stop that names
+    /// one (a scan of every symbol per name was most of a watchpoint
+    /// stop); dropped whenever the target may have changed.
+    labels: OnceCell<LabelIndex>,
 }
 
 impl<T: Target> Debugger<T> {
@@ -766,6 +771,7 @@ impl<T: Target> Debugger<T> {
             visits: Default::default(),
             max_cycles: 1_000_000_000,
             lazy: RefCell::new(None),
+            labels: OnceCell::new(),
         };
         d.set_history_budget(Some(DEFAULT_BUDGET));
         d
@@ -784,6 +790,7 @@ impl<T: Target> Debugger<T> {
     /// The machine, for changes from outside (a key pressed by hand, a
     /// memory edit): the recorded future is dropped, since it may differ now.
     pub fn target_mut(&mut self) -> &mut T {
+        self.labels = OnceCell::new();
         let i = self.tracked.index;
         if let Some(h) = &mut self.history {
             // The state at this index is about to change: what was recorded
@@ -957,6 +964,7 @@ impl<T: Target> Debugger<T> {
     /// watchpoints are re-resolved by name, history and trackers restart.
     pub fn replace_target(&mut self, target: T) {
         self.target = target;
+        self.labels = OnceCell::new();
         self.spdr = self.target.spdr();
         self.devices = self.target.device_ranges();
         let program = self.target.program().unwrap_or(&self.empty);
@@ -1126,7 +1134,15 @@ impl<T: Target> Debugger<T> {
     }
 
     fn label(&self, addr: u16) -> String {
-        label_of(self.target.program(), addr)
+        label_text(self.label_for(addr), addr)
+    }
+
+    /// `Program::label_for` through the session's index.
+    fn label_for(&self, addr: u16) -> Option<(&Symbol, u16)> {
+        let program = self.program();
+        self.labels
+            .get_or_init(|| program.label_index())
+            .label_for(program, addr)
     }
 
     /// At a stop before an illegal opcode or a refused write, at an
@@ -1165,32 +1181,41 @@ impl<T: Target> Debugger<T> {
     /// A sentence for a stop reason.
     fn describe(&self, reason: &Reason) -> String {
         let pc = self.target.cpu().regs.pc;
-        let here = self.label(pc);
+        // Not every sentence names where the program is (a watchpoint's
+        // names the instruction that made the access).
+        let here = || self.label(pc);
         match reason {
-            Reason::Step => format!("stepped; next instruction at {here} (${pc:04X})"),
+            Reason::Step => format!("stepped; next instruction at {here} (${pc:04X})", here = here()),
             Reason::Breakpoint { id, spec, hits } => {
-                format!("breakpoint #{id} `{spec}` hit (hit {hits}) at {here} (${pc:04X})")
+                format!("breakpoint #{id} `{spec}` hit (hit {hits}) at {here} (${pc:04X})", here = here())
             }
             Reason::Watchpoint { hits } => {
-                let parts: Vec<String> = hits
-                    .iter()
-                    .map(|h| {
-                        let what = match h.kind {
-                            super::observe::AccessKind::Read => format!("read ${:02X} from", h.new),
-                            super::observe::AccessKind::Write => {
-                                format!("wrote ${:02X} (was ${:02X}) to", h.new, h.old)
-                            }
-                        };
-                        format!(
-                            "watchpoint #{}: the instruction at {} (${:04X}) {what} {}",
-                            h.id,
-                            self.label(h.pc),
-                            h.pc,
-                            data_label(self.target.program(), h.addr, self.is_device(h.addr))
-                        )
-                    })
-                    .collect();
-                parts.join("; ")
+                use std::fmt::Write;
+                // One string written in place: a watchpoint on a busy byte
+                // stops often, and each stop is said.
+                let mut text = String::with_capacity(96 * hits.len());
+                for (i, h) in hits.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { "; " };
+                    let at = self.label(h.pc);
+                    let _ = write!(
+                        text,
+                        "{sep}watchpoint #{}: the instruction at {at} (${:04X}) ",
+                        h.id, h.pc
+                    );
+                    let _ = match h.kind {
+                        super::observe::AccessKind::Read => write!(text, "read ${:02X} from ", h.new),
+                        super::observe::AccessKind::Write => {
+                            write!(text, "wrote ${:02X} (was ${:02X}) to ", h.new, h.old)
+                        }
+                    };
+                    text.push_str(&data_label_text(
+                        self.target.program(),
+                        self.label_for(h.addr),
+                        h.addr,
+                        self.is_device(h.addr),
+                    ));
+                }
+                text
             }
             Reason::Returned {
                 from,
@@ -1200,7 +1225,7 @@ impl<T: Target> Debugger<T> {
             } => {
                 let from = self.label(*from);
                 if !by_return {
-                    format!("the frame of {from} was abandoned (stack moved by hand); now at {here}")
+                    format!("the frame of {from} was abandoned (stack moved by hand); now at {here}", here = here())
                 } else if to == expected {
                     format!("returned from {from} to {}", self.label(*to))
                 } else {
@@ -1239,12 +1264,12 @@ impl<T: Target> Debugger<T> {
                 self.stray_hint(*pc)
             ),
             Reason::Settled { waiting_on } => {
-                format!("key script done, program waits for input: {waiting_on}; at {here}")
+                format!("key script done, program waits for input: {waiting_on}; at {here}", here = here())
             }
             Reason::Halted { why, .. } => {
-                format!("{why}; at {here} (${pc:04X}){}", self.line_of(pc))
+                format!("{why}; at {here} (${pc:04X}){}", self.line_of(pc), here = here())
             }
-            Reason::Budget { cycles } => format!("ran {cycles} E-cycles without stopping; paused at {here}"),
+            Reason::Budget { cycles } => format!("ran {cycles} E-cycles without stopping; paused at {here}", here = here()),
             Reason::StartOfHistory => "reached the oldest state kept (start of history)".into(),
             Reason::NoFrame => "no subroutine to step out of (at top level)".into(),
         }
@@ -1361,7 +1386,8 @@ impl<T: Target> Debugger<T> {
     /// watchpoint, no provenance tracked step by step: lazy provenance
     /// needs nothing of the run) and the fast path is not switched off.
     fn fast_path(&self) -> bool {
-        let watch_ok = !self.watchpoints.active() || self.target.can_watch(self.watchpoints.bits());
+        let watch_ok =
+            !self.watchpoints.active() || self.target.can_watch(self.watchpoints.board_bits());
         self.fast && watch_ok && self.tracked.tracker.is_none()
     }
 
@@ -1445,8 +1471,7 @@ impl<T: Target> Debugger<T> {
         };
         let watching = hook.watchpoints.active();
         if watching {
-            let w = &hook.watchpoints;
-            self.target.set_watch(Some((w.bits(), w.read_bits())));
+            self.target.set_watch(Some(hook.watchpoints.board_bits()));
         }
         let end = self.target.run_hooked(
             self.max_cycles,

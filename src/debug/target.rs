@@ -5,6 +5,7 @@
 
 use super::breakpoint::ReadKind;
 use super::observe::{AccessObserver, NoObserver, ObservingBus};
+use crate::board::watch_bits::WatchBits;
 use crate::cpu::{Bus, Cpu, RamBus, Registers, Step};
 use crate::image::Program;
 use crate::machine::hooked::{AtBreakpoint, RepeatCache, StepBefore, StepHook};
@@ -177,18 +178,16 @@ pub trait Target: Clone {
             .iter()
             .any(|&(s, e)| (s..=e).contains(&addr))
     }
-    /// True if the target can watch CPU accesses to the addresses set in
-    /// `bits` (bit `a & 63` of word `a >> 6`) during
-    /// [`Target::run_hooked`] ([`Target::set_watch`]).
-    fn can_watch(&self, _bits: &[u64]) -> bool {
+    /// True if the target can watch CPU accesses to the addresses of
+    /// `bits` during [`Target::run_hooked`] ([`Target::set_watch`]).
+    fn can_watch(&self, _bits: &WatchBits) -> bool {
         false
     }
     /// Watches CPU accesses during [`Target::run_hooked`], or stops
-    /// (`None`): `(writes, reads)` set one bit per address (bit `a & 63`
-    /// of word `a >> 6`) for the bytes whose writes and whose reads are
-    /// watched. A step that made one is told to the hook, which finds the
-    /// accesses in [`Target::watched_accesses`].
-    fn set_watch(&mut self, _bits: Option<(&[u64], &[u64])>) {}
+    /// (`None`): the bytes whose writes and whose reads are watched. A
+    /// step that made one is told to the hook, which finds the accesses
+    /// in [`Target::watched_accesses`].
+    fn set_watch(&mut self, _bits: Option<&WatchBits>) {}
     /// The watched accesses of the step the hook is told about.
     fn watched_accesses(&self) -> &[crate::board::WatchedAccess] {
         &[]
@@ -414,10 +413,10 @@ impl Target for crate::machine::Machine {
     fn is_device(&self, addr: u16) -> bool {
         self.board().is_device(addr)
     }
-    fn can_watch(&self, bits: &[u64]) -> bool {
+    fn can_watch(&self, bits: &WatchBits) -> bool {
         self.can_watch(bits)
     }
-    fn set_watch(&mut self, bits: Option<(&[u64], &[u64])>) {
+    fn set_watch(&mut self, bits: Option<&WatchBits>) {
         crate::machine::Machine::set_watch(self, bits);
     }
     fn watched_accesses(&self) -> &[crate::board::WatchedAccess] {

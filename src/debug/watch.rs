@@ -14,6 +14,7 @@
 //! inside the running instruction's own bytes is taken as its fetch.
 
 use super::observe::{Access, AccessKind};
+use crate::board::watch_bits::WatchBits;
 use crate::image::Program;
 use serde::Serialize;
 
@@ -243,8 +244,12 @@ pub struct WatchHit {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Watchpoints {
     list: Vec<Watchpoint>,
+    /// Every watched address (bit `a & 63` of word `a >> 6`), for
+    /// [`Watchpoints::check`].
     bits: Vec<u64>,
-    read_bits: Vec<u64>,
+    /// What the machine logs: the writes of write, change and access
+    /// watchpoints and the reads of read and access ones.
+    board: WatchBits,
     next_id: u32,
     active: bool,
 }
@@ -254,7 +259,7 @@ impl Default for Watchpoints {
         Watchpoints {
             list: Vec::new(),
             bits: vec![0; 1024],
-            read_bits: vec![0; 1024],
+            board: WatchBits::new(),
             next_id: 1,
             active: false,
         }
@@ -338,29 +343,24 @@ impl Watchpoints {
         self.reindex();
     }
 
-    /// The watched addresses, one bit each (bit `a & 63` of word `a >> 6`).
-    pub fn bits(&self) -> &[u64] {
-        &self.bits
-    }
-
-    /// The addresses whose reads a watchpoint watches (`read`, `access`),
-    /// one bit each as [`Watchpoints::bits`].
-    pub fn read_bits(&self) -> &[u64] {
-        &self.read_bits
+    /// The accesses the machine is to log for the fast path
+    /// ([`crate::machine::Machine::set_watch`]): the writes of write,
+    /// change and access watchpoints, the reads of read and access ones.
+    pub fn board_bits(&self) -> &WatchBits {
+        &self.board
     }
 
     fn reindex(&mut self) {
         self.active = self.list.iter().any(|w| w.enabled && w.len > 0);
         self.bits.iter_mut().for_each(|b| *b = 0);
-        self.read_bits.iter_mut().for_each(|b| *b = 0);
+        self.board.clear();
         for w in self.list.iter().filter(|w| w.enabled) {
             let reads = matches!(w.spec.kind, WatchKind::Read | WatchKind::Access);
+            let writes = w.spec.kind != WatchKind::Read;
             for i in 0..w.len {
                 let a = w.start.wrapping_add(i);
                 self.bits[(a >> 6) as usize] |= 1 << (a & 63);
-                if reads {
-                    self.read_bits[(a >> 6) as usize] |= 1 << (a & 63);
-                }
+                self.board.add(a, writes, reads);
             }
         }
     }

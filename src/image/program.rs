@@ -142,6 +142,20 @@ impl Program {
             .map(|s| (s, addr - s.value))
     }
 
+    /// [`Program::label_for`] for many addresses: the labels sorted once
+    /// (the debugger names an address at every stop).
+    pub fn label_index(&self) -> LabelIndex {
+        let mut by_addr: Vec<(u16, u32)> = self
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind == SymbolKind::Label)
+            .map(|(i, s)| (s.value, i as u32))
+            .collect();
+        by_addr.sort_unstable();
+        LabelIndex { by_addr }
+    }
+
     /// The byte the program loads at `addr`, if any segment covers it.
     pub fn byte_at(&self, addr: u16) -> Option<u8> {
         self.segments.iter().find_map(|s| {
@@ -153,5 +167,25 @@ impl Program {
     /// Sorts `lines` by address; producers call this once when done.
     pub fn finish(&mut self) {
         self.lines.sort_by_key(|l| (l.addr, l.file, l.line));
+    }
+}
+
+/// The labels of one program sorted by address ([`Program::label_index`]):
+/// the same answers as [`Program::label_for`] in a binary search instead
+/// of a scan of every symbol.
+#[derive(Clone, Debug, Default)]
+pub struct LabelIndex {
+    /// (address, index into `symbols`), by address and then index: among
+    /// labels at one address the last defined answers, as in `label_for`.
+    by_addr: Vec<(u16, u32)>,
+}
+
+impl LabelIndex {
+    /// The label at or before `addr` in `program` (the program the index
+    /// was made from), and the offset from it.
+    pub fn label_for<'p>(&self, program: &'p Program, addr: u16) -> Option<(&'p Symbol, u16)> {
+        let at = self.by_addr.partition_point(|&(v, _)| v <= addr);
+        let &(value, i) = self.by_addr.get(at.checked_sub(1)?)?;
+        Some((program.symbols.get(i as usize)?, addr - value))
     }
 }
