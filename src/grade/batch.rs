@@ -184,13 +184,7 @@ pub fn grade_paths_sharded(
         .unzip();
     let total = subs.len();
     let done = AtomicUsize::new(0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| GradeError::Report {
-            what: "worker threads".into(),
-            message: e.to_string(),
-        })?;
+    let pool = worker_pool(jobs)?;
     let outputs: Vec<(SubmissionResult, Option<SimSource>)> = pool.install(|| {
         subs.par_iter()
             .zip(names.par_iter())
@@ -221,7 +215,9 @@ pub fn grade_paths_sharded(
         check_names: a.checks.iter().map(|c| c.name.clone()).collect(),
         max_score: super::result::round2(a.max_score()),
         submissions: results,
-        similarity: compare(&sims, &starter, similarity),
+        // In the batch's threads (fingerprinting a thousand submissions
+        // took a second on one core).
+        similarity: pool.install(|| compare(&sims, &starter, similarity)),
     };
     Ok(GradedBatch {
         report,
@@ -230,6 +226,17 @@ pub fn grade_paths_sharded(
         batch_size,
         skipped,
     })
+}
+
+/// The threads a batch grades with: `jobs` (all cores if `None`).
+fn worker_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, GradeError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| GradeError::Report {
+            what: "worker threads".into(),
+            message: e.to_string(),
+        })
 }
 
 /// `hc11lab grade`: loads the assignment, prepares the reference, grades
@@ -252,7 +259,9 @@ pub fn grade_batch_sharded(
     if let Some(d) = opts.dialect {
         assignment.dialect = d;
     }
-    let mut grader = Grader::new(assignment)?;
+    // The reference's games are played in parallel too, with as many
+    // threads as the batch.
+    let mut grader = worker_pool(opts.jobs)?.install(|| Grader::new(assignment))?;
     grader.set_cache(opts.cache);
     grade_paths_sharded(
         &grader,

@@ -6,8 +6,9 @@
 //! in the starter code are dropped before pairs are compared.
 
 use crate::cpu::Op;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
 
 /// Tuning of the fingerprinting and of what counts as suspicious.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -254,7 +255,7 @@ struct Fingerprinted {
 
 fn fingerprint(src: &SimSource, opts: &SimilarityOptions, starter: &HashSet<u64>) -> Fingerprinted {
     let tokens: Vec<Vec<Token>> = src.files.iter().map(|(_, t)| tokenize(t)).collect();
-    let mut prints: HashMap<u64, Vec<Place>> = HashMap::new();
+    let mut prints: HashMap<u64, Vec<Place>> = HashMap::default();
     for (fi, toks) in tokens.iter().enumerate() {
         for (h, pos) in winnow(toks, opts) {
             if !starter.contains(&h) {
@@ -370,16 +371,24 @@ fn matches(
 /// Groups submissions with identical sources (the same file texts, line
 /// endings aside, whatever the paths): each group as indices, by name.
 fn identical_groups(sources: &[SimSource]) -> Vec<Vec<usize>> {
-    let mut by_content: HashMap<Vec<String>, usize> = HashMap::new();
+    // The texts made comparable in parallel (a batch of a thousand is
+    // megabytes), grouped in order.
+    let contents: Vec<Vec<String>> = sources
+        .par_iter()
+        .map(|s| {
+            let mut texts: Vec<String> = s
+                .files
+                .iter()
+                .map(|(_, t)| t.replace("\r\n", "\n"))
+                .collect();
+            texts.sort_unstable();
+            texts
+        })
+        .collect();
+    let mut by_content: HashMap<&[String], usize> = HashMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, s) in sources.iter().enumerate() {
-        let mut texts: Vec<String> = s
-            .files
-            .iter()
-            .map(|(_, t)| t.replace("\r\n", "\n"))
-            .collect();
-        texts.sort_unstable();
-        match by_content.get(&texts) {
+    for (i, texts) in contents.iter().enumerate() {
+        match by_content.get(texts.as_slice()) {
             Some(&g) => groups[g].push(i),
             None => {
                 by_content.insert(texts, groups.len());
@@ -403,7 +412,7 @@ pub fn compare(
     starter: &SimSource,
     opts: &SimilarityOptions,
 ) -> SimilarityReport {
-    let mut starter_prints = HashSet::new();
+    let mut starter_prints = HashSet::default();
     for (_, text) in &starter.files {
         let toks = tokenize(text);
         // Every k-gram of the starter, not only the winnowed ones, so no
@@ -413,8 +422,9 @@ pub fn compare(
     }
     let groups = identical_groups(sources);
     // One fingerprinted member per group; its weight is the group's size.
+    // Fingerprinting is the work (tokens, hashes): in parallel, in order.
     let reps: Vec<(&SimSource, Fingerprinted, usize)> = groups
-        .iter()
+        .par_iter()
         .filter_map(|g| {
             let s = sources.get(*g.first()?)?;
             Some((s, fingerprint(s, opts, &starter_prints), g.len()))
@@ -427,7 +437,7 @@ pub fn compare(
         .map(|(g, _)| g.iter().map(|&i| sources[i].name.clone()).collect())
         .collect();
     // How many submissions hold each fingerprint, and which groups.
-    let mut index: HashMap<u64, (usize, Vec<usize>)> = HashMap::new();
+    let mut index: HashMap<u64, (usize, Vec<usize>)> = HashMap::default();
     for (r, (_, fp, weight)) in reps.iter().enumerate() {
         for h in fp.prints.keys() {
             let e = index.entry(*h).or_default();
@@ -440,7 +450,7 @@ pub fn compare(
     let evidence = |h: &u64| index.get(h).is_some_and(|(n, _)| *n <= common);
     // Only counts per pair here: the shared fingerprints are collected
     // again for the few pairs that are reported.
-    let mut counts: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut counts: HashMap<(usize, usize), u32> = HashMap::default();
     for (n, holders) in index.values() {
         if *n > common {
             continue;

@@ -2,6 +2,7 @@
 //! differential check that plays them on the submission and the reference.
 
 use super::*;
+use rayon::prelude::*;
 use std::collections::HashSet;
 
 /// For each game, the earlier game it shares the most first moves with
@@ -143,49 +144,61 @@ impl Grader {
         booted: &Booted,
         d: &Differential,
     ) -> Result<Vec<Vec<RefMove>>, String> {
-        let mut games = Vec::new();
-        for g in 0..d.games {
-            let mut maker = MoveMaker::new(&d.generator, d.seed, g);
-            let mut m = booted.machine.clone();
-            let mut guard = booted.guard.clone();
-            let mut moves = Vec::new();
-            let mut ended_at: Option<u32> = None;
-            let budget = self.assignment.limits.max_cycles;
-            for n in 0..d.max_moves {
-                if ended_at.is_some_and(|e| n >= e + d.after_end) {
-                    break;
-                }
-                let Some((actions, label)) = maker.next(&d.generator) else {
-                    break;
-                };
-                let script = Script { actions };
-                run_script(&mut m, &script, self.timings.game, budget, &mut guard)
-                    .map_err(|e| format!("game {}, move {}: {e}", g + 1, n + 1))?;
-                let program = m.program().clone();
-                let read = |spec: &MemSpec| read_spec(&program, |a| m.peek(a), spec);
-                let compared = d
-                    .compare
-                    .iter()
-                    .map(|spec| read(spec).map(|(_, b)| b))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if ended_at.is_none() {
-                    if let Some(until) = &d.until {
-                        let (_, b) = read(until)?;
-                        if b.iter().any(|&x| x != 0) {
-                            ended_at = Some(n + 1);
-                        }
+        // The games are independent: played in parallel (in the caller's
+        // thread pool), the first failure in game order reported as before.
+        let games: Vec<Result<Vec<RefMove>, String>> = (0..d.games)
+            .into_par_iter()
+            .map(|g| self.reference_game(booted, d, g))
+            .collect();
+        games.into_iter().collect()
+    }
+
+    /// Game `g` of [`Grader::reference_games`] on the reference.
+    fn reference_game(
+        &self,
+        booted: &Booted,
+        d: &Differential,
+        g: u32,
+    ) -> Result<Vec<RefMove>, String> {
+        let mut maker = MoveMaker::new(&d.generator, d.seed, g);
+        let mut m = booted.machine.clone();
+        let mut guard = booted.guard.clone();
+        let mut moves = Vec::new();
+        let mut ended_at: Option<u32> = None;
+        let budget = self.assignment.limits.max_cycles;
+        for n in 0..d.max_moves {
+            if ended_at.is_some_and(|e| n >= e + d.after_end) {
+                break;
+            }
+            let Some((actions, label)) = maker.next(&d.generator) else {
+                break;
+            };
+            let script = Script { actions };
+            run_script(&mut m, &script, self.timings.game, budget, &mut guard)
+                .map_err(|e| format!("game {}, move {}: {e}", g + 1, n + 1))?;
+            let program = m.program().clone();
+            let read = |spec: &MemSpec| read_spec(&program, |a| m.peek(a), spec);
+            let compared = d
+                .compare
+                .iter()
+                .map(|spec| read(spec).map(|(_, b)| b))
+                .collect::<Result<Vec<_>, _>>()?;
+            if ended_at.is_none() {
+                if let Some(until) = &d.until {
+                    let (_, b) = read(until)?;
+                    if b.iter().any(|&x| x != 0) {
+                        ended_at = Some(n + 1);
                     }
                 }
-                moves.push(RefMove {
-                    script,
-                    label,
-                    frame: frame_of(&m),
-                    compared,
-                });
             }
-            games.push(moves);
+            moves.push(RefMove {
+                script,
+                label,
+                frame: frame_of(&m),
+                compared,
+            });
         }
-        Ok(games)
+        Ok(moves)
     }
 
     pub(super) fn check_differential(
