@@ -317,56 +317,6 @@ pub struct StopConditions {
     /// at a time, and every look it misses would have seen SP in the range.
     /// Everything else is as without it.
     pub skip_past_budget: Option<(u16, u16)>,
-    /// A stack guard looked at inside the run ([`StackMarks`]), for a
-    /// caller that would otherwise cut the run into slices to look at SP
-    /// between them. With it, `skip_past_budget` is the marks' own range.
-    pub marks: Option<StackMarks>,
-}
-
-/// The grader's stack guard, looked at by the run itself: at the first
-/// instruction boundary at or after every multiple of `every` E-cycles
-/// from `origin`, SP at `floor - 1` or above (up to `top`) arms the guard,
-/// and once it is armed SP below `floor` ends the run there
-/// ([`StopReason::CycleBudget`]; the caller, looking at SP, finds why).
-/// The same looks at the same boundaries as a caller running slices of
-/// `every` cycles and looking after each, without leaving the hot loop
-/// at every mark (a few hundred host instructions each, 1-2% of a
-/// grading). While armed, the fast-forward may skip past marks when SP
-/// stays at `floor - 1` or above all through the skipped loop: every look
-/// it misses would pass.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StackMarks {
-    /// The cycle the marks count from.
-    pub origin: u64,
-    /// E-cycles between marks.
-    pub every: u64,
-    /// The lowest byte the stack may use is `floor - 1`.
-    pub floor: u16,
-    /// The top of the stack's RAM: SP from `floor - 1` to here arms.
-    pub top: u16,
-    /// Set at the first mark with SP in place (kept from run to run by
-    /// the caller).
-    pub armed: std::cell::Cell<bool>,
-}
-
-impl StackMarks {
-    /// The first mark after `now`.
-    fn next_after(&self, now: u64) -> u64 {
-        let every = self.every.max(1);
-        let done = now.saturating_sub(self.origin) / every + 1;
-        self.origin.saturating_add(done.saturating_mul(every))
-    }
-
-    /// The look at a mark: false if the stack left its place.
-    fn look(&self, sp: u16) -> bool {
-        let low = self.floor.saturating_sub(1);
-        if sp >= low && sp <= self.top {
-            self.armed.set(true);
-            true
-        } else {
-            !(self.armed.get() && sp < self.floor)
-        }
-    }
 }
 
 impl StopConditions {
@@ -380,21 +330,6 @@ impl StopConditions {
             on_rom_write: true,
             on_unmapped_write: true,
             skip_past_budget: None,
-            marks: None,
-        }
-    }
-
-    /// The SP range a skipped loop must stay in to be skipped past the
-    /// budget: [`StopConditions::skip_past_budget`], or with marks their
-    /// armed range (none before they are armed).
-    #[inline]
-    pub(crate) fn skip_range(&self) -> Option<(u16, u16)> {
-        match &self.marks {
-            Some(m) => m
-                .armed
-                .get()
-                .then_some((m.floor.saturating_sub(1), u16::MAX)),
-            None => self.skip_past_budget,
         }
     }
 }
@@ -1032,11 +967,7 @@ impl Machine {
 
     /// `run_until`'s loop; `CHECK_BPS` if `stop` has breakpoints.
     fn run_loop<const CHECK_BPS: bool>(&mut self, stop: &StopConditions) -> StopReason {
-        let run_end = self.board.now().saturating_add(stop.max_cycles);
-        let mut budget_end = match &stop.marks {
-            Some(m) => m.next_after(self.board.now()).min(run_end),
-            None => run_end,
-        };
+        let budget_end = self.board.now().saturating_add(stop.max_cycles);
         let check_bps = CHECK_BPS;
         let ff = self.ff.enabled;
         // Steps taken elsewhere (single steps, the debugger) may have left
@@ -1059,12 +990,7 @@ impl Machine {
                 }
             }
             if self.board.now() >= budget_end {
-                match &stop.marks {
-                    Some(m) if self.board.now() < run_end && m.look(self.cpu.regs.sp) => {
-                        budget_end = m.next_after(self.board.now()).min(run_end);
-                    }
-                    _ => return StopReason::CycleBudget,
-                }
+                return StopReason::CycleBudget;
             }
             // The COP deadline only moves later (a feed; CR can only be set
             // in the first 64 cycles, and 00 is the shortest), so the hot
@@ -1073,7 +999,7 @@ impl Machine {
             let limit = budget_end.min(deadline);
             // Without a script action or COP reset ahead, the budget still
             // bounds the skip (nothing else would).
-            let skip_limit = if stop.skip_range().is_some() && deadline != u64::MAX {
+            let skip_limit = if stop.skip_past_budget.is_some() && deadline != u64::MAX {
                 deadline
             } else {
                 limit

@@ -208,7 +208,7 @@ impl Machine {
     /// Called at the head of a loop whose iterations change memory or
     /// registers: records two iterations and, if they are a counted loop
     /// (module doc), skips as many more as the counters and `limit` (or
-    /// `skip_limit`, when SP stayed in [`StopConditions::skip_range`])
+    /// `skip_limit`, when SP stayed in [`StopConditions::skip_past_budget`])
     /// allow.
     pub(super) fn try_counted(
         &mut self,
@@ -244,7 +244,7 @@ impl Machine {
             }
             let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
             let past = stop
-                .skip_range()
+                .skip_past_budget
                 .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
             let bound = if past { skip_limit } else { limit };
             match self.skip_counted(&its, [&s0, s1, s2], *period, bound) {

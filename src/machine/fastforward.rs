@@ -437,7 +437,7 @@ impl Machine {
     /// measures one iteration from here and, if it repeats exactly,
     /// skips as many more as fit before `limit` and the next device event
     /// (before `skip_limit` instead when SP stayed in the range of
-    /// [`StopConditions::skip_range`]).
+    /// [`StopConditions::skip_past_budget`]).
     /// Returns a stop reason if a step of the measured iteration stops the
     /// run (it is handled exactly as `run_until` would).
     #[inline(always)]
@@ -508,7 +508,7 @@ impl Machine {
                     self.ff.backoff.succeeded(head);
                     self.ff.hits += 1;
                     let past = stop
-                        .skip_range()
+                        .skip_past_budget
                         .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
                     let bound = if past { skip_limit } else { limit };
                     self.skip_repeats(period, count, bound, Some(measured));

@@ -388,7 +388,7 @@ impl Machine {
 
     /// `run_until`'s use of the above at a back-jump from `from`: skips up
     /// to `limit`, or `skip_limit` with SP in the range of
-    /// [`StopConditions::skip_range`]. False to let the probe
+    /// [`StopConditions::skip_past_budget`]. False to let the probe
     /// measure the loop.
     pub(super) fn try_poll_loop(
         &mut self,
@@ -405,7 +405,7 @@ impl Machine {
             PollTry::Skip(poll, measured, input) => {
                 let sp = self.cpu.regs.sp;
                 let past = stop
-                    .skip_range()
+                    .skip_past_budget
                     .is_some_and(|(low, high)| low <= sp && sp <= high);
                 let bound = if past { skip_limit } else { limit };
                 self.skip_poll(poll, measured, input, bound);

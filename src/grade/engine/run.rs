@@ -2,7 +2,6 @@
 //! chunks with the stack watched, and why a run ended early.
 
 use super::*;
-use crate::machine::StackMarks;
 
 /// Upper end of the RAM the stack may live in (the trainer11's RAM ends at $7FFF).
 pub(super) const RAM_TOP: u16 = 0x7FFF;
@@ -318,10 +317,7 @@ pub(super) fn run_chunked<T>(
 /// fast-forwarded past some of those marks when SP stays where the guard
 /// allows it all through the skipped loop (every look it misses would
 /// pass); the marks after the skip are the same, so the first look that
-/// fails is the same look. With the skip on and a guard, the machine
-/// looks at the marks itself ([`StackMarks`]) and the run leaves its loop
-/// only at a stop or a failing look; otherwise the run is cut into chunks
-/// and the guard looks between them.
+/// fails is the same look.
 pub(super) fn run_chunked_with<T>(
     m: &mut Machine,
     stop: &mut StopConditions,
@@ -331,37 +327,21 @@ pub(super) fn run_chunked_with<T>(
     mut done: impl FnMut(&Machine, &StopReason) -> Option<T>,
 ) -> Result<T, Cut> {
     let start = m.cycles();
-    let in_run = skip_past && guard.is_some();
     loop {
         let used = m.cycles() - start;
         if used >= budget {
             return Err(Cut::Budget);
         }
-        if in_run {
-            stop.max_cycles = budget - used;
-            stop.skip_past_budget = None;
-            stop.marks = guard.as_ref().map(|g| StackMarks {
-                origin: start,
-                every: CHUNK_CYCLES,
-                floor: g.floor,
-                top: RAM_TOP,
-                armed: g.armed.into(),
-            });
-        } else {
-            let mark = (used / CHUNK_CYCLES + 1) * CHUNK_CYCLES;
-            stop.max_cycles = (mark - used).min(budget - used);
-            stop.skip_past_budget = match guard.as_ref() {
-                _ if !skip_past => None,
-                None => Some((0, u16::MAX)),
-                Some(g) if g.armed => Some((g.floor.saturating_sub(1), u16::MAX)),
-                Some(_) => None,
-            };
-        }
+        let mark = (used / CHUNK_CYCLES + 1) * CHUNK_CYCLES;
+        stop.max_cycles = (mark - used).min(budget - used);
+        stop.skip_past_budget = match guard.as_ref() {
+            _ if !skip_past => None,
+            None => Some((0, u16::MAX)),
+            Some(g) if g.armed => Some((g.floor.saturating_sub(1), u16::MAX)),
+            Some(_) => None,
+        };
         let reason = m.run_until(stop);
         if let Some(g) = guard.as_mut() {
-            if let Some(marks) = stop.marks.take() {
-                g.armed = marks.armed.get();
-            }
             g.check(m).map_err(Cut::Failed)?;
         }
         if let Some(failure) = stop_failure(m, reason) {
