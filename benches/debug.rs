@@ -136,6 +136,13 @@
 //! loops, laid out otherwise) measured `run_until` 2.26-2.32 ms and every
 //! ratio at 1.35-1.50x: these figures move with the layout as much as
 //! with the code.
+//! Session 23 (a watchpoint stop a third of its cost: labels through
+//! `Program::label_index`, the watch handed over as `WatchBits` with its
+//! blocks, a read watchpoint's block keeping its direct writes), pinned,
+//! two rounds against the session 22 binary: the watchpoint on the cells
+//! 3.17-3.18 -> 3.07 ms, `read coordy` 3.13-3.16 -> 3.04-3.05 ms, the
+//! fast path the same (2.94-2.97 ms), so the watchpoints are 3-5% over
+//! it instead of 7-8% (1.51-1.54x of `run_until`, 1.99-2.04 ms).
 //!
 //! The command line, best of 15 wall-clock runs each (process start and
 //! assembling the firmware, about 4 ms, included), old binary vs new, built

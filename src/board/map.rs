@@ -216,8 +216,6 @@ impl MemoryMap {
         }
     }
 
-    /// Block `b`'s [`QUICK_READ`] and [`QUICK_WRITE`] bits: as its page
-    /// says, none for the register block, less what the watch takes off.
     /// True if every byte of 64-byte block `b` is RAM (not the register
     /// block): its page is RAM throughout. False says nothing (a page
     /// that is RAM only in part).
@@ -226,6 +224,8 @@ impl MemoryMap {
             && !self.is_register((b as u16) << 6)
     }
 
+    /// Block `b`'s [`QUICK_READ`] and [`QUICK_WRITE`] bits: as its page
+    /// says, none for the register block, less what the watch takes off.
     fn block_quick(&self, b: usize) -> u8 {
         let p = self.pages[b / 4];
         // The register block is 64-byte aligned, so one block.
