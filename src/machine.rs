@@ -483,6 +483,13 @@ impl Machine {
         (self.ff.probes, self.ff.hits, self.ff.skipped)
     }
 
+    /// Counted-loop skips that reused the plan of an earlier skip from the
+    /// same state (`counted::PlanMemo`), since this machine or the one it
+    /// was copied from was made (a statistic).
+    pub fn counted_plans_reused(&self) -> u64 {
+        self.ff.plan_hits
+    }
+
     /// Skips made from a poll loop's code, without a measured iteration
     /// (the commonest waits: one read and a branch back), since this
     /// machine was made. Each is also counted in the skipped iterations.

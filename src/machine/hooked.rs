@@ -1096,7 +1096,7 @@ impl Machine {
         let period = now - t1;
         let limit = capped(p.limit, now, period, hook.repeat_cap());
         let outcome = match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, limit) {
-            Ok((k, varied)) => {
+            Ok((k, varied, _)) => {
                 cache.skipped += k;
                 hook.repeated(k, u64::from(p.steps));
                 *interest = hook.interest();
