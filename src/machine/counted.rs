@@ -51,6 +51,12 @@
 //!    instruction count advance by k iterations, each register and written
 //!    RAM byte moves by k steps, CCR is B's (with H as above). The
 //!    iteration that would cross a boundary runs normally.
+//!
+//! A loop met again in the very state a skip started from before (the
+//! whole CPU, and every byte the two iterations read or wrote as it was
+//! then) runs its two iterations without recording them and reuses that
+//! skip's plan ([`PlanMemo`]): the same inputs make the same iterations,
+//! and step 5 is taken from the plan as it was made.
 
 use super::{Machine, StopConditions, StopReason};
 use crate::board::Board;
