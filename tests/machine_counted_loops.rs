@@ -228,18 +228,19 @@ fn a_delay_loop_is_skipped_in_few_steps() {
     assert!(probes < 2_000, "{probes} measurements");
 }
 
+/// The shape of the Viergewinnt key loop: a subroutine counts a RAM byte
+/// with ADDA, the caller compares it with 250.
+/// C000: lds #$01FF ; C003: bsr C014 ; ldab $0100 ; cmpb #250 ; bne C003 ;
+///       clr $0100 ; inc $0110 ; bra C003
+/// C014: psha ; ldaa $0100 ; adda #1 ; staa $0100 ; pula ; rts
+const DEBOUNCE: [u8; 31] = [
+    0x8E, 0x01, 0xFF, 0x8D, 0x0F, 0xF6, 0x01, 0x00, 0xC1, 0xFA, 0x26, 0xF7, 0x7F, 0x01, 0x00, 0x7C,
+    0x01, 0x10, 0x20, 0xEF, 0x36, 0xB6, 0x01, 0x00, 0x8B, 0x01, 0xB7, 0x01, 0x00, 0x32, 0x39,
+];
+
 #[test]
 fn a_debounce_counter_in_ram_is_skipped() {
-    // The shape of the Viergewinnt key loop: a subroutine counts a RAM
-    // byte with ADDA, the caller compares it with 250.
-    // C000: lds #$01FF ; C003: bsr C014 ; ldab $0100 ; cmpb #250 ; bne C003 ;
-    //       clr $0100 ; inc $0110 ; bra C003
-    // C014: psha ; ldaa $0100 ; adda #1 ; staa $0100 ; pula ; rts
-    let code = [
-        0x8E, 0x01, 0xFF, 0x8D, 0x0F, 0xF6, 0x01, 0x00, 0xC1, 0xFA, 0x26, 0xF7, 0x7F, 0x01, 0x00,
-        0x7C, 0x01, 0x10, 0x20, 0xEF, 0x36, 0xB6, 0x01, 0x00, 0x8B, 0x01, 0xB7, 0x01, 0x00, 0x32,
-        0x39,
-    ];
+    let code = DEBOUNCE;
     let (mut fast, mut slow) = pair(&code);
     chunks(&mut fast, &mut slow, 1_000_000, "debounce");
     assert!(fast.peek(0x0110) > 20);
@@ -258,11 +259,7 @@ fn a_debounce_counter_in_ram_is_skipped() {
 /// machines stay equal to the one without fast-forward at every stop.
 #[test]
 fn a_counted_loop_met_again_reuses_its_plan() {
-    let code = [
-        0x8E, 0x01, 0xFF, 0x8D, 0x0F, 0xF6, 0x01, 0x00, 0xC1, 0xFA, 0x26, 0xF7, 0x7F, 0x01, 0x00,
-        0x7C, 0x01, 0x10, 0x20, 0xEF, 0x36, 0xB6, 0x01, 0x00, 0x8B, 0x01, 0xB7, 0x01, 0x00, 0x32,
-        0x39,
-    ];
+    let code = DEBOUNCE;
     let (mut fast, mut slow) = pair(&code);
     chunks(&mut fast, &mut slow, 1_000_000, "debounce, plans reused");
     assert!(
