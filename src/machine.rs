@@ -332,6 +332,21 @@ impl StopConditions {
             skip_past_budget: None,
         }
     }
+
+    /// How far a skip may go: `skip_limit` when SP stayed (`sp`: lowest,
+    /// highest) all through the skipped loop in
+    /// [`StopConditions::skip_past_budget`], else `limit`.
+    #[inline(always)]
+    pub(crate) fn skip_bound(&self, sp: (u16, u16), limit: u64, skip_limit: u64) -> u64 {
+        let past = self
+            .skip_past_budget
+            .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
+        if past {
+            skip_limit
+        } else {
+            limit
+        }
+    }
 }
 
 /// What reset the chip in a [`CopReset`].

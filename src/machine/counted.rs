@@ -198,20 +198,6 @@ impl PassStart {
     }
 }
 
-/// How far a skip after the iterations may go: `skip_limit` when SP
-/// stayed (`sp`: lowest, highest) in [`StopConditions::skip_past_budget`],
-/// else `limit`.
-fn skip_bound(stop: &StopConditions, sp: (u16, u16), limit: u64, skip_limit: u64) -> u64 {
-    let past = stop
-        .skip_past_budget
-        .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
-    if past {
-        skip_limit
-    } else {
-        limit
-    }
-}
-
 /// How one recorded iteration ended.
 enum Pass {
     Back,
@@ -281,7 +267,7 @@ impl Machine {
                 }
             }
             let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
-            let bound = skip_bound(stop, sp, limit, skip_limit);
+            let bound = stop.skip_bound(sp, limit, skip_limit);
             match self.skip_counted(&its, [&s0, s1, s2], *period, bound) {
                 Ok((_, varied, plan)) => {
                     if !check_bps {
@@ -338,7 +324,7 @@ impl Machine {
         if s0.rest != s1.rest || s1.rest != s2.rest {
             return Counted::OtherKind { for_good: false };
         }
-        let bound = skip_bound(stop, sp, limit, skip_limit);
+        let bound = stop.skip_bound(sp, limit, skip_limit);
         let reads_timer = entry
             .device_reads
             .iter()

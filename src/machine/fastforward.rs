@@ -514,10 +514,7 @@ impl Machine {
                 } => {
                     self.ff.backoff.succeeded(head);
                     self.ff.hits += 1;
-                    let past = stop
-                        .skip_past_budget
-                        .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
-                    let bound = if past { skip_limit } else { limit };
+                    let bound = stop.skip_bound(sp, limit, skip_limit);
                     self.skip_repeats(period, count, bound, Some(measured));
                     let now = self.board.now();
                     self.ff.backoff.hold_after_skip(head, now, period);

@@ -404,10 +404,7 @@ impl Machine {
             PollTry::Run => true,
             PollTry::Skip(poll, measured, input) => {
                 let sp = self.cpu.regs.sp;
-                let past = stop
-                    .skip_past_budget
-                    .is_some_and(|(low, high)| low <= sp && sp <= high);
-                let bound = if past { skip_limit } else { limit };
+                let bound = stop.skip_bound((sp, sp), limit, skip_limit);
                 self.skip_poll(poll, measured, input, bound);
                 true
             }
