@@ -1700,6 +1700,15 @@ impl Board {
     }
 }
 
+impl Board {
+    /// True if a read of `addr` returns the byte in memory and nothing
+    /// else: the direct path's bytes, and RAM a watch took off it (only
+    /// to log the access, [`Board::set_watch`]).
+    pub(crate) fn reads_memory(&self, addr: u16) -> bool {
+        self.reads_direct(addr) || self.is_plain_ram(addr)
+    }
+}
+
 impl Bus for Board {
     // Always inlined into the CPU's step: the fast path is one page-table
     // load and a test; everything else is the out-of-line `read_io`.

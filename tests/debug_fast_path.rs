@@ -378,34 +378,98 @@ fn refused_writes_and_illegal_opcodes_stop_both_ways_alike() {
     }
 }
 
+/// The shape of the Viergewinnt key loop: a subroutine counts a RAM byte
+/// with ADDA, the caller compares it with 250 (module `counted`); the
+/// outer loop counts the passes in $0110, which the loop does not read, so
+/// every pass meets the loop in the same state.
+#[rustfmt::skip]
+const DEBOUNCE: &[u8] = &[
+    0x8E, 0x01, 0xFF,       // C000 lds #$01FF
+    0x8D, 0x0F,             // C003 bsr $C014
+    0xF6, 0x01, 0x00,       // C005 ldab $0100
+    0xC1, 0xFA,             // C008 cmpb #250
+    0x26, 0xF7,             // C00A bne $C003
+    0x7F, 0x01, 0x00,       // C00C clr $0100
+    0x7C, 0x01, 0x10,       // C00F inc $0110
+    0x20, 0xEF,             // C012 bra $C003
+    0x36,                   // C014 psha
+    0xB6, 0x01, 0x00,       // C015 ldaa $0100
+    0x8B, 0x01,             // C018 adda #1
+    0xB7, 0x01, 0x00,       // C01A staa $0100
+    0x32,                   // C01D pula
+    0x39,                   // C01E rts
+];
+
 #[test]
 fn a_counted_loop_is_skipped_with_call_stack_and_profile_exact() {
-    // The shape of the Viergewinnt key loop: a subroutine counts a RAM
-    // byte with ADDA, the caller compares it with 250 (module `counted`).
-    #[rustfmt::skip]
-    let debounce: &[u8] = &[
-        0x8E, 0x01, 0xFF,       // C000 lds #$01FF
-        0x8D, 0x0F,             // C003 bsr $C014
-        0xF6, 0x01, 0x00,       // C005 ldab $0100
-        0xC1, 0xFA,             // C008 cmpb #250
-        0x26, 0xF7,             // C00A bne $C003
-        0x7F, 0x01, 0x00,       // C00C clr $0100
-        0x7C, 0x01, 0x10,       // C00F inc $0110
-        0x20, 0xEF,             // C012 bra $C003
-        0x36,                   // C014 psha
-        0xB6, 0x01, 0x00,       // C015 ldaa $0100
-        0x8B, 0x01,             // C018 adda #1
-        0xB7, 0x01, 0x00,       // C01A staa $0100
-        0x32,                   // C01D pula
-        0x39,                   // C01E rts
-    ];
-    let fast = sliced_both_ways(raw(debounce), 40, 37_919, "debounce");
+    let fast = sliced_both_ways(raw(DEBOUNCE), 40, 37_919, "debounce");
     assert!(fast.target().peek(0x0110) > 20, "passes counted");
     assert!(
         fast.target().fast_forward_skipped() > 30_000,
         "skipped {}",
         fast.target().fast_forward_skipped()
     );
+}
+
+/// A counted loop met again in the state an earlier skip began in is
+/// taken from that skip's plan (`counted::PlanMemo`) on the fast path too:
+/// its two iterations run unrecorded, the hook hearing every step, call,
+/// return and breakpoint visit as it hears a recorded pair's. Stops, call
+/// stacks, profiles, hit counts and machines stay those of the slow path,
+/// with breakpoints inside the loop (conditions that repeat, one that
+/// reads the cycle count and so may not be skipped over, hit counts that
+/// stop in the middle of what would be skipped) and a watchpoint.
+#[test]
+fn a_counted_loop_met_again_reuses_its_plan_on_the_fast_path() {
+    type Setup = fn(&mut Debugger<Machine>);
+    // Each is set after the first ten runs, when the loop has been skipped
+    // (and its plans kept) a few times.
+    let cases: [(&str, Setup); 6] = [
+        ("nothing set", |_| {}),
+        ("a condition that repeats", |d| {
+            d.add_breakpoint("$C018 if x == 99").expect("break");
+        }),
+        ("a hit count in the callee", |d| {
+            d.add_breakpoint("$C015:4321").expect("break");
+        }),
+        ("a hit count on the head", |d| {
+            d.add_breakpoint("$C003:9999").expect("break");
+        }),
+        ("a condition on the cycle count", |d| {
+            d.add_breakpoint("$C008 if cycles == 1").expect("break");
+        }),
+        ("a watchpoint on the pass count", |d| {
+            d.add_watchpoint("change $0110").expect("watch");
+        }),
+    ];
+    for (what, setup) in cases {
+        let mut m = raw(DEBOUNCE);
+        let mut fast = Debugger::new(m.clone());
+        m.set_fast_forward(false);
+        let mut slow = Debugger::new(m);
+        slow.set_fast_path(false);
+        for d in [&mut fast, &mut slow] {
+            d.set_history_budget(None);
+        }
+        let mut reused = 0;
+        for i in 0..30 {
+            if i == 10 {
+                setup(&mut fast);
+                setup(&mut slow);
+                reused = fast.target().counted_plans_reused();
+                assert!(reused > 0, "{what}: plans reused before");
+            }
+            let (a, b) = (fast.run_for(150_000), slow.run_for(150_000));
+            assert_eq!(seen(&fast, a), seen(&slow, b), "{what}, run {i}");
+            assert!(fast.target() == slow.target(), "{what}: machine {i}");
+        }
+        let after = fast.target().counted_plans_reused() - reused;
+        if what.contains("cycle") {
+            assert_eq!(after, 0, "{what}: every visit must be seen");
+        } else {
+            assert!(after > 5, "{what}: {after} plans reused");
+        }
+    }
 }
 
 /// Step over calls whose callee does not come back to the return address

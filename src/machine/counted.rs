@@ -271,13 +271,7 @@ impl Machine {
             match self.skip_counted(&its, [&s0, s1, s2], *period, bound) {
                 Ok((_, varied, plan)) => {
                     if !check_bps {
-                        if let Some(entry) = MemoEntry::new(head, &s0, &its, plan, &self.board) {
-                            self.ff
-                                .plans
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .insert(entry);
-                        }
+                        self.remember_plan(head, &s0, &its, plan);
                     }
                     Counted::Skipped {
                         period: *period,
@@ -314,7 +308,7 @@ impl Machine {
         let mut ends = Vec::with_capacity(2);
         for steps in entry.steps {
             let t = self.board.now();
-            let pass = self.plain_pass(head, stop, limit, steps, &mut sp);
+            let pass = self.plain_pass(head, stop, limit, steps, &mut sp, &mut NoListener);
             match self.pass_end(pass, &start, t) {
                 Ok(end) => ends.push(end),
                 Err(c) => return c,
@@ -348,6 +342,82 @@ impl Machine {
         }
     }
 
+    /// Keeps `plan`, made of the iterations `its` of the loop at `head`
+    /// that began in `s0`, for the next time the loop is met in that state
+    /// ([`PlanMemo`]), if every input can be checked then.
+    pub(super) fn remember_plan(&self, head: u16, s0: &Boundary, its: &[Recorded; 2], plan: Plan) {
+        if let Some(entry) = MemoEntry::new(head, s0, its, plan, &self.board) {
+            self.ff
+                .plans
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(entry);
+        }
+    }
+
+    /// [`Machine::try_planned`] for the debugger's hooked run, at the head
+    /// of a loop it would measure as counted: `None` unless [`PlanMemo`]
+    /// knows the loop in this state. Then the two iterations run without
+    /// recording, `listener` hearing of every step and pass as the
+    /// recorded way's hook does, and the plan skips as many more as
+    /// `listener` allows; the outcome is returned for the loop's backoff.
+    pub(super) fn try_planned_heard(
+        &mut self,
+        head: u16,
+        limit: u64,
+        listener: &mut impl PassListener,
+    ) -> Option<Counted> {
+        let plans = std::sync::Arc::clone(&self.ff.plans);
+        let memo = plans
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let entry = &memo.entries[memo.find(head, &self.cpu, &self.board)?];
+        // Same state, same steps: no fault, event or stop can come on the
+        // way (none did when the plan was made); these conditions only say
+        // what `pass_step` would do if one did.
+        static QUIET: std::sync::OnceLock<StopConditions> = std::sync::OnceLock::new();
+        let stop = QUIET.get_or_init(|| StopConditions::budget(u64::MAX));
+        let start = PassStart::of(&self.board);
+        let s0 = Boundary::take(&self.cpu);
+        let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
+        let mut ends = Vec::with_capacity(2);
+        for (pass, &steps) in entry.steps.iter().enumerate() {
+            listener.pass_start(pass);
+            let t = self.board.now();
+            let result = self.plain_pass(head, stop, limit, steps, &mut sp, listener);
+            listener.pass_done();
+            match self.pass_end(result, &start, t) {
+                Ok(end) => ends.push(end),
+                Err(c) => return Some(c),
+            }
+        }
+        let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
+        if s0.rest != s1.rest || s1.rest != s2.rest {
+            return Some(Counted::OtherKind { for_good: false });
+        }
+        let Some(cap) = listener.skip_cap() else {
+            return Some(Counted::Stopped(None));
+        };
+        let now = self.board.now();
+        let bound = limit.min(now.saturating_add(cap.saturating_mul(*period)));
+        let reads_timer = entry
+            .device_reads
+            .iter()
+            .any(|&a| !self.board.reads_direct(a) && self.board.reads_timer(a));
+        let steps = entry.steps[1];
+        match self.skip_planned(&entry.plan, s1.regs, *period, steps, reads_timer, bound) {
+            Ok(k) => {
+                self.ff.plan_hits += 1;
+                listener.skipped(k, steps as u64);
+                Some(Counted::Skipped {
+                    period: *period,
+                    varied: entry.plan.k_max != u64::MAX,
+                })
+            }
+            Err(c) => Some(c),
+        }
+    }
+
     /// After one of a counted loop's two iterations, begun at `t`, ended
     /// as `pass`: the boundary it ended at and how long it took, or how
     /// the try ends (a stop, the next event reached, a read's effect).
@@ -370,25 +440,32 @@ impl Machine {
     /// One iteration of a loop [`PlanMemo`] knows, `steps` steps from
     /// `head` (the current PC), run as [`Machine::record_pass`] runs it
     /// but without recording.
-    fn plain_pass(
+    fn plain_pass<L: StepListener>(
         &mut self,
         head: u16,
         stop: &StopConditions,
         limit: u64,
         steps: usize,
         sp: &mut (u16, u16),
+        listener: &mut L,
     ) -> Pass {
         for n in 0..steps {
             if self.board.now() >= limit {
                 return Pass::AtLimit;
             }
             let regs = self.cpu.regs;
+            let Some(before) = listener.before(self) else {
+                return Pass::Stopped(None);
+            };
             let mut bus = PlainBus {
                 board: &mut self.board,
             };
             let step = self.cpu.step_inline(&mut bus);
             if let Some(end) = self.pass_step(step, regs, stop, false) {
                 return end;
+            }
+            if listener.after(self, &before, &step) {
+                return Pass::Stopped(None);
             }
             let pc = self.cpu.regs.pc;
             *sp = (sp.0.min(self.cpu.regs.sp), sp.1.max(self.cpu.regs.sp));
@@ -640,6 +717,51 @@ impl Bus for PlainBus<'_> {
     }
 }
 
+/// Who hears of each step of an iteration [`PlanMemo`] knows
+/// ([`Machine::plain_pass`]): nobody in `run_until`, the debugger's hook
+/// in the hooked run.
+pub(super) trait StepListener {
+    /// What is noted before a step.
+    type Before;
+    /// Notes the machine before a step, or stops the run before it (`None`).
+    fn before(&mut self, m: &Machine) -> Option<Self::Before>;
+    /// After a step that went on (an instruction, its time counted): true
+    /// stops the run after it.
+    fn after(&mut self, m: &mut Machine, before: &Self::Before, step: &crate::cpu::Step) -> bool;
+}
+
+/// `run_until`'s listener: nobody.
+struct NoListener;
+
+impl StepListener for NoListener {
+    type Before = ();
+
+    #[inline(always)]
+    fn before(&mut self, _m: &Machine) -> Option<()> {
+        Some(())
+    }
+
+    #[inline(always)]
+    fn after(&mut self, _m: &mut Machine, _before: &(), _step: &crate::cpu::Step) -> bool {
+        false
+    }
+}
+
+/// Who hears of a counted loop's iterations taken from [`PlanMemo`] in
+/// the hooked run ([`Machine::try_planned_heard`]): the debugger's hook,
+/// as it hears of the two recorded iterations of a measurement.
+pub(super) trait PassListener: StepListener {
+    /// Iteration `pass` (0 = A, 1 = B) starts at the loop's head.
+    fn pass_start(&mut self, pass: usize);
+    /// The iteration ended (back at the head, or cut short).
+    fn pass_done(&mut self);
+    /// Both ran as before: at most how many more may be skipped, or
+    /// `None` if none (the hook cannot account for them).
+    fn skip_cap(&mut self) -> Option<u64>;
+    /// `k` more iterations of `steps` instructions each were skipped.
+    fn skipped(&mut self, k: u64, steps: u64);
+}
+
 /// Counted loops skipped before, by the state they were met in: the
 /// debounce count of a key loop is met again and again in the same state
 /// (in one grading 10,058 skips were of 133 states), and recording its two
@@ -699,7 +821,7 @@ impl MemoEntry {
                     if written.contains(&a) {
                         continue;
                     }
-                    if !board.reads_direct(a) {
+                    if !board.reads_memory(a) {
                         if !board.steady_read(a) {
                             return None;
                         }
@@ -759,7 +881,7 @@ impl PlanMemo {
                 }
                 && e.ram.iter().all(|&a| board.is_plain_ram(a))
                 && e.inputs.iter().all(|&(a, v)| {
-                    if board.reads_direct(a) {
+                    if board.reads_memory(a) {
                         board.peek(a) == v
                     } else {
                         board.steady_read(a) && board.quiet_read(a).is_some_and(|(now, _)| now == v)

@@ -68,7 +68,7 @@
 //! moves the counters on as well) is accounted as k times that one: the
 //! call stack and profile do not depend on the values counted.
 
-use super::counted::{Boundary, Counted, Recorded};
+use super::counted::{Boundary, Counted, PassListener, Recorded, StepListener};
 use super::fastforward::{LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
 use super::poll::PollTry;
 use super::{Breakpoints, Machine, StepOutcome};
@@ -336,6 +336,79 @@ enum QuickEnd {
     Stop(HookedStop),
 }
 
+/// The hook hearing of a counted loop's iterations taken from the plan
+/// memo ([`Machine::counted_from_memo`]) as of recorded ones
+/// (`counted_probe_step`, `tell_probe_step`).
+struct HeardPasses<'a, H> {
+    hook: &'a mut H,
+    pending: &'a mut u64,
+    cache: &'a mut RepeatCache,
+    interest: &'a mut Interest,
+    bps: Option<&'a Breakpoints>,
+    /// The hook asked to stop (at a breakpoint address, or after a step).
+    stopped: bool,
+    /// A visit to a breakpoint address the hook must see every time:
+    /// no skip (the recorded way ends its measurement there).
+    declined: bool,
+}
+
+impl<H: StepHook<Machine>> StepListener for HeardPasses<'_, H> {
+    type Before = StepBefore;
+
+    fn before(&mut self, m: &Machine) -> Option<StepBefore> {
+        if self.bps.is_some_and(|b| b.contains(m.cpu.regs.pc)) {
+            flush(self.hook, self.pending);
+            match self.hook.at_breakpoint(m) {
+                // Every event that may change the answer ends a counted
+                // skip (`run_hooked` at a breakpoint address).
+                AtBreakpoint::Go { repeats: true, .. } => {}
+                AtBreakpoint::Go { repeats: false, .. } => self.declined = true,
+                AtBreakpoint::Stop => {
+                    self.stopped = true;
+                    return None;
+                }
+            }
+        }
+        Some(StepBefore::of(&m.cpu, m.board.now(), |a| m.board.peek(a)))
+    }
+
+    fn after(&mut self, m: &mut Machine, before: &StepBefore, step: &Step) -> bool {
+        if !m.hook_hears(step, before, self.interest) {
+            *self.pending += 1;
+            return false;
+        }
+        flush(self.hook, self.pending);
+        self.stopped = self.hook.after_step(m, before, step);
+        m.board.clear_watched();
+        *self.interest = self.hook.interest();
+        self.stopped
+    }
+}
+
+impl<H: StepHook<Machine>> PassListener for HeardPasses<'_, H> {
+    fn pass_start(&mut self, pass: usize) {
+        self.hook.iteration_start(if pass == 0 {
+            Iteration::CountedFirst
+        } else {
+            Iteration::CountedSecond
+        });
+    }
+
+    fn pass_done(&mut self) {
+        flush(self.hook, self.pending);
+    }
+
+    fn skip_cap(&mut self) -> Option<u64> {
+        (!self.declined && self.hook.may_repeat()).then(|| self.hook.repeat_cap())
+    }
+
+    fn skipped(&mut self, k: u64, steps: u64) {
+        self.cache.skipped += k;
+        self.hook.repeated(k, steps);
+        *self.interest = self.hook.interest();
+    }
+}
+
 /// A loop iteration being measured.
 struct Probe {
     head: u16,
@@ -416,6 +489,7 @@ impl Machine {
                         &before,
                         cop_at,
                         budget_end,
+                        check_bps.then_some(breakpoints),
                         hook,
                         cache,
                         &mut interest,
@@ -522,6 +596,7 @@ impl Machine {
                 &before,
                 cop_at,
                 budget_end,
+                check_bps.then_some(breakpoints),
                 hook,
                 cache,
                 &mut interest,
@@ -696,6 +771,7 @@ impl Machine {
         before: &StepBefore,
         cop_at: u64,
         budget_end: u64,
+        bps: Option<&Breakpoints>,
         hook: &mut H,
         cache: &mut RepeatCache,
         interest: &mut Interest,
@@ -754,6 +830,19 @@ impl Machine {
         {
             flush(hook, pending);
             let counted = cache.backoff.kind(to) == LoopKind::Counted;
+            if counted {
+                if let Some((outcome, stopped)) =
+                    self.counted_from_memo(to, budget_end, bps, hook, cache, interest, pending)
+                {
+                    if stopped {
+                        return Some(HookedStop::Hook);
+                    }
+                    cache
+                        .backoff
+                        .counted_outcome(to, self.board.now(), &outcome);
+                    return None;
+                }
+            }
             let which = if counted {
                 Iteration::CountedFirst
             } else {
@@ -1096,10 +1185,11 @@ impl Machine {
         let period = now - t1;
         let limit = capped(p.limit, now, period, hook.repeat_cap());
         let outcome = match self.skip_counted(&cp.its, [&cp.s0, &s1, &s2], period, limit) {
-            Ok((k, varied, _)) => {
+            Ok((k, varied, plan)) => {
                 cache.skipped += k;
                 hook.repeated(k, u64::from(p.steps));
                 *interest = hook.interest();
+                self.remember_plan(head, &cp.s0, &cp.its, plan);
                 Counted::Skipped { period, varied }
             }
             Err(c) => c,
@@ -1109,6 +1199,38 @@ impl Machine {
             .counted_outcome(head, self.board.now(), &outcome);
         end(self, cp);
         None
+    }
+
+    /// A counted loop at `head` met in a state the plan memo knows, taken
+    /// from there ([`Machine::try_planned_heard`]): the outcome and whether
+    /// the hook asked to stop, or `None` to measure it the recorded way.
+    /// The hook hears the two iterations as it hears recorded ones
+    /// (`counted_probe_step`): their starts, every step as any, every
+    /// breakpoint address (as `run_hooked` asks there), whether it can
+    /// account for the skip, the skip.
+    #[allow(clippy::too_many_arguments)]
+    fn counted_from_memo<H: StepHook<Machine>>(
+        &mut self,
+        head: u16,
+        budget_end: u64,
+        bps: Option<&Breakpoints>,
+        hook: &mut H,
+        cache: &mut RepeatCache,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> Option<(Counted, bool)> {
+        let limit = self.skip_limit(budget_end);
+        let mut listener = HeardPasses {
+            hook,
+            pending,
+            cache,
+            interest,
+            bps,
+            stopped: false,
+            declined: false,
+        };
+        let outcome = self.try_planned_heard(head, limit, &mut listener)?;
+        Some((outcome, listener.stopped))
     }
 
     /// Skips as many further iterations of the measured one as end before
