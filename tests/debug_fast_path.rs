@@ -472,6 +472,40 @@ fn a_counted_loop_met_again_reuses_its_plan_on_the_fast_path() {
     }
 }
 
+/// The COP watchdog on and never fed: it resets the chip right after the
+/// step that crosses its deadline, on the fast path as on the slow one,
+/// also where the debounce loop is taken from a plan of an earlier pass
+/// (whose two iterations run only where they end before the deadline).
+/// NOPs in front move the deadline through the loop's steps.
+#[test]
+fn a_cop_timeout_near_a_planned_counted_loop() {
+    let mut resets = 0;
+    let mut reused = 0;
+    for nops in 0..12 {
+        let mut code = vec![0x01; nops];
+        code.extend_from_slice(DEBOUNCE);
+        let mut m = raw(&code);
+        m.set_config_cell(0x08); // NOCOP = 0
+        m.reset_button();
+        let mut fast = Debugger::new(m.clone());
+        let mut slow = Debugger::new(m);
+        slow.set_fast_path(false);
+        for d in [&mut fast, &mut slow] {
+            d.set_history_budget(None);
+        }
+        for i in 0..12 {
+            let (a, b) = (fast.run_for(100_000), slow.run_for(100_000));
+            assert_eq!(seen(&fast, a), seen(&slow, b), "{nops} NOPs, run {i}");
+            assert!(fast.target() == slow.target(), "{nops} NOPs: machine {i}");
+            assert_eq!(fast.target().cop_resets(), slow.target().cop_resets());
+        }
+        resets += fast.target().cop_resets().len();
+        reused += fast.target().counted_plans_reused();
+    }
+    assert!(resets > 100, "{resets} COP resets");
+    assert!(reused > 100, "{reused} plans reused");
+}
+
 /// Step over calls whose callee does not come back to the return address
 /// by RTS: one drops its return address and jumps back to it (the stop is
 /// "back at the return address with the stack where it was"), one returns

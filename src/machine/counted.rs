@@ -357,7 +357,11 @@ impl Machine {
 
     /// [`Machine::try_planned`] for the debugger's hooked run, at the head
     /// of a loop it would measure as counted: `None` unless [`PlanMemo`]
-    /// knows the loop in this state. Then the two iterations run without
+    /// knows the loop in this state and its two iterations end before
+    /// `limit`, the first of the budget's end, the script's next action
+    /// and the COP deadline (the hooked run resets on a COP timeout right
+    /// after the step that crosses it, which `pass_step` does not look
+    /// for). Then the two iterations run without
     /// recording, `listener` hearing of every step and pass as the
     /// recorded way's hook does, and the plan skips as many more as
     /// `listener` allows; the outcome is returned for the loop's backoff.
@@ -372,6 +376,9 @@ impl Machine {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let entry = &memo.entries[memo.find(head, &self.cpu, &self.board)?];
+        if self.board.now().saturating_add(entry.cycles) >= limit {
+            return None;
+        }
         // Same state, same steps: no fault, event or stop can come on the
         // way (none did when the plan was made); these conditions only say
         // what `pass_step` would do if one did.
@@ -796,6 +803,8 @@ struct MemoEntry {
     device_reads: Vec<u16>,
     /// Instructions of A and of B.
     steps: [usize; 2],
+    /// E-cycles A and B took together.
+    cycles: u64,
     plan: Plan,
 }
 
@@ -863,6 +872,11 @@ impl MemoEntry {
             ram,
             device_reads,
             steps: [its[0].steps.len(), its[1].steps.len()],
+            cycles: its
+                .iter()
+                .flat_map(|it| &it.steps)
+                .map(|r| u64::from(r.cycles))
+                .sum(),
             plan,
         })
     }

@@ -705,10 +705,12 @@ impl Machine {
             if back && self.halt_check(step.pc).is_some() {
                 return Some(QuickEnd::Ticked(step, before(self)));
             }
-            if !call && self.cpu.regs.sp > interest.sp_above {
-                return Some(QuickEnd::Ticked(step, before(self)));
-            }
-            if call {
+            // One branch for both rare cases (a call or return, SP above
+            // the hook's frame), sorted out behind it.
+            if call | (self.cpu.regs.sp > interest.sp_above) {
+                if !call {
+                    return Some(QuickEnd::Ticked(step, before(self)));
+                }
                 self.instructions += 1;
                 if let Some(sp) = hook.quick_flow(self, *pending, &before(self)) {
                     *pending = 0;
