@@ -56,7 +56,10 @@
 //! whole CPU, and every byte the two iterations read or wrote as it was
 //! then) runs its two iterations without recording them and reuses that
 //! skip's plan ([`PlanMemo`]): the same inputs make the same iterations,
-//! and step 5 is taken from the plan as it was made.
+//! and step 5 is taken from the plan as it was made. `run_until` does
+//! this without breakpoints; the debugger's hooked run with its hook
+//! hearing the two iterations as recorded ones
+//! ([`Machine::try_planned_heard`]).
 
 use super::{Machine, StopConditions, StopReason};
 use crate::board::Board;

@@ -66,7 +66,12 @@
 //! iterations are recorded while the hook hears their steps as any, the
 //! hook marks its state at the start of the second, and the skip (which
 //! moves the counters on as well) is accounted as k times that one: the
-//! call stack and profile do not depend on the values counted.
+//! call stack and profile do not depend on the values counted. A counted
+//! loop met in a state `counted::PlanMemo` knows (the debounce count,
+//! pass after pass) runs its two iterations unrecorded and takes the skip
+//! from the stored plan (`Machine::counted_from_memo`); the hook hears
+//! those iterations, step by step and at every breakpoint address, as it
+//! hears a recorded pair.
 
 use super::counted::{Boundary, Counted, PassListener, Recorded, StepListener};
 use super::fastforward::{LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
