@@ -305,44 +305,66 @@ impl Machine {
         limit: u64,
         skip_limit: u64,
     ) -> Counted {
+        let (s1, period, sp) = match self.planned_passes(head, entry, stop, limit, &mut NoListener)
+        {
+            Ok(end) => end,
+            Err(c) => return c,
+        };
+        let bound = stop.skip_bound(sp, limit, skip_limit);
+        match self.skip_from_entry(entry, s1, period, bound) {
+            Ok(_) => entry.skipped(period),
+            Err(c) => c,
+        }
+    }
+
+    /// The two iterations of the loop `entry` knows, from its head (the
+    /// current PC, the state `entry` was found for), run without
+    /// recording, `listener` hearing of them; the registers at the end of
+    /// the first, the second's E-cycles and the range SP kept, or how the
+    /// try ends.
+    fn planned_passes<L: PassListener>(
+        &mut self,
+        head: u16,
+        entry: &MemoEntry,
+        stop: &StopConditions,
+        limit: u64,
+        listener: &mut L,
+    ) -> Result<(Registers, u64, (u16, u16)), Counted> {
         let start = PassStart::of(&self.board);
         let s0 = Boundary::take(&self.cpu);
         let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
         let mut ends = Vec::with_capacity(2);
-        for steps in entry.steps {
+        for (pass, &steps) in entry.steps.iter().enumerate() {
+            listener.pass_start(pass);
             let t = self.board.now();
-            let pass = self.plain_pass(head, stop, limit, steps, &mut sp, &mut NoListener);
-            match self.pass_end(pass, &start, t) {
-                Ok(end) => ends.push(end),
-                Err(c) => return c,
-            }
+            let result = self.plain_pass(head, stop, limit, steps, &mut sp, listener);
+            listener.pass_done();
+            ends.push(self.pass_end(result, &start, t)?);
         }
         let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
         if s0.rest != s1.rest || s1.rest != s2.rest {
-            return Counted::OtherKind { for_good: false };
+            return Err(Counted::OtherKind { for_good: false });
         }
-        let bound = stop.skip_bound(sp, limit, skip_limit);
+        Ok((s1.regs, *period, sp))
+    }
+
+    /// The skip of `entry`'s plan after its two iterations (`s1` the
+    /// registers at the end of the first, `period` the second's E-cycles),
+    /// ending before `bound`: how many iterations.
+    fn skip_from_entry(
+        &mut self,
+        entry: &MemoEntry,
+        s1: Registers,
+        period: u64,
+        bound: u64,
+    ) -> Result<u64, Counted> {
         let reads_timer = entry
             .device_reads
             .iter()
             .any(|&a| !self.board.reads_direct(a) && self.board.reads_timer(a));
-        match self.skip_planned(
-            &entry.plan,
-            s1.regs,
-            *period,
-            entry.steps[1],
-            reads_timer,
-            bound,
-        ) {
-            Ok(_) => {
-                self.ff.plan_hits += 1;
-                Counted::Skipped {
-                    period: *period,
-                    varied: entry.plan.k_max != u64::MAX,
-                }
-            }
-            Err(c) => c,
-        }
+        let k = self.skip_planned(&entry.plan, s1, period, entry.steps[1], reads_timer, bound)?;
+        self.ff.plan_hits += 1;
+        Ok(k)
     }
 
     /// Keeps `plan`, made of the iterations `its` of the loop at `head`
@@ -387,42 +409,19 @@ impl Machine {
         // what `pass_step` would do if one did.
         static QUIET: std::sync::OnceLock<StopConditions> = std::sync::OnceLock::new();
         let stop = QUIET.get_or_init(|| StopConditions::budget(u64::MAX));
-        let start = PassStart::of(&self.board);
-        let s0 = Boundary::take(&self.cpu);
-        let mut sp = (self.cpu.regs.sp, self.cpu.regs.sp);
-        let mut ends = Vec::with_capacity(2);
-        for (pass, &steps) in entry.steps.iter().enumerate() {
-            listener.pass_start(pass);
-            let t = self.board.now();
-            let result = self.plain_pass(head, stop, limit, steps, &mut sp, listener);
-            listener.pass_done();
-            match self.pass_end(result, &start, t) {
-                Ok(end) => ends.push(end),
-                Err(c) => return Some(c),
-            }
-        }
-        let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
-        if s0.rest != s1.rest || s1.rest != s2.rest {
-            return Some(Counted::OtherKind { for_good: false });
-        }
+        let (s1, period, _) = match self.planned_passes(head, entry, stop, limit, listener) {
+            Ok(end) => end,
+            Err(c) => return Some(c),
+        };
         let Some(cap) = listener.skip_cap() else {
             return Some(Counted::Stopped(None));
         };
         let now = self.board.now();
-        let bound = limit.min(now.saturating_add(cap.saturating_mul(*period)));
-        let reads_timer = entry
-            .device_reads
-            .iter()
-            .any(|&a| !self.board.reads_direct(a) && self.board.reads_timer(a));
-        let steps = entry.steps[1];
-        match self.skip_planned(&entry.plan, s1.regs, *period, steps, reads_timer, bound) {
+        let bound = limit.min(now.saturating_add(cap.saturating_mul(period)));
+        match self.skip_from_entry(entry, s1, period, bound) {
             Ok(k) => {
-                self.ff.plan_hits += 1;
-                listener.skipped(k, steps as u64);
-                Some(Counted::Skipped {
-                    period: *period,
-                    varied: entry.plan.k_max != u64::MAX,
-                })
+                listener.skipped(k, entry.steps[1] as u64);
+                Some(entry.skipped(period))
             }
             Err(c) => Some(c),
         }
@@ -757,6 +756,20 @@ impl StepListener for NoListener {
     }
 }
 
+impl PassListener for NoListener {
+    #[inline(always)]
+    fn pass_start(&mut self, _pass: usize) {}
+
+    #[inline(always)]
+    fn pass_done(&mut self) {}
+
+    fn skip_cap(&mut self) -> Option<u64> {
+        Some(u64::MAX)
+    }
+
+    fn skipped(&mut self, _k: u64, _steps: u64) {}
+}
+
 /// Who hears of a counted loop's iterations taken from [`PlanMemo`] in
 /// the hooked run ([`Machine::try_planned_heard`]): the debugger's hook,
 /// as it hears of the two recorded iterations of a measurement.
@@ -812,6 +825,14 @@ struct MemoEntry {
 }
 
 impl MemoEntry {
+    /// The outcome of a skip by this entry's plan.
+    fn skipped(&self, period: u64) -> Counted {
+        Counted::Skipped {
+            period,
+            varied: self.plan.k_max != u64::MAX,
+        }
+    }
+
     /// The entry for a loop at `head` whose iterations `its` from state
     /// `s0` made `plan`, if every input can be checked later (plain
     /// memory, or a device register steady until the next event).
