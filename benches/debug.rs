@@ -143,6 +143,15 @@
 //! 3.17-3.18 -> 3.07 ms, `read coordy` 3.13-3.16 -> 3.04-3.05 ms, the
 //! fast path the same (2.94-2.97 ms), so the watchpoints are 3-5% over
 //! it instead of 7-8% (1.51-1.54x of `run_until`, 1.99-2.04 ms).
+//! Session 24 (the plan memo of counted loops in the hooked run too, the
+//! hook hearing the two iterations as recorded ones; a call's or
+//! return's kind by a table), pinned, six rounds against the session 23
+//! code: fast path 2.92-3.01 -> 2.71-2.78 ms (1.49-1.56x -> 1.38-1.43x),
+//! conditional breakpoint 1.52-1.55x -> 1.46-1.49x, provenance recorded
+//! 1.48-1.50x -> 1.39-1.41x, the watchpoint on the cells 1.50-1.55x ->
+//! 1.38-1.46x, `read coordy` 1.51-1.54x -> 1.41-1.44x (`run_until`
+//! 1.92-1.99 ms). The plain run reuses plans within a game as well (26
+//! of its 41 counted skips; 4-5% of its time), which session 23 missed.
 //!
 //! The command line, best of 15 wall-clock runs each (process start and
 //! assembling the firmware, about 4 ms, included), old binary vs new, built
