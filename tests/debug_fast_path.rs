@@ -9,6 +9,12 @@
 #[path = "machine_support/poll_loops.rs"]
 mod poll_loops;
 
+#[path = "support/lcg.rs"]
+mod lcg;
+
+#[path = "machine_support/random_loops.rs"]
+mod random_loops;
+
 use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::debug::session::{Debugger, Reason, Stop};
 use hc11lab::image::Program;
@@ -470,6 +476,54 @@ fn a_counted_loop_met_again_reuses_its_plan_on_the_fast_path() {
             assert!(after > 5, "{what}: {after} plans reused");
         }
     }
+}
+
+/// Random counted loops (`machine_support/random_loops.rs`), each pass of
+/// the outer loop starting over in the same state, so that the loop is
+/// taken from the plan of an earlier skip on the fast path: the same
+/// stops, step counts, call stacks, profiles and machines as the slow
+/// path at every slice, half of them with a breakpoint on a random step
+/// of the loop (hit counts, and a condition on a register).
+#[test]
+fn random_counted_loops_from_their_plans_on_the_fast_path() {
+    use random_loops::{random_program, Restart};
+    let mut rng = lcg::Lcg(0xBEEF);
+    let (mut reusing, mut with_breakpoint) = (0, 0);
+    let total = 120;
+    for n in 0..total {
+        let code = random_program(&mut rng, if n % 4 == 0 { 30 } else { 0 }, Restart::Setup);
+        let m = raw(&code);
+        let mut fast = Debugger::new(m.clone());
+        let mut slow = Debugger::new(m);
+        slow.set_fast_path(false);
+        let spec = match n % 4 {
+            0 | 1 => None,
+            // The inner loop's head (after the 44 bytes that set
+            // registers and RAM).
+            2 => Some(format!("$C02C:{}", 1 + rng.next(3000))),
+            _ => Some(format!("$C02C if y == {}", rng.next(65536))),
+        };
+        for d in [&mut fast, &mut slow] {
+            d.set_history_budget(None);
+            if let Some(spec) = &spec {
+                d.add_breakpoint(spec).expect("break");
+            }
+        }
+        let what = format!("program {n} ({spec:?}): {code:02X?}");
+        for i in 0..15 {
+            let (a, b) = (fast.run_for(7_919), slow.run_for(7_919));
+            assert_eq!(seen(&fast, a), seen(&slow, b), "{what}, run {i}");
+            assert!(fast.target() == slow.target(), "{what}: machine {i}");
+        }
+        if fast.target().counted_plans_reused() > 0 {
+            reusing += 1;
+            with_breakpoint += usize::from(spec.is_some());
+        }
+    }
+    assert!(
+        reusing > total / 2 && with_breakpoint > total / 5,
+        "only {reusing} of {total} programs reused a plan, {with_breakpoint} with a breakpoint"
+    );
 }
 
 /// The COP watchdog on and never fed: it resets the chip right after the
