@@ -1698,9 +1698,7 @@ impl Board {
     pub(crate) fn reads_direct(&self, addr: u16) -> bool {
         self.map.reads_direct(addr)
     }
-}
 
-impl Board {
     /// True if a read of `addr` returns the byte in memory and nothing
     /// else: the direct path's bytes, and RAM a watch took off it (only
     /// to log the access, [`Board::set_watch`]).
