@@ -160,7 +160,7 @@ impl std::fmt::Display for StopReason {
                 f,
                 "write of ${value:02X} to unmapped ${addr:04X} by the instruction at ${pc:04X}"
             ),
-            StopReason::Settled => write!(f, "key script done, program waits for input"),
+            StopReason::Settled => f.write_str(crate::script::SETTLED_SENTENCE),
             StopReason::Halted(h) => write!(f, "{h}"),
         }
     }

@@ -174,7 +174,9 @@ pub fn run(
         let message = describe(&machine, &reason);
         (machine, reason.name().to_string(), message, failed, None)
     };
-    message = settled_wording(message, &script);
+    // A settled stop's message names the key script that ended; a run
+    // with serial input only, or with nothing to play, had none.
+    message = script.played().reword(message);
     // A fault in code the program did not put there: how the CPU got there.
     // (The debugger's session names it itself when it keeps history.)
     let named = debug.as_ref().is_some_and(|d| d.stop.exit.is_some());
@@ -359,31 +361,6 @@ fn how_it_got_there(initial: &Machine, end: &Machine, script: &Script) -> String
     ) {
         Some(exit) => format!(". {}", exit.describe(&|a| end.peek(a), end.program())),
         None => String::new(),
-    }
-}
-
-/// A settled stop's message names the key script that ended; a run with
-/// serial input only, or with nothing to play, had none.
-fn settled_wording(message: String, script: &Script) -> String {
-    const SETTLED: &str = "key script done, program waits for input";
-    let keys = script.actions.iter().any(|a| {
-        matches!(
-            a,
-            crate::script::Action::Tap(_)
-                | crate::script::Action::Press(_)
-                | crate::script::Action::Release(_)
-        )
-    });
-    let instead = if keys {
-        return message;
-    } else if script.actions.is_empty() {
-        "the program settled and waits for input"
-    } else {
-        "script done (no keys), program waits for input"
-    };
-    match message.strip_prefix(SETTLED) {
-        Some(rest) => format!("{instead}{rest}"),
-        None => message,
     }
 }
 

@@ -186,6 +186,40 @@ pub enum ScriptError {
     },
 }
 
+/// What a script did by the time it ended, for the sentence of the stop
+/// the run settles in: it pressed keys, it only did other things (serial
+/// input, waits, the lab bench), or it had nothing to do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Played {
+    /// Key actions among them: "key script done".
+    #[default]
+    Keys,
+    /// Actions, none of them a key: "script done (no keys)".
+    NoKeys,
+    /// No actions: "the program settled".
+    Nothing,
+}
+
+/// The sentence of a settled stop (`StopReason::Settled`, the debugger's
+/// `Reason::Settled`) as the machine and the debugger word it.
+pub const SETTLED_SENTENCE: &str = "key script done, program waits for input";
+
+impl Played {
+    /// `message` (a settled stop's, which begins with
+    /// [`SETTLED_SENTENCE`]) as this script's end words it.
+    pub fn reword(self, message: String) -> String {
+        let instead = match self {
+            Played::Keys => return message,
+            Played::NoKeys => "script done (no keys), program waits for input",
+            Played::Nothing => "the program settled and waits for input",
+        };
+        match message.strip_prefix(SETTLED_SENTENCE) {
+            Some(rest) => format!("{instead}{rest}"),
+            None => message,
+        }
+    }
+}
+
 /// A parsed key script.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Script {
@@ -197,6 +231,21 @@ impl Script {
     /// A script with no actions: the run only waits for the program to settle.
     pub fn empty() -> Self {
         Script::default()
+    }
+
+    /// What the script does, as its settled stop words it.
+    pub fn played(&self) -> Played {
+        let keys = self
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Tap(_) | Action::Press(_) | Action::Release(_)));
+        if keys {
+            Played::Keys
+        } else if self.actions.is_empty() {
+            Played::Nothing
+        } else {
+            Played::NoKeys
+        }
     }
 
     /// Parses a `--keys` list (`reset,left,drop,wait:5ms`). An empty or

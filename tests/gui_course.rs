@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use egui::Vec2;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use hc11lab::lesson::Catalog;
+use hc11lab::lesson::{Catalog, Lang};
 use hc11lab::ui::app::App;
 use hc11lab::ui::course::CourseTab;
 use hc11lab::ui::exercises::CheckState;
@@ -224,6 +224,56 @@ fn the_serial_input_line_reaches_the_programs_receiver() {
     // "Hi" and the CR come back (the terminal hides the CR).
     let echoed = h.state().session.serial_text();
     assert_eq!(echoed, "Hi\r");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A script of serial input only ends in a stop that says so: "script
+/// done (no keys)", not "key script done" (the debugger's sentence, which
+/// `run` words the same way); in German too.
+#[test]
+fn a_serial_script_settles_without_naming_keys() {
+    let dir = scratch("serial-script");
+    let inc = hc11lab::firmware::FILES
+        .iter()
+        .find(|(n, _)| *n == "Trainer11Register.inc")
+        .unwrap()
+        .1;
+    std::fs::write(dir.join("Trainer11Register.inc"), inc).unwrap();
+    std::fs::write(dir.join("echo.asm"), ECHO).unwrap();
+    let settings = Settings {
+        speed: Speed::Max,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Path(dir.join("echo.asm")), None);
+    let mut h = harness(app);
+    h.run();
+    for (script, lang, words) in [
+        (
+            "serial:Hi",
+            Lang::En,
+            "script done (no keys), program waits for input",
+        ),
+        ("serial:Ho", Lang::De, "Skript fertig (ohne Tasten)"),
+        (
+            "drop,serial:Hu",
+            Lang::En,
+            "key script done, program waits for input",
+        ),
+    ] {
+        let s = &mut h.state_mut().session;
+        s.set_lang(lang);
+        s.start_script(&hc11lab::script::Script::parse_keys(script).unwrap());
+        for _ in 0..60 {
+            h.step();
+            if !h.state().session.script_active() {
+                break;
+            }
+        }
+        let text = h.state().session.stop_text().unwrap_or_default();
+        assert!(text.starts_with(words), "{script}: {text}");
+    }
+    assert_eq!(h.state().session.serial_text(), "HiHoHu");
     drop(h);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1275,7 +1275,11 @@ impl<T: Target> Debugger<T> {
                 self.stray_hint(*pc)
             ),
             Reason::Settled { waiting_on } => {
-                format!("key script done, program waits for input: {waiting_on}; at {here}", here = here())
+                format!(
+                    "{}: {waiting_on}; at {here}",
+                    crate::script::SETTLED_SENTENCE,
+                    here = here()
+                )
             }
             Reason::Halted { why, .. } => {
                 format!("{why}; at {here} (${pc:04X}){}", self.line_of(pc), here = here())

@@ -10,9 +10,16 @@ use crate::debug::profile::label_of;
 use crate::debug::{LinkReport, Reason, Stop};
 use crate::image::Program;
 use crate::lesson::Lang;
+use crate::script::Played;
 
 /// The stop in `lang`: `None` in English (the library's sentence is used).
-pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<String> {
+/// `played`: what the script did whose end a settled stop reports.
+pub fn stop_words(
+    lang: Lang,
+    stop: &Stop,
+    program: Option<&Program>,
+    played: Played,
+) -> Option<String> {
     if lang == Lang::En {
         return None;
     }
@@ -145,11 +152,12 @@ pub fn stop_words(lang: Lang, stop: &Stop, program: Option<&Program>) -> Option<
             } else {
                 waiting_on.clone()
             };
-            trf(
-                lang,
-                "key script done, program waits for input: {}; at {}",
-                &[&what, &here()],
-            )
+            let template = match played {
+                Played::Keys => "key script done, program waits for input: {}; at {}",
+                Played::NoKeys => "script done (no keys), program waits for input: {}; at {}",
+                Played::Nothing => "the program settled and waits for input: {}; at {}",
+            };
+            trf(lang, template, &[&what, &here()])
         }
         Reason::Halted { halt, .. } => {
             let why = match halt.as_str() {
@@ -367,9 +375,9 @@ mod tests {
         ];
         for (reason, want) in cases {
             let s = stop(reason);
-            let de = stop_words(Lang::De, &s, None).expect("German words");
+            let de = stop_words(Lang::De, &s, None, Played::Keys).expect("German words");
             assert!(de.contains(want), "{de}");
-            assert_eq!(stop_words(Lang::En, &s, None), None);
+            assert_eq!(stop_words(Lang::En, &s, None, Played::Keys), None);
         }
         // The step that left the program, in German too.
         let mut s = stop(Reason::IllegalOpcode {
@@ -377,11 +385,29 @@ mod tests {
             bytes: vec![0x00],
         });
         s.exit = Some("`rts` at $C00B in sub+3 (a.asm:9) returned there: it took $12C0 from the stack at $00FD, which is no return address a `jsr` left (a push without its pull, or a pull too many, before the `rts`?)".into());
-        let de = stop_words(Lang::De, &s, None).expect("German words");
+        let de = stop_words(Lang::De, &s, None, Played::Keys).expect("German words");
         assert!(
             de.contains("Dorthin ist `rts` bei $C00B in sub+3 (a.asm:9) zurückgekehrt"),
             "{de}"
         );
         assert!(!de.contains("returned there"), "{de}");
+    }
+
+    /// A settled stop names what ended: the key script, a script of serial
+    /// input and waits only, or nothing at all.
+    #[test]
+    fn a_settled_stop_names_what_the_script_did() {
+        let s = stop(Reason::Settled {
+            waiting_on: "serial input (SCSR.RDRF)".into(),
+        });
+        for (played, want) in [
+            (Played::Keys, "Tastenskript fertig"),
+            (Played::NoKeys, "Skript fertig (ohne Tasten)"),
+            (Played::Nothing, "Das Programm ist zur Ruhe gekommen"),
+        ] {
+            let de = stop_words(Lang::De, &s, None, played).expect("German words");
+            assert!(de.starts_with(want), "{de}");
+            assert!(de.contains("serielle"), "{de}");
+        }
     }
 }

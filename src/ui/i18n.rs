@@ -301,6 +301,8 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("the keys (PIO_B)", "die Tasten (PIO_B)"),
     ("serial input (SCSR.RDRF)", "serielle Eingabe (SCSR.RDRF)"),
     ("key script done, program waits for input: {}; at {}", "Tastenskript fertig, das Programm wartet auf Eingabe: {}; bei {}"),
+    ("script done (no keys), program waits for input: {}; at {}", "Skript fertig (ohne Tasten), das Programm wartet auf Eingabe: {}; bei {}"),
+    ("the program settled and waits for input: {}; at {}", "Das Programm ist zur Ruhe gekommen und wartet auf Eingabe: {}; bei {}"),
     ("halted: WAI with no interrupt that could end it", "angehalten: WAI ohne Interrupt, der es beenden könnte"),
     ("halted: STOP with nothing that could end it", "angehalten: STOP, und nichts kann es beenden"),
     ("halted: an endless loop that nothing can leave", "angehalten: eine Endlosschleife, die nichts verlassen kann"),

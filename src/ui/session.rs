@@ -22,7 +22,7 @@ use crate::debug::{BreakSpec, Debugger, Reason, Stop};
 use crate::image::{FileId, Program, SymbolKind};
 use crate::lesson::Lang;
 use crate::machine::Machine;
-use crate::script::{Script, HOLD_CYCLES};
+use crate::script::{Played, Script, HOLD_CYCLES};
 
 /// E-clock of the trainer11 in Hz.
 const E_HZ: f64 = 2_000_000.0;
@@ -134,6 +134,8 @@ pub struct Session {
     held: u8,
     key_down_since: [Option<u64>; 8],
     script_active: bool,
+    /// What the last script started does (for its settled stop's words).
+    played: Played,
     /// Cycle at which data-flow recording was switched back on, when it
     /// was off for a while since reset (the record has a gap before it).
     recording_since: Option<u64>,
@@ -198,6 +200,7 @@ impl Session {
             key_down_since: [None; 8],
             user_events: Vec::new(),
             script_active: false,
+            played: Played::default(),
             mtimes: Vec::new(),
             last_poll: None,
             recording_since: None,
@@ -552,14 +555,18 @@ impl Session {
         }
     }
 
-    fn finish(&mut self, stop: Stop) {
+    fn finish(&mut self, mut stop: Stop) {
         self.mode = Mode::Paused;
         if matches!(stop.reason, Reason::Settled { .. }) {
             self.script_active = false;
+            // The debugger's sentence names a key script; this one may
+            // have sent serial input only, or had nothing to play.
+            stop.message = self.played.reword(stop.message);
         }
         // Worded in German now (the program's labels are at hand), shown
         // whenever the window is German, also after a language switch.
-        self.stop_shown = super::debug_words::stop_words(Lang::De, &stop, self.program.as_deref());
+        self.stop_shown =
+            super::debug_words::stop_words(Lang::De, &stop, self.program.as_deref(), self.played);
         self.stop = Some(stop.message);
         self.after_stop();
     }
@@ -649,6 +656,7 @@ impl Session {
     pub fn start_script(&mut self, script: &Script) {
         if let Some(d) = self.dbg.as_mut() {
             d.target_mut().start_script(script);
+            self.played = script.played();
             self.script_active = true;
             self.set_stop(None);
             self.mode = Mode::Running;
