@@ -187,9 +187,10 @@ Loop            brclr   SCSR, #$20, Loop
                 dc.w    Start
 ";
 
-#[test]
-fn the_serial_input_line_reaches_the_programs_receiver() {
-    let dir = scratch("serial-echo");
+/// A scratch folder `name` with [`ECHO`] as `echo.asm` and the register
+/// include it needs.
+fn echo_folder(name: &str) -> PathBuf {
+    let dir = scratch(name);
     let inc = hc11lab::firmware::FILES
         .iter()
         .find(|(n, _)| *n == "Trainer11Register.inc")
@@ -197,6 +198,12 @@ fn the_serial_input_line_reaches_the_programs_receiver() {
         .1;
     std::fs::write(dir.join("Trainer11Register.inc"), inc).unwrap();
     std::fs::write(dir.join("echo.asm"), ECHO).unwrap();
+    dir
+}
+
+#[test]
+fn the_serial_input_line_reaches_the_programs_receiver() {
+    let dir = echo_folder("serial-echo");
     let settings = Settings {
         speed: Speed::Max,
         bottom_tab: hc11lab::ui::session::BottomTab::Serial,
@@ -233,14 +240,7 @@ fn the_serial_input_line_reaches_the_programs_receiver() {
 /// `run` words the same way); in German too.
 #[test]
 fn a_serial_script_settles_without_naming_keys() {
-    let dir = scratch("serial-script");
-    let inc = hc11lab::firmware::FILES
-        .iter()
-        .find(|(n, _)| *n == "Trainer11Register.inc")
-        .unwrap()
-        .1;
-    std::fs::write(dir.join("Trainer11Register.inc"), inc).unwrap();
-    std::fs::write(dir.join("echo.asm"), ECHO).unwrap();
+    let dir = echo_folder("serial-script");
     let settings = Settings {
         speed: Speed::Max,
         ..Settings::default()
