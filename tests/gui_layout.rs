@@ -307,6 +307,48 @@ fn a_narrow_listing_shows_the_instructions_operands() {
     check_operands(Vec2::new(1280.0, 800.0), 1.0, 24);
 }
 
+/// The compact pane at 1024x600 and scale 2 (512x300 points): its seven
+/// tabs do not fit in one row, so they are a menu of one row (they wrapped
+/// into three and left the listing two lines); the listing shows the lines
+/// around `lda 0,y`, and the menu opens another pane.
+#[test]
+fn the_compact_pane_keeps_its_tabs_to_one_row() {
+    use hc11lab::ui::session::Pane;
+    let mut h = settled(
+        Settings::default(),
+        AppInput::Bundled,
+        Vec2::new(512.0, 300.0),
+        2.0,
+    );
+    assert_eq!(h.state().mode(), Some(Mode::Compact));
+    let (file, line) = lda_0_y(h.state());
+    h.state_mut().session.reveal_line(file, line);
+    for _ in 0..4 {
+        h.step();
+    }
+    let listing = listing_panel(&h);
+    let shown = ["psha", "lda", "jsr", "pula"]
+        .iter()
+        .filter(|text| {
+            h.query_all_by_label(text)
+                .any(|n| across(listing, n.rect()))
+        })
+        .count();
+    assert!(
+        shown >= 3,
+        "{shown} of the four lines around `lda 0,y` shown"
+    );
+    assert!(
+        h.query_by_label("Memory").is_none(),
+        "the tabs are a menu, not a row"
+    );
+    h.get_by_label("Pane").click();
+    h.run();
+    h.get_by_label("Memory").click();
+    h.run();
+    assert_eq!(h.state().session.settings.pane, Pane::Memory);
+}
+
 #[test]
 fn a_narrow_disassembly_shows_the_instructions() {
     use hc11lab::asm::disassemble_lines;

@@ -477,17 +477,16 @@ impl App {
         self.rects.push(("lcd-column", r.response.rect));
         let r = egui::CentralPanel::default().frame(central).show(ui, |ui| {
             let lang = self.session.lang();
-            let problems = self.problems_label();
-            ui.horizontal_wrapped(|ui| {
-                let tab = &mut self.session.settings.pane;
-                ui.selectable_value(tab, Pane::Listing, tr(lang, "Listing"));
-                ui.selectable_value(tab, Pane::Debugger, tr(lang, "Debugger"));
-                ui.selectable_value(tab, Pane::Course, tr(lang, "Course"));
-                ui.selectable_value(tab, Pane::Memory, tr(lang, "Memory"));
-                ui.selectable_value(tab, Pane::Serial, tr(lang, "Serial"));
-                ui.selectable_value(tab, Pane::Problems, problems);
-                ui.selectable_value(tab, Pane::Bench, tr(lang, "Bench"));
-            });
+            let tabs = [
+                (Pane::Listing, tr(lang, "Listing").to_string()),
+                (Pane::Debugger, tr(lang, "Debugger").to_string()),
+                (Pane::Course, tr(lang, "Course").to_string()),
+                (Pane::Memory, tr(lang, "Memory").to_string()),
+                (Pane::Serial, tr(lang, "Serial").to_string()),
+                (Pane::Problems, self.problems_label()),
+                (Pane::Bench, tr(lang, "Bench").to_string()),
+            ];
+            pane_tabs(ui, &mut self.session.settings.pane, &tabs, tr(lang, "Pane"));
             ui.separator();
             match self.session.settings.pane {
                 Pane::Listing => self.listing.ui(ui, &mut self.session),
@@ -986,4 +985,48 @@ impl eframe::App for App {
             eframe::set_value(storage, SETTINGS_KEY, &self.session.settings);
         }
     }
+}
+
+/// The compact pane's tabs in one row where they fit, else a menu of them
+/// (at HiDPI scale 2 on a small screen the row wrapped into three and left
+/// the listing two lines).
+fn pane_tabs(ui: &mut egui::Ui, pane: &mut Pane, tabs: &[(Pane, String)], name: &str) {
+    let button = |text: &str| {
+        egui::WidgetText::from(text)
+            .into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::TextStyle::Button,
+            )
+            .size()
+            .x
+            + 2.0 * ui.spacing().button_padding.x
+    };
+    let row: f32 = tabs.iter().map(|(_, t)| button(t)).sum::<f32>()
+        + ui.spacing().item_spacing.x * tabs.len().saturating_sub(1) as f32;
+    if row <= ui.available_width() {
+        ui.horizontal(|ui| {
+            for (p, t) in tabs {
+                ui.selectable_value(pane, *p, t.as_str());
+            }
+        });
+        return;
+    }
+    let current = tabs
+        .iter()
+        .find(|(p, _)| p == pane)
+        .map_or(String::new(), |(_, t)| t.clone());
+    ui.horizontal(|ui| {
+        let label = ui.label(name);
+        egui::ComboBox::from_id_salt("pane-tabs")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (p, t) in tabs {
+                    ui.selectable_value(pane, *p, t.as_str());
+                }
+            })
+            .response
+            .labelled_by(label.id);
+    });
 }

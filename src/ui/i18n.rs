@@ -300,6 +300,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("the instruction at {} writes ${} to {} ${}; stopped before it took effect (continue to run it as the chip does: the byte is not stored)", "der Befehl bei {} schreibt ${} in {} ${}; angehalten, bevor er wirkte (Fortsetzen führt ihn wie der Chip aus: das Byte wird nicht gespeichert)"),
     ("the keys (PIO_B)", "die Tasten (PIO_B)"),
     ("serial input (SCSR.RDRF)", "serielle Eingabe (SCSR.RDRF)"),
+    ("Pane", "Bereich"),
     ("key script done, program waits for input: {}; at {}", "Tastenskript fertig, das Programm wartet auf Eingabe: {}; bei {}"),
     ("script done (no keys), program waits for input: {}; at {}", "Skript fertig (ohne Tasten), das Programm wartet auf Eingabe: {}; bei {}"),
     ("the program settled and waits for input: {}; at {}", "Das Programm ist zur Ruhe gekommen und wartet auf Eingabe: {}; bei {}"),
