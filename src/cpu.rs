@@ -15,5 +15,5 @@ pub use self::core::{
 };
 pub use bus::{Bus, RamBus};
 pub use decode::{IllegalOpcode, Instruction};
-pub use opcodes::{Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
+pub use opcodes::{flow_op, Mode, Op, OpcodeInfo, OPCODES, OPCODE_MAP};
 pub use registers::{flags, Registers};

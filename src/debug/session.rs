@@ -18,7 +18,7 @@ use super::report::{
 };
 use super::target::{FastStop, Fault, Target, TargetStep};
 use super::watch::{WatchError, WatchHit, Watchpoints};
-use crate::cpu::{Instruction, Op, Registers, RunState, Step, StepEvent};
+use crate::cpu::{flow_op, Instruction, Op, Registers, RunState, Step, StepEvent};
 use crate::image::{LabelIndex, Program, Symbol};
 use crate::machine::hooked::{
     AtBreakpoint, Interest, Iteration, RepeatCache, StepBefore, StepHook,
@@ -178,31 +178,6 @@ enum Cmd {
     Continue,
     RunTo(Vec<u16>),
 }
-
-/// The ops the call stack cares about, from the opcode bytes alone (JSR in
-/// its four modes, BSR, RTS, RTI; M68HC11 RM appendix A).
-#[inline]
-fn flow_op(first: u8, second: impl Fn() -> u8) -> Option<Op> {
-    if first == 0x18 {
-        return (second() == 0xAD).then_some(Op::Jsr);
-    }
-    FLOW_OPS[first as usize]
-}
-
-/// [`flow_op`] per first byte ($18 aside) as a table: one load where the
-/// `match` compiled to a chain of compares whose outcome changes from one
-/// call or return to the next (the debug bench's fast path, which asks at
-/// every call and return, 2.85-2.87 -> 2.80-2.82 ms, pinned, three pairs).
-static FLOW_OPS: [Option<Op>; 256] = {
-    let mut t = [None; 256];
-    t[0x9D] = Some(Op::Jsr);
-    t[0xAD] = Some(Op::Jsr);
-    t[0xBD] = Some(Op::Jsr);
-    t[0x8D] = Some(Op::Bsr);
-    t[0x39] = Some(Op::Rts);
-    t[0x3B] = Some(Op::Rti);
-    t
-};
 
 /// What a step did to the control flow: `op` is the operation at `pc`
 /// before the step (if it is one the call stack cares about), `sp_before`
@@ -1899,30 +1874,5 @@ impl<T: Target> Debugger<T> {
             value,
             chain,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The table names exactly the calls and returns the opcode map has
-    /// (every first byte, every byte after the $18 prebyte).
-    #[test]
-    fn flow_ops_are_the_calls_and_returns_of_the_opcode_map() {
-        for first in 0..=255u8 {
-            for second in 0..=255u8 {
-                let bytes = [first, second, 0, 0, 0];
-                let decoded = Instruction::opcode_at(0, |a| bytes[usize::from(a)])
-                    .ok()
-                    .map(|(info, _)| info.op)
-                    .filter(|op| matches!(op, Op::Jsr | Op::Bsr | Op::Rts | Op::Rti));
-                assert_eq!(
-                    flow_op(first, || second),
-                    decoded,
-                    "${first:02X} ${second:02X}"
-                );
-            }
-        }
     }
 }

@@ -217,6 +217,17 @@ pub(super) struct Boundary {
 }
 
 impl Boundary {
+    /// `Err` unless the CPU but for its registers and cycle count is the
+    /// same at the three boundaries of two iterations (`analyze` follows
+    /// the registers; anything else that moved is no counted loop).
+    fn same_rest(at: [&Boundary; 3]) -> Result<(), Counted> {
+        let [s0, s1, s2] = at;
+        if s0.rest != s1.rest || s1.rest != s2.rest {
+            return Err(Counted::OtherKind { for_good: false });
+        }
+        Ok(())
+    }
+
     /// The boundary `cpu` is at.
     pub(super) fn take(cpu: &Cpu) -> Boundary {
         let mut rest = cpu.clone();
@@ -245,11 +256,7 @@ impl Machine {
     ) -> Counted {
         if !check_bps {
             let plans = std::sync::Arc::clone(&self.ff.plans);
-            // Shared only by the copies of one machine, which one thread
-            // runs one after another: never contended.
-            let memo = plans
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let memo = PlanMemo::lock(&plans);
             if let Some(i) = memo.find(head, &self.cpu, &self.board) {
                 return self.try_planned(head, &memo.entries[i], stop, limit, skip_limit);
             }
@@ -342,9 +349,7 @@ impl Machine {
             ends.push(self.pass_end(result, &start, t)?);
         }
         let [(s1, _), (s2, period)] = [&ends[0], &ends[1]];
-        if s0.rest != s1.rest || s1.rest != s2.rest {
-            return Err(Counted::OtherKind { for_good: false });
-        }
+        Boundary::same_rest([&s0, s1, s2])?;
         Ok((s1.regs, *period, sp))
     }
 
@@ -372,11 +377,7 @@ impl Machine {
     /// ([`PlanMemo`]), if every input can be checked then.
     pub(super) fn remember_plan(&self, head: u16, s0: &Boundary, its: &[Recorded; 2], plan: Plan) {
         if let Some(entry) = MemoEntry::new(head, s0, its, plan, &self.board) {
-            self.ff
-                .plans
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(entry);
+            PlanMemo::lock(&self.ff.plans).insert(entry);
         }
     }
 
@@ -397,9 +398,7 @@ impl Machine {
         listener: &mut impl PassListener,
     ) -> Option<Counted> {
         let plans = std::sync::Arc::clone(&self.ff.plans);
-        let memo = plans
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let memo = PlanMemo::lock(&plans);
         let entry = &memo.entries[memo.find(head, &self.cpu, &self.board)?];
         if self.board.now().saturating_add(entry.cycles) >= limit {
             return None;
@@ -416,8 +415,7 @@ impl Machine {
         let Some(cap) = listener.skip_cap() else {
             return Some(Counted::Stopped(None));
         };
-        let now = self.board.now();
-        let bound = limit.min(now.saturating_add(cap.saturating_mul(period)));
+        let bound = super::hooked::capped(limit, self.board.now(), period, cap);
         match self.skip_from_entry(entry, s1, period, bound) {
             Ok(k) => {
                 listener.skipped(k, entry.steps[1] as u64);
@@ -501,10 +499,8 @@ impl Machine {
         period: u64,
         bound: u64,
     ) -> Result<(u64, bool, Plan), Counted> {
+        Boundary::same_rest(at)?;
         let [s0, s1, s2] = at;
-        if s0.rest != s1.rest || s1.rest != s2.rest {
-            return Err(Counted::OtherKind { for_good: false });
-        }
         let board = &self.board;
         let regs = [&s0.regs, &s1.regs, &s2.regs];
         let plan = match analyze(&its[0], &its[1], regs, |a| board.is_plain_ram(a)) {
@@ -907,6 +903,15 @@ impl MemoEntry {
 }
 
 impl PlanMemo {
+    /// The memo behind `plans`, shared only by the copies of one machine,
+    /// which one thread runs one after another: never contended (a lock
+    /// poisoned by a panic elsewhere still holds sound entries).
+    fn lock(plans: &std::sync::Mutex<PlanMemo>) -> std::sync::MutexGuard<'_, PlanMemo> {
+        plans
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The entry for a loop at `head` met with `cpu` and `board` as then.
     fn find(&self, head: u16, cpu: &Cpu, board: &Board) -> Option<usize> {
         self.entries.iter().position(|e| {

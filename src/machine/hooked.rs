@@ -139,14 +139,15 @@ impl Interest {
 /// True for the steps a hook always hears about: JSR (all modes), BSR,
 /// RTS and RTI by their opcode bytes (RM appendix A); interrupt entries,
 /// SWI, traps and waits by their step event.
+///
+/// (The quick stretch asks the CPU's [`crate::cpu::core::FlowNote`]
+/// instead, which needs no opcode read before the step: the 13-key
+/// `--break` run 90.1 -> 83.1 M host instructions. `run_until` asks only
+/// at back-jumps and keeps the compares of `is_call_or_return`: with a
+/// table there, its hot loop measured 5% slower on `cpu_plain`.)
 #[inline(always)]
 fn calls_or_returns(before: &StepBefore) -> bool {
-    match CALL_OR_RETURN[before.opcode as usize] {
-        0 => false,
-        1 => true,
-        // The $18 prefix: JSR ,Y.
-        _ => before.second == 0xAD,
-    }
+    crate::cpu::flow_op(before.opcode, || before.second).is_some()
 }
 
 /// What was true before a step the quick stretch ran from `pc` with SP
@@ -170,27 +171,6 @@ fn quick_before(cpu: &Cpu, call: bool, pc: u16, sp: u16, now: u64) -> StepBefore
         cycles: now,
     }
 }
-
-/// Per first opcode byte: 1 for JSR, BSR, RTS and RTI, 2 for the $18 prefix
-/// (JSR ,Y follows it), else 0 (`is_call_or_return` as a table). One load
-/// where a `match` on six values took a chain of compares: the hooked
-/// run's full path asks at every step it takes. (The quick stretch asks
-/// the CPU's [`crate::cpu::core::FlowNote`] instead, which needs no
-/// opcode read before the step: the 13-key `--break` run 90.1 -> 83.1 M
-/// host instructions. `run_until` asks only at back-jumps and keeps the
-/// compares: with the table there, its hot loop measured 5% slower on
-/// `cpu_plain`, same hour.)
-static CALL_OR_RETURN: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[0x9D] = 1;
-    t[0xAD] = 1;
-    t[0xBD] = 1;
-    t[0x8D] = 1;
-    t[0x39] = 1;
-    t[0x3B] = 1;
-    t[0x18] = 2;
-    t
-};
 
 /// Who watches a hooked run (the debugger's session). `M` is the machine.
 pub trait StepHook<M> {
@@ -318,7 +298,7 @@ fn plain_to_counted(cache: &mut RepeatCache, head: u16) {
 /// `limit` lowered so that at most `cap` iterations of `period` cycles
 /// from `now` end before it (a skip counts only iterations that end before
 /// its limit, the one that meets an event included).
-fn capped(limit: u64, now: u64, period: u64, cap: u64) -> u64 {
+pub(super) fn capped(limit: u64, now: u64, period: u64, cap: u64) -> u64 {
     limit.min(now.saturating_add(cap.saturating_mul(period)))
 }
 
@@ -378,14 +358,7 @@ impl<H: StepHook<Machine>> StepListener for HeardPasses<'_, H> {
     }
 
     fn after(&mut self, m: &mut Machine, before: &StepBefore, step: &Step) -> bool {
-        if !m.hook_hears(step, before, self.interest) {
-            *self.pending += 1;
-            return false;
-        }
-        flush(self.hook, self.pending);
-        self.stopped = self.hook.after_step(m, before, step);
-        m.board.clear_watched();
-        *self.interest = self.hook.interest();
+        self.stopped = m.tell_step(step, before, false, self.hook, self.interest, self.pending);
         self.stopped
     }
 }
@@ -1105,16 +1078,31 @@ impl Machine {
         let stops = out.fault.is_some()
             || out.halt.is_some()
             || matches!(out.step.event, StepEvent::IllegalRefused(_));
-        let mut hook_stop = false;
-        if stops || self.hook_hears(&out.step, before, interest) {
-            flush(hook, pending);
-            hook_stop = hook.after_step(self, before, &out.step);
-            self.board.clear_watched();
-            *interest = hook.interest();
-        } else {
-            *pending += 1;
-        }
+        let hook_stop = self.tell_step(&out.step, before, stops, hook, interest, pending);
         (stops, hook_stop)
+    }
+
+    /// Tells `hook` of `step` (from `before`) if it hears of it on its own
+    /// (or `always`), else counts it among the plain steps; true if the
+    /// hook asked to stop.
+    fn tell_step<H: StepHook<Machine>>(
+        &mut self,
+        step: &Step,
+        before: &StepBefore,
+        always: bool,
+        hook: &mut H,
+        interest: &mut Interest,
+        pending: &mut u64,
+    ) -> bool {
+        if !always && !self.hook_hears(step, before, interest) {
+            *pending += 1;
+            return false;
+        }
+        flush(hook, pending);
+        let stop = hook.after_step(self, before, step);
+        self.board.clear_watched();
+        *interest = hook.interest();
+        stop
     }
 
     /// One step of a counted measurement (module `counted`): recorded,
