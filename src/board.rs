@@ -1357,7 +1357,8 @@ impl Board {
                 }
                 ports::addr::PORTE | 0x30..=0x34 => {
                     self.input_poll = Some((now, InputKind::Analog));
-                    self.peek_io(addr)
+                    // `peek_io` takes the absolute address, as the bus sees it.
+                    self.peek_io(abs)
                 }
                 _ => self.ports.read(addr, now),
             },

@@ -124,6 +124,25 @@ fn quirks_every_dialect_accepts() {
     assert_eq!(codes(&asm), vec!["E0022"]);
 }
 
+/// A quoted string whose second character is no letter or digit is still a
+/// string when its quote closes on the line (monitor command tables are
+/// written so); only a quote that no item-ending quote follows is a lone
+/// character constant.
+#[test]
+fn strings_with_commas_and_punctuation_are_strings_in_every_dialect() {
+    for d in Dialect::ALL {
+        let asm = assemble(
+            d,
+            " org $C000\n fcc 'A,B'\n fcc '  [/,=] x,' ; table\n fcb 'C,'D\n fcc ', '\n",
+        );
+        assert!(asm.diagnostics.is_empty(), "{d}: {:?}", codes(&asm));
+        let mut want = b"A,B".to_vec();
+        want.extend_from_slice(b"  [/,=] x,");
+        want.extend_from_slice(b"CD, ");
+        assert_eq!(image(&asm, 0xC000), want, "{d}");
+    }
+}
+
 #[test]
 fn bare_decimal_bit_masks_warn_where_hex_would_differ() {
     for d in Dialect::ALL {

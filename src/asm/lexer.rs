@@ -184,7 +184,10 @@ pub fn comment_start(line: &str, from: usize) -> usize {
 /// closing quote (`#'A ; comment`, `fcb 'A,'B`, `'A+1`): the character
 /// after the quote is not a quote, no letter, digit or `_` follows it (a
 /// constant is one character: `'Hello, world!'` is a string with a comma
-/// in it), and no quote follows before the next `,`.
+/// in it), and no quote later on the line closes a string that ends an
+/// item (`fcc 'A,B'` and `fcc ' [/,=] x,'` are strings: their closing
+/// quote is followed by the end, a blank, `;` or `,`; in `fcb 'A,'B` the
+/// next quote opens the next item).
 pub fn is_open_char(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next() == Some('\'')
@@ -193,7 +196,19 @@ pub fn is_open_char(text: &str) -> bool {
             .clone()
             .next()
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
-        && !chars.take_while(|&c| c != ',').any(|c| c == '\'')
+        && !closes_as_string(&text[1..])
+}
+
+/// True if a quote in `rest` (the text after an opening `'`) is followed by
+/// what may end a data item: the end of the line, a blank, `;` or `,`.
+fn closes_as_string(rest: &str) -> bool {
+    rest.char_indices().any(|(i, c)| {
+        c == '\''
+            && rest[i + 1..]
+                .chars()
+                .next()
+                .is_none_or(|n| n == ',' || n == ';' || is_space(n))
+    })
 }
 
 #[cfg(test)]
@@ -216,6 +231,13 @@ mod tests {
         assert!(is_open_char("'; comment"));
         assert!(!is_open_char("'Hello, world!'"));
         assert!(!is_open_char("'x'"));
+        // A quote that closes before the end, a blank, `;` or `,` ends a
+        // string, whatever its second character is.
+        assert!(!is_open_char("'A,B'"));
+        assert!(!is_open_char("'  [/,=]  Same addr,'"));
+        assert!(!is_open_char("', ' ; comma and blank"));
+        assert!(is_open_char("'A,'B,'C"));
+        assert!(is_open_char("'; it's a comment"));
         let line = "msg fcc 'Hello, world!' ; greeting";
         assert_eq!(comment_start(line, 0), line.find(';').unwrap_or(0));
     }
