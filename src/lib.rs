@@ -13,6 +13,7 @@ pub mod image;
 pub mod lesson;
 pub mod machine;
 pub mod open;
+pub mod platform;
 pub mod run;
 pub mod script;
 pub mod stdio;

@@ -111,7 +111,7 @@ struct Asm<'a> {
     next_seq: u32,
     too_many_lines: bool,
     /// When [`AsmOptions::time_limit`] runs out.
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::platform::Instant>,
     /// The time limit was reported (reading and resolving stopped).
     timed_out: bool,
     /// Macros defined so far, by lower-case name.
@@ -152,7 +152,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         stack: Vec::new(),
         next_seq: 0,
         too_many_lines: false,
-        deadline: opts.time_limit.map(|t| std::time::Instant::now() + t),
+        deadline: opts.time_limit.map(|t| crate::platform::Instant::now() + t),
         timed_out: false,
         macros: HashMap::new(),
         unknown_words: Vec::new(),
@@ -199,7 +199,7 @@ impl Asm<'_> {
         let Some(deadline) = self.deadline else {
             return false;
         };
-        if std::time::Instant::now() < deadline {
+        if crate::platform::Instant::now() < deadline {
             return false;
         }
         self.timed_out = true;

@@ -95,7 +95,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     }
     if let Some(jobs) = req.jobs {
         if jobs == 0 || jobs > MAX_JOBS {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let cores = crate::platform::parallelism();
             return Ok(GradeOutcome {
                 text: format!(
                     "--jobs {jobs}: use 1..{MAX_JOBS} (this machine has {cores} cores; leave --jobs out to use all of them)\n"

@@ -265,8 +265,8 @@ pub fn replace_batch(out: &Path, files: &Files) -> Result<Replaced, GradeError> 
             out.display()
         ));
     }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    let nanos = crate::platform::SystemTime::now()
+        .duration_since(crate::platform::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     let staging = out.join(format!("{STAGING_PREFIX}{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&staging).map_err(io_err(&staging))?;
