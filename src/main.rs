@@ -1,4 +1,10 @@
 //! The `hc11lab` command line: argument handling only; all logic lives in the library.
+//! Built for the browser (`wasm32`) the same binary is the web page instead
+//! (`hc11lab::ui::web`, docs/web.md), and the command line goes unused.
+#![cfg_attr(
+    target_arch = "wasm32",
+    allow(dead_code, unused_imports, unused_macros)
+)]
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
@@ -292,6 +298,13 @@ struct RunArgs {
     rom: Option<PathBuf>,
 }
 
+/// In a browser: the window on the page's canvas.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    hc11lab::ui::web::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -813,14 +826,14 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-#[cfg(feature = "gui")]
+#[cfg(all(feature = "gui", not(target_arch = "wasm32")))]
 fn cmd_gui(path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let input = path.map_or(hc11lab::ui::AppInput::Bundled, hc11lab::ui::AppInput::Path);
     hc11lab::ui::run_app(input).map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(not(feature = "gui"))]
+#[cfg(any(not(feature = "gui"), target_arch = "wasm32"))]
 fn cmd_gui(_path: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     errln!(
         "error: this hc11lab was built without the GUI (cargo feature `gui`); \

@@ -84,7 +84,7 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
     let Some(path) = path else {
         return from_assembly(firmware::assemble(), Origin::Bundled);
     };
-    let meta = std::fs::metadata(path).map_err(|source| OpenError::Io {
+    let meta = crate::platform::fs::metadata(path).map_err(|source| OpenError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -92,7 +92,7 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
         let main = main_file_in(path)?;
         return assemble_path(&main, dialect);
     }
-    let bytes = std::fs::read(path).map_err(|source| OpenError::Io {
+    let bytes = crate::platform::fs::read(path).map_err(|source| OpenError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -117,14 +117,13 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
 /// The main source of a folder: `Viergewinnt.asm` in any letter case, else
 /// the only `.asm` file there.
 pub fn main_file_in(dir: &Path) -> Result<PathBuf, OpenError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| OpenError::Io {
+    let entries = crate::platform::fs::read_dir(dir).map_err(|source| OpenError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
     let mut asm_files: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_file())
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|e| crate::platform::fs::is_file(&e.path))
+        .map(|e| e.name)
         .filter(|n| {
             Path::new(n)
                 .extension()
@@ -177,8 +176,8 @@ pub fn board_setup(
     let Some(path) = rom else {
         return Ok(setup);
     };
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
+    let bytes = crate::platform::fs::read(path)
+        .map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
     let loaded = load::load_bytes(&bytes, path).map_err(|e| format!("--rom: {e}"))?;
     let segments = loaded
         .program

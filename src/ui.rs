@@ -31,6 +31,9 @@ pub mod syntax;
 pub mod texture;
 pub mod theme;
 pub mod watcher;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+pub mod web_files;
 
 use std::path::PathBuf;
 
@@ -44,10 +47,12 @@ pub enum AppInput {
     Path(PathBuf),
 }
 
-/// Opens the hc11lab window on `initial` and runs until it is closed.
+/// Opens the hc11lab window on `initial` and runs until it is closed (on
+/// the desktop; a page starts through `ui::web`).
 ///
 /// The window title starts with `hc11lab`. With `HC11LAB_AUTORUN` set, a key
 /// script runs at start (see [`autorun`]).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_app(initial: AppInput) -> eframe::Result<()> {
     let autorun = autorun::Autorun::from_env();
     let options = eframe::NativeOptions {

@@ -169,6 +169,52 @@ fn a_finished_lesson_offers_the_next_one() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// The scripted run plays the course as a student does (what the browser
+/// test drives in the page through `?autorun=`): a wrong and a right answer
+/// to a lesson step, an exercise started, Checked and handed in; the report
+/// says where each ended.
+#[test]
+fn a_scripted_run_answers_a_lesson_step_checks_and_hands_in() {
+    let data = scratch("autorun-course");
+    let done = data.join("done.txt");
+    let autorun = hc11lab::ui::autorun::Autorun::parse(&format!(
+        "frames=1;data={};lesson=03-buffer;answer=335;answer=336;check=e2-pulls;handin=e2-pulls;done={}",
+        data.display(),
+        done.display()
+    ))
+    .unwrap();
+    let app = App::with_settings(Settings::default(), AppInput::Bundled, Some(autorun));
+    let mut h = harness(app);
+    let start = std::time::Instant::now();
+    while !done.is_file() && start.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    let report = std::fs::read_to_string(&done).expect("the report");
+    let line = |key: &str| {
+        report
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let steps = line("lesson 03-buffer step 2 of ");
+    assert!(steps.parse::<u32>().is_ok_and(|n| n > 2), "{report}");
+    let check = line("check e2-pulls score ");
+    let (score, rest) = check.split_once(" of ").expect(&report);
+    let max: f64 = rest.split(' ').next().unwrap().parse().unwrap();
+    assert!(score.parse::<f64>().unwrap() < max && max > 0.0, "{report}");
+    let zip = data.join("exercises").join("e2-pulls.zip");
+    assert_eq!(line("handin "), zip.display().to_string(), "{report}");
+    assert!(zip.is_file());
+    assert!(line("lcd_rect ").split(' ').count() == 4, "{report}");
+    // The answers were saved as progress: the lesson resumes at step 2.
+    let progress = hc11lab::lesson::Progress::load(&data).unwrap();
+    assert_eq!(progress.lesson("03-buffer").done.len(), 1);
+    drop(h);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 /// A program that sends back every byte it receives on the SCI.
 const ECHO: &str = "
                 include Trainer11Register.inc

@@ -4,7 +4,6 @@
 //! (case-insensitive fallback, `\` or `/`), never leaving the main file's folder tree.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a source file could not be loaded.
@@ -50,33 +49,21 @@ pub struct FsProvider;
 
 impl SourceProvider for FsProvider {
     fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, SourceError> {
-        let file = std::fs::File::open(path).map_err(io_error)?;
-        let meta = file.metadata().map_err(io_error)?;
-        if meta.is_dir() {
-            return Err(SourceError::Io("is a folder, not a file".into()));
-        }
-        if meta.len() > limit {
-            return Err(SourceError::TooLarge {
-                size: meta.len(),
+        use crate::platform::fs::{read_bounded, BoundedError};
+        read_bounded(path, limit).map_err(|e| match e {
+            BoundedError::Io(e) => io_error(e),
+            BoundedError::TooLarge(size) => SourceError::TooLarge { size, limit },
+            BoundedError::TooLargeRead => SourceError::TooLarge {
+                size: limit.saturating_add(1),
                 limit,
-            });
-        }
-        // The size may change while reading (or be unknown for devices): cap it.
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(io_error)?;
-        if bytes.len() as u64 > limit {
-            return Err(SourceError::TooLarge {
-                size: bytes.len() as u64,
-                limit,
-            });
-        }
-        Ok(bytes)
+            },
+            BoundedError::NotRegular("folder") => SourceError::Io("is a folder, not a file".into()),
+            BoundedError::NotRegular(kind) => SourceError::Io(format!("is a {kind}, not a file")),
+        })
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+        crate::platform::fs::is_file(path)
     }
 
     fn list_dir(&self, dir: &Path) -> Vec<String> {
@@ -85,13 +72,10 @@ impl SourceProvider for FsProvider {
         } else {
             dir
         };
-        let Ok(entries) = std::fs::read_dir(dir) else {
+        let Ok(entries) = crate::platform::fs::read_dir(dir) else {
             return Vec::new();
         };
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
+        let mut names: Vec<String> = entries.map(|e| e.name).collect();
         names.sort();
         names
     }
@@ -102,7 +86,7 @@ impl SourceProvider for FsProvider {
         } else {
             path
         };
-        std::fs::canonicalize(p).unwrap_or_else(|_| {
+        crate::platform::fs::canonicalize(p).unwrap_or_else(|_| {
             let abs = std::env::current_dir()
                 .map(|d| d.join(p))
                 .unwrap_or_else(|_| p.to_path_buf());

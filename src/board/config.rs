@@ -146,7 +146,7 @@ impl BoardConfig {
 
     /// Reads and checks a board file.
     pub fn load(path: &Path) -> Result<BoardConfig, BoardFileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BoardFileError {
+        let text = crate::platform::fs::read_to_string(path).map_err(|e| BoardFileError {
             file: path.to_path_buf(),
             line: None,
             message: format!(

@@ -147,12 +147,12 @@ fn default_board() -> String {
 impl Assignment {
     /// Loads `assignment.toml` from a folder (or the file itself).
     pub fn load(path: &Path) -> Result<Assignment, GradeError> {
-        let file = if path.is_dir() {
+        let file = if crate::platform::fs::is_dir(path) {
             path.join("assignment.toml")
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&file).map_err(|e| GradeError::Assignment {
+        let text = crate::platform::fs::read_to_string(&file).map_err(|e| GradeError::Assignment {
             path: file.clone(),
             message: format!(
                 "cannot read the assignment ({e}); --assignment names a folder with an assignment.toml (as lessons/viergewinnt) or the file itself"

@@ -228,11 +228,20 @@ pub fn grade_paths_sharded(
     })
 }
 
-/// The threads a batch grades with: `jobs` (all cores if `None`).
+/// The threads a batch grades with: `jobs` (all cores if `None`). Where no
+/// thread can be started (a browser page) the pool is the calling thread
+/// alone, and the batch grades one submission after the other.
 fn worker_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, GradeError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.unwrap_or(0))
         .build()
+        .or_else(|first| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .use_current_thread()
+                .build()
+                .map_err(|_| first)
+        })
         .map_err(|e| GradeError::Report {
             what: "worker threads".into(),
             message: e.to_string(),

@@ -6,6 +6,7 @@
 use super::assignment::Limits;
 use super::error::{GradeError, SubmissionError};
 use super::text::{decode_source, Encoding};
+use crate::platform::fs::Kind;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -85,77 +86,30 @@ pub fn normalize(path: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// What a file-system entry is, in words, when it is neither a regular
-/// file, a folder nor a symbolic link (those are handled by name).
-fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return Some("fifo");
-        }
-        if ft.is_char_device() {
-            return Some("character device");
-        }
-        if ft.is_block_device() {
-            return Some("block device");
-        }
-        if ft.is_socket() {
-            return Some("socket");
-        }
-    }
-    (!ft.is_file() && !ft.is_dir() && !ft.is_symlink()).then_some("special file")
-}
-
-/// Opens a file only if it is a regular file, with its size checked against
-/// `limit` before a byte is read. On Unix the open does not block (a fifo
-/// swapped in after the check would otherwise hang the batch), and the
-/// opened handle is checked again.
-fn open_regular(path: &Path, shown: &str, limit: u64) -> Result<std::fs::File, SubmissionError> {
-    let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
-        path: shown.to_string(),
-        message: e.to_string(),
-    };
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // O_NONBLOCK on Linux's common architectures (asm-generic/fcntl.h).
-        #[cfg(any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        ))]
-        opts.custom_flags(0o4000);
-    }
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if let Some(kind) = special_kind(meta.file_type()) {
-        return Err(SubmissionError::NotRegular {
+/// A regular file's bytes through the platform's bounded reader (a fifo or
+/// device is not opened, a file over `limit` is not read past it), with
+/// errors naming the file as `shown`.
+fn read_regular(path: &Path, shown: &str, limit: u64) -> Result<Vec<u8>, SubmissionError> {
+    use crate::platform::fs::{read_bounded, BoundedError};
+    read_bounded(path, limit).map_err(|e| match e {
+        BoundedError::NotRegular(kind) => SubmissionError::NotRegular {
             path: shown.to_string(),
             kind: kind.to_string(),
-        });
-    }
-    let file = opts.open(path).map_err(unreadable)?;
-    let meta = file.metadata().map_err(unreadable)?;
-    if !meta.is_file() {
-        return Err(SubmissionError::NotRegular {
-            path: shown.to_string(),
-            kind: special_kind(meta.file_type())
-                .unwrap_or("folder")
-                .to_string(),
-        });
-    }
-    if meta.len() > limit {
-        return Err(SubmissionError::FileTooLarge {
+        },
+        BoundedError::TooLarge(size) => SubmissionError::FileTooLarge {
             file: shown.to_string(),
-            size: meta.len(),
+            size,
             limit,
-        });
-    }
-    Ok(file)
+        },
+        BoundedError::TooLargeRead => SubmissionError::FileTooLargeRead {
+            file: shown.to_string(),
+            limit,
+        },
+        BoundedError::Io(e) => SubmissionError::Unreadable {
+            path: shown.to_string(),
+            message: e.to_string(),
+        },
+    })
 }
 
 impl Submission {
@@ -170,11 +124,12 @@ impl Submission {
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let meta = std::fs::metadata(path).map_err(|e| SubmissionError::Unreadable {
-            path: shown.clone(),
-            message: e.to_string(),
-        })?;
-        if let Some(kind) = special_kind(meta.file_type()) {
+        let meta =
+            crate::platform::fs::metadata(path).map_err(|e| SubmissionError::Unreadable {
+                path: shown.clone(),
+                message: e.to_string(),
+            })?;
+        if let crate::platform::fs::Kind::Special(kind) = meta.kind {
             return Err(SubmissionError::NotRegular {
                 path: shown,
                 kind: kind.to_string(),
@@ -210,11 +165,7 @@ impl Submission {
     ) -> Result<Submission, SubmissionError> {
         use crate::asm::source::{FsProvider, SourceProvider};
         let shown = path.display().to_string();
-        let main = read_bounded(
-            open_regular(path, &shown, limits.max_file_bytes)?,
-            &shown,
-            limits.max_file_bytes,
-        )?;
+        let main = read_regular(path, &shown, limits.max_file_bytes)?;
         let mut budget = Budget {
             limits,
             files: 0,
@@ -583,7 +534,7 @@ fn read_zip(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let file = open_regular(path, &zip_name, limits.max_zip_bytes).map_err(|e| match e {
+    let bytes = read_regular(path, &zip_name, limits.max_zip_bytes).map_err(|e| match e {
         SubmissionError::FileTooLarge { size, limit, .. } => SubmissionError::ZipTooLarge {
             name: zip_name.clone(),
             size,
@@ -591,7 +542,7 @@ fn read_zip(
         },
         e => e,
     })?;
-    read_zip_from(std::io::BufReader::new(file), &zip_name, limits, notes)
+    read_zip_from(std::io::Cursor::new(bytes), &zip_name, limits, notes)
 }
 
 /// Reads the sources of a `.zip` submission held in memory (what
@@ -713,9 +664,8 @@ fn read_folder(
         };
         // No more than the limit is listed, however many there are.
         let room = limits.max_entries().saturating_sub(entries_seen);
-        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        let mut entries: Vec<_> = crate::platform::fs::read_dir(&dir)
             .map_err(unreadable)?
-            .filter_map(Result::ok)
             .take(room.saturating_add(1))
             .collect();
         entries_seen += entries.len();
@@ -724,44 +674,37 @@ fn read_folder(
                 limit: limits.max_entries(),
             });
         }
-        entries.sort_by_key(|e| e.file_name());
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
         for e in entries {
-            let fname = e.file_name().to_string_lossy().into_owned();
             let rel = if prefix.is_empty() {
-                fname.clone()
+                e.name.clone()
             } else {
-                format!("{prefix}/{fname}")
+                format!("{prefix}/{}", e.name)
             };
             if is_junk(&rel) {
                 continue;
             }
-            let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
+            let Ok(meta) = crate::platform::fs::symlink_metadata(&e.path) else {
                 continue;
             };
-            if meta.file_type().is_symlink() {
-                notes.push(format!(
+            match meta.kind {
+                Kind::Symlink => notes.push(format!(
                     "skipped symbolic link {rel} (links are not followed)"
-                ));
-            } else if meta.is_dir() {
-                if depth + 1 < MAX_DEPTH {
-                    stack.push((e.path(), rel, depth + 1));
-                } else {
-                    notes.push(format!("skipped {rel}: folders nest too deep"));
+                )),
+                Kind::Dir if depth + 1 < MAX_DEPTH => stack.push((e.path, rel, depth + 1)),
+                Kind::Dir => notes.push(format!("skipped {rel}: folders nest too deep")),
+                Kind::File => {
+                    if !is_source(&rel) {
+                        skipped.push(rel);
+                        continue;
+                    }
+                    budget.admit(&rel, meta.len)?;
+                    let bytes = read_regular(&e.path, &rel, limits.max_file_bytes)?;
+                    out.insert(rel, bytes);
                 }
-            } else if meta.is_file() {
-                if !is_source(&rel) {
-                    skipped.push(rel);
-                    continue;
-                }
-                budget.admit(&rel, meta.len())?;
-                let f = open_regular(&e.path(), &rel, limits.max_file_bytes)?;
-                let bytes = read_bounded(f, &rel, limits.max_file_bytes)?;
-                out.insert(rel, bytes);
-            } else {
-                let kind = special_kind(meta.file_type()).unwrap_or("special file");
-                notes.push(format!(
+                Kind::Special(kind) => notes.push(format!(
                     "skipped {rel}: a {kind}, not a regular file (it was not opened)"
-                ));
+                )),
             }
         }
     }
@@ -773,14 +716,14 @@ fn read_folder(
 /// True if a folder holds a submission itself (an entry file or any `.asm`
 /// at its top), rather than one submission per sub-folder or zip.
 fn is_submission_folder(dir: &Path, entry: &str) -> Result<bool, GradeError> {
-    let rd = std::fs::read_dir(dir).map_err(|source| GradeError::Io {
+    let rd = crate::platform::fs::read_dir(dir).map_err(|source| GradeError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
-    Ok(rd.filter_map(Result::ok).any(|e| {
-        let n = e.file_name().to_string_lossy().into_owned();
-        let is_file = e.file_type().is_ok_and(|t| t.is_file());
-        is_file && (n.eq_ignore_ascii_case(entry) || n.to_ascii_lowercase().ends_with(".asm"))
+    Ok(rd.into_iter().any(|e| {
+        let n = e.name;
+        e.kind == Kind::File
+            && (n.eq_ignore_ascii_case(entry) || n.to_ascii_lowercase().ends_with(".asm"))
     }))
 }
 
@@ -802,7 +745,7 @@ pub fn discover_noting(
     let mut out = Vec::new();
     let mut skipped = Vec::new();
     for p in paths {
-        let meta = std::fs::metadata(p).map_err(|source| GradeError::Io {
+        let meta = crate::platform::fs::metadata(p).map_err(|source| GradeError::Io {
             path: p.clone(),
             source,
         })?;
@@ -811,19 +754,20 @@ pub fn discover_noting(
         if !meta.is_dir() || is_submission_folder(p, entry)? {
             out.push(p.clone());
         } else {
-            let rd = std::fs::read_dir(p).map_err(|source| GradeError::Io {
+            let rd = crate::platform::fs::read_dir(p).map_err(|source| GradeError::Io {
                 path: p.clone(),
                 source,
             })?;
             let mut children: Vec<PathBuf> = Vec::new();
-            for e in rd.filter_map(Result::ok) {
-                let n = e.file_name().to_string_lossy().into_owned();
-                let dir = e.file_type().is_ok_and(|t| t.is_dir());
+            for e in rd {
+                let n = e.name.clone();
+                let dir = e.kind == Kind::Dir;
                 let zip = n.to_ascii_lowercase().ends_with(".zip");
                 if is_junk(&n) {
                     continue;
                 }
-                if dir && e.path().join(super::report::output::MANIFEST).exists() {
+                if dir && crate::platform::fs::exists(&e.path.join(super::report::output::MANIFEST))
+                {
                     skipped.push(format!("{n}/ (hc11lab grade's reports)"));
                     continue;
                 }
@@ -831,7 +775,7 @@ pub fn discover_noting(
                     skipped.push(format!("{n}{}", if dir { "/" } else { "" }));
                     continue;
                 }
-                children.push(e.path());
+                children.push(e.path);
             }
             if children.is_empty() {
                 // An empty-looking folder is still graded, so the student hears why.

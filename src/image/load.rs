@@ -139,7 +139,7 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
 /// Reads `path` and loads it as ELF or S19, whichever its content is.
 /// Assembly source is refused with a message saying to assemble it.
 pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+    let bytes = crate::platform::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     })?;

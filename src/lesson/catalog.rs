@@ -114,13 +114,14 @@ impl Lesson {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let read = |p: PathBuf| {
-            std::fs::read_to_string(&p).map_err(|source| LessonError::Io { path: p, source })
+            crate::platform::fs::read_to_string(&p)
+                .map_err(|source| LessonError::Io { path: p, source })
         };
         let manifest = read(dir.join("lesson.toml"))?;
         let mut texts = Vec::new();
         for lang in Lang::ALL {
             let p = dir.join(format!("{}.md", lang.code()));
-            if p.is_file() {
+            if crate::platform::fs::is_file(&p) {
                 texts.push((lang, read(p)?));
             }
         }
@@ -308,10 +309,11 @@ impl Exercise {
     /// Reads the title from `dir/assignment.toml`.
     pub fn load(dir: &Path) -> Result<Exercise, LessonError> {
         let path = dir.join("assignment.toml");
-        let text = std::fs::read_to_string(&path).map_err(|source| LessonError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text =
+            crate::platform::fs::read_to_string(&path).map_err(|source| LessonError::Io {
+                path: path.clone(),
+                source,
+            })?;
         let head: AssignmentHead = toml::from_str(&text).map_err(|e| LessonError::Assignment {
             path: path.clone(),
             message: e.to_string(),
@@ -328,7 +330,7 @@ impl Exercise {
         let mut texts = BTreeMap::new();
         for l in Lang::ALL {
             for name in [format!("task.{}.md", l.code()), format!("{}.md", l.code())] {
-                if let Ok(t) = std::fs::read_to_string(dir.join(&name)) {
+                if let Ok(t) = crate::platform::fs::read_to_string(&dir.join(&name)) {
                     texts.insert(l, t);
                     break;
                 }
@@ -371,21 +373,18 @@ impl Catalog {
     /// mistake does not take the whole course down. Only an unreadable
     /// `root` is an error.
     pub fn load(root: &Path) -> Result<Catalog, LessonError> {
-        let entries = std::fs::read_dir(root).map_err(|source| LessonError::Io {
+        use crate::platform::fs;
+        let entries = fs::read_dir(root).map_err(|source| LessonError::Io {
             path: root.to_path_buf(),
             source,
         })?;
-        let mut dirs: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
+        let mut dirs: Vec<PathBuf> = entries.map(|e| e.path).filter(|p| fs::is_dir(p)).collect();
         dirs.sort();
         let mut cat = Catalog::default();
         for d in dirs {
-            let loaded = if d.join("lesson.toml").is_file() {
+            let loaded = if fs::is_file(&d.join("lesson.toml")) {
                 Lesson::load(&d).map(|l| cat.lessons.push(Arc::new(l)))
-            } else if d.join("assignment.toml").is_file() {
+            } else if fs::is_file(&d.join("assignment.toml")) {
                 Exercise::load(&d).map(|e| cat.exercises.push(e))
             } else {
                 Ok(())
@@ -457,9 +456,10 @@ impl Catalog {
 
 /// Where the course is on disk: `$HC11LAB_LESSONS`, else `./lessons`, else
 /// the `lessons/` folder of the source tree hc11lab was built from, if it
-/// still exists; `None` means: use the bundled lessons.
+/// still exists; `None` means: use the bundled lessons. (In a page,
+/// `./lessons` is the course the page unpacked from its `lessons.zip`.)
 pub fn find_root() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("HC11LAB_LESSONS").filter(|v| !v.is_empty()) {
+    if let Some(p) = crate::platform::setting("HC11LAB_LESSONS") {
         return Some(PathBuf::from(p));
     }
     [
@@ -467,7 +467,7 @@ pub fn find_root() -> Option<PathBuf> {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lessons"),
     ]
     .into_iter()
-    .find(|p| p.is_dir())
+    .find(|p| crate::platform::fs::is_dir(p))
 }
 
 impl Lesson {

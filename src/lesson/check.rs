@@ -182,7 +182,7 @@ fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, S
     let is_source = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("asm"));
-    if is_source && path.is_file() {
+    if is_source && crate::platform::fs::is_file(path) {
         return Submission::load_source_file(
             path,
             &assignment.entry,
@@ -228,7 +228,7 @@ pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<
     }
     for name in &assignment.provided {
         let text = match &provided_dir {
-            Some(d) => std::fs::read_to_string(d.join(name)).ok(),
+            Some(d) => crate::platform::fs::read_to_string(&d.join(name)).ok(),
             None => crate::firmware::FILES
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))

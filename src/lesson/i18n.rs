@@ -62,9 +62,10 @@ impl Lang {
 
     /// The language of the environment: the first set, non-empty one of
     /// `LANGUAGE` (a `:` list, first supported entry), `LC_ALL`,
-    /// `LC_MESSAGES`, `LANG`; English if none names German or English.
+    /// `LC_MESSAGES`, `LANG`; English if none names German or English. (In
+    /// a page: the address's `?lang=de`, see [`crate::platform::setting`].)
     pub fn from_env() -> Lang {
-        Lang::from_vars(|k| std::env::var(k).ok())
+        Lang::from_vars(crate::platform::setting)
     }
 
     /// [`Lang::from_env`] over any variable lookup (for tests).

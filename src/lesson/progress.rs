@@ -60,7 +60,7 @@ impl Progress {
     /// Reads `FILE_NAME` from `dir`; a missing file is empty progress.
     pub fn load(dir: &Path) -> Result<Progress, ProgressError> {
         let path = dir.join(FILE_NAME);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::platform::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Progress::default()),
             Err(source) => return Err(ProgressError::Io { path, source }),
@@ -71,22 +71,20 @@ impl Progress {
         })
     }
 
-    /// Writes `FILE_NAME` into `dir` (created if needed) through a temporary
-    /// file and a rename, so a crash never leaves half a file.
+    /// Writes `FILE_NAME` into `dir` (created if needed) as one step
+    /// ([`crate::platform::fs::write`]), so a crash never leaves half a file.
     pub fn save(&self, dir: &Path) -> Result<(), ProgressError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ProgressError::Io { path, source }
         };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        crate::platform::fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(FILE_NAME);
-        let tmp = dir.join(format!("{FILE_NAME}.tmp"));
         let json = serde_json::to_string_pretty(self).map_err(|e| ProgressError::Format {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        std::fs::write(&tmp, json).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(io(&path))
+        crate::platform::fs::write(&path, json.as_bytes()).map_err(io(&path))
     }
 
     /// The progress of lesson `id` (empty if never started).
@@ -100,22 +98,11 @@ impl Progress {
     }
 }
 
-/// The usual per-user data folder for hc11lab, from the environment:
+/// The usual per-user data folder for hc11lab ([`crate::platform::data_dir`]):
 /// `$XDG_DATA_HOME/hc11lab`, `~/.local/share/hc11lab`, or on Windows
-/// `%APPDATA%\hc11lab`. `None` if none of these is set.
+/// `%APPDATA%\hc11lab`; `/data` in a page. `None` if none of these is set.
 pub fn default_dir() -> Option<PathBuf> {
-    let var = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(x) = var("XDG_DATA_HOME") {
-        return Some(x.join("hc11lab"));
-    }
-    if let Some(a) = var("APPDATA") {
-        return Some(a.join("hc11lab"));
-    }
-    var("HOME").map(|h| h.join(".local").join("share").join("hc11lab"))
+    crate::platform::data_dir()
 }
 
 #[cfg(test)]

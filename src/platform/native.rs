@@ -1,8 +1,10 @@
-//! The desktop: `std`'s threads and file system.
+//! The desktop: `std`'s threads and file system, the system's dialogs.
 
-use std::io::{self, Write};
-use std::path::Path;
-use std::time::SystemTime;
+use super::dialog::{Picked, Saved, Want};
+use super::fs::{BoundedError, DirEntry, Kind, Metadata};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 pub fn spawn(name: &str, f: impl FnOnce() + Send + 'static) {
     // `Builder::spawn` consumes the closure even when it fails, so the
@@ -25,12 +27,160 @@ pub fn spawn(name: &str, f: impl FnOnce() + Send + 'static) {
     }
 }
 
+pub fn spawn_periodic(name: &str, every: Duration, mut f: impl FnMut() + Send + 'static) -> bool {
+    std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(move || loop {
+            std::thread::sleep(every);
+            f();
+        })
+        .is_ok()
+}
+
+pub fn note(message: &str) {
+    crate::stdio::err(&format!("{message}\n"));
+}
+
+pub fn setting(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+pub fn data_dir() -> Option<PathBuf> {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(x) = var("XDG_DATA_HOME") {
+        return Some(x.join("hc11lab"));
+    }
+    if let Some(a) = var("APPDATA") {
+        return Some(a.join("hc11lab"));
+    }
+    var("HOME").map(|h| h.join(".local").join("share").join("hc11lab"))
+}
+
 pub fn parallelism() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     std::fs::read(path)
+}
+
+/// What a file type is, in words, when it is neither a regular file, a
+/// folder nor a symbolic link.
+fn kind_of(ft: std::fs::FileType) -> Kind {
+    if ft.is_file() {
+        return Kind::File;
+    }
+    if ft.is_dir() {
+        return Kind::Dir;
+    }
+    if ft.is_symlink() {
+        return Kind::Symlink;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Kind::Special("fifo");
+        }
+        if ft.is_char_device() {
+            return Kind::Special("character device");
+        }
+        if ft.is_block_device() {
+            return Kind::Special("block device");
+        }
+        if ft.is_socket() {
+            return Kind::Special("socket");
+        }
+    }
+    Kind::Special("special file")
+}
+
+pub fn metadata(path: &Path, follow: bool) -> io::Result<Metadata> {
+    let m = if follow {
+        std::fs::metadata(path)?
+    } else {
+        std::fs::symlink_metadata(path)?
+    };
+    Ok(Metadata {
+        kind: kind_of(m.file_type()),
+        len: m.len(),
+        modified: m.modified().ok(),
+    })
+}
+
+pub fn read_dir(path: &Path) -> io::Result<impl Iterator<Item = DirEntry>> {
+    Ok(std::fs::read_dir(path)?.filter_map(|e| {
+        let e = e.ok()?;
+        Some(DirEntry {
+            name: e.file_name().to_string_lossy().into_owned(),
+            path: e.path(),
+            kind: kind_of(e.file_type().ok()?),
+        })
+    }))
+}
+
+pub fn create_dir_all(path: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(path)
+}
+
+pub fn remove_file(path: &Path) -> io::Result<()> {
+    std::fs::remove_file(path)
+}
+
+pub fn remove_dir_all(path: &Path) -> io::Result<()> {
+    std::fs::remove_dir_all(path)
+}
+
+pub fn canonicalize(path: &Path) -> io::Result<PathBuf> {
+    std::fs::canonicalize(path)
+}
+
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedError> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK on Linux's common architectures (asm-generic/fcntl.h):
+        // a fifo swapped in after the check below must not hang the reader.
+        #[cfg(any(
+            target_arch = "x86_64",
+            target_arch = "x86",
+            target_arch = "aarch64",
+            target_arch = "arm",
+            target_arch = "riscv64"
+        ))]
+        opts.custom_flags(0o4000);
+    }
+    let meta = std::fs::metadata(path).map_err(BoundedError::Io)?;
+    if let Kind::Special(kind) = kind_of(meta.file_type()) {
+        return Err(BoundedError::NotRegular(kind));
+    }
+    let file = opts.open(path).map_err(BoundedError::Io)?;
+    // The opened handle is checked again: the path may have changed.
+    let meta = file.metadata().map_err(BoundedError::Io)?;
+    match kind_of(meta.file_type()) {
+        Kind::File => {}
+        Kind::Dir => return Err(BoundedError::NotRegular("folder")),
+        Kind::Special(kind) => return Err(BoundedError::NotRegular(kind)),
+        Kind::Symlink => return Err(BoundedError::NotRegular("symbolic link")),
+    }
+    if meta.len() > limit {
+        return Err(BoundedError::TooLarge(meta.len()));
+    }
+    // The size may change while reading: never more than one byte past.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(BoundedError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(BoundedError::TooLargeRead);
+    }
+    Ok(bytes)
 }
 
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -62,6 +212,69 @@ pub fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
+pub fn offer(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+pub fn stored_files() -> Option<Vec<(PathBuf, u64)>> {
+    None
+}
+
+pub fn storage_use() -> Option<(u64, u64)> {
+    None
+}
+
+#[cfg(feature = "gui")]
+pub fn pick(want: Want) -> Option<Picked> {
+    let dialog = rfd::FileDialog::new();
+    let picked = match want {
+        Want::Folder => dialog.pick_folder(),
+        Want::Files => dialog
+            .add_filter(
+                "68HC11 programs",
+                &["asm", "s", "a11", "s19", "s28", "elf", "out", "zip"],
+            )
+            .add_filter("All files", &["*"])
+            .pick_file(),
+    };
+    Some(picked.map_or(Picked::Nothing, Picked::Path))
+}
+
+#[cfg(not(feature = "gui"))]
+pub fn pick(_want: Want) -> Option<Picked> {
+    Some(Picked::Nothing)
+}
+
+/// Every answer is given before `pick` returns: none comes later.
+pub fn take_picked() -> Option<Picked> {
+    None
+}
+
+pub fn set_waker(_waker: Box<dyn Fn() + Send + Sync>) {}
+
+#[cfg(feature = "gui")]
+pub fn pick_save_folder(_suggested: &str) -> Option<PathBuf> {
+    rfd::FileDialog::new().pick_folder()
+}
+
+#[cfg(not(feature = "gui"))]
+pub fn pick_save_folder(_suggested: &str) -> Option<PathBuf> {
+    None
+}
+
+#[cfg(feature = "gui")]
+pub fn save_as(name: &str, bytes: &[u8]) -> io::Result<Saved> {
+    match rfd::FileDialog::new().set_file_name(name).save_file() {
+        Some(path) => write(&path, bytes).map(|()| Saved::To(path)),
+        None => Ok(Saved::Cancelled),
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+pub fn save_as(_name: &str, _bytes: &[u8]) -> io::Result<Saved> {
+    Ok(Saved::Cancelled)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,6 +293,34 @@ mod tests {
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("p.asm")]);
         assert!(modified(&file).is_some());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_bounded_read_refuses_folders_and_large_files_and_lists_kinds() {
+        let dir = std::env::temp_dir().join(format!("hc11lab-bounded-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).expect("temp dir");
+        let file = dir.join("a.asm");
+        std::fs::write(&file, b"12345").expect("write");
+        assert_eq!(read_bounded(&file, 5).expect("fits"), b"12345");
+        assert!(matches!(
+            read_bounded(&file, 4),
+            Err(BoundedError::TooLarge(5))
+        ));
+        assert!(matches!(
+            read_bounded(&dir.join("sub"), 100),
+            Err(BoundedError::NotRegular("folder"))
+        ));
+        let mut kinds: Vec<(String, Kind)> = read_dir(&dir)
+            .expect("list")
+            .map(|e| (e.name, e.kind))
+            .collect();
+        kinds.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            kinds,
+            vec![("a.asm".into(), Kind::File), ("sub".into(), Kind::Dir)]
+        );
+        assert_eq!(metadata(&file, true).expect("meta").len, 5);
         std::fs::remove_dir_all(&dir).ok();
     }
 

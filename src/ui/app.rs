@@ -6,7 +6,7 @@
 //! listing, LCD column, debugger, course and bottom tabs side by side on a
 //! large screen, one tabbed pane beside the LCD on a small one.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, RichText};
 
@@ -27,7 +27,9 @@ use super::session::{BottomTab, Pane, Session, Settings, SideTab, Speed};
 use super::side::SidePanel;
 use super::theme::{self, Theme};
 use super::watcher::SourceWatcher;
+use super::web_files::WebFiles;
 use super::AppInput;
+use crate::platform::Instant;
 
 /// Storage key of [`Settings`].
 pub const SETTINGS_KEY: &str = "hc11lab.settings";
@@ -167,6 +169,8 @@ pub struct App {
     pub bench: BenchPanel,
     /// The course: lessons and exercises.
     pub course: CoursePanel,
+    /// Files from the browser's dialogs and drops, downloads, the page's files.
+    pub files: WebFiles,
     goto: GotoLabel,
     mouse_keys: u8,
     /// Frame timing.
@@ -224,6 +228,9 @@ impl App {
             // the window is idle (no frames are drawn then).
             app.watcher = Some(SourceWatcher::start(&cc.egui_ctx));
         }
+        // Files a browser dialog reads arrive between frames: show them.
+        let ctx = cc.egui_ctx.clone();
+        crate::platform::dialog::set_waker(move || ctx.request_repaint());
         app
     }
 
@@ -231,7 +238,8 @@ impl App {
     pub fn with_settings(settings: Settings, initial: AppInput, autorun: Option<Autorun>) -> Self {
         let mut session = Session::new(settings);
         session.open(initial);
-        let mut course = CoursePanel::new(None);
+        // A scripted run that works with the course names its own folder.
+        let mut course = CoursePanel::new(autorun.as_ref().and_then(|a| a.data.clone()));
         course.set_lang(session.lang());
         App {
             session,
@@ -244,6 +252,7 @@ impl App {
             side: SidePanel::default(),
             bench: BenchPanel::default(),
             course,
+            files: WebFiles::default(),
             goto: GotoLabel::default(),
             mouse_keys: 0,
             stats: FrameStats::default(),
@@ -299,17 +308,21 @@ impl App {
         self.apply_look(&ctx);
 
         self.shortcuts(&ctx);
-        // A file or folder dropped on the window opens like File > Open.
+        // A file or folder dropped on the window opens like File > Open. (A
+        // page knows only the name of a dropped file, not its path: the
+        // platform reads those and `files` opens them.)
         let dropped = ctx
             .input(|i| i.raw.dropped_files.first().map(|f| f.path().to_path_buf()))
-            .filter(|p| !p.as_os_str().is_empty());
+            .filter(|p| p.is_absolute());
         if let Some(p) = dropped {
             self.session.open(AppInput::Path(p));
         }
+        self.files.show(&ctx, &mut self.session);
         let held = keyboard_keys(&ctx) | self.mouse_keys;
         self.session.set_held_keys(held);
         if let Some(a) = &mut self.autorun {
             a.drive(&mut self.session, &ctx, &self.stats.report());
+            a.drive_course(&mut self.course, &mut self.session);
             if std::mem::take(&mut a.reset_stats) {
                 self.stats.clear();
             }
@@ -707,6 +720,7 @@ impl App {
                         self.session.save_sources_dialog();
                         ui.close();
                     }
+                    self.files.menu(ui, &mut self.session);
                     ui.menu_button(t("Recent"), |ui| {
                         let recent = self.session.settings.recent.clone();
                         if recent.is_empty() {

@@ -27,15 +27,32 @@
 //!   work; `whole_ms_*` is the wall-clock time from one frame's start to the
 //!   next while frames are drawn back to back: the real frame time);
 //! - `quit_after_ms=N` — close the window N ms after `done`;
-//! - `size=WxH` — open the window at W x H points (default 1280x800).
+//! - `size=WxH` — open the window at W x H points (default 1280x800);
+//! - `data=PATH` — the data folder for lesson progress and exercise copies
+//!   (default: none; `lesson`, `check` and `handin` need one for copies);
+//! - `lesson=ID` — once the key script is done, open lesson ID in the
+//!   course panel; each `answer=TEXT` (in order) is then given to its
+//!   current step as if typed into the answer field (`lesson ID step K of
+//!   N` in the report, K the step now current, 1-based);
+//! - `check=ID` — then start exercise ID (copy its starter into the data
+//!   folder, open it) and Check it as the button does; `done` waits for the
+//!   result (`check ID score S of M ms T`, T the wall-clock milliseconds
+//!   from the click to the result);
+//! - `handin=ID` — then Hand in exercise ID (`handin PATH`).
+//!
+//! The report also gives where the LCD was drawn (`lcd_rect X Y W H` in
+//! points, and `pixels_per_point`), for tests that read the screen.
 //!
 //! Settings from earlier sessions are ignored and not saved in such a run.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::course::CoursePanel;
+use super::exercises::CheckState;
 use super::links::{LineRole, Selection};
 use super::session::{Session, Speed};
+use crate::platform::{note, Instant};
 use crate::script::Script;
 
 /// The parsed `HC11LAB_AUTORUN` value.
@@ -62,11 +79,39 @@ pub struct Autorun {
     pub idle: Option<Duration>,
     /// Set when the frame statistics should start over (the script ended).
     pub reset_stats: bool,
+    /// The data folder for the course's progress and copies (`data=`).
+    pub data: Option<PathBuf>,
+    /// The lesson to open once the script is done (`lesson=`).
+    pub lesson: Option<String>,
+    /// Answers for its current step, in order (`answer=`).
+    pub answers: Vec<String>,
+    /// The exercise to start and Check (`check=`).
+    pub check: Option<String>,
+    /// The exercise to Hand in (`handin=`).
+    pub hand_in: Option<String>,
+    course: CourseState,
+    /// Report lines of the course items made before the check's result.
+    pending_lines: String,
+    /// E-cycles and time when the script ended (the speed is measured
+    /// from there to `done`).
+    measured_from: Option<(u64, Instant)>,
     /// The key script was still running at `play_limit`.
     unfinished: bool,
     /// How long the key script may run ([`PLAY_LIMIT`]).
     play_limit: Duration,
     state: State,
+}
+
+/// How far the course items (`lesson`, `check`, `handin`) are.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum CourseState {
+    /// Not started (the key script still runs).
+    #[default]
+    Waiting,
+    /// The check asked for since then.
+    Checking(Instant),
+    /// Everything done; the report lines.
+    Done(String),
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -99,7 +144,7 @@ pub enum AutorunError {
     NotPair(String),
     /// A name this version does not know.
     #[error(
-        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size)"
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size, data, lesson, answer, check, handin)"
     )]
     Unknown(String),
     /// A value that does not parse.
@@ -108,14 +153,15 @@ pub enum AutorunError {
 }
 
 impl Autorun {
-    /// Reads `HC11LAB_AUTORUN`; `None` if unset. A bad value is reported on
-    /// stderr and ignored (the app starts normally).
+    /// Reads `HC11LAB_AUTORUN` (in a page the address's `?autorun=`);
+    /// `None` if unset. A bad value is reported on stderr (the browser's
+    /// console) and ignored (the app starts normally).
     pub fn from_env() -> Option<Autorun> {
-        let v = std::env::var("HC11LAB_AUTORUN").ok()?;
+        let v = crate::platform::setting("HC11LAB_AUTORUN")?;
         match Self::parse(&v) {
             Ok(a) => Some(a),
             Err(e) => {
-                eprintln!("{e}");
+                note(&e.to_string());
                 None
             }
         }
@@ -161,6 +207,11 @@ impl Autorun {
                     a.size = Some([w, h]);
                 }
                 "frames" => a.frames = v.parse().map_err(|_| bad())?,
+                "data" => a.data = Some(PathBuf::from(v)),
+                "lesson" => a.lesson = Some(v.into()),
+                "answer" => a.answers.push(v.into()),
+                "check" => a.check = Some(v.into()),
+                "handin" => a.hand_in = Some(v.into()),
                 "idle_ms" => a.idle = Some(Duration::from_millis(v.parse().map_err(|_| bad())?)),
                 "quit_after_ms" => {
                     a.quit_after = Some(Duration::from_millis(v.parse().map_err(|_| bad())?))
@@ -201,8 +252,8 @@ impl Autorun {
         match self.state {
             State::Start => {
                 if !session.has_machine() {
-                    eprintln!("hc11lab autorun: nothing loaded, nothing to run");
-                    self.finish(session, frames);
+                    note("hc11lab autorun: nothing loaded, nothing to run");
+                    self.finish(session, ctx, frames);
                     return;
                 }
                 match Script::parse_keys(&self.keys) {
@@ -211,7 +262,7 @@ impl Autorun {
                         self.state = State::Playing(Instant::now());
                     }
                     Err(e) => {
-                        eprintln!("hc11lab autorun: {e}");
+                        note(&format!("hc11lab autorun: {e}"));
                         self.state = State::Closed;
                     }
                 }
@@ -219,10 +270,10 @@ impl Autorun {
             State::Playing(since) => {
                 let unfinished = session.script_active() && since.elapsed() >= self.play_limit;
                 if unfinished {
-                    eprintln!(
+                    note(&format!(
                         "hc11lab autorun: the key script did not finish in {} s (the program never waited for input); reporting as it stands",
                         self.play_limit.as_secs()
-                    );
+                    ));
                     self.unfinished = true;
                 }
                 if !session.script_active() || unfinished {
@@ -245,15 +296,18 @@ impl Autorun {
                     }
                     self.state = State::Settling(0);
                     self.reset_stats = true;
+                    self.measured_from = Some((session.cycles(), Instant::now()));
                 }
             }
+            // The course items (a check takes seconds) finish first.
+            State::Settling(n) if n >= self.frames && !self.course_done() => {}
             State::Settling(n) if n >= self.frames => match self.idle {
                 // The frame statistics are taken now, before the idle wait.
                 Some(_) => {
                     self.report = frames.to_string();
                     self.state = State::Idle(Instant::now(), 0);
                 }
-                None => self.finish(session, frames),
+                None => self.finish(session, ctx, frames),
             },
             State::Settling(n) => self.state = State::Settling(n + 1),
             State::Idle(since, n) => {
@@ -261,7 +315,7 @@ impl Autorun {
                 if since.elapsed() >= wait {
                     // This frame is the timed wake-up below, not an idle one.
                     let report = format!("{}\nidle_frames {n}", self.report);
-                    self.finish(session, &report);
+                    self.finish(session, ctx, &report);
                 } else {
                     self.state = State::Idle(since, n + 1);
                     ctx.request_repaint_after(wait.saturating_sub(since.elapsed()));
@@ -291,21 +345,118 @@ impl Autorun {
         }
     }
 
-    fn finish(&mut self, session: &Session, frames: &str) {
+    /// True once the course items are done (or there are none).
+    fn course_done(&self) -> bool {
+        let none = self.lesson.is_none() && self.check.is_none() && self.hand_in.is_none();
+        none || matches!(self.course, CourseState::Done(_))
+    }
+
+    /// Plays the course items once the key script is done: opens the
+    /// lesson and answers, starts and checks the exercise, hands it in.
+    pub fn drive_course(&mut self, course: &mut CoursePanel, session: &mut Session) {
+        if self.course_done() || matches!(self.state, State::Start | State::Playing(_)) {
+            return;
+        }
+        let mut lines = String::new();
+        if self.course == CourseState::Waiting {
+            if let Some(id) = self.lesson.clone() {
+                course.lessons.open(&id);
+                for a in &self.answers {
+                    course.lessons.submit_answer(a, session);
+                }
+                lines += &match course.lessons.run() {
+                    Some(run) if run.finished() => format!("lesson {id} finished\n"),
+                    Some(run) => format!(
+                        "lesson {id} step {} of {}\n",
+                        run.current() + 1,
+                        run.step_count()
+                    ),
+                    None => format!("lesson {id} not_found\n"),
+                };
+            }
+            if let Some(id) = self.check.clone() {
+                course.exercises.select(&id);
+                match course.exercises.start(&id, session) {
+                    Ok(_) => {
+                        course.exercises.check(&id);
+                        self.course = CourseState::Checking(Instant::now());
+                        self.pending_lines = lines;
+                        return;
+                    }
+                    Err(e) => lines += &format!("check {id} failed {e}\n"),
+                }
+            }
+        }
+        if let CourseState::Checking(since) = self.course {
+            let id = self.check.clone().unwrap_or_default();
+            course.exercises.poll();
+            let line = match course.exercises.result(&id) {
+                Some(CheckState::Running) | None => return,
+                Some(CheckState::Done(r)) => format!(
+                    "check {id} score {} of {} ms {}\n",
+                    r.score,
+                    r.max_score,
+                    since.elapsed().as_millis()
+                ),
+                Some(CheckState::Failed(e)) => format!("check {id} failed {e}\n"),
+            };
+            lines = std::mem::take(&mut self.pending_lines) + &line;
+        }
+        if let Some(id) = self.hand_in.clone() {
+            course.exercises.select(&id);
+            lines += &match course.exercises.hand_in(&id) {
+                Ok(p) => format!("handin {}\n", p.display()),
+                Err(e) => format!("handin {id} failed {e}\n"),
+            };
+        }
+        self.course = CourseState::Done(lines);
+    }
+
+    fn finish(&mut self, session: &Session, ctx: &egui::Context, frames: &str) {
         let stop = if self.unfinished {
             "script_unfinished"
         } else {
             session.stop_reason().unwrap_or("none")
         };
+        let course = match &self.course {
+            CourseState::Done(lines) => lines.as_str(),
+            _ => "",
+        };
+        let lcd = ctx
+            .data(|d| d.get_temp::<egui::Rect>(egui::Id::unique(super::lcd::LCD_RECT)))
+            .map(|r| {
+                format!(
+                    "lcd_rect {} {} {} {}\npixels_per_point {}\n",
+                    r.min.x,
+                    r.min.y,
+                    r.width(),
+                    r.height(),
+                    ctx.pixels_per_point()
+                )
+            })
+            .unwrap_or_default();
+        // E-cycles run per second of wall time since the script ended: 2
+        // at real time, more at `max` (in millions, the board's MHz).
+        let speed = self
+            .measured_from
+            .map(|(cycles, since)| {
+                let secs = since.elapsed().as_secs_f64().max(1e-9);
+                let run = session.cycles().saturating_sub(cycles) as f64;
+                format!("speed_mhz {:.3}\n", run / secs / 1e6)
+            })
+            .unwrap_or_default();
         let report = format!(
-            "stop {stop}\ncycles {}\ninstructions {}\n{frames}\n",
+            "stop {stop}\ncycles {}\ninstructions {}\n{frames}\n{speed}{course}{lcd}",
             session.cycles(),
             session.instructions()
         );
-        eprintln!("hc11lab autorun: done\n{report}");
+        note(&format!("hc11lab autorun: done\n{report}"));
         if let Some(p) = &self.done {
-            if let Err(e) = std::fs::write(p, &report) {
-                eprintln!("hc11lab autorun: cannot write {}: {e}", p.display());
+            if let Err(e) = crate::platform::fs::write(p, report.as_bytes()) {
+                note(&format!(
+                    "hc11lab autorun: cannot write {}: {e}",
+                    p.display()
+                ));
             }
         }
         self.state = State::Done(Instant::now());

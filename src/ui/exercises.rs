@@ -5,12 +5,15 @@
 //! server gives them) and Hand in: the zip of the sources the course
 //! expects, written beside the copy.
 //!
-//! The grader runs on a thread: a check of a whole game takes seconds, and
-//! the window keeps drawing meanwhile.
+//! The grader runs in the background ([`crate::platform::spawn`]): a check
+//! of a whole game takes seconds, and the window keeps drawing meanwhile
+//! (in a page, where there are no threads, it runs between two frames, so
+//! the "Checking…" line is on screen while it does).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver};
+
+use crate::platform::fs;
 
 use egui::{Color32, RichText};
 
@@ -40,6 +43,9 @@ pub struct ExercisesPanel {
     data_dir: Option<PathBuf>,
     selected: Option<String>,
     pending: Option<(String, Receiver<CheckState>)>,
+    /// A check asked for, started at the next frame (after "Checking…"
+    /// was drawn once).
+    queued: Option<String>,
     results: Vec<(String, CheckState)>,
     message: Option<(bool, String)>,
 }
@@ -58,22 +64,20 @@ pub fn hand_in_path(work: &Path) -> PathBuf {
 /// its `starter/` folder when it has one, else the bundled Viergewinnt
 /// (the exercises that change the game start from it).
 pub fn copy_starter(exercise_dir: &Path, work: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
+    fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
     let starter = exercise_dir.join("starter");
-    if starter.is_dir() {
-        let entries =
-            std::fs::read_dir(&starter).map_err(|e| format!("{}: {e}", starter.display()))?;
-        for entry in entries.filter_map(Result::ok) {
-            let from = entry.path();
-            if from.is_file() {
-                let to = work.join(entry.file_name());
-                std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", to.display()))?;
+    if fs::is_dir(&starter) {
+        let entries = fs::read_dir(&starter).map_err(|e| format!("{}: {e}", starter.display()))?;
+        for entry in entries {
+            if fs::is_file(&entry.path) {
+                let to = work.join(&entry.name);
+                fs::copy(&entry.path, &to).map_err(|e| format!("{}: {e}", to.display()))?;
             }
         }
     } else {
         for (name, text) in crate::firmware::FILES {
             let to = work.join(name);
-            std::fs::write(&to, text).map_err(|e| format!("{}: {e}", to.display()))?;
+            fs::write(&to, text.as_bytes()).map_err(|e| format!("{}: {e}", to.display()))?;
         }
     }
     Ok(())
@@ -83,11 +87,10 @@ pub fn copy_starter(exercise_dir: &Path, work: &Path) -> Result<(), String> {
 /// sub-folders) into the zip `out`, at its top level: what `hc11lab lesson
 /// check` and the grading server take. Returns the names written.
 pub fn write_hand_in(work: &Path, out: &Path) -> Result<Vec<String>, String> {
-    let mut names: Vec<String> = std::fs::read_dir(work)
+    let mut names: Vec<String> = fs::read_dir(work)
         .map_err(|e| format!("{}: {e}", work.display()))?
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_file())
-        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|e| fs::is_file(&e.path))
+        .map(|e| e.name)
         .filter(|n| {
             n.rsplit_once('.').is_some_and(|(_, ext)| {
                 SOURCE_EXTENSIONS
@@ -100,19 +103,13 @@ pub fn write_hand_in(work: &Path, out: &Path) -> Result<Vec<String>, String> {
     if names.is_empty() {
         return Err(format!("{} holds no source files", work.display()));
     }
-    let file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut zip = zip::ZipWriter::new(file);
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
+    let mut files = Vec::new();
     for n in &names {
-        let bytes = std::fs::read(work.join(n)).map_err(|e| format!("{n}: {e}"))?;
-        zip.start_file(n.as_str(), options)
-            .map_err(|e| format!("{}: {e}", out.display()))?;
-        zip.write_all(&bytes)
-            .map_err(|e| format!("{}: {e}", out.display()))?;
+        let bytes = fs::read(&work.join(n)).map_err(|e| format!("{n}: {e}"))?;
+        files.push((n.clone(), bytes));
     }
-    zip.finish()
-        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let zip = super::web_files::zip_files(&files).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs::write(out, &zip).map_err(|e| format!("{}: {e}", out.display()))?;
     Ok(names)
 }
 
@@ -134,6 +131,7 @@ impl ExercisesPanel {
             data_dir,
             selected: None,
             pending: None,
+            queued: None,
             results: Vec::new(),
             message: None,
         }
@@ -152,7 +150,7 @@ impl ExercisesPanel {
 
     /// True while a check runs (the window keeps drawing to show it end).
     pub fn busy(&self) -> bool {
-        self.pending.is_some()
+        self.pending.is_some() || self.queued.is_some()
     }
 
     /// The last check of exercise `id`.
@@ -189,7 +187,7 @@ impl ExercisesPanel {
             .ok_or("no data folder to keep your copy in (started without one)")?;
         let entry = self.entry_of(id)?;
         let main = work.join(&entry);
-        if !main.is_file() {
+        if !fs::is_file(&main) {
             let dir = self
                 .catalog
                 .as_ref()
@@ -202,36 +200,43 @@ impl ExercisesPanel {
         Ok(main)
     }
 
-    /// Starts grading the copy of `id` on a thread.
+    /// Asks for a check of the copy of `id`: it shows as running at once
+    /// and starts in the background at the next frame ([`Self::poll`]).
     pub fn check(&mut self, id: &str) {
+        if self.catalog.is_none() || self.work(id).is_none() {
+            return;
+        }
+        self.set_result(id, CheckState::Running);
+        self.queued = Some(id.to_string());
+    }
+
+    fn start_check(&mut self, id: &str) {
         let (Some(cat), Some(work)) = (self.catalog.clone(), self.work(id)) else {
             return;
         };
         let (tx, rx) = channel();
         let exercise = id.to_string();
-        let spawned = std::thread::Builder::new()
-            .name("hc11lab-check".into())
-            .spawn(move || {
-                let state = match crate::lesson::check::check(&cat, &exercise, &work) {
-                    // What the student may see: hidden checks keep their
-                    // points but not their output.
-                    Ok(r) => CheckState::Done(r.student_view(false, false)),
-                    Err(e) => CheckState::Failed(e.to_string()),
-                };
-                // The panel may be gone (window closed): nothing to tell.
-                let _ = tx.send(state);
-            });
-        match spawned {
-            Ok(_) => {
-                self.set_result(id, CheckState::Running);
-                self.pending = Some((id.to_string(), rx));
-            }
-            Err(e) => self.set_result(id, CheckState::Failed(e.to_string())),
-        }
+        self.pending = Some((id.to_string(), rx));
+        crate::platform::spawn("hc11lab-check", move || {
+            let state = match crate::lesson::check::check(&cat, &exercise, &work) {
+                // What the student may see: hidden checks keep their
+                // points but not their output.
+                Ok(r) => CheckState::Done(r.student_view(false, false)),
+                Err(e) => CheckState::Failed(e.to_string()),
+            };
+            // The panel may be gone (window closed): nothing to tell.
+            let _ = tx.send(state);
+        });
     }
 
-    /// Takes the result of a running check, if it has finished.
+    /// Starts a check asked for in an earlier frame, and takes the result
+    /// of a running one if it has finished.
     pub fn poll(&mut self) {
+        if self.pending.is_none() {
+            if let Some(id) = self.queued.take() {
+                self.start_check(&id);
+            }
+        }
         let Some((id, rx)) = &self.pending else {
             return;
         };
@@ -252,14 +257,16 @@ impl ExercisesPanel {
         self.results.push((id.to_string(), state));
     }
 
-    /// Writes the hand-in zip of `id`'s copy; returns its path.
+    /// Writes the hand-in zip of `id`'s copy; returns its path. In a page
+    /// the zip is also downloaded ([`crate::platform::fs::offer`]).
     pub fn hand_in(&mut self, id: &str) -> Result<PathBuf, String> {
         let work = self.work(id).ok_or("no data folder")?;
-        if !work.is_dir() {
+        if !fs::is_dir(&work) {
             return Err("start the exercise first: there is no copy to hand in".into());
         }
         let out = hand_in_path(&work);
         write_hand_in(&work, &out)?;
+        fs::offer(&out).map_err(|e| format!("{}: {e}", out.display()))?;
         Ok(out)
     }
 
@@ -318,7 +325,7 @@ impl ExercisesPanel {
             return;
         };
         let work = self.work(&id);
-        let started = work.as_ref().is_some_and(|w| w.is_dir());
+        let started = work.as_ref().is_some_and(|w| fs::is_dir(w));
         ui.horizontal_wrapped(|ui| {
             let open_label = if started {
                 t("Open my copy")

@@ -80,6 +80,11 @@ impl Default for LcdSettings {
     }
 }
 
+/// Key of the LCD picture's rectangle of the last frame in the context's
+/// temporary data (the scripted run reports it for tests that read the
+/// screen).
+pub const LCD_RECT: &str = "hc11lab-lcd-rect";
+
 const GLASS: Color32 = Color32::from_rgb(0xC8, 0xD8, 0xB8);
 const GLASS_LIT: Color32 = Color32::from_rgb(0xE4, 0xF4, 0xFF);
 const INK: Color32 = Color32::from_rgb(0x18, 0x20, 0x30);
@@ -116,6 +121,8 @@ pub fn lcd_widget(
     let size = Vec2::new(WIDTH as f32 * zoom, HEIGHT as f32 * zoom);
     let (rect, response) = ui.allocate_exact_size(size, Sense::click());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "LCD 128x64"));
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(egui::Id::unique(LCD_RECT), rect));
 
     let background = if frame.backlight { GLASS_LIT } else { GLASS };
     let mut img = ColorImage::filled([WIDTH, HEIGHT], background);

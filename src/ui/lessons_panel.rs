@@ -153,6 +153,22 @@ impl LessonsPanel {
         self.answer.clear();
     }
 
+    /// Gives `text` as the answer to the open lesson's current step, as
+    /// the answer field and its button do; returns whether it was right.
+    pub fn submit_answer(&mut self, text: &str, session: &Session) -> bool {
+        let Some(run) = self.run.as_mut() else {
+            return false;
+        };
+        let probe = SessionProbe {
+            session,
+            frame: session.lcd_frame(),
+        };
+        let outcome = run.answer(text, &probe);
+        self.viewing = None;
+        self.save();
+        outcome.passed
+    }
+
     /// The lesson after the open one in course order: (id, title).
     pub fn next_lesson(&self) -> Option<(String, String)> {
         let cat = self.catalog.as_ref()?;

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Duration;
 
 use super::i18n::{tr, trf};
 use super::lcd::{LcdFrame, HEIGHT, WIDTH};
@@ -22,6 +22,7 @@ use crate::debug::{BreakSpec, Debugger, Reason, Stop};
 use crate::image::{FileId, Program, SymbolKind};
 use crate::lesson::Lang;
 use crate::machine::Machine;
+use crate::platform::{Instant, SystemTime};
 use crate::script::{Played, Script, HOLD_CYCLES};
 
 /// E-clock of the trainer11 in Hz.

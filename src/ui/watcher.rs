@@ -1,11 +1,14 @@
-//! Watches the loaded program's source files from a thread and asks for a
-//! frame when one changes on disk: a paused window draws nothing without
-//! input, so the session's own check (run once per frame) would not see an
-//! edit made in another editor until the mouse moved.
+//! Watches the loaded program's source files in the background (a thread on
+//! the desktop, the page's timer in a browser) and asks for a frame when one
+//! changes on disk: a paused window draws nothing without input, so the
+//! session's own check (run once per frame) would not see an edit made in
+//! another editor until the mouse moved.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
+
+use crate::platform::SystemTime;
 
 /// How often the files are looked at.
 const EVERY: Duration = Duration::from_millis(750);
@@ -18,32 +21,28 @@ pub struct SourceWatcher {
 }
 
 fn mtime(p: &std::path::Path) -> Option<SystemTime> {
-    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+    crate::platform::fs::modified(p)
 }
 
 impl SourceWatcher {
-    /// Starts the thread; it lives as long as the process (it only reads
+    /// Starts watching; it lasts as long as the process (it only reads
     /// file times and asks `ctx` for a frame).
     pub fn start(ctx: &egui::Context) -> SourceWatcher {
         let files: Arc<Mutex<Watched>> = Arc::default();
         let shared = Arc::clone(&files);
         let ctx = ctx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("hc11lab-watch".into())
-            .spawn(move || loop {
-                std::thread::sleep(EVERY);
-                let list = match shared.lock() {
-                    Ok(l) => l.clone(),
-                    Err(_) => return,
-                };
-                if list.iter().any(|(p, t)| mtime(p) != *t) {
-                    // The frame reloads (Session::poll_source_change) and
-                    // hands over the new times.
-                    ctx.request_repaint();
-                }
-            });
-        if let Err(e) = spawned {
-            eprintln!("hc11lab: no file watcher ({e}); edits show on the next input");
+        let started = crate::platform::spawn_periodic("hc11lab-watch", EVERY, move || {
+            let Ok(list) = shared.lock().map(|l| l.clone()) else {
+                return;
+            };
+            if list.iter().any(|(p, t)| mtime(p) != *t) {
+                // The frame reloads (Session::poll_source_change) and
+                // hands over the new times.
+                ctx.request_repaint();
+            }
+        });
+        if !started {
+            crate::platform::note("hc11lab: no file watcher; edits show on the next input");
         }
         SourceWatcher { files }
     }

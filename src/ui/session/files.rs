@@ -129,30 +129,15 @@ impl Session {
         }
     }
 
-    /// Opens a file (or folder) chosen in a dialog.
+    /// Opens a file (or folder) chosen in a dialog. In a page the browser's
+    /// dialog answers later: the window opens what it read then
+    /// ([`crate::ui::web_files::open_picked`]).
     pub fn open_dialog(&mut self, folder: bool) {
-        let dialog = rfd::FileDialog::new();
-        let picked = if folder {
-            dialog.pick_folder()
-        } else {
-            dialog
-                .add_filter(
-                    "68HC11 programs",
-                    &["asm", "s", "a11", "s19", "s28", "elf", "out"],
-                )
-                .add_filter("All files", &["*"])
-                .pick_file()
-        };
-        match picked {
-            Some(p) => self.open(AppInput::Path(p)),
-            None => {
-                self.status = tr(
-                    self.lang,
-                    "No file chosen (or no file dialog available: pass the path on the \
-                     command line, `hc11lab gui PATH`).",
-                )
-                .into()
-            }
+        use crate::platform::dialog::{pick, Want};
+        let want = if folder { Want::Folder } else { Want::Files };
+        match pick(want) {
+            Some(picked) => crate::ui::web_files::open_picked(self, picked),
+            None => self.status = tr(self.lang, "Choose the files in the browser's dialog…").into(),
         }
     }
 
@@ -279,7 +264,10 @@ impl Session {
             .into());
         };
         let main = dir.join(main);
-        if let Some((rel, _)) = files.iter().find(|(rel, _)| dir.join(rel).exists()) {
+        if let Some((rel, _)) = files
+            .iter()
+            .find(|(rel, _)| crate::platform::fs::exists(&dir.join(rel)))
+        {
             return Err(trf(
                 self.lang,
                 "{} exists already: choose an empty folder (nothing was written)",
@@ -289,10 +277,11 @@ impl Session {
         for (rel, text) in &files {
             let path = dir.join(rel);
             if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
+                crate::platform::fs::create_dir_all(parent)
                     .map_err(|e| format!("{}: {e}", parent.display()))?;
             }
-            std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            crate::platform::fs::write(&path, text.as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
         }
         self.open(AppInput::Path(main.clone()));
         self.status = trf(
@@ -304,10 +293,10 @@ impl Session {
         Ok(main)
     }
 
-    /// File > Save a copy of the sources: a folder dialog, then
-    /// [`Self::save_sources_to`].
+    /// File > Save a copy of the sources: a folder dialog (in a page a new
+    /// folder of the page's files), then [`Self::save_sources_to`].
     pub fn save_sources_dialog(&mut self) {
-        match rfd::FileDialog::new().pick_folder() {
+        match crate::platform::dialog::pick_save_folder(&self.program_stem()) {
             Some(dir) => {
                 if let Err(e) = self.save_sources_to(&dir) {
                     self.status = e;
@@ -319,8 +308,16 @@ impl Session {
             }
         }
     }
+
+    /// The main source's name without its extension (`Viergewinnt`).
+    pub fn program_stem(&self) -> String {
+        self.source_files()
+            .first()
+            .and_then(|(p, _)| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "program".to_string())
+    }
 }
 
 pub(super) fn mtime(p: &std::path::Path) -> Option<SystemTime> {
-    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+    crate::platform::fs::modified(p)
 }

@@ -1,0 +1,308 @@
+// The web page in a real browser: headless Chromium (WebGL on SwiftShader)
+// opens the built page (target/web) from a server of its own and checks
+// what a student does there:
+// - the LCD drawn on the canvas after `?autorun=keys=right,drop` equals
+//   `hc11lab run --keys right,drop --lcd-text` (read from the screenshot);
+// - the same picture when the keys are pressed on the real keyboard;
+// - a lesson step answered (a wrong answer, then the right one) moves on,
+//   and the progress is there again after a reload;
+// - exercise E1 is started, Checked (points from the grader in the page)
+//   and handed in (the zip is downloaded);
+// - files dropped on the page are opened;
+// - a full browser storage is said, not a silent loss.
+// With --measure it reports the figures of docs/web.md instead (first
+// frame, speeds, frame times); times are reported, never asserted.
+//
+// Usage: node tests/web/page.cjs --web target/web --lcd EXPECTED.txt [--measure]
+// (needs playwright-core on NODE_PATH and Chromium at $CHROMIUM or
+// /usr/bin/chromium; .ci/web sets both up).
+'use strict';
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+const zlib = require('zlib');
+const { chromium } = require('playwright-core');
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+const webDir = path.resolve(arg('--web', 'target/web'));
+const lcdFile = arg('--lcd');
+const measure = process.argv.includes('--measure');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.zip': 'application/zip',
+};
+
+// A static server for the page's folder, counting what it sends and to
+// whom (every request must be for this folder: nothing from other hosts).
+function serve(dir) {
+  const served = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    const file = path.join(dir, decodeURIComponent(url.pathname));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    const body = fs.readFileSync(file);
+    served.push([url.pathname, body.length]);
+    res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    res.end(body);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, served, port: server.address().port })));
+}
+
+// A PNG screenshot as RGBA rows (8-bit, not interlaced, as Chromium writes them).
+function decodePng(buf) {
+  let width = 0, height = 0, type = 0;
+  const idat = [];
+  for (let at = 8; at < buf.length;) {
+    const len = buf.readUInt32BE(at);
+    const kind = buf.toString('ascii', at + 4, at + 8);
+    const data = buf.subarray(at + 8, at + 8 + len);
+    if (kind === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error('PNG: only 8-bit, not interlaced');
+      type = data[9];
+    } else if (kind === 'IDAT') {
+      idat.push(data);
+    }
+    at += 12 + len;
+  }
+  const channels = { 2: 3, 6: 4 }[type];
+  if (!channels) throw new Error(`PNG colour type ${type}`);
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = Buffer.alloc(width * height * 4);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? line[i - channels] : 0;
+      const b = prev[i];
+      const c = i >= channels ? prev[i - channels] : 0;
+      let p = 0;
+      if (filter === 1) p = a;
+      else if (filter === 2) p = b;
+      else if (filter === 3) p = (a + b) >> 1;
+      else if (filter === 4) {
+        const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
+        p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      line[i] = (line[i] + p) & 255;
+    }
+    for (let x = 0; x < width; x++) {
+      for (let k = 0; k < 3; k++) out[(y * width + x) * 4 + k] = line[x * channels + k];
+      out[(y * width + x) * 4 + 3] = channels === 4 ? line[x * channels + 3] : 255;
+    }
+    prev = line;
+  }
+  return { width, height, data: out };
+}
+
+// The autorun report's `key value` lines.
+function parseReport(text) {
+  const out = {};
+  for (const line of text.split('\n')) {
+    const i = line.indexOf(' ');
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return out;
+}
+
+// The 128x64 LCD as `run --lcd-text` prints it, read from a screenshot at
+// the rectangle the report names (each pixel's centre; ink is dark).
+function readLcd(png, report) {
+  const [x, y, w, h] = report.lcd_rect.split(' ').map(Number);
+  const ppp = Number(report.pixels_per_point);
+  const rows = [];
+  for (let j = 0; j < 64; j++) {
+    let row = '';
+    for (let i = 0; i < 128; i++) {
+      const px = Math.floor((x + (i + 0.5) * (w / 128)) * ppp);
+      const py = Math.floor((y + (j + 0.5) * (h / 64)) * ppp);
+      const o = (py * png.width + px) * 4;
+      const lum = 0.3 * png.data[o] + 0.59 * png.data[o + 1] + 0.11 * png.data[o + 2];
+      row += lum < 110 ? '#' : '.';
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+function compareLcd(what, got, want) {
+  const bad = got.map((r, j) => (r === want[j] ? -1 : j)).filter((j) => j >= 0);
+  if (bad.length) {
+    const j = bad[0];
+    throw new Error(`${what}: ${bad.length} of 64 LCD rows differ; first row ${j}:\n got  ${got[j]}\n want ${want[j]}`);
+  }
+  console.log(`ok   ${what}: the LCD on the canvas equals run --lcd-text (128x64)`);
+}
+
+async function main() {
+  const { server, served, port } = await serve(webDir);
+  const base = `http://127.0.0.1:${port}/index.html`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader',
+      '--use-angle=swiftshader', '--disable-gpu-vsync-throttling'],
+  });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  const consoleLines = [];
+  page.on('console', (m) => consoleLines.push(m.text()));
+  page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+  const outside = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(`http://127.0.0.1:${port}/`) && !r.url().startsWith('blob:') &&
+        !r.url().startsWith('data:')) outside.push(r.url());
+  });
+
+  // Waits for the next console line that starts with `prefix` (from `from` on).
+  async function waitConsole(prefix, from, seconds) {
+    const until = Date.now() + seconds * 1000;
+    for (;;) {
+      const hit = consoleLines.slice(from).find((l) => l.startsWith(prefix));
+      if (hit) return hit;
+      if (Date.now() > until) {
+        throw new Error(`no "${prefix}" in the console after ${seconds} s; console:\n${consoleLines.join('\n')}`);
+      }
+      await page.waitForTimeout(100);
+    }
+  }
+  async function autorun(query, seconds = 180) {
+    const from = consoleLines.length;
+    await page.goto(`${base}?autorun=${encodeURIComponent(query)}`);
+    const done = await waitConsole('hc11lab autorun: done', from, seconds);
+    return { report: parseReport(done), from };
+  }
+  const want = lcdFile ? fs.readFileSync(lcdFile, 'utf8').split('\n').slice(0, 64) : null;
+
+  if (measure) {
+    await measureAll(page, autorun, waitConsole, consoleLines, served);
+  } else {
+    // 1. The scripted keys: the canvas shows what the command line computes.
+    {
+      const { report, from } = await autorun('keys=right,drop');
+      if (report.stop !== 'settled') throw new Error(`autorun stop ${report.stop}`);
+      const first = await waitConsole('hc11lab: first frame', from, 10);
+      console.log(`ok   page loaded and ran the key script (${first.replace('hc11lab: ', '')})`);
+      await page.waitForTimeout(300);
+      compareLcd('scripted keys right,drop', readLcd(decodePng(await page.screenshot()), report), want);
+    }
+    // 2. The same with the real keyboard while the game runs in real time.
+    {
+      const { report } = await autorun('run=realtime;frames=2');
+      await page.focus('#hc11lab_canvas');
+      await page.keyboard.press('ArrowRight', { delay: 60 });
+      await page.waitForTimeout(700);
+      await page.keyboard.press('Space', { delay: 60 });
+      await page.waitForTimeout(2000);
+      compareLcd('keyboard Right, Space', readLcd(decodePng(await page.screenshot()), report), want);
+    }
+    // 3. A lesson step: a wrong answer keeps it, the right one moves on.
+    {
+      const { report } = await autorun('data=/data;lesson=03-buffer;answer=335;answer=336', 60);
+      const line = report.lesson || '';
+      if (!/^03-buffer step 2 of \d+$/.test(line)) throw new Error(`lesson: "${line}"`);
+      console.log(`ok   lesson 03-buffer: step 1 answered in the page, now ${line.replace('03-buffer ', '')}`);
+      const again = (await autorun('data=/data;lesson=03-buffer', 60)).report.lesson || '';
+      if (again !== line) throw new Error(`after a reload the lesson is at "${again}", not "${line}"`);
+      console.log('ok   the lesson progress is there again after a reload');
+    }
+    // 4. Exercise E1: Start, Check, Hand in (downloaded).
+    {
+      const download = page.waitForEvent('download', { timeout: 240000 });
+      const { report } = await autorun('data=/data;check=e1-draw;handin=e1-draw', 240);
+      const m = /^e1-draw score ([\d.]+) of ([\d.]+) ms (\d+)$/.exec(report.check || '');
+      if (!m) throw new Error(`check: "${report.check}"`);
+      const [score, max] = [Number(m[1]), Number(m[2])];
+      // The starter is the unchanged game: it assembles and plays, but shows no draw.
+      if (!(max > 0 && score > 0 && score < max)) throw new Error(`check score ${score} of ${max}`);
+      console.log(`ok   exercise e1-draw checked in the page: ${score} of ${max} points (${m[3]} ms)`);
+      const d = await download;
+      const zip = fs.readFileSync(await d.path());
+      if (d.suggestedFilename() !== 'e1-draw.zip' || zip.readUInt32LE(0) !== 0x04034b50 ||
+          !zip.includes(Buffer.from('Viergewinnt.asm'))) {
+        throw new Error(`hand-in download ${d.suggestedFilename()} (${zip.length} bytes) is not the zip`);
+      }
+      console.log(`ok   hand in downloaded ${d.suggestedFilename()} (${zip.length} bytes, a zip with Viergewinnt.asm)`);
+      const keys = await page.evaluate(() => Object.keys(localStorage));
+      if (!keys.includes('hc11lab.fs:/data/exercises/e1-draw/Viergewinnt.asm')) {
+        throw new Error(`the copy is not in the browser's storage: ${keys.join(', ')}`);
+      }
+      console.log('ok   the exercise copy is kept in the browser\'s storage');
+    }
+    // 5. Files dropped on the page open.
+    {
+      await autorun('frames=1', 60);
+      const from = consoleLines.length;
+      const files = {};
+      for (const f of fs.readdirSync('firmware').filter((n) => /\.(asm|inc)$/i.test(n))) {
+        files[f] = fs.readFileSync(path.join('firmware', f), 'latin1');
+      }
+      await page.evaluate((files) => {
+        const dt = new DataTransfer();
+        for (const [name, text] of Object.entries(files)) dt.items.add(new File([text], name));
+        const canvas = document.getElementById('hc11lab_canvas');
+        canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, files);
+      const line = await waitConsole('hc11lab: opened', from, 60);
+      if (!line.endsWith('(loaded)')) throw new Error(line);
+      console.log(`ok   ${Object.keys(files).length} dropped files: ${line.replace('hc11lab: ', '')}`);
+    }
+    // 6. A full storage is said.
+    {
+      const filled = await page.evaluate(() => {
+        const chunk = 'x'.repeat(64 * 1024);
+        let n = 0;
+        try { for (;;) { localStorage.setItem(`filler.${n}`, chunk); n++; } } catch (e) { return n; }
+      });
+      const { report } = await autorun('data=/data;check=e2-pulls', 60);
+      const line = report.check || '';
+      await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('filler.'))
+        .forEach((k) => localStorage.removeItem(k)));
+      if (!/storage for this page is full/.test(line)) throw new Error(`full storage: check "${line}"`);
+      console.log(`ok   a full storage (${filled} x 64K filler) is said: ${line.slice(0, 110)}…`);
+    }
+    if (outside.length) throw new Error(`requests to other hosts: ${outside.join(', ')}`);
+    console.log(`ok   nothing loaded from other hosts (${served.length} requests to the page's own server)`);
+  }
+  await browser.close();
+  server.close();
+}
+
+// The figures of docs/web.md.
+async function measureAll(page, autorun, waitConsole, consoleLines, served) {
+  const firsts = [];
+  for (let i = 0; i < 3; i++) {
+    const { from } = await autorun('frames=1', 60);
+    firsts.push(Number(/(\d+) ms/.exec(await waitConsole('hc11lab: first frame', from, 10))[1]));
+  }
+  console.log(`first_frame_ms ${firsts.join(' ')}`);
+  for (const speed of ['realtime', 'max']) {
+    const { report } = await autorun(`run=${speed};frames=300`, 120);
+    console.log(`${speed}: speed_mhz ${report.speed_mhz} (real time is 2), app frame_ms mean ${report.frame_ms_mean} p95 ${report.frame_ms_p95}, eframe cpu total_ms mean ${report.total_ms_mean} p95 ${report.total_ms_p95}, frame-to-frame whole_ms mean ${report.whole_ms_mean} p95 ${report.whole_ms_p95}`);
+  }
+  for (let i = 0; i < 3; i++) {
+    const { report } = await autorun('data=/data;check=e1-draw', 240);
+    console.log(`check ${report.check}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(`FAIL ${e.stack || e}`);
+  process.exit(1);
+});
