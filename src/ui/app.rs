@@ -301,9 +301,11 @@ impl App {
         if let Some(d) = since {
             push_bounded(&mut self.stats.intervals, d);
         }
+        // Real time holds down to four frames a second (a browser drawing in
+        // software); a longer stall is not caught up.
         let dt = since
             .unwrap_or(Duration::from_millis(16))
-            .min(Duration::from_millis(100));
+            .min(Duration::from_millis(250));
         self.last_frame = Some(start);
         self.apply_look(&ctx);
 

@@ -28,6 +28,8 @@
 //!   next while frames are drawn back to back: the real frame time);
 //! - `quit_after_ms=N` — close the window N ms after `done`;
 //! - `size=WxH` — open the window at W x H points (default 1280x800);
+//! - `links=on|off` — record the data flow (Debug > Record data flow (links)), for
+//!   speed measurements (default: as the settings have it, on);
 //! - `data=PATH` — the data folder for lesson progress and exercise copies
 //!   (default: none; `lesson`, `check` and `handin` need one for copies);
 //! - `lesson=ID` — once the key script is done, open lesson ID in the
@@ -79,6 +81,8 @@ pub struct Autorun {
     pub idle: Option<Duration>,
     /// Set when the frame statistics should start over (the script ended).
     pub reset_stats: bool,
+    /// Record the data flow or not (`links=`).
+    pub links: Option<bool>,
     /// The data folder for the course's progress and copies (`data=`).
     pub data: Option<PathBuf>,
     /// The lesson to open once the script is done (`lesson=`).
@@ -144,7 +148,7 @@ pub enum AutorunError {
     NotPair(String),
     /// A name this version does not know.
     #[error(
-        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size, data, lesson, answer, check, handin)"
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size, links, data, lesson, answer, check, handin)"
     )]
     Unknown(String),
     /// A value that does not parse.
@@ -208,6 +212,13 @@ impl Autorun {
                 }
                 "frames" => a.frames = v.parse().map_err(|_| bad())?,
                 "data" => a.data = Some(PathBuf::from(v)),
+                "links" => {
+                    a.links = Some(match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(bad()),
+                    })
+                }
                 "lesson" => a.lesson = Some(v.into()),
                 "answer" => a.answers.push(v.into()),
                 "check" => a.check = Some(v.into()),
@@ -255,6 +266,9 @@ impl Autorun {
                     note("hc11lab autorun: nothing loaded, nothing to run");
                     self.finish(session, ctx, frames);
                     return;
+                }
+                if let Some(on) = self.links {
+                    session.set_record_links(on);
                 }
                 match Script::parse_keys(&self.keys) {
                     Ok(script) => {

@@ -33,8 +33,13 @@ const COMMAND_CYCLES: u64 = 4_000_000;
 /// How often the links of the selection are recomputed while running.
 const LINKS_EVERY: Duration = Duration::from_millis(500);
 /// Wall-clock time the emulator may take per frame (all speeds: when it
-/// cannot keep up, it runs slower rather than stall the window).
+/// cannot keep up, it runs slower rather than stall the window); half the
+/// time between frames when they come slower than that (a browser drawing
+/// in software: 100 ms a frame), up to [`FRAME_BUDGET_MAX`].
 const FRAME_BUDGET: Duration = Duration::from_millis(8);
+/// The most wall-clock time the emulator takes per frame, however slowly
+/// frames come (the window answers a click within two of these).
+const FRAME_BUDGET_MAX: Duration = Duration::from_millis(60);
 /// E-cycles per `run_until` call inside a frame at full speed, so the
 /// wall-clock check runs often enough.
 const SLICE_CYCLES: u64 = 20_000;
@@ -699,6 +704,7 @@ impl Session {
             self.settings.speed
         };
         let started = Instant::now();
+        let wall = self.frame_budget.max((dt / 2).min(FRAME_BUDGET_MAX));
         let mut budget = match speed {
             Speed::RealTime => (dt.as_secs_f64() * E_HZ) as u64,
             Speed::Times10 => (dt.as_secs_f64() * E_HZ * 10.0) as u64,
@@ -707,7 +713,7 @@ impl Session {
         while budget > 0 {
             let slice = budget.min(SLICE_CYCLES);
             budget -= slice;
-            if self.run_slice(slice) || started.elapsed() >= self.frame_budget {
+            if self.run_slice(slice) || started.elapsed() >= wall {
                 break;
             }
         }

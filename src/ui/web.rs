@@ -5,7 +5,6 @@
 //! address takes what `HC11LAB_AUTORUN` takes on the desktop
 //! ([`super::autorun`]); its report goes to the browser's console.
 
-use eframe::App as _;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -63,6 +62,10 @@ async fn run() -> Result<(), JsValue> {
         .get_element_by_id(CANVAS)
         .ok_or("no canvas with id hc11lab_canvas in the page")?
         .dyn_into()?;
+    note(&format!(
+        "hc11lab: started {:.0} ms after the page started loading",
+        page::page_ms()
+    ));
     show_loading_text("Loading the course…");
     match fetch_bytes(COURSE_ZIP).await {
         Ok(Some(bytes)) => match page::mount_course(&bytes) {
@@ -74,6 +77,10 @@ async fn run() -> Result<(), JsValue> {
             "hc11lab: lessons.zip could not be fetched ({e:?}); the bundled lessons are used"
         )),
     }
+    note(&format!(
+        "hc11lab: course ready at {:.0} ms",
+        page::page_ms()
+    ));
     page::listen_for_drops()?;
     let autorun = Autorun::from_env();
     let options = eframe::WebOptions {
