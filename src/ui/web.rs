@@ -145,4 +145,10 @@ impl eframe::App for PageApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         self.app.save(storage)
     }
+
+    /// The page may be closed or reloaded at any moment (a browser does not
+    /// reliably say so first): the settings are saved every two seconds.
+    fn auto_save_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(2)
+    }
 }

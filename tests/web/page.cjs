@@ -9,7 +9,8 @@
 // - exercise E1 is started, Checked (points from the grader in the page)
 //   and handed in (the zip is downloaded);
 // - files dropped on the page are opened;
-// - a full browser storage is said, not a silent loss.
+// - a full browser storage is said, not a silent loss;
+// - the settings are kept across a reload.
 // With --measure it reports the figures of docs/web.md instead (first
 // frame, speeds, frame times); times are reported, never asserted.
 //
@@ -276,6 +277,30 @@ async function main() {
         .forEach((k) => localStorage.removeItem(k)));
       if (!/storage for this page is full/.test(line)) throw new Error(`full storage: check "${line}"`);
       console.log(`ok   a full storage (${filled} x 64K filler) is said: ${line.slice(0, 110)}…`);
+    }
+    // 7. The settings are kept: the page saves them (every two seconds),
+    // and a reload shows the window as they say (the light theme here).
+    {
+      await page.goto(base);
+      await waitConsole('hc11lab: first frame', 0, 60);
+      let saved = null;
+      for (let i = 0; i < 100 && !saved; i++) {
+        await page.waitForTimeout(100);
+        saved = await page.evaluate(() => localStorage.getItem('hc11lab.settings'));
+      }
+      if (!saved || !saved.includes('Dark')) throw new Error(`settings not saved: ${saved}`);
+      await page.evaluate((s) => localStorage.setItem('hc11lab.settings', s),
+        saved.replace(/theme:\s*Dark/, 'theme: Light'));
+      const from = consoleLines.length;
+      await page.reload();
+      await waitConsole('hc11lab: first frame', from, 60);
+      await page.waitForTimeout(500);
+      const png = decodePng(await page.screenshot());
+      const o = ((png.height - 5) * png.width + 640) * 4;
+      const lum = 0.3 * png.data[o] + 0.59 * png.data[o + 1] + 0.11 * png.data[o + 2];
+      if (lum < 160) throw new Error(`after the reload the status bar is dark (${lum.toFixed(0)}): the settings were not loaded`);
+      await page.evaluate(() => localStorage.removeItem('hc11lab.settings'));
+      console.log('ok   the settings are kept in the browser\'s storage and used after a reload');
     }
     if (outside.length) throw new Error(`requests to other hosts: ${outside.join(', ')}`);
     console.log(`ok   nothing loaded from other hosts (${served.length} requests to the page's own server)`);
