@@ -32,8 +32,8 @@ pub const FILES: &str = "/files";
 pub const DATA: &str = "/data";
 /// The largest course archive unpacked (all files together).
 const MAX_COURSE_BYTES: u64 = 64 << 20;
-/// `localStorage` holds about 5 million UTF-16 code units per site in
-/// Chromium and Firefox: 10 MB.
+/// `localStorage` holds 5 million UTF-16 code units per site in Chromium
+/// (10 MB; the browser test fills it to the brim); others about as much.
 const STORAGE_LIMIT: u64 = 10 << 20;
 
 thread_local! {
