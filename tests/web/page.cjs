@@ -8,7 +8,8 @@
 //   and the progress is there again after a reload;
 // - exercise E1 is started, Checked (points from the grader in the page)
 //   and handed in (the zip is downloaded);
-// - files dropped on the page are opened;
+// - files dropped on the page are opened (sources, a zip, an .s19, an
+//   ELF), and so are files and a folder picked in the browser's dialogs;
 // - a full browser storage is said, not a silent loss;
 // - the settings are kept across a reload.
 // With --measure it reports the figures of docs/web.md instead (first
@@ -189,6 +190,7 @@ async function main() {
     const done = await waitConsole('hc11lab autorun: done', from, seconds);
     return { report: parseReport(done), from };
   }
+  let handedIn = null;
   const want = lcdFile ? fs.readFileSync(lcdFile, 'utf8').split('\n').slice(0, 64) : null;
 
   if (measure) {
@@ -234,7 +236,8 @@ async function main() {
       if (!(max > 0 && score > 0 && score < max)) throw new Error(`check score ${score} of ${max}`);
       console.log(`ok   exercise e1-draw checked in the page: ${score} of ${max} points (${m[3]} ms)`);
       const d = await download;
-      const zip = fs.readFileSync(await d.path());
+      handedIn = await d.path();
+      const zip = fs.readFileSync(handedIn);
       if (d.suggestedFilename() !== 'e1-draw.zip' || zip.readUInt32LE(0) !== 0x04034b50 ||
           !zip.includes(Buffer.from('Viergewinnt.asm'))) {
         throw new Error(`hand-in download ${d.suggestedFilename()} (${zip.length} bytes) is not the zip`);
@@ -246,23 +249,73 @@ async function main() {
       }
       console.log('ok   the exercise copy is kept in the browser\'s storage');
     }
-    // 5. Files dropped on the page open.
+    // 5. Files dropped on the page open: the program's sources, the zip
+    // handed in above, an S-record file and an ELF.
     {
       await autorun('frames=1', 60);
-      const from = consoleLines.length;
-      const files = {};
-      for (const f of fs.readdirSync('firmware').filter((n) => /\.(asm|inc)$/i.test(n))) {
-        files[f] = fs.readFileSync(path.join('firmware', f), 'latin1');
+      const sources = fs.readdirSync('firmware').filter((n) => /\.(asm|inc)$/i.test(n));
+      const drops = [
+        ['the firmware\'s sources', sources.map((f) => [f, path.join('firmware', f)]),
+          /^\/files\/Viergewinnt$/],
+        ['the handed-in zip', [['e1-draw.zip', handedIn]], /^\/files\/e1-draw(\/Viergewinnt\.asm)?$/],
+        ['an S-record file', [['reference.s19', 'lessons/e1-draw/reference/reference.s19']],
+          /^\/files\/reference\/reference\.s19$/],
+        ['an ELF', [['loop.elf', 'tests/data/gnu/loop.elf']], /^\/files\/loop\/loop\.elf$/],
+      ];
+      for (const [what, files, opens] of drops) {
+        const from = consoleLines.length;
+        const contents = files.map(([name, file]) => [name, fs.readFileSync(file).toString('base64')]);
+        await page.evaluate((contents) => {
+          const dt = new DataTransfer();
+          for (const [name, b64] of contents) {
+            dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name));
+          }
+          const canvas = document.getElementById('hc11lab_canvas');
+          canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        }, contents);
+        const line = await waitConsole('hc11lab: opened', from, 60);
+        const m = /^hc11lab: opened (.*) \(loaded\)$/.exec(line);
+        if (!m || !opens.test(m[1])) throw new Error(`dropped ${what}: ${line}`);
+        console.log(`ok   dropped ${what} (${files.length} files): ${line.replace('hc11lab: ', '')}`);
       }
-      await page.evaluate((files) => {
-        const dt = new DataTransfer();
-        for (const [name, text] of Object.entries(files)) dt.items.add(new File([text], name));
-        const canvas = document.getElementById('hc11lab_canvas');
-        canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-      }, files);
-      const line = await waitConsole('hc11lab: opened', from, 60);
-      if (!line.endsWith('(loaded)')) throw new Error(line);
-      console.log(`ok   ${Object.keys(files).length} dropped files: ${line.replace('hc11lab: ', '')}`);
+    }
+    // 5b. The file dialogs as a user opens them: Ctrl+O picks files, File >
+    // Open folder… a folder (the browser's chooser answered by the test).
+    {
+      await autorun('frames=1', 60);
+      await page.focus('#hc11lab_canvas');
+      const sources = fs.readdirSync('firmware').filter((n) => /\.(asm|inc)$/i.test(n))
+        .map((f) => path.resolve('firmware', f));
+      let from = consoleLines.length;
+      let chooser = page.waitForEvent('filechooser', { timeout: 20000 });
+      await page.keyboard.press('Control+O');
+      await (await chooser).setFiles(sources);
+      let line = await waitConsole('hc11lab: opened', from, 60);
+      if (line !== 'hc11lab: opened /files/Viergewinnt (loaded)') {
+        throw new Error(`Ctrl+O: ${line}`);
+      }
+      console.log(`ok   Ctrl+O, ${sources.length} files picked: ${line.replace('hc11lab: ', '')}`);
+      // The menu's place in the 1280x800 window (egui's layout, English).
+      const folder = fs.mkdtempSync(path.join(require('os').tmpdir(), 'hc11lab-web-'));
+      const named = path.join(folder, 'Game');
+      fs.mkdirSync(named);
+      for (const f of sources) fs.copyFileSync(f, path.join(named, path.basename(f)));
+      from = consoleLines.length;
+      chooser = page.waitForEvent('filechooser', { timeout: 20000 });
+      await page.mouse.click(20, 11);
+      await page.waitForTimeout(400);
+      await page.mouse.click(60, 62);
+      const fc = await chooser;
+      if (!fc.isMultiple() && !(await fc.element().evaluate((e) => e.hasAttribute('webkitdirectory')))) {
+        throw new Error('File > Open folder… did not ask for a folder');
+      }
+      await fc.setFiles(named);
+      line = await waitConsole('hc11lab: opened', from, 60);
+      fs.rmSync(folder, { recursive: true, force: true });
+      if (line !== 'hc11lab: opened /files/Game (loaded)') {
+        throw new Error(`File > Open folder…: ${line}`);
+      }
+      console.log(`ok   File > Open folder…, a folder picked: ${line.replace('hc11lab: ', '')}`);
     }
     // 6. A full storage is said.
     {
@@ -281,10 +334,12 @@ async function main() {
     // 7. The settings are kept: the page saves them (every two seconds),
     // and a reload shows the window as they say (the light theme here).
     {
+      const started = consoleLines.length;
       await page.goto(base);
-      await waitConsole('hc11lab: first frame', 0, 60);
+      await waitConsole('hc11lab: first frame', started, 60);
       let saved = null;
-      for (let i = 0; i < 100 && !saved; i++) {
+      // Saved two seconds after the start; a busy machine may be slower.
+      for (let i = 0; i < 300 && !saved; i++) {
         await page.waitForTimeout(100);
         saved = await page.evaluate(() => localStorage.getItem('hc11lab.settings'));
       }
