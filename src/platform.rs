@@ -33,6 +33,10 @@ pub use web_time::Instant;
 /// Wall-clock time, for file times and report stamps; `std`'s on the desktop.
 pub use web_time::{SystemTime, UNIX_EPOCH};
 
+/// True in a browser page: the user's files there are the page's own
+/// copies, which the user's editor on the computer cannot reach.
+pub const IN_PAGE: bool = cfg!(target_arch = "wasm32");
+
 /// Runs `f` in the background: on a named thread on the desktop. Where no
 /// thread can be started (the browser, or the system refused one) `f` runs
 /// before this returns, so the caller's channel still gets its answer.

@@ -332,18 +332,46 @@ impl ExercisesPanel {
             } else {
                 t("Start (copy the starter code)")
             };
+            let where_hint = if crate::platform::IN_PAGE {
+                t(
+                    "Your copy lives in this page (the browser's storage); bring in what you \
+                   edited on your computer with Take files from my computer.",
+                )
+            } else {
+                t(
+                    "Your copy lives in the folder shown below; edit it in your editor, \
+                   the window reloads when you save.",
+                )
+            };
             if ui
                 .add_enabled(work.is_some(), egui::Button::new(open_label))
-                .on_hover_text(t(
-                    "Your copy lives in the folder shown below; edit it in your editor, \
-                     the window reloads when you save.",
-                ))
+                .on_hover_text(where_hint)
                 .clicked()
             {
                 self.message = Some(match self.start(&id, session) {
                     Ok(p) => (true, format!("{} {}", t("Opened"), p.display())),
                     Err(e) => (false, e),
                 });
+            }
+            if crate::platform::IN_PAGE
+                && ui
+                    .add_enabled(
+                        started,
+                        egui::Button::new(t("Take files from my computer…")),
+                    )
+                    .on_hover_text(t(
+                        "Copy files from your computer (or a zip) into your copy; a file of the \
+                         same name is replaced",
+                    ))
+                    .clicked()
+            {
+                match (&work, self.entry_of(&id)) {
+                    (Some(w), Ok(entry)) => {
+                        crate::ui::web_files::pick_into(session, w, &w.join(entry))
+                    }
+                    (_, Err(e)) => self.message = Some((false, e)),
+                    (None, _) => {}
+                }
             }
             let running = self.busy();
             if ui

@@ -27,10 +27,64 @@ const MAX_ZIP_ENTRIES: usize = 2000;
 /// Most bytes unpacked from one zip (all files together).
 const MAX_ZIP_BYTES: u64 = 32 << 20;
 
+thread_local! {
+    /// Where the answer of the browser's dialog goes when [`pick_into`]
+    /// asked (the folder, what to open then) instead of a new folder of
+    /// the page's files. The answer comes in a later frame, and the dialog
+    /// is modal: the next answer (files, or Nothing when cancelled) is it.
+    static INTO: std::cell::RefCell<Option<(PathBuf, PathBuf)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Asks for files to put into folder `dir` (a file of the same name is
+/// replaced), then opens `open`. In a page this is how files edited on the
+/// computer reach the student's exercise copy, which lives in the page.
+pub fn pick_into(session: &mut Session, dir: &Path, open: &Path) {
+    INTO.with(|i| *i.borrow_mut() = Some((dir.to_path_buf(), open.to_path_buf())));
+    match dialog::pick(dialog::Want::Files) {
+        Some(picked) => open_picked(session, picked),
+        None => {
+            session.status = tr(session.lang(), "Choose the files in the browser's dialog…").into()
+        }
+    }
+}
+
 /// Opens what the user picked: a path as it is, files read in a page
-/// copied into the page's files first ([`import_into`]).
+/// copied into the page's files first ([`import_into`]), or into the
+/// folder [`pick_into`] named.
 pub fn open_picked(session: &mut Session, picked: Picked) {
     let lang = session.lang();
+    if let Some((dir, open)) = INTO.with(|i| i.borrow_mut().take()) {
+        let Picked::Files(files) = picked else {
+            session.status = tr(lang, "Nothing copied: no file chosen.").into();
+            return;
+        };
+        match put_into(&dir, &files) {
+            Ok(names) => {
+                session.open(AppInput::Path(open.clone()));
+                crate::platform::note(&format!(
+                    "hc11lab: put {} into {} and opened {} ({})",
+                    names.join(", "),
+                    dir.display(),
+                    open.display(),
+                    if session.has_machine() {
+                        "loaded"
+                    } else {
+                        "not loaded: see Problems"
+                    }
+                ));
+                if session.has_machine() {
+                    session.status = trf(
+                        lang,
+                        "Copied into {}: {}.",
+                        &[&dir.display(), &names.join(", ")],
+                    );
+                }
+            }
+            Err(e) => session.status = e,
+        }
+        return;
+    }
     match picked {
         Picked::Path(p) => session.open(AppInput::Path(p)),
         Picked::Files(files) => match import_into(Path::new(PAGE_FILES), &files) {
@@ -175,7 +229,32 @@ pub fn import_into(root: &Path, files: &[PickedFile]) -> Result<PathBuf, String>
     import_named(root, &name, files)
 }
 
-fn import_named(root: &Path, name: &str, files: &[PickedFile]) -> Result<PathBuf, String> {
+/// Writes `files` into folder `dir` (made if missing), replacing files of
+/// the same name and leaving the others: a `.zip` is unpacked, one folder
+/// around everything (a picked folder) is left out. Returns the names.
+pub fn put_into(dir: &Path, files: &[PickedFile]) -> Result<Vec<String>, String> {
+    let unzipped;
+    let files = match files {
+        [one] if is_ext(&one.name, "zip") => {
+            unzipped = unzip(&one.name, &one.bytes)?;
+            &unzipped[..]
+        }
+        _ => files,
+    };
+    let (_, files) = without_top(files)?;
+    for f in &files {
+        let path = dir.join(&f.name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        fs::write(&path, &f.bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(files.into_iter().map(|f| f.name).collect())
+}
+
+/// The files with clean relative names; if one folder holds them all (a
+/// picked folder, a zip of one), its name and the files without it.
+fn without_top(files: &[PickedFile]) -> Result<(Option<String>, Vec<PickedFile>), String> {
     let clean: Vec<PickedFile> = files
         .iter()
         .filter_map(|f| {
@@ -189,22 +268,27 @@ fn import_named(root: &Path, name: &str, files: &[PickedFile]) -> Result<PathBuf
     if clean.is_empty() {
         return Err("none of the files has a name that can be kept".into());
     }
-    // One folder around everything (a picked folder, a zip of one): it
-    // names the copy.
     let top = clean[0].name.split_once('/').map(|(t, _)| t.to_string());
-    let (name, files): (String, Vec<PickedFile>) = match top {
-        Some(t) if clean.iter().all(|f| f.name.starts_with(&format!("{t}/"))) => (
-            t.clone(),
-            clean
+    Ok(match top {
+        Some(t) if clean.iter().all(|f| f.name.starts_with(&format!("{t}/"))) => {
+            let inner = clean
                 .iter()
                 .map(|f| PickedFile {
                     name: f.name[t.len() + 1..].to_string(),
                     bytes: f.bytes.clone(),
                 })
-                .collect(),
-        ),
-        _ => (name.to_string(), clean),
-    };
+                .collect();
+            (Some(t), inner)
+        }
+        _ => (None, clean),
+    })
+}
+
+fn import_named(root: &Path, name: &str, files: &[PickedFile]) -> Result<PathBuf, String> {
+    // One folder around everything (a picked folder, a zip of one): it
+    // names the copy.
+    let (top, files) = without_top(files)?;
+    let name = top.unwrap_or_else(|| name.to_string());
     let name = match name.trim() {
         "" | "." | ".." => "program".to_string(),
         n => n.to_string(),
@@ -535,6 +619,42 @@ mod tests {
         assert_eq!(opened, root.join("hand-in/Viergewinnt.asm"));
         assert!(!root.join("hand-in/__MACOSX").exists());
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn files_put_into_a_copy_replace_their_namesakes_and_keep_the_rest() {
+        let work = scratch("into");
+        std::fs::write(work.join("Game.asm"), "old\n").unwrap();
+        std::fs::write(work.join("Board.inc"), "kept\n").unwrap();
+        let names = put_into(&work, &[file("Game.asm", "new\n")]).unwrap();
+        assert_eq!(names, ["Game.asm"]);
+        assert_eq!(
+            std::fs::read_to_string(work.join("Game.asm")).unwrap(),
+            "new\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(work.join("Board.inc")).unwrap(),
+            "kept\n"
+        );
+        // A picked folder's own name and a zip's are left out.
+        put_into(&work, &[file("mine/Board.inc", "mine\n")]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(work.join("Board.inc")).unwrap(),
+            "mine\n"
+        );
+        let zipped = zip_files(&[("Game.asm".into(), b"zipped\n".to_vec())]).unwrap();
+        let z = PickedFile {
+            name: "e1-draw.zip".into(),
+            bytes: zipped,
+        };
+        assert_eq!(put_into(&work, &[z]).unwrap(), ["Game.asm"]);
+        assert_eq!(
+            std::fs::read_to_string(work.join("Game.asm")).unwrap(),
+            "zipped\n"
+        );
+        assert!(put_into(&work, &[file("../x.asm", "no\n")]).is_err());
+        assert!(!work.join("../x.asm").exists());
+        let _ = std::fs::remove_dir_all(&work);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 // - a lesson step answered (a wrong answer, then the right one) moves on,
 //   and the progress is there again after a reload;
 // - exercise E1 is started, Checked (points from the grader in the page)
-//   and handed in (the zip is downloaded);
+//   and handed in (the zip is downloaded); a solution taken from the
+//   computer into the copy gets full points;
 // - files dropped on the page are opened (sources, a zip, an .s19, an
 //   ELF), and so are files and a folder picked in the browser's dialogs;
 // - a full browser storage is said, not a silent loss;
@@ -248,6 +249,35 @@ async function main() {
         throw new Error(`the copy is not in the browser's storage: ${keys.join(', ')}`);
       }
       console.log('ok   the exercise copy is kept in the browser\'s storage');
+    }
+    // 4b. The student's own work reaches the copy: the solution's files, as
+    // if edited on the computer, come in through Course > Exercises > Take
+    // files from my computer… (the browser's chooser answered by the test);
+    // a Check in a page opened again grades it with full points.
+    {
+      await autorun('data=/data;check=e1-draw', 240);
+      // Places in the 1280x800 window (egui's layout, English): the Course
+      // tab, its Exercises tab, the button beside Check.
+      await page.mouse.click(1097, 62);
+      await page.waitForTimeout(400);
+      await page.mouse.click(1090, 94);
+      await page.waitForTimeout(400);
+      const from = consoleLines.length;
+      const chooser = page.waitForEvent('filechooser', { timeout: 20000 });
+      await page.mouse.click(1083, 191);
+      // The files the solution changed, as a student picks what they edited.
+      const edited = ['Input.inc', 'LCDutils.inc', 'Logic.inc', 'Viergewinnt.asm'];
+      await (await chooser).setFiles(edited.map((f) => path.resolve('tests/solutions/e1-draw', f)));
+      const line = await waitConsole('hc11lab: put', from, 60);
+      if (line !== `hc11lab: put ${edited.join(', ')} into /data/exercises/e1-draw and opened ` +
+          '/data/exercises/e1-draw/Viergewinnt.asm (loaded)') {
+        throw new Error(`Take files from my computer…: ${line}`);
+      }
+      console.log(`ok   Take files from my computer…: ${line.replace('hc11lab: ', '')}`);
+      const { report } = await autorun('data=/data;check=e1-draw', 240);
+      const m = /^e1-draw score ([\d.]+) of ([\d.]+) ms \d+$/.exec(report.check || '');
+      if (!m || Number(m[1]) !== Number(m[2])) throw new Error(`check of the solution: "${report.check}"`);
+      console.log(`ok   the copy with the solution, checked in a page opened again: ${m[1]} of ${m[2]} points`);
     }
     // 5. Files dropped on the page open: the program's sources, the zip
     // handed in above, an S-record file and an ELF.
