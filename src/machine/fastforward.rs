@@ -585,7 +585,7 @@ impl Machine {
         // the jump back): the iteration that ends after that runs
         // normally, so the halt comes at its end as it does one step at a
         // time.
-        let quiet = count <= super::IDLE_LOOP_MAX as u64 + 1
+        let quiet = count <= super::stop::IDLE_LOOP_MAX as u64 + 1
             && measured.is_none_or(|m| m.last_device_read.is_none());
         let activity = if quiet { self.board.last_activity() } else { 0 };
         if activity > now {
