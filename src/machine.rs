@@ -16,7 +16,11 @@
 //! views; `run.rs` the run loop of [`Machine::run_until`] and the key
 //! script; `stop.rs` the stop rules (why a run ends, when the CPU can never
 //! go on); `fault.rs` the end of a step and the undoing of a refused write;
-//! `watchdog.rs` the COP and clock monitor resets.
+//! `watchdog.rs` the COP and clock monitor resets. The fast-forward family
+//! imports one way: `skip.rs` (what every skip shares) below, the
+//! strategies `poll.rs` and `counted.rs` above it, and the two runs that
+//! use them, `fastforward.rs` (`run_until`'s) and `hooked.rs` (the
+//! debugger's), on top; their state is [`Machine`]'s `FastForward`.
 
 use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
@@ -36,11 +40,13 @@ pub mod observe;
 pub mod placement;
 mod poll;
 mod run;
+mod skip;
 mod stop;
 pub mod stray;
 mod watchdog;
 use fault::WriteUndo;
 pub use poll::MemoryWait;
+use skip::{LoopBackoff, MAX_ITERATION_STEPS};
 pub use stop::{Breakpoints, Halt, StopConditions, StopReason};
 pub use watchdog::{CopReset, ResetCause, CLOCK_MONITOR_DELAY};
 
@@ -111,12 +117,68 @@ pub struct Machine {
     resume_write_at: Option<u16>,
     /// The polling-loop fast-forward switch and cache (not compared: see
     /// [`fastforward`]).
-    ff: fastforward::FastForward,
+    ff: FastForward,
     /// Every COP watchdog reset so far.
     cop_resets: Vec<CopReset>,
     /// The LCDs a finished script kept ([`Machine::capture_lcd_before`]).
     lcd_captures: Vec<(usize, crate::board::lcd::Lcd)>,
 }
+
+/// The fast-forward switch and its bookkeeping, for every strategy. Not machine state: two
+/// machines that differ only here are equal (the cache only decides how
+/// fast the same result is reached).
+#[derive(Clone, Debug)]
+pub(crate) struct FastForward {
+    pub(crate) enabled: bool,
+    /// Which loop heads are worth measuring now.
+    backoff: Box<LoopBackoff>,
+    /// Iterations skipped since the machine was made (a statistic).
+    pub(crate) skipped: u64,
+    /// Measured iterations, and those that repeated (statistics).
+    pub(crate) probes: u64,
+    /// Poll loops skipped from their code, unmeasured (a statistic).
+    pub(crate) polls: u64,
+    /// The loop heads [`poll`] decoded last.
+    pub(crate) polls_seen: poll::PollCache,
+    pub(crate) hits: u64,
+    /// Buffers of the counted-loop probe ([`counted`]), kept
+    /// between tries.
+    pub(crate) recorded: [counted::Recorded; 2],
+    /// Counted loops' plans by the state they were met in, shared with
+    /// this machine's copies.
+    pub(crate) plans: std::sync::Arc<std::sync::Mutex<counted::PlanMemo>>,
+    /// Counted skips made from [`counted::PlanMemo`] (a statistic).
+    pub(crate) plan_hits: u64,
+    /// Where each instruction of the last measured iteration ended, in
+    /// E-cycles from its start (kept here: no array to fill per probe).
+    ends: [u16; MAX_ITERATION_STEPS as usize],
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        FastForward {
+            enabled: true,
+            backoff: Box::default(),
+            skipped: 0,
+            probes: 0,
+            polls: 0,
+            polls_seen: Default::default(),
+            hits: 0,
+            recorded: Default::default(),
+            plans: Default::default(),
+            plan_hits: 0,
+            ends: [0; MAX_ITERATION_STEPS as usize],
+        }
+    }
+}
+
+impl PartialEq for FastForward {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for FastForward {}
 
 impl Machine {
     /// Loads `program` onto a fresh board and resets the CPU (PC from $FFFE,
@@ -143,7 +205,7 @@ impl Machine {
             script_deadline: u64::MAX,
             waiting_on: None,
             resume_write_at: None,
-            ff: fastforward::FastForward::default(),
+            ff: FastForward::default(),
             cop_resets: Vec::new(),
             lcd_captures: Vec::new(),
         };

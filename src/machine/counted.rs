@@ -61,13 +61,14 @@
 //! hearing the two iterations as recorded ones
 //! ([`Machine::try_planned_heard`]).
 
+use super::skip::{LoopBackoff, LoopKind};
 use super::{Machine, StopConditions, StopReason};
 use crate::board::Board;
 use crate::cpu::registers::flags;
 use crate::cpu::{Bus, Cpu, Instruction, Op, Registers, RunState, StepEvent};
 
 /// Steps one recorded iteration may take at most.
-const MAX_STEPS: usize = super::fastforward::MAX_ITERATION_STEPS as usize;
+const MAX_STEPS: usize = super::skip::MAX_ITERATION_STEPS as usize;
 
 /// One step of a recorded iteration.
 #[derive(Clone, Copy, Debug)]
@@ -183,6 +184,36 @@ pub(super) enum Counted {
     /// cover); `for_good` if it wrote a device register, read TCNT or was
     /// too long to record, which it will be next time too.
     OtherKind { for_good: bool },
+}
+
+impl LoopBackoff {
+    /// Notes how a counted measurement at `head` went (`now` after it,
+    /// and after the skip if there was one), for `run_until` and the
+    /// hooked run alike. A skip keeps the head counted if anything varied
+    /// (plain if not: the cheaper measurement finds that) and holds it as
+    /// after any skip; a counter at a boundary is a miss; another kind of
+    /// loop a miss and a strike; a step that stopped the run a failure.
+    pub(super) fn counted_outcome(&mut self, head: u16, now: u64, outcome: &Counted) {
+        match *outcome {
+            Counted::Skipped { period, varied } => {
+                self.succeeded(head);
+                let kind = if varied {
+                    LoopKind::Counted
+                } else {
+                    LoopKind::Plain
+                };
+                self.set_kind(head, kind);
+                self.hold_after_skip(head, now, period);
+            }
+            Counted::Stopped(_) => self.failed(head, now),
+            Counted::Interrupted => {}
+            Counted::NotNow => self.missed(head, now),
+            Counted::OtherKind { for_good } => {
+                self.missed(head, now);
+                self.not_counted(head, for_good);
+            }
+        }
+    }
 }
 
 /// The board when a counted loop's two iterations begin: neither may
@@ -415,7 +446,7 @@ impl Machine {
         let Some(cap) = listener.skip_cap() else {
             return Some(Counted::Stopped(None));
         };
-        let bound = super::hooked::capped(limit, self.board.now(), period, cap);
+        let bound = super::skip::capped(limit, self.board.now(), period, cap);
         match self.skip_from_entry(entry, s1, period, bound) {
             Ok(k) => {
                 listener.skipped(k, entry.steps[1] as u64);

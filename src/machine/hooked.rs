@@ -74,8 +74,8 @@
 //! hears a recorded pair.
 
 use super::counted::{Boundary, Counted, PassListener, Recorded, StepListener};
-use super::fastforward::{LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
 use super::poll::PollTry;
+use super::skip::{capped, LoopBackoff, LoopKind, Measured, MAX_ITERATION_STEPS};
 use super::{Breakpoints, Machine, StepOutcome};
 use crate::board::InputKind;
 use crate::cpu::{Bus, Cpu, RunState, Step, StepEvent};
@@ -293,13 +293,6 @@ fn plain_to_counted(cache: &mut RepeatCache, head: u16) {
     if cache.backoff.kind(head) == LoopKind::Plain {
         cache.backoff.set_kind(head, LoopKind::Counted);
     }
-}
-
-/// `limit` lowered so that at most `cap` iterations of `period` cycles
-/// from `now` end before it (a skip counts only iterations that end before
-/// its limit, the one that meets an event included).
-pub(super) fn capped(limit: u64, now: u64, period: u64, cap: u64) -> u64 {
-    limit.min(now.saturating_add(cap.saturating_mul(period)))
 }
 
 /// Tells `hook` about the plain steps not reported yet.
@@ -1253,7 +1246,7 @@ impl Machine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::fastforward::is_call_or_return;
+    use crate::machine::skip::is_call_or_return;
 
     #[test]
     fn call_or_return_table_matches_the_opcode_bytes() {
