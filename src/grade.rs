@@ -17,6 +17,7 @@ pub mod engine;
 pub mod error;
 pub mod frame;
 pub mod png;
+pub mod reference;
 pub mod report;
 pub mod result;
 pub mod shard;
