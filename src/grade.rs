@@ -1,4 +1,4 @@
-//! Batch grading of student submissions (issue 8): assignments with weighted
+//! Batch grading of student submissions: assignments with weighted
 //! checks, a parallel runner over folders and zips, reports for teaching
 //! assistants (CSV, JSON, HTML, JUnit, Gradescope) and a similarity report.
 //!
@@ -9,6 +9,10 @@
 //! Entry points: [`cli::run`] (`hc11lab grade`), [`grade_batch`] and
 //! [`write_reports`] for a course, [`Grader`] / [`grade_one`] for one
 //! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
+//!
+//! Owns: assignments, submissions, running the checks, the reference image
+//! format ([`reference`]) and the reports. Must not know about: lessons
+//! (they build on grading) or the window.
 
 pub mod assignment;
 pub mod batch;

@@ -1,6 +1,11 @@
-//! Guided lessons (issue 9): lesson folders under `lessons/` (a TOML manifest
+//! Guided lessons: lesson folders under `lessons/` (a TOML manifest
 //! plus German and English Markdown) turned into steps whose checks are
 //! evaluated on the live machine, with hints, answers and saved progress.
+//!
+//! Owns: the course (lessons, exercises, their texts in two languages),
+//! the live lesson engine, `lesson check` and course validation. Must not
+//! know about: the window (it reports to whoever drives it); it builds on
+//! grading for exercise checks, never the other way round.
 
 pub mod bundled;
 pub mod catalog;

@@ -13,6 +13,11 @@
 //! `:N` stops from the Nth hit on (hits counted only when the condition
 //! holds). The condition grammar is in [`super::condition`]. Labels and lines
 //! are kept by name and re-resolved when the program is re-assembled.
+//!
+//! Owns: breakpoint specs (parsed and placed, in `spec.rs`) and a session's
+//! set of breakpoints with their visits. Must not know about: the session
+//! that visits them or the machine's run loop (it gets the addresses as a
+//! [`crate::machine::Breakpoints`] bit set).
 
 mod spec;
 

@@ -13,6 +13,9 @@
 //! keeps the newest [`MAX_DEPTH`] links behind every live value and cuts the
 //! older history, so the table stays bounded however long the program runs.
 //!
+//! Owns: the provenance shadow of registers, memory and display RAM. Must
+//! not know about: the session that asks (it is fed one step at a time).
+//!
 //! The data paths of each instruction and interrupt entry (which node a
 //! step makes of what) are in `paths.rs`; the table, its compaction and the
 //! chains questions follow are here.

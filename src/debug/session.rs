@@ -4,6 +4,10 @@
 //! the call stack, the cycle profile, provenance (when asked) and snapshots
 //! for reverse execution. Every command returns a [`Stop`] that says why.
 //!
+//! Owns: one debugging session (its commands, stops, history and
+//! questions). Must not know about: who drives it (the window, `run
+//! --break`, lessons, the grader's breakpoint checks).
+//!
 //! Rooms: this file holds the session's state, its making and its
 //! settings; `stepping.rs` the commands and the step (single steps and the
 //! fast path's runs); `stops.rs` the stop decisions and their sentences;

@@ -6,6 +6,9 @@
 //! The header fields are checked by hand before goblin reads the tables, so a
 //! damaged file gets a message naming the field, and goblin never sees a table
 //! that runs outside the file.
+//!
+//! Owns: reading a 68HC11 ELF file into a [`Program`]; the DWARF line table
+//! is read in `lines.rs`. Must not know about: the assembler or the machine.
 
 mod lines;
 

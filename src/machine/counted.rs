@@ -61,6 +61,10 @@
 //! hearing the two iterations as recorded ones
 //! ([`Machine::try_planned_heard`]).
 //!
+//! Owns: the counted-loop strategy (record, analyse, skip, remember).
+//! Must not know about: the runs that use it (`run_until`'s probe, the
+//! hooked run): they hear of its iterations through [`StepListener`].
+//!
 //! Rooms: this file holds the try and the two recorded iterations;
 //! `analysis.rs` decides from them whether the loop is a counted one and
 //! how far it may be skipped (steps 2-5); `memo.rs` keeps the plans and

@@ -73,6 +73,10 @@
 //! those iterations, step by step and at every breakpoint address, as it
 //! hears a recorded pair.
 //!
+//! Owns: the debugger's fast path through the machine and the hook
+//! interface it is heard through ([`StepHook`]). Must not know about: the
+//! debugger itself (the session is one [`StepHook`] among any).
+//!
 //! Rooms: this file holds the hook's side (what it hears and answers) and
 //! the run's loop; `quick.rs` the quick stretch and the full path of a
 //! step; `probe.rs` the loop measurements (plain and counted) and their
