@@ -555,6 +555,12 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
 /// Exit status for bad usage (a malformed option value).
 const USAGE: u8 = 2;
 
+/// Largest `--script` file read, in bytes.
+const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// Most `--serial-in-file` bytes read, whatever `--max-cycles` allows.
+const MAX_SERIAL_BYTES: u64 = 16 << 20;
+
 fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let script = match (&args.script, &args.keys) {
         (Some(_), Some(_)) => {
@@ -562,7 +568,9 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(USAGE));
         }
         (Some(path), None) => {
-            let text = std::fs::read_to_string(path)
+            let text = hc11lab::platform::fs::read_limited(path, MAX_SCRIPT_BYTES)
+                .map_err(anyhow::Error::from)
+                .and_then(|b| String::from_utf8(b).map_err(anyhow::Error::from))
                 .with_context(|| format!("cannot read script {}", path.display()))?;
             match Script::parse_file(&text) {
                 Ok(s) => Some(s),
@@ -589,16 +597,36 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(USAGE));
             }
         },
-        (None, Some(path)) if path.as_os_str() == "-" => {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+        (None, Some(path)) => {
+            // Only what the run can receive is read: standard input or a
+            // file may be endless (`/dev/zero` is refused as a device).
+            let max_cycles = args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES);
+            let deliverable = hc11lab::script::serial_bytes_deliverable(max_cycles);
+            let limit = deliverable.min(MAX_SERIAL_BYTES);
+            let (bytes, more) = if path.as_os_str() == "-" {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(std::io::stdin(), limit.saturating_add(1)),
+                    &mut bytes,
+                )
                 .context("cannot read --serial-in-file from standard input")?;
+                let more = bytes.len() as u64 > limit;
+                bytes.truncate(limit as usize);
+                (bytes, more)
+            } else {
+                hc11lab::platform::fs::read_head(path, limit)
+                    .with_context(|| format!("cannot read --serial-in-file {}", path.display()))?
+            };
+            if more && limit < deliverable {
+                errln!("warning: --serial-in-file: only the first {limit} bytes are sent (the most read)");
+            } else if more {
+                errln!(
+                    "warning: --serial-in-file: only the first {limit} bytes are sent: no more can arrive in {max_cycles} E-cycles (--max-cycles), even at the SCI's fastest rate ({} E-cycles a byte)",
+                    hc11lab::script::MIN_SERIAL_FRAME_CYCLES
+                );
+            }
             Some(bytes)
         }
-        (None, Some(path)) => Some(
-            std::fs::read(path)
-                .with_context(|| format!("cannot read --serial-in-file {}", path.display()))?,
-        ),
         (None, None) => None,
     };
     let script = match serial {

@@ -8,6 +8,7 @@ use crate::asm::{self, AsmOptions, Assembly};
 use crate::firmware;
 use crate::image::load::{self, LoadError};
 use crate::image::Program;
+use crate::platform::fs::{read_limited, ReadError};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -63,6 +64,14 @@ pub enum OpenError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The file is no regular file, or larger than a program may be.
+    #[error("cannot open {}: {source}", .path.display())]
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// Why it was not read.
+        source: ReadError,
+    },
 }
 
 fn describe(candidates: &[String]) -> String {
@@ -92,10 +101,21 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
         let main = main_file_in(path)?;
         return assemble_path(&main, dialect);
     }
-    let bytes = std::fs::read(path).map_err(|source| OpenError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let limit = load::MAX_IMAGE_BYTES.max(AsmOptions::default().max_file_size);
+    let bytes = match read_limited(path, limit) {
+        Ok(b) => b,
+        // A source says so in the assembler's words (E0014), which reads
+        // no more of it than this did.
+        Err(ReadError::TooLarge { .. }) if !load::is_image_path(path) => {
+            return assemble_path(path, dialect)
+        }
+        Err(source) => {
+            return Err(OpenError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
     // An image by content, or by name (then a damaged one gets the
     // loader's error, not assembler errors about its bytes).
     if load::detect(&bytes).is_none() && !load::is_image_path(path) {
@@ -177,8 +197,8 @@ pub fn board_setup(
     let Some(path) = rom else {
         return Ok(setup);
     };
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
+    let bytes = read_limited(path, load::MAX_IMAGE_BYTES)
+        .map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
     let loaded = load::load_bytes(&bytes, path).map_err(|e| format!("--rom: {e}"))?;
     let segments = loaded
         .program

@@ -4,7 +4,6 @@
 //! (case-insensitive fallback, `\` or `/`), never leaving the main file's folder tree.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a source file could not be loaded.
@@ -50,33 +49,27 @@ pub struct FsProvider;
 
 impl SourceProvider for FsProvider {
     fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, SourceError> {
-        let file = std::fs::File::open(path).map_err(io_error)?;
-        let meta = file.metadata().map_err(io_error)?;
-        if meta.is_dir() {
-            return Err(SourceError::Io("is a folder, not a file".into()));
-        }
-        if meta.len() > limit {
-            return Err(SourceError::TooLarge {
-                size: meta.len(),
-                limit,
-            });
-        }
-        // The size may change while reading (or be unknown for devices): cap it.
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(io_error)?;
-        if bytes.len() as u64 > limit {
-            return Err(SourceError::TooLarge {
-                size: bytes.len() as u64,
-                limit,
-            });
-        }
-        Ok(bytes)
+        use crate::platform::fs::{read_limited, ReadError};
+        read_limited(path, limit).map_err(|e| match e {
+            ReadError::NotFound => SourceError::NotFound,
+            ReadError::TooLarge { size, limit } => SourceError::TooLarge { size, limit },
+            e => SourceError::Io(e.to_string()),
+        })
     }
 
     fn is_file(&self, path: &Path) -> bool {
         path.is_file()
+    }
+
+    fn not_regular(&self, path: &Path) -> Option<&'static str> {
+        let meta = std::fs::metadata(path).ok()?;
+        if meta.is_file() {
+            None
+        } else if meta.is_dir() {
+            Some("a folder")
+        } else {
+            Some("a fifo, device or socket")
+        }
     }
 
     fn list_dir(&self, dir: &Path) -> Vec<String> {
@@ -108,14 +101,6 @@ impl SourceProvider for FsProvider {
                 .unwrap_or_else(|_| p.to_path_buf());
             normalize(&abs)
         })
-    }
-}
-
-fn io_error(e: std::io::Error) -> SourceError {
-    if e.kind() == std::io::ErrorKind::NotFound {
-        SourceError::NotFound
-    } else {
-        SourceError::Io(e.to_string())
     }
 }
 

@@ -146,13 +146,16 @@ impl BoardConfig {
 
     /// Reads and checks a board file.
     pub fn load(path: &Path) -> Result<BoardConfig, BoardFileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BoardFileError {
-            file: path.to_path_buf(),
-            line: None,
-            message: format!(
-                "cannot read the board file: {e}; give `trainer11`, `evb` or a .toml file"
-            ),
-        })?;
+        let text = crate::platform::fs::read_limited(path, 1 << 20)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
+            .map_err(|e| BoardFileError {
+                file: path.to_path_buf(),
+                line: None,
+                message: format!(
+                    "cannot read the board file: {e}; give `trainer11`, `evb` or a .toml file"
+                ),
+            })?;
         Self::parse(&text, path)
     }
 

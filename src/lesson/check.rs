@@ -228,7 +228,7 @@ pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<
     }
     for name in &assignment.provided {
         let text = match &provided_dir {
-            Some(d) => std::fs::read_to_string(d.join(name)).ok(),
+            Some(d) => super::read_course_file(&d.join(name)).ok(),
             None => crate::firmware::FILES
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))
