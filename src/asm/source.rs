@@ -36,6 +36,11 @@ pub trait SourceProvider {
     fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, SourceError>;
     /// True if `path` is an existing file.
     fn is_file(&self, path: &Path) -> bool;
+    /// What `path` is when something is there that is no regular file (`a
+    /// folder`), so a message can say so instead of "not found".
+    fn not_regular(&self, _path: &Path) -> Option<&'static str> {
+        None
+    }
     /// The names of the entries (files and folders) directly in `dir`.
     fn list_dir(&self, dir: &Path) -> Vec<String>;
     /// A path that identifies the file's real location (symbolic links
@@ -148,6 +153,10 @@ impl SourceProvider for MemoryFiles {
         self.files.contains_key(&normalize(path))
     }
 
+    fn not_regular(&self, path: &Path) -> Option<&'static str> {
+        (!self.is_file(path) && !self.list_dir(path).is_empty()).then_some("a folder")
+    }
+
     fn list_dir(&self, dir: &Path) -> Vec<String> {
         let dir = normalize(dir);
         let mut names: Vec<String> = self
@@ -223,6 +232,8 @@ pub enum Resolved {
     Escapes(PathBuf),
     /// Nothing by that name, even ignoring case.
     NotFound(PathBuf),
+    /// Something by that name that is no regular file (what it is).
+    NotRegular(PathBuf, &'static str),
 }
 
 /// Resolves `name` (as written after `include`) relative to `dir`, the folder of
@@ -290,16 +301,25 @@ pub fn resolve_include(
             }
         }
     }
-    if !provider.is_file(&cur) {
-        return Resolved::NotFound(lexical);
-    }
-    // Symbolic links (or an absolute path) may still lead out of the tree.
+    let not_regular = if provider.is_file(&cur) {
+        None
+    } else {
+        match provider.not_regular(&cur) {
+            Some(kind) => Some(kind),
+            None => return Resolved::NotFound(lexical),
+        }
+    };
+    // Symbolic links (or an absolute path) may still lead out of the tree;
+    // that is said first, whatever is there (`/dev/zero`, a folder).
     let real = provider.identity(&cur);
     let real_root = provider.identity(root);
     if !real.starts_with(&real_root) {
         return Resolved::Escapes(cur);
     }
-    Resolved::Found(cur)
+    match not_regular {
+        Some(kind) => Resolved::NotRegular(cur, kind),
+        None => Resolved::Found(cur),
+    }
 }
 
 /// Decodes source bytes: NUL bytes or many control characters mean "not a
@@ -457,5 +477,9 @@ mod tests {
             resolve_include(&files, root, root, "nope.inc"),
             Resolved::NotFound(_)
         ));
+        assert_eq!(
+            resolve_include(&files, root, root, "LIB"),
+            Resolved::NotRegular(PathBuf::from("fw/lib"), "a folder")
+        );
     }
 }
