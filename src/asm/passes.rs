@@ -130,6 +130,8 @@ struct Asm<'a> {
     /// Each expansion's lines in that file and where its macro was used,
     /// so a message about an expanded line can name the use.
     expansion_uses: Vec<macros::ExpansionUse>,
+    /// The expansion limits of [`AsmOptions`] and their bookkeeping.
+    expansion_budget: macros::Budget,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -161,6 +163,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         expansions: None,
         expansion_lines: 0,
         expansion_uses: Vec::new(),
+        expansion_budget: macros::Budget::default(),
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
