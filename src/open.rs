@@ -233,8 +233,9 @@ fn from_assembly(assembly: Assembly, origin: Origin) -> Result<Opened, OpenError
         Some(program) if !assembly.has_errors() => Ok(Opened {
             program,
             origin,
-            warnings: assembly
-                .diagnostics
+            // As many as `asm` shows: a warning on every line of a long
+            // file would flood the terminal.
+            warnings: asm::triage::capped(&assembly.diagnostics, &assembly.files)
                 .iter()
                 .map(|d| asm::render(d, &assembly.files))
                 .collect(),

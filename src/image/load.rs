@@ -184,7 +184,7 @@ pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Loaded, LoadError> {
                 program,
                 format: Format::Elf,
                 header: None,
-                warnings,
+                warnings: first_few(warnings),
             })
         }
         Some(Format::S19) => {
