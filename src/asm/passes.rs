@@ -282,9 +282,23 @@ impl Asm<'_> {
         self.unfinished_macro(file);
         if !ended {
             for c in conds {
+                // In the file's own spelling: `#if` wants `#endif`, `if` `endif`.
+                let word = self
+                    .files
+                    .get(c.span.file)
+                    .and_then(|f| f.text.get(c.span.start as usize..c.span.end as usize))
+                    .filter(|w| !w.is_empty())
+                    .unwrap_or(".if")
+                    .to_string();
+                let lead = word.chars().next().filter(|ch| matches!(ch, '.' | '#'));
+                let endif = format!("{}endif", lead.map(String::from).unwrap_or_default());
                 self.error(
-                    Diagnostic::new(Code::Conditional, c.span, "this `.if` has no `.endif`")
-                        .hint("add `.endif` before the end of the file"),
+                    Diagnostic::new(
+                        Code::Conditional,
+                        c.span,
+                        format!("this `{word}` has no `{endif}`"),
+                    )
+                    .hint(format!("add `{endif}` before the end of the file")),
                 );
             }
         }
