@@ -376,6 +376,19 @@ fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 }
 
 fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
+    let outputs: Vec<(&str, &Path)> = [
+        ("-o", &args.output),
+        ("--listing", &args.listing),
+        ("--symbols", &args.symbols),
+    ]
+    .into_iter()
+    .filter_map(|(what, p)| Some((what, p.as_deref()?)))
+    .collect();
+    // The main file and the outputs first, the includes once they are known.
+    if let Err(e) = open::refuse_overwrites(&[("the source", &args.file)], &outputs) {
+        errln!("error: {e}");
+        return Ok(ExitCode::from(USAGE));
+    }
     let opts = asm::AsmOptions {
         dialect: args.dialect,
         ..asm::AsmOptions::default()
@@ -387,6 +400,15 @@ fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     let Some(program) = assembly.program.as_ref().filter(|_| !assembly.has_errors()) else {
         return Ok(ExitCode::from(1));
     };
+    let includes: Vec<(&str, &Path)> = assembly
+        .files
+        .iter()
+        .map(|f| ("the included file", f.path.as_path()))
+        .collect();
+    if let Err(e) = open::refuse_overwrites(&includes, &outputs) {
+        errln!("error: {e}");
+        return Ok(ExitCode::from(USAGE));
+    }
     if let Some(out) = &args.output {
         write_file(out, &s19::write_s19(program))?;
     }
@@ -680,8 +702,51 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    if let Some(png) = &args.lcd_png {
+        let mut inputs: Vec<(&str, &Path)> = Vec::new();
+        match &opened.origin {
+            open::Origin::Source(_) => inputs.extend(
+                opened
+                    .program
+                    .files
+                    .iter()
+                    .map(|f| ("the source", f.path.as_path())),
+            ),
+            open::Origin::Image(p, _) => inputs.push(("the program", p)),
+            open::Origin::Bundled => {}
+        }
+        let named = [
+            ("--rom", args.rom.as_deref()),
+            ("--script", args.script.as_deref()),
+            ("--serial-in-file", args.serial_in_file.as_deref()),
+            (
+                "--board",
+                Some(Path::new(&args.board))
+                    .filter(|_| !matches!(args.board.trim(), "trainer11" | "evb")),
+            ),
+        ];
+        inputs.extend(named.into_iter().filter_map(|(w, p)| Some((w, p?))));
+        if let Err(e) = open::refuse_overwrites(&inputs, &[("--lcd-png", png)]) {
+            errln!("error: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    }
     for w in &opened.warnings {
         errln!("{}", warning_line(w));
+    }
+    if let Some(rom) = &args.rom {
+        let over = open::rom_overlaps(&setup, &opened.program);
+        if !over.is_empty() {
+            let ranges: Vec<String> = over
+                .iter()
+                .map(|(a, b)| format!("${a:04X}-${b:04X}"))
+                .collect();
+            errln!(
+                "warning: the program's bytes at {} lie over the --rom image {}: the program's bytes replace the ROM's there",
+                ranges.join(", "),
+                rom.display()
+            );
+        }
     }
     let machine = match Machine::with_board(opened.program, &setup) {
         Ok(m) => m,

@@ -211,6 +211,105 @@ pub fn board_setup(
         .map_err(|e| format!("--rom {e}"))
 }
 
+/// Checks a command's outputs against its inputs before anything is
+/// written: an output that is one of the inputs (the source, an include,
+/// `--rom`, a script) or another output would lose that file. Each entry is
+/// (what it is, as the message names it; path). Paths are compared as the
+/// system resolves them (links, `..`; an output not there yet by its
+/// folder's real path and its name); an output that is a device or pipe
+/// (`/dev/stdout`) loses nothing and is not compared. Err is the message.
+pub fn refuse_overwrites(
+    inputs: &[(&str, &Path)],
+    outputs: &[(&str, &Path)],
+) -> Result<(), String> {
+    let outputs: Vec<(&str, &Path, PathBuf)> = outputs
+        .iter()
+        .filter(|(_, p)| std::fs::metadata(p).map_or(true, |m| m.is_file()))
+        .map(|(what, p)| (*what, *p, real_path(p)))
+        .collect();
+    let inputs: Vec<(&str, &Path, PathBuf)> = inputs
+        .iter()
+        .filter(|(_, p)| p.exists())
+        .map(|(what, p)| (*what, *p, real_path(p)))
+        .collect();
+    for (i, (what, path, real)) in outputs.iter().enumerate() {
+        for (in_what, in_path, in_real) in &inputs {
+            if real == in_real {
+                return Err(format!(
+                    "{what} {} is {in_what} {}: writing it would replace that file; write the output to another file",
+                    path.display(),
+                    in_path.display()
+                ));
+            }
+        }
+        if let Some((other, _, _)) = outputs[..i].iter().find(|(_, _, r)| r == real) {
+            return Err(format!(
+                "{other} and {what} both name {}: one would replace the other; give each output its own file",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `path` as the system resolves it; a file not there yet by its folder's
+/// resolved path and its name.
+fn real_path(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => asm::source::normalize(
+            &std::env::current_dir()
+                .map(|d| d.join(path))
+                .unwrap_or_else(|_| path.to_path_buf()),
+        ),
+    }
+}
+
+/// The address ranges (first, last) where `program` puts bytes over the
+/// ROM image of `setup` (`--rom`), in order: loading the program replaces
+/// the ROM's bytes there, which a user should hear about.
+pub fn rom_overlaps(
+    setup: &crate::board::config::BoardSetup,
+    program: &Program,
+) -> Vec<(u16, u16)> {
+    let mut hits: Vec<(u32, u32)> = Vec::new();
+    for (rom_start, rom_bytes) in setup.rom_image.iter() {
+        let rom = (
+            u32::from(*rom_start),
+            u32::from(*rom_start) + rom_bytes.len() as u32,
+        );
+        for seg in &program.segments {
+            let ours = (
+                u32::from(seg.start),
+                u32::from(seg.start) + seg.bytes.len() as u32,
+            );
+            let (from, to) = (rom.0.max(ours.0), rom.1.min(ours.1));
+            if from < to {
+                hits.push((from, to - 1));
+            }
+        }
+    }
+    hits.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (from, to) in hits {
+        match merged.last_mut() {
+            Some(last) if from <= last.1 + 1 => last.1 = last.1.max(to),
+            _ => merged.push((from, to)),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(a, b)| (a as u16, b as u16))
+        .collect()
+}
+
 /// A program with nothing in it: what `run --rom` runs when it is given no
 /// program (the ROM's reset vector starts the machine).
 pub fn empty_program() -> Program {
