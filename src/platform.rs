@@ -64,7 +64,7 @@ pub mod fs {
     #[derive(Debug, thiserror::Error)]
     pub enum ReadError {
         /// Nothing at that path.
-        #[error("no such file")]
+        #[error("No such file or directory")]
         NotFound,
         /// A folder, fifo, device or socket: never opened, since reading a
         /// fifo waits for a writer and a device such as `/dev/zero` never ends.
