@@ -10,13 +10,15 @@ use super::protocol::{Request, StoppedEvent};
 use super::server::Out;
 use super::session::{Answer, Failure, Phase, Session, THREAD};
 use crate::cpu::{Instruction, Op};
+use crate::debug::breakpoint::{BreakSpec, Location};
+use crate::debug::condition::Expr;
 use crate::debug::{Reason, Stop};
 use crate::platform::Instant;
 use serde_json::{json, Value};
 use std::io;
 use std::time::Duration;
 
-/// Most E-cycles one slice runs (25 ms of the board).
+/// Most E-cycles one slice runs unless the launch says (25 ms of the board).
 pub const SLICE_CYCLES: u64 = 50_000;
 
 /// The board's E clock.
@@ -134,11 +136,9 @@ impl Session {
             }
             "stepOut" => self.step_out(out),
             "stepBack" => {
-                let stop = match self.dbg.as_mut() {
-                    Some(d) => d.step_back(),
-                    None => return Ok(()),
-                };
-                self.conclude(stop, out)
+                let by_instruction =
+                    req.arguments.get("granularity").and_then(Value::as_str) == Some("instruction");
+                self.step_back(by_instruction, out)
             }
             "reverseContinue" => self.reverse(out),
             _ => Ok(()),
@@ -194,6 +194,71 @@ impl Session {
         Ok(())
     }
 
+    /// One step back; unless by instruction, a call the step went back
+    /// into is gone back over as a whole (a backward `next`), stopping
+    /// at a breakpoint or data breakpoint inside it as `next` would.
+    fn step_back(&mut self, by_instruction: bool, out: &mut Out<'_>) -> io::Result<()> {
+        let Some(d) = self.dbg.as_mut() else {
+            return Ok(());
+        };
+        let depth = d.frames().len();
+        let stop = d.step_back();
+        let deeper = d.frames().len() > depth;
+        let frame = d.frames().last().copied();
+        let (Some(frame), true, false, Reason::Step) =
+            (frame, deeper, by_instruction, &stop.reason)
+        else {
+            return self.conclude(stop, out);
+        };
+        // The state just before the call: at its call site, with SP
+        // before the call pushed.
+        let sp = frame.sp.wrapping_add(frame.kind.stacked_bytes());
+        let condition = Expr::parse(&format!("SP == ${sp:04X}")).ok();
+        let spec = BreakSpec {
+            location: Location::Address(frame.call_site),
+            condition,
+            hit_count: None,
+            text: format!("${:04X} (the call)", frame.call_site),
+        };
+        let program = std::sync::Arc::clone(d.target().program());
+        let Ok(call) = d.breakpoints.add(spec, &program) else {
+            return self.conclude(stop, out);
+        };
+        self.table.enable_logs(d, false);
+        let back = d.run_back();
+        self.table.enable_logs(d, true);
+        let _ = d.breakpoints.remove(call);
+        let outcome = match &back.reason {
+            Reason::Breakpoint { .. } => {
+                let (reason, ids) = self.table.reverse_hit(d, back.pc);
+                // Back at the call: a step, as `next` ends a step on a
+                // line with a breakpoint.
+                let at_call = back.pc == frame.call_site && d.registers().sp == sp;
+                if at_call || ids.is_empty() {
+                    let callee = program
+                        .label_for(frame.target)
+                        .map_or_else(|| format!("${:04X}", frame.target), |(s, _)| s.name.clone());
+                    Outcome::Stopped(
+                        "step",
+                        format!("stepped back over the call of {callee}"),
+                        None,
+                        ids,
+                    )
+                } else {
+                    Outcome::Stopped(reason, back.message.clone(), None, ids)
+                }
+            }
+            Reason::Watchpoint { hits } => Outcome::Stopped(
+                "data breakpoint",
+                back.message.clone(),
+                None,
+                self.table.data_ids(hits),
+            ),
+            _ => Outcome::Stopped("step", back.message.clone(), None, Vec::new()),
+        };
+        self.finish(outcome, out)
+    }
+
     fn reverse(&mut self, out: &mut Out<'_>) -> io::Result<()> {
         let Some(d) = self.dbg.as_mut() else {
             return Ok(());
@@ -239,6 +304,11 @@ impl Session {
     /// E-cycles the next slice may run: the pace's due cycles not yet run,
     /// at most a slice; 0 while the run is ahead of the wall clock.
     fn allowed_cycles(&mut self) -> u64 {
+        let slice = self
+            .args
+            .slice_cycles
+            .unwrap_or(SLICE_CYCLES)
+            .clamp(1, 1_000_000);
         let (Some(run), Some(d)) = (self.run.as_mut(), self.dbg.as_ref()) else {
             return 0;
         };
@@ -248,15 +318,15 @@ impl Session {
             self.args.speed == Speed::Realtime && !scripted && run.motion == Motion::Continue;
         if !paced {
             run.pace = None;
-            return SLICE_CYCLES;
+            return slice;
         }
         let (t0, c0) = *run.pace.get_or_insert((Instant::now(), now));
         let due = c0 + (t0.elapsed().as_secs_f64() * E_HZ) as u64;
         if due > now + MAX_LAG_CYCLES {
             run.pace = Some((Instant::now(), now));
-            return SLICE_CYCLES;
+            return slice;
         }
-        due.saturating_sub(now).min(SLICE_CYCLES)
+        due.saturating_sub(now).min(slice)
     }
 
     /// Between requests: the serial output so far, then one slice of the run.
@@ -277,6 +347,22 @@ impl Session {
         let Some(d) = self.dbg.as_mut() else {
             return Ok(());
         };
+        // The debugger counted the visit to a breakpoint here before the
+        // slice ended, and would count it again at the start of the next
+        // run: take that instruction as a single step (which asks no
+        // breakpoint) instead.
+        if self.visited_at.take() == Some(d.index()) && d.breakpoints.maybe_at(d.registers().pc) {
+            let index = d.index();
+            let stop = d.step_into();
+            return match stop.reason {
+                Reason::Step => Ok(()),
+                Reason::Settled { .. } => {
+                    self.visited_at = Some(index);
+                    self.script_done(&stop, out)
+                }
+                _ => self.conclude(stop, out),
+            };
+        }
         if let Some(max) = self.args.max_cycles {
             let left = max.saturating_sub(d.target().cycles());
             if left == 0 {
@@ -312,7 +398,10 @@ impl Session {
     fn conclude(&mut self, stop: Stop, out: &mut Out<'_>) -> io::Result<()> {
         let motion = self.run.as_ref().map(|r| r.motion);
         let outcome = match &stop.reason {
-            Reason::Budget { .. } => Outcome::Keep,
+            Reason::Budget { .. } => {
+                self.visited_at = Some(stop.index);
+                Outcome::Keep
+            }
             Reason::Settled { .. } => {
                 self.script_done(&stop, out)?;
                 Outcome::Keep

@@ -92,6 +92,10 @@ pub struct LaunchArgs {
     /// Run without stopping at breakpoints.
     #[serde(default)]
     pub no_debug: bool,
+    /// Most E-cycles a run goes between two looks at the client's
+    /// requests (default 50,000; smaller answers `pause` sooner).
+    #[serde(default)]
+    pub slice_cycles: Option<u64>,
 }
 
 /// A machine ready to debug and what to tell the user about it.

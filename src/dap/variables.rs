@@ -373,7 +373,7 @@ pub fn variables(
             let sym = program
                 .symbols
                 .get(i)
-                .ok_or("no such variable (the program was reloaded)")?;
+                .ok_or("no variables with this reference (the program was reloaded?)")?;
             let size = sym.size.unwrap_or(1) as usize;
             let end = count.map_or(size, |c| start.saturating_add(c).min(size));
             return Ok((start.min(end)..end)
