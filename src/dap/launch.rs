@@ -231,6 +231,55 @@ mod tests {
         assert!(a.launch().err().is_some_and(|e| e.starts_with("keys:")));
     }
 
+    /// The VS Code extension offers exactly the arguments the server reads
+    /// (`noDebug` is the editor's own).
+    #[test]
+    fn the_extension_documents_every_argument() {
+        let package: serde_json::Value =
+            serde_json::from_str(include_str!("../../editors/vscode/package.json")).expect("json");
+        let attrs = package["contributes"]["debuggers"][0]["configurationAttributes"]["launch"]
+            ["properties"]
+            .as_object()
+            .expect("launch attributes")
+            .clone();
+        let plain = format!("{:?}", LaunchArgs::default());
+        for (name, spec) in &attrs {
+            let sample = match (spec["type"].as_str(), spec["enum"].as_array()) {
+                (_, Some(values)) => values.last().cloned().unwrap_or_default(),
+                (Some("boolean"), _) => json!(true),
+                (Some("integer"), _) => json!(7),
+                _ => json!("x"),
+            };
+            let a = LaunchArgs::from_json(&json!({ name.as_str(): sample })).expect(name);
+            assert_ne!(format!("{a:?}"), plain, "`{name}` is not read by the server");
+        }
+        let fields: Vec<String> = plain
+            .split(['{', ',', '}'])
+            .filter_map(|f| f.split(':').next())
+            .map(|f| f.trim())
+            .filter(|f| !f.is_empty() && *f != "LaunchArgs")
+            .map(|f| {
+                let mut out = String::new();
+                let mut up = false;
+                for c in f.chars() {
+                    if c == '_' {
+                        up = true;
+                    } else if up {
+                        out.push(c.to_ascii_uppercase());
+                        up = false;
+                    } else {
+                        out.push(c);
+                    }
+                }
+                out
+            })
+            .collect();
+        assert!(fields.len() >= 13, "{fields:?}");
+        for f in fields.iter().filter(|f| *f != "noDebug") {
+            assert!(attrs.contains_key(f), "`{f}` is missing from the extension's package.json");
+        }
+    }
+
     #[test]
     fn the_bundled_game_launches_with_serial_first() {
         let a = LaunchArgs::from_json(&json!({"keys": "drop", "serialIn": "a\\n"})).expect("args");
