@@ -251,7 +251,11 @@ mod tests {
                 _ => json!("x"),
             };
             let a = LaunchArgs::from_json(&json!({ name.as_str(): sample })).expect(name);
-            assert_ne!(format!("{a:?}"), plain, "`{name}` is not read by the server");
+            assert_ne!(
+                format!("{a:?}"),
+                plain,
+                "`{name}` is not read by the server"
+            );
         }
         let fields: Vec<String> = plain
             .split(['{', ',', '}'])
@@ -276,7 +280,10 @@ mod tests {
             .collect();
         assert!(fields.len() >= 13, "{fields:?}");
         for f in fields.iter().filter(|f| *f != "noDebug") {
-            assert!(attrs.contains_key(f), "`{f}` is missing from the extension's package.json");
+            assert!(
+                attrs.contains_key(f),
+                "`{f}` is missing from the extension's package.json"
+            );
         }
     }
 
