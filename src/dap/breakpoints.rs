@@ -31,6 +31,9 @@ pub enum HitRule {
     Every(u32),
 }
 
+/// Makes a rule from the number after its operator (`None`: out of range).
+type MakeRule = fn(u32) -> Option<HitRule>;
+
 impl HitRule {
     /// Parses a `hitCondition`; empty text is no rule.
     pub fn parse(text: &str) -> Result<Option<HitRule>, String> {
@@ -38,7 +41,7 @@ impl HitRule {
         if t.is_empty() {
             return Ok(None);
         }
-        let ops: [(&str, fn(u32) -> Option<HitRule>); 8] = [
+        let ops: [(&str, MakeRule); 8] = [
             (">=", |n| Some(HitRule::AtLeast(n))),
             ("<=", |n| Some(HitRule::AtMost(n))),
             ("==", |n| Some(HitRule::Exactly(n))),

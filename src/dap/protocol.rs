@@ -1,7 +1,8 @@
 //! The parts of the Debug Adapter Protocol's message types this server
-//! sends and reads, as serde types (field names and meanings from the
-//! protocol's specification). Optional fields are left out when empty, as
-//! the protocol wants absent rather than null values.
+//! sends and reads, as serde types. Each field is the protocol's field of
+//! the same name (camelCase on the wire) with the meaning its
+//! specification gives; optional fields are left out when empty, as the
+//! protocol wants absent rather than null values.
 
 use serde::{Deserialize, Serialize};
 

@@ -178,19 +178,19 @@ pub fn serve_stdio() -> io::Result<()> {
 pub fn serve_tcp(port: u16) -> io::Result<()> {
     let listener = std::net::TcpListener::bind(("127.0.0.1", port))?;
     let bound = listener.local_addr()?;
-    eprintln!("hc11lab dap: listening on {bound}");
+    crate::stdio::err(&format!("hc11lab dap: listening on {bound}\n"));
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("hc11lab dap: a connection failed: {e}");
+                crate::stdio::err(&format!("hc11lab dap: a connection failed: {e}\n"));
                 continue;
             }
         };
         let reader = stream.try_clone()?;
         let mut writer = stream;
         if let Err(e) = serve(reader, &mut writer) {
-            eprintln!("hc11lab dap: the client went away: {e}");
+            crate::stdio::err(&format!("hc11lab dap: the client went away: {e}\n"));
         }
         let _ = writer.shutdown(std::net::Shutdown::Both);
     }
