@@ -111,6 +111,35 @@ fn malformed_frames_and_requests_out_of_order_are_answered_and_the_session_goes_
     assert!(e.contains("reference"), "{e}");
     let e = c.call_err("variables", json!({"variablesReference": "three"}));
     assert!(e.contains("arguments"), "{e}");
+    // Numbers at the ends of their range are answered, not a crash.
+    let r = c.call(
+        "readMemory",
+        json!({"memoryReference": "0xFFFF", "offset": i64::MAX, "count": i64::MAX}),
+    );
+    assert_eq!(r["unreadableBytes"], 65536);
+    let d = c.call(
+        "disassemble",
+        json!({"memoryReference": "0x0000", "offset": i64::MIN, "instructionOffset": i64::MAX, "instructionCount": 3}),
+    );
+    assert_eq!(d["instructions"].as_array().map(Vec::len), Some(3));
+    let b = c.call(
+        "setBreakpoints",
+        json!({"source": {"path": firmware().join("Board.inc")}, "breakpoints": [{"line": i64::MAX}, {"line": -5}]}),
+    );
+    assert_eq!(b["breakpoints"][0]["verified"], false);
+    assert_eq!(b["breakpoints"][1]["verified"], false);
+    let st = c.call(
+        "stackTrace",
+        json!({"threadId": 1, "startFrame": u64::MAX, "levels": u64::MAX}),
+    );
+    assert_eq!(st["stackFrames"], json!([]));
+    let e = c.call_err("source", json!({"source": {"sourceReference": i64::MIN}}));
+    assert!(e.contains("reference"), "{e}");
+    let e = c.call_err(
+        "setVariable",
+        json!({"variablesReference": 1, "name": "A", "value": "99999999999999999999"}),
+    );
+    assert!(e.contains("number too large"), "{e}");
     let t = c.call("threads", Value::Null);
     assert_eq!(t["threads"][0]["id"], 1);
     c.disconnect();

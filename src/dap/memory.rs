@@ -54,7 +54,7 @@ pub fn decode(data: &str) -> Result<Vec<u8>, String> {
 
 /// Where a write of `len` bytes at `start` fits in the address space.
 pub fn check_range(start: i64, len: usize) -> Result<u16, String> {
-    if start < 0 || start + len as i64 > 0x10000 {
+    if start < 0 || start.saturating_add(len as i64) > 0x10000 {
         return Err(format!(
             "{len} bytes at {start} do not fit in the addresses $0000-$FFFF"
         ));
@@ -73,6 +73,9 @@ pub fn disassemble(
     count: i64,
 ) -> Vec<DisassembledInstruction> {
     let count = count.clamp(0, 4096) as usize;
+    // Nothing lies further away than the whole address space.
+    let offset = offset.clamp(-0x10000, 0x10000);
+    let base = base.clamp(-0x20000, 0x30000);
     let mut starts: Vec<i64> = Vec::with_capacity(count);
     let mut at = base;
     if offset < 0 {

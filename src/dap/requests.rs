@@ -110,7 +110,7 @@ impl Session {
         let mut out = Vec::new();
         for (k, w) in wanted.iter().enumerate() {
             let id = reuse.and_then(|r| r.get(k).copied());
-            let line = w.line + i64::from(line_base);
+            let line = w.line.saturating_add(i64::from(line_base));
             let here = |message: String, id: Option<i64>| Breakpoint {
                 source: Some(source.clone()),
                 line: Some(w.line),
@@ -243,7 +243,7 @@ impl Session {
         for (k, w) in wanted.iter().enumerate() {
             let id = reuse.and_then(|r| r.get(k).copied());
             let addr = parse_reference(&w.instruction_reference, dbg.target())
-                .map(|a| a + w.offset.unwrap_or(0))
+                .map(|a| a.saturating_add(w.offset.unwrap_or(0)))
                 .and_then(|a| {
                     u16::try_from(a).map_err(|_| format!("{a} is not an address $0000-$FFFF"))
                 });

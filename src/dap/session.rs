@@ -595,10 +595,10 @@ impl Session {
             })
             .ok_or("no sourceReference")?;
         let program = self.debugger()?.program();
-        let f = program
-            .files
-            .get((r - 1).max(0) as usize)
-            .filter(|_| r > 0)
+        let f = usize::try_from(r)
+            .ok()
+            .and_then(|r| r.checked_sub(1))
+            .and_then(|i| program.files.get(i))
             .ok_or_else(|| format!("no source with reference {r}"))?;
         Ok(json!({ "content": f.text, "mimeType": "text/x-asm" }))
     }
@@ -606,7 +606,8 @@ impl Session {
     fn read_memory(&mut self, req: &Request) -> Answer {
         let a: ReadMemoryArguments = args(req)?;
         let m = self.machine()?;
-        let start = memory::parse_reference(&a.memory_reference, m)? + a.offset.unwrap_or(0);
+        let start =
+            memory::parse_reference(&a.memory_reference, m)?.saturating_add(a.offset.unwrap_or(0));
         let (address, data, unreadable) = memory::read(m, start, a.count);
         let mut body = json!({ "address": address, "data": data });
         if unreadable > 0 {
@@ -619,7 +620,8 @@ impl Session {
         self.stopped()?;
         let a: WriteMemoryArguments = args(req)?;
         let m = self.machine()?;
-        let start = memory::parse_reference(&a.memory_reference, m)? + a.offset.unwrap_or(0);
+        let start =
+            memory::parse_reference(&a.memory_reference, m)?.saturating_add(a.offset.unwrap_or(0));
         let bytes = memory::decode(&a.data)?;
         let addr = memory::check_range(start, bytes.len())?;
         if a.allow_partial.unwrap_or(false) {
@@ -646,7 +648,8 @@ impl Session {
     fn disassemble(&mut self, req: &Request) -> Answer {
         let a: DisassembleArguments = args(req)?;
         let m = self.machine()?;
-        let base = memory::parse_reference(&a.memory_reference, m)? + a.offset.unwrap_or(0);
+        let base =
+            memory::parse_reference(&a.memory_reference, m)?.saturating_add(a.offset.unwrap_or(0));
         let mut list = memory::disassemble(
             m,
             &self.sources,

@@ -62,11 +62,10 @@ impl Sources {
     /// The file a client's `Source` means, or why none.
     pub fn file_of(&self, program: &Program, source: &Source) -> Result<FileId, String> {
         if let Some(r) = source.source_reference.filter(|&r| r > 0) {
-            let fid = (r - 1) as usize;
-            if fid < program.files.len() {
-                return Ok(fid);
-            }
-            return Err(format!("no source with reference {r}"));
+            return usize::try_from(r - 1)
+                .ok()
+                .filter(|&fid| fid < program.files.len())
+                .ok_or_else(|| format!("no source with reference {r}"));
         }
         let Some(path) = source.path.as_deref() else {
             return Err("the source has neither a path nor a reference".into());
