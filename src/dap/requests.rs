@@ -111,9 +111,11 @@ impl Session {
         for (k, w) in wanted.iter().enumerate() {
             let id = reuse.and_then(|r| r.get(k).copied());
             let line = w.line.saturating_add(i64::from(line_base));
+            // The client's line, echoed where the protocol's 32-bit integers hold it.
+            let asked = i32::try_from(w.line).ok().map(i64::from);
             let here = |message: String, id: Option<i64>| Breakpoint {
                 source: Some(source.clone()),
-                line: Some(w.line),
+                line: asked,
                 ..unverified(id, message)
             };
             let fid = match &file {
@@ -155,7 +157,7 @@ impl Session {
                 bp.line = Some(i64::from(actual) - i64::from(line_base));
             } else {
                 bp.source = Some(source.clone());
-                bp.line = Some(w.line);
+                bp.line = asked;
             }
             out.push(bp);
         }
