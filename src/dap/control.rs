@@ -1,9 +1,11 @@
 //! Running and stepping: `continue`, `next`, `stepIn`, `stepOut`,
 //! `stepBack`, `reverseContinue` and `pause` on the debugger, the events
-//! each ends with, and the run itself. A run goes in slices of at most
-//! [`SLICE_CYCLES`] E-cycles, paced to the board's 2 MHz unless the launch
-//! asked for full speed (a key script always plays at full speed); the
-//! server reads requests between slices.
+//! each ends with, and the run itself. A run goes in slices, paced to the
+//! board's 2 MHz unless the launch asked for full speed (a key script
+//! always plays at full speed); the server reads requests between slices.
+//! At full speed a slice grows or shrinks to take a few milliseconds (each
+//! slice costs the debugger a new start, and the loop fast-forward sees
+//! fewer iterations), unless the launch fixed its size.
 
 use super::launch::Speed;
 use super::protocol::{Request, StoppedEvent};
@@ -18,8 +20,16 @@ use serde_json::{json, Value};
 use std::io;
 use std::time::Duration;
 
-/// Most E-cycles one slice runs unless the launch says (25 ms of the board).
+/// E-cycles of a run's first slice (25 ms of the board), and of every
+/// slice of a paced run at most.
 pub const SLICE_CYCLES: u64 = 50_000;
+
+/// The wall-clock time a slice at full speed aims at: short enough that
+/// `pause` and the LCD are answered at once.
+const SLICE_AIM: Duration = Duration::from_millis(8);
+
+/// Largest slice at full speed (2 s of the board).
+const MAX_SPAN: u64 = 4_000_000;
 
 /// The board's E clock.
 const E_HZ: f64 = crate::board::E_CLOCK_HZ as f64;
@@ -46,6 +56,8 @@ pub enum Motion {
 pub struct Run {
     motion: Motion,
     pause: bool,
+    /// E-cycles of the next slice at full speed.
+    span: u64,
     /// Wall-clock time and cycle count the pace counts from.
     pace: Option<(Instant, u64)>,
 }
@@ -55,6 +67,7 @@ impl Run {
         Run {
             motion,
             pause: false,
+            span: SLICE_CYCLES,
             pace: None,
         }
     }
@@ -304,11 +317,7 @@ impl Session {
     /// E-cycles the next slice may run: the pace's due cycles not yet run,
     /// at most a slice; 0 while the run is ahead of the wall clock.
     fn allowed_cycles(&mut self) -> u64 {
-        let slice = self
-            .args
-            .slice_cycles
-            .unwrap_or(SLICE_CYCLES)
-            .clamp(1, 1_000_000);
+        let fixed = self.args.slice_cycles.map(|c| c.clamp(1, 1_000_000));
         let (Some(run), Some(d)) = (self.run.as_mut(), self.dbg.as_ref()) else {
             return 0;
         };
@@ -318,8 +327,9 @@ impl Session {
             self.args.speed == Speed::Realtime && !scripted && run.motion == Motion::Continue;
         if !paced {
             run.pace = None;
-            return slice;
+            return fixed.unwrap_or(run.span);
         }
+        let slice = fixed.unwrap_or(SLICE_CYCLES);
         let (t0, c0) = *run.pace.get_or_insert((Instant::now(), now));
         let due = c0 + (t0.elapsed().as_secs_f64() * E_HZ) as u64;
         if due > now + MAX_LAG_CYCLES {
@@ -372,6 +382,7 @@ impl Session {
             }
             slice = slice.min(left);
         }
+        let began = Instant::now();
         let stop = match motion {
             Motion::Continue => d.run_for(slice),
             Motion::Out { depth } if d.frames().len() < depth => {
@@ -384,6 +395,18 @@ impl Session {
                 s
             }
         };
+        // A whole slice at full speed: the next one takes about the aim.
+        let whole = matches!(stop.reason, Reason::Budget { .. });
+        if let (Some(run), true, None) = (self.run.as_mut(), whole, self.args.slice_cycles) {
+            if slice == run.span {
+                let took = began.elapsed();
+                if took < SLICE_AIM / 2 {
+                    run.span = (run.span * 2).min(MAX_SPAN);
+                } else if took > SLICE_AIM * 2 {
+                    run.span = (run.span / 2).max(1_000);
+                }
+            }
+        }
         self.conclude(stop, out)
     }
 

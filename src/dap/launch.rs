@@ -92,8 +92,8 @@ pub struct LaunchArgs {
     /// Run without stopping at breakpoints.
     #[serde(default)]
     pub no_debug: bool,
-    /// Most E-cycles a run goes between two looks at the client's
-    /// requests (default 50,000; smaller answers `pause` sooner).
+    /// E-cycles a run goes between two looks at the client's requests
+    /// (default: slices of about 8 ms at full speed, at most 50,000 paced).
     #[serde(default)]
     pub slice_cycles: Option<u64>,
 }
