@@ -754,3 +754,45 @@ fn the_bundled_program_is_served_by_source_reference() {
     assert_eq!(c.top()["source"]["sourceReference"], reference);
     c.disconnect();
 }
+
+#[test]
+fn step_over_a_call_stops_at_a_breakpoint_inside_it() {
+    let mut c = session("drop");
+    let board = file("Board.inc");
+    let call = line_of("Board.inc", "jsr     drawCell");
+    c.call(
+        "setBreakpoints",
+        json!({"source": {"path": board}, "breakpoints": [{"line": call}]}),
+    );
+    c.call("configurationDone", Value::Null);
+    c.stopped();
+    let f = c.call(
+        "setFunctionBreakpoints",
+        json!({"breakpoints": [{"name": "LCDSetCol"}]}),
+    );
+    let id = f["breakpoints"][0]["id"].clone();
+    c.call("next", json!({"threadId": 1}));
+    let s = c.stopped();
+    assert_eq!(s["reason"], "function breakpoint");
+    assert_eq!(s["hitBreakpointIds"], json!([id]));
+    let st = c.call("stackTrace", json!({"threadId": 1}));
+    let names: Vec<&str> = st["stackFrames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    assert_eq!(&names[..3], ["LCDSetCol", "drawCell", "drawBoard"]);
+    // Going back from inside the call stops at the call, by the call stack.
+    c.call("setFunctionBreakpoints", json!({"breakpoints": []}));
+    c.call("stepOut", json!({"threadId": 1}));
+    c.stopped();
+    assert_eq!(c.top()["name"], "drawCell");
+    c.call("stepBack", json!({"threadId": 1}));
+    let s = c.stopped();
+    assert_eq!(s["reason"], "step");
+    assert_eq!(c.top()["name"], "drawCell");
+    let text = line_text("Board.inc", c.top()["line"].as_i64().expect("line"));
+    assert!(text.contains("jsr") && text.contains("LCDSetCol"), "{text}");
+    c.disconnect();
+}
