@@ -73,6 +73,14 @@ enum Command {
     Lesson(LessonCommand),
     /// Grade student submissions (folders or .zip files) against an assignment.
     Grade(GradeArgs),
+    /// Serve the Debug Adapter Protocol on standard input and output (or TCP
+    /// with --port), for VS Code and other editors (docs/editors.md).
+    Dap {
+        /// Listen on 127.0.0.1:PORT instead (0: any free port, said on stderr)
+        /// and serve one client after another.
+        #[arg(long, value_name = "PORT")]
+        port: Option<u16>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -344,6 +352,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             cmd_grade(args)
         }
+        Some(Command::Dap { port }) => cmd_dap(port),
         None => cmd_gui(None),
         Some(Command::Gui {
             path,
@@ -874,6 +883,14 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn cmd_dap(port: Option<u16>) -> anyhow::Result<ExitCode> {
+    let served = match port {
+        Some(p) => hc11lab::dap::serve_tcp(p).with_context(|| format!("hc11lab dap --port {p}")),
+        None => hc11lab::dap::serve_stdio().context("hc11lab dap"),
+    };
+    served.map(|()| ExitCode::SUCCESS)
 }
 
 fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
