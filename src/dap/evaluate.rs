@@ -62,12 +62,13 @@ impl Value {
     }
 
     /// The number it stands for now (a variable: its byte or big-endian
-    /// word; a longer one: its first byte).
-    pub fn number(&self, m: &Machine) -> i64 {
+    /// word; a longer one: its first byte), or why an expression has none
+    /// (a division by zero, an address outside memory).
+    pub fn number(&self, m: &Machine) -> Result<i64, String> {
         match self {
-            Value::Var(addr, 2) => i64::from(m.peek_word(*addr)),
-            Value::Var(addr, _) => i64::from(m.peek(*addr)),
-            Value::Expr(e) => e.value(&MachineView(m)),
+            Value::Var(addr, 2) => Ok(i64::from(m.peek_word(*addr))),
+            Value::Var(addr, _) => Ok(i64::from(m.peek(*addr))),
+            Value::Expr(e) => e.value(&MachineView(m)).map_err(|f| f.to_string()),
         }
     }
 }
@@ -79,7 +80,7 @@ pub fn evaluate(m: &Machine, text: &str, style: Style) -> Result<Variable, Strin
         return Ok(symbol_variable(m, i, s, style));
     }
     let value = Value::parse(text, program)?;
-    let v = value.number(m);
+    let v = value.number(m)?;
     // A label names an address: offer it to the memory and disassembly views.
     let label = program
         .symbol(text.trim())
@@ -170,7 +171,14 @@ impl LogTemplate {
             match p {
                 Part::Text(t) => out.push_str(t),
                 Part::Value(v, f) => {
-                    let n = v.number(m);
+                    // A value without a number (1/0) says why in its place.
+                    let n = match v.number(m) {
+                        Ok(n) => n,
+                        Err(why) => {
+                            out.push_str(&format!("<{why}>"));
+                            continue;
+                        }
+                    };
                     let text = match f {
                         Format::Decimal => n.to_string(),
                         Format::Hex if (0..=0xFF).contains(&n) => format!("${n:02X}"),
@@ -246,7 +254,9 @@ pub fn data_info(
             let value = Value::parse(name, program)?;
             let addr = match value {
                 Value::Var(a, _) => i64::from(a),
-                Value::Expr(e) => e.value(&MachineView(m)),
+                Value::Expr(e) => e
+                    .value(&MachineView(m))
+                    .map_err(|f| format!("`{name}`: {f}"))?,
             };
             let addr = u16::try_from(addr)
                 .map_err(|_| format!("`{name}` is {addr}, not an address $0000-$FFFF"))?;
@@ -338,6 +348,11 @@ mod tests {
         )
         .expect("template");
         assert_eq!(t.render(&m), "y=42 hex=$2A {lit} c=A b=%00000011");
+        let t =
+            LogTemplate::parse("q={1/([coordy]-42)} y={coordy}", m.program()).expect("template");
+        assert_eq!(t.render(&m), "q=<division by zero> y=42");
+        let e = evaluate(&m, "1/([coordy]-42)", Style::default()).expect_err("no number");
+        assert!(e.contains("division by zero"), "{e}");
         assert!(LogTemplate::parse("x={nosuch}", m.program()).is_err());
         assert!(LogTemplate::parse("x={A", m.program()).is_err());
         assert!(LogTemplate::parse("x=}", m.program()).is_err());
