@@ -30,4 +30,8 @@ pub use engine::{
     Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict,
 };
 pub use i18n::Lang;
+
+pub use crate::grade::MAX_COURSE_FILE_BYTES;
+// Lessons read their files as grading does (lessons build on grading).
+pub(crate) use crate::grade::read_course_file;
 pub use progress::{LessonProgress, Progress, ProgressError};
