@@ -11,6 +11,7 @@
 //! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
 
 pub mod assignment;
+pub mod autograder;
 pub mod batch;
 pub mod cli;
 pub mod engine;
@@ -28,7 +29,7 @@ pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
 pub use batch::{
     grade_batch, grade_one, run_gradescope, terminal_progress, try_grade_one, GradeOptions,
 };
-pub use engine::Grader;
+pub use engine::{Grader, Prepared, PREPARED_FILE};
 pub use error::{GradeError, SubmissionError};
 pub use report::{summary_line, write_reports};
 pub use result::{BatchReport, CheckResult, SubmissionResult, SubmissionStatus};

@@ -1,13 +1,15 @@
 //! `hc11lab grade` as a library call: the command line only maps its
 //! arguments onto a [`GradeRequest`] and prints what [`run`] returns.
 
-use super::batch::{grade_batch_sharded, run_gradescope_in, terminal_progress, GradeOptions};
+use super::autograder::{grade_in_place, Platform};
+use super::batch::{grade_batch_sharded, terminal_progress, GradeOptions};
 use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
+use super::engine::Grader;
 use super::error::GradeError;
 use super::report::output::{prepare_out, replace_batch};
 use super::report::{report_files, summary_line, write_reports_noting};
 use super::result::{fmt_points, SubmissionStatus};
-use super::shard::{check_merge_out, merge, ShardOutput, ShardSpec, SHARD_FILE};
+use super::shard::{check_merge_out, merge, resolve_auto, ShardOutput, ShardSpec, SHARD_FILE};
 use std::path::{Path, PathBuf};
 
 /// Default output folder of a batch.
@@ -34,6 +36,18 @@ pub struct GradeRequest {
     pub shard: Option<ShardSpec>,
     /// `--dialect`: the source dialect, overriding the assignment's `dialect`.
     pub dialect: Option<crate::asm::Dialect>,
+    /// `--shard auto/N`: N shards, this task's index from the job array
+    /// (see [`super::shard::resolve_auto`]); `shard` is then left `None`.
+    pub shard_auto: Option<usize>,
+    /// `--shard-index I`: the index (from 0) for `--shard auto/N`.
+    pub shard_index: Option<usize>,
+    /// `--platform`: grade one submission in a course platform's layout.
+    pub platform: Option<Platform>,
+    /// `--platform-root ROOT`: stands in for `/` in the platform's paths.
+    pub platform_root: Option<PathBuf>,
+    /// `--prepare`: run the reference once and write the prepared
+    /// reference into the assignment folder (see [`super::engine::PREPARED_FILE`]).
+    pub prepare: bool,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -52,6 +66,76 @@ pub struct GradeOutcome {
 /// Runs `hc11lab grade`. A progress bar goes to stderr when it is a terminal;
 /// errors come back as `Err` (exit status 1 for the caller).
 pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
+    let usage = |text: String| {
+        Ok(GradeOutcome {
+            text: text + "\n",
+            exit_code: 2,
+        })
+    };
+    if req.prepare {
+        if !req.paths.is_empty() || req.platform.is_some() || req.gradescope {
+            return usage(
+                "usage: hc11lab grade --prepare --assignment DIR (no submissions: it runs the reference only)".into(),
+            );
+        }
+        return prepare(req);
+    }
+    if let Some(platform) = req.platform {
+        if !req.paths.is_empty() {
+            return usage(format!(
+                "--platform {} grades the submission at {}: give no submission paths (--platform-root ROOT stands in for /)",
+                platform.name(),
+                platform.submission(Path::new("/")).display()
+            ));
+        }
+        let root = req
+            .platform_root
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("/"));
+        return in_place(
+            platform,
+            &req.assignment,
+            &platform.submission(&root),
+            &platform.results(&root),
+            req.dialect,
+        );
+    }
+    if req.platform_root.is_some() {
+        return usage("--platform-root needs --platform prairielearn|gradescope".into());
+    }
+    if req.shard_index.is_some() && req.shard_auto.is_none() {
+        return usage("--shard-index I goes with --shard auto/N".into());
+    }
+    let mut shard = req.shard;
+    let mut shard_source = None;
+    if let Some(count) = req.shard_auto {
+        match resolve_auto(count, req.shard_index, |k| std::env::var(k).ok()) {
+            Ok((spec, source)) => {
+                shard = Some(spec);
+                shard_source = Some(source);
+            }
+            Err(e) => return usage(e),
+        }
+    }
+    let req = &GradeRequest {
+        shard,
+        out: match (&req.out, shard) {
+            (Some(out), _) if !out.to_string_lossy().contains(SHARD_PLACEHOLDER) => {
+                Some(out.clone())
+            }
+            (Some(out), Some(s)) => Some(PathBuf::from(
+                out.to_string_lossy()
+                    .replace(SHARD_PLACEHOLDER, &s.index.to_string()),
+            )),
+            (Some(_), None) => {
+                return usage(format!(
+                    "--out: {SHARD_PLACEHOLDER} stands for the shard's number and needs --shard"
+                ))
+            }
+            (None, _) => None,
+        },
+        ..req.clone()
+    };
     if req.gradescope {
         if req.paths.len() > 2 {
             return Ok(GradeOutcome {
@@ -70,21 +154,13 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             .get(1)
             .cloned()
             .unwrap_or_else(|| PathBuf::from(GRADESCOPE_RESULTS));
-        let r = run_gradescope_in(&req.assignment, &submission, &results, req.dialect)?;
-        let status = match &r.status {
-            SubmissionStatus::Graded => String::new(),
-            SubmissionStatus::Rejected(m) => format!(" (not graded: {m})"),
-            SubmissionStatus::InternalError(m) => format!(" (internal error: {m})"),
-        };
-        return Ok(GradeOutcome {
-            text: format!(
-                "{} of {} points{status}; results in {}\n",
-                fmt_points(r.score),
-                fmt_points(r.max_score),
-                results.display()
-            ),
-            exit_code: 0,
-        });
+        return in_place(
+            Platform::Gradescope,
+            &req.assignment,
+            &submission,
+            &results,
+            req.dialect,
+        );
     }
     if req.paths.is_empty() {
         return Ok(GradeOutcome {
@@ -133,6 +209,9 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     }
     let written = replace_batch(&out, &files)?;
     let mut text = String::new();
+    if let super::engine::Prepared::Ignored(why) = &graded.prepared {
+        text.push_str(&format!("note: {why}\n"));
+    }
     for n in &written.notes {
         text.push_str(&format!("note: {n}\n"));
     }
@@ -149,8 +228,11 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         ));
     }
     if let Some(shard) = req.shard {
+        let from = shard_source.map_or(String::new(), |s| {
+            format!(" (index {} from {s})", shard.index - 1)
+        });
         text.push_str(&format!(
-            "shard {shard}: {} of the batch's {} submissions\n",
+            "shard {shard}{from}: {} of the batch's {} submissions\n",
             graded.report.submissions.len(),
             graded.batch_size
         ));
@@ -164,6 +246,71 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         } else {
             ""
         }
+    ));
+    Ok(GradeOutcome { text, exit_code: 0 })
+}
+
+/// What `--out` may hold to name each shard's folder: `{shard}` becomes the
+/// shard's number K (`--out shards/{shard}` with `--shard auto/8`), so the
+/// tasks of an array need no shell around them to tell their folders apart.
+pub const SHARD_PLACEHOLDER: &str = "{shard}";
+
+/// `grade --platform`: one submission graded in the platform's layout.
+fn in_place(
+    platform: Platform,
+    assignment: &Path,
+    submission: &Path,
+    results: &Path,
+    dialect: Option<crate::asm::Dialect>,
+) -> Result<GradeOutcome, GradeError> {
+    let placed = grade_in_place(platform, assignment, submission, results, dialect)?;
+    let r = &placed.result;
+    let mut text = String::new();
+    for n in &placed.notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
+    let status = match &r.status {
+        SubmissionStatus::Graded if placed.gradable => String::new(),
+        SubmissionStatus::Graded => " (not gradable: it does not assemble)".into(),
+        SubmissionStatus::Rejected(m) => format!(" (not graded: {m})"),
+        SubmissionStatus::InternalError(m) => format!(" (internal error: {m})"),
+    };
+    text.push_str(&format!(
+        "{} of {} points{status}; results in {} ({} bytes)\n",
+        fmt_points(r.score),
+        fmt_points(r.max_score),
+        placed.results.display(),
+        placed.size
+    ));
+    Ok(GradeOutcome { text, exit_code: 0 })
+}
+
+/// `grade --prepare`: runs the reference through every check and writes
+/// the prepared reference beside `assignment.toml`.
+fn prepare(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
+    let mut assignment = super::assignment::Assignment::load(&req.assignment)?;
+    if let Some(d) = req.dialect {
+        assignment.dialect = d;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(req.jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| GradeError::Report {
+            what: "worker threads".into(),
+            message: e.to_string(),
+        })?;
+    let grader = pool.install(|| Grader::new(assignment))?;
+    let mut text = String::new();
+    if let super::engine::Prepared::Ignored(why) = grader.prepared() {
+        text.push_str(&format!("note: {why}\n"));
+    }
+    // A record that was up to date is written again as it was.
+    let path = grader.write_prepared()?;
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+    text.push_str(&format!(
+        "prepared the reference of `{}`: {} ({size} bytes); gradings by this same hc11lab build read it instead of running the reference\n",
+        grader.assignment().id,
+        path.display()
     ));
     Ok(GradeOutcome { text, exit_code: 0 })
 }

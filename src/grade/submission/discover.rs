@@ -60,7 +60,11 @@ pub fn discover_noting(
                 if is_junk(&n) {
                     continue;
                 }
-                if dir && e.path().join(crate::grade::report::output::MANIFEST).exists() {
+                if dir
+                    && e.path()
+                        .join(crate::grade::report::output::MANIFEST)
+                        .exists()
+                {
                     skipped.push(format!("{n}/ (hc11lab grade's reports)"));
                     continue;
                 }
