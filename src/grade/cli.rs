@@ -379,13 +379,17 @@ mod tests {
 
     #[test]
     fn missing_assignment_is_an_error() {
+        // --out is made before the assignment is read: not in the crate's folder.
+        let out = std::env::temp_dir().join(format!("hc11lab-cli-out-{}", std::process::id()));
         let e = run(&GradeRequest {
             assignment: "/nonexistent/assignment".into(),
             paths: vec!["s".into()],
+            out: Some(out.clone()),
             ..GradeRequest::default()
         })
         .unwrap_err();
         assert!(e.to_string().contains("/nonexistent/assignment"), "{e}");
         assert!(e.to_string().contains("--assignment names a folder"), "{e}");
+        let _ = std::fs::remove_dir_all(&out);
     }
 }
