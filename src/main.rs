@@ -194,7 +194,8 @@ enum GradeCommand {
     /// Merge the --out folders of `grade --shard K/N` runs into one report
     /// set (the same a single run writes, similarity across all shards).
     Merge {
-        /// The output folders of the shards (each holds a shard.json).
+        /// The output folders of the shards (each holds a shard.json), or a
+        /// folder of them (the SHARDS of `--out SHARDS/{shard}`).
         #[arg(value_name = "SHARD_DIR", required = true)]
         dirs: Vec<PathBuf>,
         /// Where the merged reports go (default grade-report).

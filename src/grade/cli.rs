@@ -334,6 +334,7 @@ pub fn run_merge(dirs: &[PathBuf], out: Option<&Path>) -> Result<GradeOutcome, G
         });
     }
     let out = out.map_or_else(|| PathBuf::from(DEFAULT_OUT), Path::to_path_buf);
+    let dirs = &super::shard::shard_dirs(dirs);
     check_merge_out(dirs, &out)?;
     if out.exists() && !out.is_dir() {
         return Err(GradeError::OutNotFolder(out));

@@ -272,6 +272,35 @@ pub fn check_merge_out(dirs: &[PathBuf], out: &Path) -> Result<(), GradeError> {
     Ok(())
 }
 
+/// The shard folders `dirs` name: each as given, except a folder without a
+/// `shard.json` whose sub-folders hold one (the `shards` of `--out
+/// shards/{shard}`): those, in name order. So a merge needs no shell to
+/// list the tasks' folders.
+pub fn shard_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in dirs {
+        if d.join(SHARD_FILE).is_file() || !d.is_dir() {
+            out.push(d.clone());
+            continue;
+        }
+        let mut inner: Vec<PathBuf> = std::fs::read_dir(d)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.join(SHARD_FILE).is_file())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if inner.is_empty() {
+            out.push(d.clone());
+        } else {
+            inner.sort();
+            out.extend(inner);
+        }
+    }
+    out
+}
+
 /// Reads `DIR/shard.json`.
 fn read_shard(dir: &Path) -> Result<ShardOutput, GradeError> {
     let file = if dir.is_file() {
