@@ -8,7 +8,9 @@
 //!
 //! Entry points: [`cli::run`] (`hc11lab grade`), [`grade_batch`] and
 //! [`write_reports`] for a course, [`Grader`] / [`grade_one`] for one
-//! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
+//! submission (`hc11lab lesson check`), [`autograder::grade_in_place`] for
+//! a course platform (PrairieLearn, Gradescope; [`run_gradescope`] is the
+//! older entry), [`Grader::write_prepared`] for the prepared reference.
 
 pub mod assignment;
 pub mod autograder;
