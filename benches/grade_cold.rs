@@ -34,7 +34,10 @@ fn children_cpu_secs() -> Option<f64> {
 
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir").filter_map(Result::ok) {
+    for e in std::fs::read_dir(from)
+        .expect("read_dir")
+        .filter_map(Result::ok)
+    {
         let p = e.path();
         if p.is_dir() {
             copy_tree(&p, &to.join(e.file_name()));
@@ -59,7 +62,11 @@ fn measure(assignment: &Path, platform_root: &Path, runs: usize) -> (Duration, D
             .expect("run hc11lab");
         walls.push(t.elapsed());
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(text.starts_with("50 of 50 points"), "{text}");
     }
     let cpu = children_cpu_secs().unwrap_or(0.0) - cpu_before;
@@ -100,7 +107,11 @@ fn main() {
         .arg(&assignment)
         .output()
         .expect("run hc11lab --prepare");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let (median, fastest, cpu) = measure(&assignment, &tmp, runs);
     println!(
         "cold grading, prepared reference:         median {median:.2?}, fastest {fastest:.2?}, CPU {cpu:.3} s per grading ({runs} runs)"

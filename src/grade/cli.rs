@@ -72,6 +72,23 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             exit_code: 2,
         })
     };
+    let batch_only = [
+        (req.shard.is_some() || req.shard_auto.is_some(), "--shard"),
+        (req.shard_index.is_some(), "--shard-index"),
+        (req.out.is_some(), "--out"),
+    ];
+    let single = if req.prepare {
+        Some("--prepare")
+    } else if req.platform.is_some() {
+        Some("--platform")
+    } else {
+        None
+    };
+    if let (Some(mode), Some((_, flag))) = (single, batch_only.iter().find(|(on, _)| *on)) {
+        return usage(format!(
+            "{flag} is for a batch of submissions; {mode} grades no batch (leave {flag} out)"
+        ));
+    }
     if req.prepare {
         if !req.paths.is_empty() || req.platform.is_some() || req.gradescope {
             return usage(
@@ -376,6 +393,32 @@ mod tests {
         })
         .unwrap();
         assert_eq!(r.exit_code, 2);
+        // A single grading takes no batch flags; --shard-index needs auto/N.
+        for req in [
+            GradeRequest {
+                platform: Some(Platform::PrairieLearn),
+                shard_auto: Some(4),
+                ..GradeRequest::default()
+            },
+            GradeRequest {
+                prepare: true,
+                out: Some("x".into()),
+                ..GradeRequest::default()
+            },
+            GradeRequest {
+                paths: vec!["s".into()],
+                shard_index: Some(1),
+                ..GradeRequest::default()
+            },
+            GradeRequest {
+                paths: vec!["s".into()],
+                out: Some("out/{shard}".into()),
+                ..GradeRequest::default()
+            },
+        ] {
+            let r = run(&req).unwrap();
+            assert_eq!(r.exit_code, 2, "{req:?}: {}", r.text);
+        }
     }
 
     #[test]
