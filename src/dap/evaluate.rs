@@ -62,12 +62,12 @@ impl Value {
     }
 
     /// The number it stands for now (a variable: its byte or big-endian
-    /// word; a longer one: its first byte).
-    pub fn number(&self, m: &Machine) -> i64 {
+    /// word; a longer one: its first byte), or why an expression has none.
+    pub fn number(&self, m: &Machine) -> Result<i64, String> {
         match self {
-            Value::Var(addr, 2) => i64::from(m.peek_word(*addr)),
-            Value::Var(addr, _) => i64::from(m.peek(*addr)),
-            Value::Expr(e) => e.value(&MachineView(m)),
+            Value::Var(addr, 2) => Ok(i64::from(m.peek_word(*addr))),
+            Value::Var(addr, _) => Ok(i64::from(m.peek(*addr))),
+            Value::Expr(e) => e.value(&MachineView(m)).map_err(|f| f.to_string()),
         }
     }
 }
@@ -79,7 +79,7 @@ pub fn evaluate(m: &Machine, text: &str, style: Style) -> Result<Variable, Strin
         return Ok(symbol_variable(m, i, s, style));
     }
     let value = Value::parse(text, program)?;
-    let v = value.number(m);
+    let v = value.number(m)?;
     // A label names an address: offer it to the memory and disassembly views.
     let label = program
         .symbol(text.trim())
@@ -170,7 +170,13 @@ impl LogTemplate {
             match p {
                 Part::Text(t) => out.push_str(t),
                 Part::Value(v, f) => {
-                    let n = v.number(m);
+                    let n = match v.number(m) {
+                        Ok(n) => n,
+                        Err(why) => {
+                            out.push_str(&format!("<{why}>"));
+                            continue;
+                        }
+                    };
                     let text = match f {
                         Format::Decimal => n.to_string(),
                         Format::Hex if (0..=0xFF).contains(&n) => format!("${n:02X}"),
@@ -246,7 +252,9 @@ pub fn data_info(
             let value = Value::parse(name, program)?;
             let addr = match value {
                 Value::Var(a, _) => i64::from(a),
-                Value::Expr(e) => e.value(&MachineView(m)),
+                Value::Expr(e) => e
+                    .value(&MachineView(m))
+                    .map_err(|f| format!("`{name}`: {f}"))?,
             };
             let addr = u16::try_from(addr)
                 .map_err(|_| format!("`{name}` is {addr}, not an address $0000-$FFFF"))?;

@@ -393,7 +393,9 @@ pub fn parse_value(text: &str, m: &Machine) -> Result<i64, String> {
     let bound = expr
         .bind(m.program())
         .map_err(|e| format!("`{text}`: {e}"))?;
-    Ok(bound.value(&MachineView(m)))
+    bound
+        .value(&MachineView(m))
+        .map_err(|f| format!("`{text}`: {f}"))
 }
 
 fn fit_byte(v: i64, what: &str) -> Result<u8, String> {
