@@ -300,6 +300,7 @@ fn a_broken_course_still_writes_results() {
     assert_eq!(code, 1);
     assert_eq!(v["gradable"], false);
     assert!(v["message"].as_str().unwrap().contains("not set up"), "{v}");
+    tree(&r, "autograder/submission", |d| corpus("full")(d));
     let (code, _, v, _) = grade("gradescope", &r, &missing);
     assert_eq!(code, 1);
     assert_eq!(v["score"], 0.0);
@@ -360,4 +361,48 @@ fn a_prepared_reference_gives_the_same_results() {
     let (_, out, changed, _) = grade("prairielearn", &r, &a);
     assert!(out.contains("another assignment.toml"), "{out}");
     assert_eq!(changed["tests"][1]["max_points"], 4.0, "{changed}");
+}
+
+/// Without the platform's folder (`/grade`, `/autograder`) under the root
+/// this is no grading container: a usage error, and nothing is written.
+/// With it but no submission folder, the results say which folder is
+/// missing.
+#[test]
+fn outside_the_container_nothing_is_written() {
+    let tmp = Scratch::new("platform-outside");
+    let a = assignment(tmp.path());
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for (platform, home) in [("prairielearn", "grade"), ("gradescope", "autograder")] {
+        let (code, _, err) = hc11lab(&[
+            "grade",
+            "--platform",
+            platform,
+            "--platform-root",
+            empty.to_str().unwrap(),
+            "--assignment",
+            a.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("--platform-root ROOT"), "{err}");
+        assert!(err.contains(home), "{err}");
+        assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0);
+
+        let r = tmp.path().join(platform);
+        std::fs::create_dir_all(r.join(home)).unwrap();
+        let (code, out, v, _) = grade(platform, &r, &a);
+        assert_eq!(code, 0, "{out}");
+        let text = v.to_string();
+        let missing = match platform {
+            "prairielearn" => {
+                assert_eq!(v["gradable"], false, "{v}");
+                "grade/student does not exist"
+            }
+            _ => {
+                assert_eq!(v["score"], 0.0, "{v}");
+                "autograder/submission does not exist"
+            }
+        };
+        assert!(text.contains(missing), "{text}");
+    }
 }

@@ -60,6 +60,16 @@ impl Platform {
         }
     }
 
+    /// The folder the platform makes in every grading container, under
+    /// `root`: without it this is not the platform's container (or
+    /// `--platform-root` was left out), and nothing is graded or written.
+    pub fn home(self, root: &Path) -> PathBuf {
+        match self {
+            Platform::PrairieLearn => root.join("grade"),
+            Platform::Gradescope => root.join("autograder"),
+        }
+    }
+
     /// Where the platform puts the student's files, under `root` (`/` in
     /// the container).
     pub fn submission(self, root: &Path) -> PathBuf {
@@ -159,9 +169,22 @@ pub fn grade_in_place(
     }
     let name = "submission";
     let path = submission_in(submission);
-    let loaded = Submission::load(&path, &grader.assignment().limits);
+    // The platform always makes this folder; say which one is missing
+    // rather than the system's bare "No such file or directory".
+    let loaded = if std::fs::symlink_metadata(submission).is_err() {
+        Err(format!(
+            "no submission: {} does not exist (the {} puts the student's files there)",
+            submission.display(),
+            match platform {
+                Platform::PrairieLearn => "PrairieLearn external grader",
+                Platform::Gradescope => "Gradescope autograder",
+            }
+        ))
+    } else {
+        Submission::load(&path, &grader.assignment().limits).map_err(|e| e.to_string())
+    };
     let (result, sub) = match loaded {
-        Err(e) => (grader.rejected(name, &e.to_string()), None),
+        Err(e) => (grader.rejected(name, &e), None),
         Ok(mut sub) => {
             sub.name = name.to_string();
             let r =
@@ -331,6 +354,11 @@ mod tests {
         assert_eq!(
             Platform::Gradescope.submission(root),
             Path::new("/tmp/x/autograder/submission")
+        );
+        assert_eq!(Platform::PrairieLearn.home(root), Path::new("/tmp/x/grade"));
+        assert_eq!(
+            Platform::Gradescope.home(root),
+            Path::new("/tmp/x/autograder")
         );
     }
 }

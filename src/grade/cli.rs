@@ -109,6 +109,22 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             .platform_root
             .clone()
             .unwrap_or_else(|| PathBuf::from("/"));
+        // Outside the platform's container (a teacher trying the command
+        // without --platform-root) a results file would land in /grade or
+        // /autograder of the machine itself.
+        let home = platform.home(&root);
+        if !home.is_dir() {
+            return usage(format!(
+                "--platform {}: {} is not there, so this is not {}'s grading container; to try the layout in a folder, give --platform-root ROOT with the student's files in {}",
+                platform.name(),
+                home.display(),
+                match platform {
+                    Platform::PrairieLearn => "PrairieLearn",
+                    Platform::Gradescope => "Gradescope",
+                },
+                platform.submission(Path::new("ROOT")).display()
+            ));
+        }
         return in_place(
             platform,
             &req.assignment,
