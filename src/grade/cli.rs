@@ -98,6 +98,12 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         return prepare(req);
     }
     if let Some(platform) = req.platform {
+        if req.gradescope {
+            return usage(format!(
+                "--gradescope and --platform {} are two ways to say where to grade: give one",
+                platform.name()
+            ));
+        }
         if !req.paths.is_empty() {
             return usage(format!(
                 "--platform {} grades the submission at {}: give no submission paths (--platform-root ROOT stands in for /)",
@@ -419,6 +425,11 @@ mod tests {
             GradeRequest {
                 prepare: true,
                 out: Some("x".into()),
+                ..GradeRequest::default()
+            },
+            GradeRequest {
+                platform: Some(Platform::PrairieLearn),
+                gradescope: true,
                 ..GradeRequest::default()
             },
             GradeRequest {
