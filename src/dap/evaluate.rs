@@ -62,7 +62,8 @@ impl Value {
     }
 
     /// The number it stands for now (a variable: its byte or big-endian
-    /// word; a longer one: its first byte), or why an expression has none.
+    /// word; a longer one: its first byte), or why an expression has none
+    /// (a division by zero, an address outside memory).
     pub fn number(&self, m: &Machine) -> Result<i64, String> {
         match self {
             Value::Var(addr, 2) => Ok(i64::from(m.peek_word(*addr))),
@@ -170,6 +171,7 @@ impl LogTemplate {
             match p {
                 Part::Text(t) => out.push_str(t),
                 Part::Value(v, f) => {
+                    // A value without a number (1/0) says why in its place.
                     let n = match v.number(m) {
                         Ok(n) => n,
                         Err(why) => {
@@ -346,6 +348,11 @@ mod tests {
         )
         .expect("template");
         assert_eq!(t.render(&m), "y=42 hex=$2A {lit} c=A b=%00000011");
+        let t =
+            LogTemplate::parse("q={1/([coordy]-42)} y={coordy}", m.program()).expect("template");
+        assert_eq!(t.render(&m), "q=<division by zero> y=42");
+        let e = evaluate(&m, "1/([coordy]-42)", Style::default()).expect_err("no number");
+        assert!(e.contains("division by zero"), "{e}");
         assert!(LogTemplate::parse("x={nosuch}", m.program()).is_err());
         assert!(LogTemplate::parse("x={A", m.program()).is_err());
         assert!(LogTemplate::parse("x=}", m.program()).is_err());

@@ -223,7 +223,9 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
-    // Before grading, so a wrong --out costs seconds, not a graded batch.
+    // A wrong --assignment is told before the report folder is made, and a
+    // wrong --out before grading, so neither costs a graded batch.
+    super::assignment::Assignment::load(&req.assignment)?;
     prepare_out(&out)?;
     let opts = GradeOptions {
         jobs: req.jobs,
@@ -450,7 +452,7 @@ mod tests {
 
     #[test]
     fn missing_assignment_is_an_error() {
-        // --out is made before the assignment is read: not in the crate's folder.
+        // Not in the crate's folder, should the report folder be made.
         let out = std::env::temp_dir().join(format!("hc11lab-cli-out-{}", std::process::id()));
         let e = run(&GradeRequest {
             assignment: "/nonexistent/assignment".into(),
@@ -461,6 +463,8 @@ mod tests {
         .unwrap_err();
         assert!(e.to_string().contains("/nonexistent/assignment"), "{e}");
         assert!(e.to_string().contains("--assignment names a folder"), "{e}");
+        let made = out.exists();
         let _ = std::fs::remove_dir_all(&out);
+        assert!(!made, "a wrong --assignment leaves no report folder behind");
     }
 }
