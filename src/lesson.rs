@@ -12,8 +12,10 @@ pub mod feedback;
 pub mod i18n;
 pub mod live;
 pub mod manifest;
+pub mod program;
 pub mod progress;
 pub mod reference;
+pub mod start;
 pub mod text;
 pub mod validate;
 

@@ -162,10 +162,7 @@ fn exercises_are_listed_beside_lessons() {
 
 #[test]
 fn german_texts_address_the_student_as_du() {
-    // Formal address: a verb followed by `Sie` (`Drücken Sie`, `haben Sie`)
-    // or `Ihnen` / `Ihr...`. `Sie` as "it/she" (`Die Konstante ... Sie
-    // verschiebt`) stays allowed.
-    let formal = regex::Regex::new(r"\b\p{L}+en\s+Sie\b|\bIhnen\b|\bIhre?[mnrs]?\b").unwrap();
+    // The rule `lesson validate` applies to a teacher's course too.
     let mut files = Vec::new();
     for e in std::fs::read_dir(root().join("lessons")).unwrap() {
         let d = e.unwrap().path();
@@ -178,13 +175,27 @@ fn german_texts_address_the_student_as_du() {
     assert!(files.len() >= 20, "{files:?}");
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            assert!(
-                !formal.is_match(line),
-                "{}:{}: formal address (the course says du): {line}",
-                f.display(),
-                i + 1
-            );
-        }
+        let found = hc11lab::lesson::validate::formal_address(&text);
+        assert!(
+            found.is_empty(),
+            "{}: formal address (the course says du): {found:?}",
+            f.display()
+        );
     }
+    // What the rule finds, and what it leaves alone.
+    let find = |t: &str| {
+        hc11lab::lesson::validate::formal_address(t)
+            .into_iter()
+            .map(|(l, w)| format!("{l}:{w}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(find("Drücken Sie die Taste."), ["1:Sie"]);
+    assert_eq!(
+        find("Dann lesen\nSie weiter und prüfen Ihr Programm."),
+        ["2:Sie", "2:Ihr"]
+    );
+    assert_eq!(find("Wie geht es Ihnen?"), ["1:Ihnen"]);
+    assert!(find("Die Konstanten sind fest. Sie verschieben nichts.").is_empty());
+    assert!(find("Schreib `Sie equ 1` in die Datei.").is_empty());
+    assert!(find("Drücke die Taste, dann siehst du es.").is_empty());
 }
