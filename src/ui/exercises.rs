@@ -54,31 +54,6 @@ pub fn hand_in_path(work: &Path) -> PathBuf {
     work.with_extension("zip")
 }
 
-/// Copies the starter code of the exercise in `exercise_dir` into `work`:
-/// its `starter/` folder when it has one, else the bundled Viergewinnt
-/// (the exercises that change the game start from it).
-pub fn copy_starter(exercise_dir: &Path, work: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
-    let starter = exercise_dir.join("starter");
-    if starter.is_dir() {
-        let entries =
-            std::fs::read_dir(&starter).map_err(|e| format!("{}: {e}", starter.display()))?;
-        for entry in entries.filter_map(Result::ok) {
-            let from = entry.path();
-            if from.is_file() {
-                let to = work.join(entry.file_name());
-                std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", to.display()))?;
-            }
-        }
-    } else {
-        for (name, text) in crate::firmware::FILES {
-            let to = work.join(name);
-            std::fs::write(&to, text).map_err(|e| format!("{}: {e}", to.display()))?;
-        }
-    }
-    Ok(())
-}
-
 /// Writes the source files of `work` (the extensions the grader reads, no
 /// sub-folders) into the zip `out`, at its top level: what `hc11lab lesson
 /// check` and the grading server take. Returns the names written.
@@ -196,14 +171,15 @@ impl ExercisesPanel {
                 .and_then(|c| c.exercise(id))
                 .map(|e| e.dir.clone())
                 .ok_or_else(|| format!("no exercise `{id}`"))?;
-            copy_starter(&dir, &work)?;
+            crate::lesson::start::copy_starter(&dir, &work).map_err(|e| e.to_string())?;
         }
         session.open(AppInput::Path(main.clone()));
         Ok(main)
     }
 
-    /// Starts grading the copy of `id` on a thread.
-    pub fn check(&mut self, id: &str) {
+    /// Starts grading the copy of `id` on a thread; the feedback comes in
+    /// `lang`.
+    pub fn check_in(&mut self, id: &str, lang: Lang) {
         let (Some(cat), Some(work)) = (self.catalog.clone(), self.work(id)) else {
             return;
         };
@@ -212,10 +188,11 @@ impl ExercisesPanel {
         let spawned = std::thread::Builder::new()
             .name("hc11lab-check".into())
             .spawn(move || {
-                let state = match crate::lesson::check::check(&cat, &exercise, &work) {
+                let graded = crate::lesson::check::check_for_student(&cat, &exercise, &work, lang);
+                let state = match graded {
                     // What the student may see: hidden checks keep their
                     // points but not their output.
-                    Ok(r) => CheckState::Done(r.student_view(false, false)),
+                    Ok(r) => CheckState::Done(r),
                     Err(e) => CheckState::Failed(e.to_string()),
                 };
                 // The panel may be gone (window closed): nothing to tell.
@@ -228,6 +205,11 @@ impl ExercisesPanel {
             }
             Err(e) => self.set_result(id, CheckState::Failed(e.to_string())),
         }
+    }
+
+    /// [`Self::check_in`] in English.
+    pub fn check(&mut self, id: &str) {
+        self.check_in(id, Lang::En);
     }
 
     /// Takes the result of a running check, if it has finished.
@@ -346,7 +328,7 @@ impl ExercisesPanel {
                 ))
                 .clicked()
             {
-                self.check(&id);
+                self.check_in(&id, lang);
             }
             if ui
                 .add_enabled(started, egui::Button::new(t("Hand in")))
