@@ -314,6 +314,19 @@ pub fn run_gradescope_in(
     results: &Path,
     dialect: Option<crate::asm::Dialect>,
 ) -> Result<SubmissionResult, GradeError> {
+    run_gradescope_lang(assignment_dir, submission, results, dialect, None)
+}
+
+/// [`run_gradescope_in`] with the feedback in `lang` (`--lang`; `None`:
+/// the assignment's `lang`, else English): check names, the grader's
+/// sentences and the advice as the student reads them.
+pub fn run_gradescope_lang(
+    assignment_dir: &Path,
+    submission: &Path,
+    results: &Path,
+    dialect: Option<crate::asm::Dialect>,
+    lang: Option<crate::lesson::Lang>,
+) -> Result<SubmissionResult, GradeError> {
     let mut assignment = Assignment::load(assignment_dir)?;
     if let Some(d) = dialect {
         assignment.dialect = d;
@@ -322,6 +335,9 @@ pub fn run_gradescope_in(
     let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission", None))
         .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));
     result.submission = "submission".into();
+    if let Some(lang) = lang.or(grader.assignment().lang) {
+        result = crate::lesson::feedback::localize(&result, grader.assignment(), None, lang);
+    }
     if let Some(dir) = results.parent() {
         std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {
             path: dir.to_path_buf(),

@@ -1,7 +1,7 @@
 //! `hc11lab grade` as a library call: the command line only maps its
 //! arguments onto a [`GradeRequest`] and prints what [`run`] returns.
 
-use super::batch::{grade_batch_sharded, run_gradescope_in, terminal_progress, GradeOptions};
+use super::batch::{grade_batch_sharded, run_gradescope_lang, terminal_progress, GradeOptions};
 use super::batch::{GRADESCOPE_RESULTS, GRADESCOPE_SUBMISSION};
 use super::error::GradeError;
 use super::report::output::{prepare_out, replace_batch};
@@ -34,6 +34,9 @@ pub struct GradeRequest {
     pub shard: Option<ShardSpec>,
     /// `--dialect`: the source dialect, overriding the assignment's `dialect`.
     pub dialect: Option<crate::asm::Dialect>,
+    /// `--lang`: the language of the feedback in the reports, overriding
+    /// the assignment's `lang` (default English).
+    pub lang: Option<crate::lesson::Lang>,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -70,7 +73,13 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             .get(1)
             .cloned()
             .unwrap_or_else(|| PathBuf::from(GRADESCOPE_RESULTS));
-        let r = run_gradescope_in(&req.assignment, &submission, &results, req.dialect)?;
+        let r = run_gradescope_lang(
+            &req.assignment,
+            &submission,
+            &results,
+            req.dialect,
+            req.lang,
+        )?;
         let status = match &r.status {
             SubmissionStatus::Graded => String::new(),
             SubmissionStatus::Rejected(m) => format!(" (not graded: {m})"),
@@ -118,7 +127,12 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         ..GradeOptions::new(req.assignment.clone(), req.paths.clone())
     };
     let progress = terminal_progress();
-    let graded = grade_batch_sharded(&opts, &*progress)?;
+    let mut graded = grade_batch_sharded(&opts, &*progress)?;
+    // The feedback as the students read it (`--lang`, else the assignment's `lang`).
+    let assignment = super::Assignment::load(&req.assignment)?;
+    if let Some(lang) = req.lang.or(assignment.lang) {
+        crate::lesson::feedback::localize_batch(&mut graded.report, &assignment, lang);
+    }
     let mut files = report_files(&graded.report)?;
     if let Some(shard) = req.shard {
         let output = ShardOutput::new(

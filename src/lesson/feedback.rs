@@ -11,6 +11,7 @@
 
 use super::i18n::Lang;
 use crate::grade::frame::{Frame, Rect};
+use crate::grade::{Assignment, BatchReport, SubmissionResult, SubmissionStatus};
 use crate::image::Program;
 use regex::Regex;
 use serde::Deserialize;
@@ -57,6 +58,102 @@ pub fn load_german(dir: &Path) -> Result<BTreeMap<String, Localized>, String> {
         }
     }
     Ok(out)
+}
+
+/// `r` as a student reads it in `lang`: each check's name and advice from
+/// the exercise's `feedback.de.toml` for German (a check named in another's
+/// output goes by that name too), the grader's sentences and the
+/// assembler's diagnostics translated, notes and a rejection too, and, with
+/// `program` (the submission, assembled), every `($ADDR)` followed by its
+/// source line. Points and pictures are unchanged.
+pub fn localize(
+    r: &SubmissionResult,
+    assignment: &Assignment,
+    program: Option<&Program>,
+    lang: Lang,
+) -> SubmissionResult {
+    let german = match lang {
+        Lang::De => load_german(&assignment.dir).unwrap_or_default(),
+        Lang::En => Default::default(),
+    };
+    let mut out = r.clone();
+    for c in &mut out.checks {
+        let advice = assignment
+            .checks
+            .iter()
+            .find(|k| k.name == c.name)
+            .map(|k| k.feedback.trim().to_string())
+            .filter(|f| !f.is_empty());
+        let mut text = c.output.clone();
+        let mut own_advice = None;
+        if let Some(a) = &advice {
+            if let Some(head) = text.trim_end().strip_suffix(a.as_str()) {
+                own_advice = Some(a.clone());
+                text = head.trim_end().to_string();
+            }
+        }
+        if let Some(p) = program {
+            text = with_source_lines(&text, p);
+        }
+        text = translate(&text, lang);
+        // A check named in another's feedback (`see `start screen``)
+        // goes by its title in the report's language.
+        for (name, l) in german.iter() {
+            text = text.replace(&format!("`{name}`"), &format!("`{}`", l.title));
+        }
+        let local = german.get(&c.name);
+        if let Some(a) = own_advice {
+            let a = local.map_or(a, |l| l.feedback.trim().to_string());
+            text = if text.is_empty() {
+                a
+            } else {
+                format!("{text}\n{a}")
+            };
+        }
+        c.output = text;
+        if let Some(l) = local {
+            c.name = l.title.clone();
+        }
+    }
+    for n in &mut out.notes {
+        *n = translate(n, lang);
+    }
+    if let SubmissionStatus::Rejected(m) | SubmissionStatus::InternalError(m) = &mut out.status {
+        *m = translate(m, lang);
+    }
+    out
+}
+
+/// Every submission of a graded batch as its student reads it in `lang`
+/// ([`localize`], without source lines), and the check names (the reports'
+/// columns) too: what `grade --lang` writes.
+pub fn localize_batch(report: &mut BatchReport, assignment: &Assignment, lang: Lang) {
+    if lang == Lang::En {
+        return;
+    }
+    for r in &mut report.submissions {
+        *r = localize(r, assignment, None, lang);
+    }
+    report.check_names = check_names(assignment, lang);
+}
+
+/// The names of an assignment's checks in `lang` (the German titles of
+/// `feedback.de.toml`, else as written), in their order: the columns of
+/// the grade reports.
+pub fn check_names(assignment: &Assignment, lang: Lang) -> Vec<String> {
+    let german = match lang {
+        Lang::De => load_german(&assignment.dir).unwrap_or_default(),
+        Lang::En => Default::default(),
+    };
+    assignment
+        .checks
+        .iter()
+        .map(|c| {
+            german
+                .get(&c.name)
+                .map_or_else(|| c.name.clone(), |l| l.title.clone())
+        })
+        .collect()
 }
 
 /// German for the grader's sentences, phrase by phrase, most specific first.
@@ -159,7 +256,37 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 r"The `(.+?)` at (.+?) went there\.",
                 "Dorthin führte `$1` bei $2.",
             ),
-            // The replayed exit from the program's bytes (`ProgramExit`).
+            // The replayed exit from the program's bytes (`ProgramExit`),
+            // said first as the likely cause (`exit_as_cause`).
+            (
+                r"`rts` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) returned to (\$[0-9A-F]{4}): it took (\$[0-9A-F]{4}) from the stack at (\$[0-9A-F]{4}), which is no return address a `jsr` left \(a push without its pull, or a pull too many, before the `rts`\?\)",
+                "`rts` bei $1$2 ist nach $3 zurückgekehrt: es hat $4 vom Stack bei $5 genommen, und das ist keine Rücksprungadresse, die ein `jsr` hinterlassen hat (ein Push ohne sein Pull oder ein Pull zu viel vor dem `rts`?)",
+            ),
+            (
+                r"`rti` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) returned to (\$[0-9A-F]{4}) with the return address it found on the stack \(does the handler leave the stack as the interrupt found it\?\)",
+                "`rti` bei $1$2 ist mit der Rücksprungadresse, die es auf dem Stack fand, nach $3 zurückgekehrt (hinterlässt der Handler den Stack so, wie der Interrupt ihn vorfand?)",
+            ),
+            (
+                r"The program ran on into (\$[0-9A-F]{4}) from `([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?), its last instruction before it \(no jump or return went there\): is a `bra`, `jmp` or `rts` missing at the end of the code\?",
+                "Das Programm ist von `$2` bei $3$4, seinem letzten Befehl davor, nach $1 hineingelaufen (kein Sprung und kein Rücksprung führte dorthin): fehlt am Ende des Codes ein `bra`, `jmp` oder `rts`?",
+            ),
+            (
+                r"`([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) went to (\$[0-9A-F]{4})",
+                "`$1` bei $2$3 ist nach $4 gesprungen",
+            ),
+            (
+                r" Then the CPU met bytes that are no instruction: illegal opcode ([$0-9A-F ]+) at (.+?)\.",
+                " Danach ist die CPU auf Bytes gestoßen, die kein Befehl sind: ungültiger Opcode $1 bei $2.",
+            ),
+            (
+                r" Then an instruction at (.+?), outside the program, wrote into program memory \(ROM\) at (.+?)\.",
+                " Danach hat ein Befehl bei $1 außerhalb des Programms in den Programmspeicher (ROM) bei $2 geschrieben.",
+            ),
+            (
+                r" Then an instruction at (.+?), outside the program, wrote to (\$[0-9A-F]{4}), where nothing is mapped\.",
+                " Danach hat ein Befehl bei $1 außerhalb des Programms auf $2 geschrieben, wo nichts eingeblendet ist.",
+            ),
+            // The same exit told after the stop, as the debugger's stop messages do.
             (
                 r"`rts` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) returned there: it took (\$[0-9A-F]{4}) from the stack at (\$[0-9A-F]{4}), which is no return address a `jsr` left \(a push without its pull, or a pull too many, before the `rts`\?\)",
                 "Dorthin ist `rts` bei $1$2 zurückgekehrt: es hat $3 vom Stack bei $4 genommen, und das ist keine Rücksprungadresse, die ein `jsr` hinterlassen hat (ein Push ohne sein Pull oder ein Pull zu viel vor dem `rts`?)",
@@ -175,6 +302,10 @@ fn patterns() -> &'static [(Regex, &'static str)] {
             (
                 r"`([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) went there",
                 "Dorthin führte `$1` bei $2$3",
+            ),
+            (
+                r"the same failure as in `([^`]+)` \(its likely cause is named there\)",
+                "derselbe Fehler wie bei `$1` (dort steht die wahrscheinliche Ursache)",
             ),
             (
                 r"the stack ran into the program: a push wrote to program memory at (.+?) \(instruction at (.+?)\); set the stack pointer into RAM \(`lds #\$3FFF`\) before the first jsr",
@@ -320,6 +451,7 @@ fn patterns() -> &'static [(Regex, &'static str)] {
             (r"while starting up: ", "beim Start: "),
             (r"reference solution: ", "Musterlösung: "),
             (r"(?m)^does not assemble:", "wird nicht assembliert:"),
+            (r"the program does not assemble", "das Programm lässt sich nicht assemblieren"),
             (
                 r"(\S+) differs from the course's copy; it is provided by the course, so the course's (\S+) was used instead",
                 "$1 weicht von der Kopie des Kurses ab; die Datei stellt der Kurs, daher wurde dessen $2 verwendet",
@@ -333,12 +465,14 @@ fn patterns() -> &'static [(Regex, &'static str)] {
     })
 }
 
-/// The grader's English `text` in `lang` (unchanged for English).
+/// The grader's English `text` in `lang` (unchanged for English): the
+/// assembler's diagnostics in it ([`crate::asm::german`]) and the grader's
+/// sentences.
 pub fn translate(text: &str, lang: Lang) -> String {
     if lang == Lang::En {
         return text.to_string();
     }
-    let mut out = text.to_string();
+    let mut out = crate::asm::german::translate_rendered(text);
     for (re, de) in patterns() {
         out = re.replace_all(&out, *de).into_owned();
     }
@@ -419,6 +553,45 @@ pub fn braille(frame: &Frame, region: Rect) -> Vec<String> {
     lines
 }
 
+/// The expected picture and the student's, with headings in `lang`: side
+/// by side when both fit in `width` columns, else one above the other.
+pub fn lcd_pictures(
+    expected: &Frame,
+    actual: &Frame,
+    region: Rect,
+    lang: Lang,
+    width: usize,
+) -> String {
+    let a = braille(expected, region);
+    let pic = a.first().map_or(0, |l| l.chars().count());
+    if 2 * pic + 3 <= width {
+        return lcd_side_by_side(expected, actual, region, lang);
+    }
+    let b = braille(actual, region);
+    let (top, bottom) = match lang {
+        Lang::De => ("erwartet", "dein LCD"),
+        Lang::En => ("expected", "your LCD"),
+    };
+    let mut out = format!(
+        "{top}  (x={}..{}, y={}..{})\n",
+        region.x,
+        u32::from(region.x) + u32::from(region.w) - 1,
+        region.y,
+        u32::from(region.y) + u32::from(region.h) - 1
+    );
+    for l in &a {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(bottom);
+    out.push('\n');
+    for l in &b {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
 /// The expected picture beside the student's, with headings in `lang`.
 pub fn lcd_side_by_side(expected: &Frame, actual: &Frame, region: Rect, lang: Lang) -> String {
     let a = braille(expected, region);
@@ -475,9 +648,17 @@ mod tests {
                 stacked: 0x2AC0,
                 kind,
             };
-            let english = format!("illegal opcode $00 at $2AC0: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address? {}.", exit.describe(&peek, &program));
+            let cause =
+                crate::grade::engine::exit_as_cause(&exit.describe(&peek, &program), exit.to);
+            let english = crate::grade::engine::RunFailure::Illegal {
+                what: "illegal opcode $00".into(),
+                at: "$2AC0".into(),
+                via: None,
+                exit: Some(cause),
+            }
+            .to_string();
             let german = translate(&english, Lang::De);
-            for word in [" the ", " it ", "went there", "returned", "ran on"] {
+            for word in [" the ", " it ", "went ", "returned", "ran on", "Then"] {
                 assert!(!german.contains(word), "{word:?} left in: {german}");
             }
             assert!(german.contains("(Main.asm:"), "{german}");
