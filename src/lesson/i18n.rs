@@ -139,6 +139,8 @@ pub enum Ui {
     PickLesson,
     /// Heading of the intro.
     Intro,
+    /// Label of the line naming the program a lesson runs on.
+    Program,
 }
 
 /// The interface string `key` in `lang`.
@@ -179,14 +181,16 @@ pub fn ui(lang: Lang, key: Ui) -> &'static str {
         (Lang::En, RightAnswer) => "Right",
         (Lang::De, HintUnlocked) => "Ein Hinweis ist jetzt sichtbar.",
         (Lang::En, HintUnlocked) => "A hint is now shown.",
-        (Lang::De, YourAnswer) => "Ihre Antwort",
+        (Lang::De, YourAnswer) => "Deine Antwort",
         (Lang::En, YourAnswer) => "Your answer",
         (Lang::De, Exercise) => "Übung",
         (Lang::En, Exercise) => "Exercise",
-        (Lang::De, PickLesson) => "Wählen Sie eine Lektion.",
+        (Lang::De, PickLesson) => "Wähle eine Lektion.",
         (Lang::En, PickLesson) => "Pick a lesson.",
         (Lang::De, Intro) => "Worum es geht",
         (Lang::En, Intro) => "What this is about",
+        (Lang::De, Program) => "Programm",
+        (Lang::En, Program) => "Program",
     }
 }
 
@@ -260,7 +264,16 @@ mod tests {
             Exercise,
             PickLesson,
             Intro,
+            Program,
         ];
+        // The course says du, its window too.
+        for k in keys {
+            let de = ui(Lang::De, k);
+            assert!(
+                crate::lesson::validate::formal_address(de).is_empty(),
+                "{k:?}: {de}"
+            );
+        }
         for k in keys {
             assert!(!ui(Lang::De, k).is_empty());
             assert!(!ui(Lang::En, k).is_empty());
