@@ -83,6 +83,13 @@ fn feedback_reaches_every_report_in_the_language_asked_for() {
         output.contains("Register") && !output.contains("after keys") && !output.contains(" was "),
         "{output}"
     );
+    // Passed checks say so in German too.
+    for c in checks {
+        let output = c["output"].as_str().unwrap();
+        for english in ["passed", "assembles without errors", "after keys", " the "] {
+            assert!(!output.contains(english), "{english:?} in {output}");
+        }
+    }
     let results = std::fs::read_to_string(out.join("anna/results.json")).unwrap();
     assert!(results.contains("createGrid erhält A und B"), "{results}");
     for file in ["report.html", "junit.xml", "grades.csv"] {

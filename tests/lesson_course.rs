@@ -199,3 +199,42 @@ fn german_texts_address_the_student_as_du() {
     assert!(find("Schreib `Sie equ 1` in die Datei.").is_empty());
     assert!(find("Drücke die Taste, dann siehst du es.").is_empty());
 }
+
+/// An exercise names each check the same in its task, in the list and in
+/// the check's report: the title of `assignment.toml` is the task's heading,
+/// and every check's name (its German title in the German task) starts a
+/// row of the task's grading table. E1 says "page" for an LCD page in
+/// both languages (the course's "Zeile" is a row of the board).
+#[test]
+fn exercises_name_their_checks_the_same_everywhere() {
+    for id in ["e1-draw", "e3-winline", "e8-contrast"] {
+        let dir = root().join("lessons").join(id);
+        let a = hc11lab::grade::Assignment::load(&dir).unwrap();
+        let german = hc11lab::lesson::feedback::load_german(&dir).unwrap();
+        for (lang, file) in [(Lang::En, "task.en.md"), (Lang::De, "task.de.md")] {
+            let task = std::fs::read_to_string(dir.join(file)).unwrap();
+            let rows: Vec<&str> = task.lines().filter_map(|l| l.strip_prefix("| ")).collect();
+            for c in &a.checks {
+                let name = match lang {
+                    Lang::En => c.name.clone(),
+                    Lang::De => german[&c.name].title.clone(),
+                };
+                let listed = rows.iter().any(|r| {
+                    r.strip_prefix(name.as_str()).is_some_and(|rest| {
+                        rest.starts_with(" |") || rest.starts_with(':') || rest.starts_with(" (")
+                    })
+                });
+                assert!(listed, "{id}/{file}: no table row for `{name}`");
+            }
+        }
+        let cat = Catalog::load(&root().join("lessons")).unwrap();
+        let ex = cat.exercise(id).unwrap();
+        assert_eq!(
+            a.title,
+            ex.title(Lang::En),
+            "{id}: title and task heading differ"
+        );
+    }
+    let de = std::fs::read_to_string(root().join("lessons/e1-draw/task.de.md")).unwrap();
+    assert!(!de.contains("in Zeile 6") && de.contains("auf Seite 6"));
+}

@@ -450,6 +450,8 @@ fn patterns() -> &'static [(Regex, &'static str)] {
             (r"^not run: ", "nicht ausgeführt: "),
             (r"while starting up: ", "beim Start: "),
             (r"reference solution: ", "Musterlösung: "),
+            (r"^assembles without errors$", "wird ohne Fehler assembliert"),
+            (r"^passed$", "bestanden"),
             (r"(?m)^does not assemble:", "wird nicht assembliert:"),
             (r"the program does not assemble", "das Programm lässt sich nicht assemblieren"),
             (

@@ -46,6 +46,34 @@ pub fn severity_word(lang: Lang, severity: &str) -> &str {
     }
 }
 
+/// A problem's message in `lang`: the assembler's (`[E0004] message` and
+/// `help:` lines) in German through [`crate::asm::german`]; other
+/// messages as they are.
+pub fn problem_text(lang: Lang, message: &str) -> String {
+    if lang == Lang::En {
+        return message.to_string();
+    }
+    message
+        .lines()
+        .map(|line| {
+            if let Some(rest) = line.strip_prefix('[') {
+                if let Some((code, text)) = rest.split_once("] ") {
+                    if let Some(de) = crate::asm::german::german(text) {
+                        return format!("[{code}] {de}");
+                    }
+                }
+            }
+            let indent = &line[..line.len() - line.trim_start().len()];
+            if let Some(hint) = line.trim_start().strip_prefix("help: ") {
+                let de = crate::asm::german::german(hint).unwrap_or_else(|| hint.to_string());
+                return format!("{indent}Hilfe: {de}");
+            }
+            line.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The German of `en`, if the table has it.
 pub fn german(en: &str) -> Option<&'static str> {
     GERMAN.iter().find(|(e, _)| *e == en).map(|(_, d)| *d)
@@ -389,6 +417,17 @@ mod tests {
                 "{en:?} -> {de:?}"
             );
         }
+    }
+
+    #[test]
+    fn assembler_problems_read_in_german() {
+        let m = "[E0004] undefined symbol `foo`\n  help: did you mean `fo`?";
+        assert_eq!(
+            problem_text(Lang::De, m),
+            "[E0004] undefiniertes Symbol `foo`\n  Hilfe: meintest du `fo`?"
+        );
+        assert_eq!(problem_text(Lang::En, m), m);
+        assert_eq!(problem_text(Lang::De, "a loader's note"), "a loader's note");
     }
 
     #[test]
