@@ -147,7 +147,9 @@ fn every_message_of_the_assembler_has_its_german() {
     let mut missing = Vec::new();
     let mut seen = 0;
     for f in files {
-        if skip.iter().any(|s| f.ends_with(s)) {
+        // The German itself (src/asm/german.rs and its table) is no message.
+        if skip.iter().any(|s| f.ends_with(s)) || f.parent().is_some_and(|d| d.ends_with("german"))
+        {
             continue;
         }
         let src = std::fs::read_to_string(&f).unwrap();
@@ -171,7 +173,7 @@ fn every_message_of_the_assembler_has_its_german() {
     );
     assert!(
         missing.is_empty(),
-        "messages of the assembler without German: add each, as written in the code, with its German to MESSAGES in src/asm/german.rs (or, if students never read it as a sentence, to NOT_MESSAGES):\n{}",
+        "messages of the assembler without German: add each, as written in the code, with its German to MESSAGES in src/asm/german/table.rs (or, if students never read it as a sentence, to NOT_MESSAGES):\n{}",
         missing.join("\n")
     );
 }

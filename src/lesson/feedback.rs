@@ -452,6 +452,7 @@ fn patterns() -> &'static [(Regex, &'static str)] {
             (r"reference solution: ", "Musterlösung: "),
             (r"^assembles without errors$", "wird ohne Fehler assembliert"),
             (r"^passed$", "bestanden"),
+            (r"^\(hidden\)$", "(verborgen)"),
             (r"(?m)^does not assemble:", "wird nicht assembliert:"),
             (r"the program does not assemble", "das Programm lässt sich nicht assemblieren"),
             (
