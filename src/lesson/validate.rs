@@ -51,19 +51,38 @@ impl FolderReport {
 /// Where the solution sources are: `DIR/../tests/solutions` of a source
 /// tree, if it exists.
 pub fn default_solutions(root: &Path) -> Option<PathBuf> {
-    let dir = root.parent()?.join("tests").join("solutions");
+    // A single folder's course is the folder it lies in.
+    let course = if is_folder_of_course(root) {
+        root.parent()?
+    } else {
+        root
+    };
+    let dir = course.parent()?.join("tests").join("solutions");
     dir.is_dir().then_some(dir)
 }
 
-/// Validates every lesson and exercise folder under `root`. `solutions`
-/// holds `ID/` folders with the exercises' solution sources (optional).
+/// True if `dir` is one lesson or exercise folder (it holds `lesson.toml`
+/// or `assignment.toml`), not a course of them.
+fn is_folder_of_course(dir: &Path) -> bool {
+    dir.join("lesson.toml").is_file() || dir.join("assignment.toml").is_file()
+}
+
+/// Validates every lesson and exercise folder under `root`, or `root`
+/// alone if it is one lesson or exercise folder. `solutions` holds `ID/`
+/// folders with the exercises' solution sources (optional). A folder with
+/// neither is an error: a teacher who named the wrong folder must not read
+/// "0 folders checked" as success.
 pub fn validate_course(root: &Path, solutions: Option<&Path>) -> Result<Vec<FolderReport>, String> {
-    let entries = std::fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> = if is_folder_of_course(root) {
+        vec![root.to_path_buf()]
+    } else {
+        let entries = std::fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
+        entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect()
+    };
     dirs.sort();
     let mut out = Vec::new();
     for d in dirs {
@@ -72,6 +91,12 @@ pub fn validate_course(root: &Path, solutions: Option<&Path>) -> Result<Vec<Fold
         } else if d.join("assignment.toml").is_file() {
             out.push(validate_exercise_dir(&d, solutions));
         }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "{}: no lesson or exercise in it (a lesson folder holds lesson.toml, an exercise folder assignment.toml); give the course folder or one of its lessons",
+            root.display()
+        ));
     }
     Ok(out)
 }
@@ -189,12 +214,41 @@ pub fn lesson_problems(
     if lesson.texts.contains_key(&Lang::De) {
         out.extend(formal_address_in(&dir.join("de.md")));
     }
-    for lang in lesson.languages() {
-        for e in play_all(lesson, lang, machine, &unnamed) {
-            out.push(format!("{} ({lang}): {e}", manifest.display()));
+    // A step that fails in both languages (a wrong model answer, a
+    // breakpoint never reached) is one problem, said once in English (the
+    // language of validate's report); only a step that fails in one
+    // language names it.
+    let mut played: Vec<(Lang, Vec<String>)> = lesson
+        .languages()
+        .into_iter()
+        .map(|lang| (lang, play_all(lesson, lang, machine, &unnamed)))
+        .collect();
+    // English first, so a problem said once is said in English.
+    played.sort_by_key(|(lang, _)| *lang != Lang::En);
+    let failing_in_all = |step: &str| {
+        played
+            .iter()
+            .all(|(_, errors)| errors.iter().any(|e| failed_step(e) == Some(step)))
+    };
+    let first = played.first().map(|(lang, _)| *lang);
+    for (lang, errors) in &played {
+        for e in errors {
+            match failed_step(e) {
+                Some(step) if failing_in_all(step) => {
+                    if Some(*lang) == first {
+                        out.push(format!("{}: {e}", manifest.display()));
+                    }
+                }
+                _ => out.push(format!("{} ({lang}): {e}", manifest.display())),
+            }
         }
     }
     out
+}
+
+/// The id of the step a problem of [`play_all`] is about (`step `ID`: ...`).
+fn failed_step(problem: &str) -> Option<&str> {
+    problem.strip_prefix("step `")?.split('`').next()
 }
 
 /// Formal address in a German text, by line (1-based) and word: `Sie`
