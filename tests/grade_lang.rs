@@ -178,3 +178,70 @@ fn an_unknown_language_is_bad_usage() {
     assert!(e.contains("fr") && e.contains("lang"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Gradescope's `results.json` in German frames its notes and a rejection
+/// in German too ("Hinweis: ...", not "Note: ..."), in a batch's
+/// `<submission>/results.json` and with `--gradescope`; English keeps
+/// "Note:".
+#[test]
+fn gradescope_notes_and_rejections_are_framed_in_the_language() {
+    let dir = scratch("framing");
+    // E1 on the unchanged firmware: it has no `drawFlag` (a note).
+    copy_dir(&root().join("firmware"), &dir.join("batch/anna"));
+    // A folder with no source at all is rejected.
+    std::fs::create_dir_all(dir.join("batch/ben")).unwrap();
+    std::fs::write(dir.join("batch/ben/notes.txt"), "nothing here\n").unwrap();
+    let assignment = root().join("lessons/e1-draw");
+    let batch = |out: &Path, lang: &str| {
+        grade(&[
+            "--assignment",
+            assignment.to_str().unwrap(),
+            dir.join("batch").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--lang",
+            lang,
+            "--jobs",
+            "1",
+        ]);
+    };
+    let output = |file: &Path| -> String {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        v["output"].as_str().unwrap().to_string()
+    };
+    batch(&dir.join("de"), "de");
+    let anna = output(&dir.join("de/anna/results.json"));
+    assert!(
+        anna.starts_with("Hinweis: ") && anna.contains("drawFlag"),
+        "{anna}"
+    );
+    assert!(!anna.contains("Note: "), "{anna}");
+    let ben = output(&dir.join("de/ben/results.json"));
+    assert!(
+        ben.starts_with("Deine Abgabe konnte nicht bewertet werden: "),
+        "{ben}"
+    );
+    batch(&dir.join("en"), "en");
+    let anna = output(&dir.join("en/anna/results.json"));
+    assert!(anna.starts_with("Note: "), "{anna}");
+    let ben = output(&dir.join("en/ben/results.json"));
+    assert!(
+        ben.starts_with("Your submission could not be graded: "),
+        "{ben}"
+    );
+
+    let results = dir.join("gs/results.json");
+    grade(&[
+        "--gradescope",
+        "--assignment",
+        assignment.to_str().unwrap(),
+        dir.join("batch/anna").to_str().unwrap(),
+        results.to_str().unwrap(),
+        "--lang",
+        "de",
+    ]);
+    let anna = output(&results);
+    assert!(anna.starts_with("Hinweis: "), "{anna}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -218,6 +218,7 @@ pub fn grade_paths_sharded(
         // In the batch's threads (fingerprinting a thousand submissions
         // took a second on one core).
         similarity: pool.install(|| compare(&sims, &starter, similarity)),
+        lang: None,
     };
     Ok(GradedBatch {
         report,
@@ -346,7 +347,7 @@ pub fn run_gradescope_lang(
     }
     super::report::output::write_atomic(
         results,
-        super::report::gradescope_json(&result).as_bytes(),
+        super::report::gradescope_json_in(&result, lang.or(grader.assignment().lang)).as_bytes(),
     )?;
     Ok(result)
 }

@@ -125,23 +125,41 @@ struct GsResults<'a> {
     tests: Vec<GsTest<'a>>,
 }
 
-/// Gradescope's `results.json` for one submission.
+/// Gradescope's `results.json` for one submission (English).
 pub fn gradescope_json(result: &SubmissionResult) -> String {
+    gradescope_json_in(result, None)
+}
+
+/// Gradescope's `results.json` for one submission whose feedback is in
+/// `lang` (`None`: English): the words around its notes and a rejection
+/// are in that language too.
+pub fn gradescope_json_in(result: &SubmissionResult, lang: Option<crate::lesson::Lang>) -> String {
+    let german = lang == Some(crate::lesson::Lang::De);
+    let (rejected, failed, note) = if german {
+        (
+            "Deine Abgabe konnte nicht bewertet werden",
+            "Der Bewerter ist an deiner Abgabe gescheitert (nicht deine Schuld; die Betreuer wissen Bescheid)",
+            "Hinweis",
+        )
+    } else {
+        (
+            "Your submission could not be graded",
+            "The grader failed on your submission (not your fault; staff have been told)",
+            "Note",
+        )
+    };
     let mut output = String::new();
     match &result.status {
         SubmissionStatus::Graded => {}
         SubmissionStatus::Rejected(m) => {
-            let _ = writeln!(output, "Your submission could not be graded: {m}");
+            let _ = writeln!(output, "{rejected}: {m}");
         }
         SubmissionStatus::InternalError(m) => {
-            let _ = writeln!(
-                output,
-                "The grader failed on your submission (not your fault; staff have been told): {m}"
-            );
+            let _ = writeln!(output, "{failed}: {m}");
         }
     }
     for n in &result.notes {
-        let _ = writeln!(output, "Note: {n}");
+        let _ = writeln!(output, "{note}: {n}");
     }
     let tests = result
         .checks
@@ -332,7 +350,7 @@ pub fn report_files(report: &BatchReport) -> Result<output::Files, GradeError> {
     {
         files.push((
             format!("{folder}/{}", output::RESULTS_FILE),
-            gradescope_json(s),
+            gradescope_json_in(s, report.lang),
         ));
     }
     Ok(files)
@@ -455,6 +473,7 @@ pub(crate) mod tests {
                     }],
                 }],
             },
+            lang: None,
         }
     }
 

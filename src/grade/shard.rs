@@ -295,6 +295,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<BatchReport, GradeError> {
         max_score: first.report.max_score,
         submissions: results,
         similarity,
+        lang: first.report.lang,
     })
 }
 

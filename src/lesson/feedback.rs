@@ -135,6 +135,7 @@ pub fn localize_batch(report: &mut BatchReport, assignment: &Assignment, lang: L
         *r = localize(r, assignment, None, lang);
     }
     report.check_names = check_names(assignment, lang);
+    report.lang = Some(lang);
 }
 
 /// The names of an assignment's checks in `lang` (the German titles of
