@@ -17,6 +17,7 @@ pub mod progress;
 pub mod reference;
 pub mod start;
 pub mod text;
+pub mod ui_names;
 pub mod validate;
 
 pub use catalog::{

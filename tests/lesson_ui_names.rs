@@ -8,59 +8,26 @@
 
 #![cfg(feature = "gui")]
 
-use hc11lab::lesson::i18n::{ui, Ui};
+use hc11lab::lesson::ui_names::{bold_spans, span_names};
 use hc11lab::lesson::Lang;
-use hc11lab::ui::i18n::{tr, GERMAN};
-use hc11lab::ui::keys::KEYS;
+use hc11lab::ui::i18n::GERMAN;
+use hc11lab::ui::labels::window_labels as labels;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every label the window shows in `lang`: its table, the lesson panel's
-/// words and the key pad's buttons (`0 drop`).
-fn labels(lang: Lang) -> BTreeSet<String> {
-    let mut out: BTreeSet<String> = GERMAN
-        .iter()
-        .map(|(en, de)| match lang {
-            Lang::En => en.to_string(),
-            Lang::De => de.to_string(),
-        })
-        .collect();
-    use Ui::*;
-    for k in [
-        Lessons, Course, Step, Check, Answer, Hint, Done, Next, Previous, Restart, Tries, Exercise,
-        Intro, Program,
-    ] {
-        out.insert(ui(lang, k).to_string());
-    }
-    for (n, what, _) in KEYS {
-        if !what.is_empty() {
-            out.insert(format!("{n} {}", tr(lang, what)));
-        }
-    }
-    out
-}
-
 /// The bold spans of a Markdown text (a span may go over a line break).
 fn bold(text: &str) -> Vec<String> {
-    let flat = text.replace('\n', " ");
-    let mut out = Vec::new();
-    let mut rest = flat.as_str();
-    while let Some(i) = rest.find("**") {
-        let after = &rest[i + 2..];
-        let Some(j) = after.find("**") else { break };
-        out.push(after[..j].split_whitespace().collect::<Vec<_>>().join(" "));
-        rest = &after[j + 2..];
-    }
-    out
+    bold_spans(text).into_iter().map(|(_, s)| s).collect()
 }
 
 /// The UI names a bold span stands for: the parts of a menu path.
 fn names(span: &str) -> Vec<&str> {
-    span.split(" → ").map(str::trim).collect()
+    span_names(span)
 }
 
 fn lesson_texts() -> Vec<(PathBuf, Lang)> {
@@ -161,4 +128,51 @@ fn the_check_sees_what_it_must() {
     ] {
         assert!(en.contains(name), "{name}");
     }
+}
+
+/// A teacher's lesson whose English text says **Go** (no button of the
+/// window) and whose German text names the English **Run**: `lesson
+/// validate` names both with file and line; the right names pass.
+#[test]
+fn validate_flags_a_bold_name_the_window_does_not_show() {
+    let course = std::env::temp_dir().join(format!("hc11lab-ui-names-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&course);
+    let dir = course.join("01-sum");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["lesson.toml", "sum.asm", "de.md", "en.md"] {
+        std::fs::copy(root().join("examples/course/01-sum").join(f), dir.join(f)).unwrap();
+    }
+    let validate = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+            .args(["lesson", "validate"])
+            .arg(&course)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = validate();
+    assert_eq!(code, Some(0), "{text}");
+
+    let en = std::fs::read_to_string(dir.join("en.md")).unwrap();
+    let line = en.lines().position(|l| l.contains("**Run**")).unwrap() + 1;
+    std::fs::write(dir.join("en.md"), en.replacen("**Run**", "**Go**", 1)).unwrap();
+    let de = std::fs::read_to_string(dir.join("de.md")).unwrap();
+    let de_line = de.lines().position(|l| l.contains("**Start**")).unwrap() + 1;
+    std::fs::write(dir.join("de.md"), de.replacen("**Start**", "**Run**", 1)).unwrap();
+    let (code, text) = validate();
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!("en.md:{line}: **Go**: `Go` is no button"))
+            && text.contains("of the English window"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("de.md:{de_line}: **Run**: `Run` is no button"))
+            && text.contains("of the German window"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&course);
 }

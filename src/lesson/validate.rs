@@ -132,6 +132,12 @@ pub fn validate_lesson_dir(dir: &Path) -> FolderReport {
         }
     };
     r.program = Some(spec.describe(Lang::En));
+    if super::ui_names::unknown_names_in(&dir.join("en.md"), Lang::En).is_none() {
+        r.notes.push(
+            "bold names in the texts not checked against the window's (this hc11lab is built without the window)"
+                .into(),
+        );
+    }
     match spec.machine() {
         Ok((machine, program)) => {
             r.problems
@@ -213,6 +219,10 @@ pub fn lesson_problems(
     }
     if lesson.texts.contains_key(&Lang::De) {
         out.extend(formal_address_in(&dir.join("de.md")));
+    }
+    for lang in lesson.languages() {
+        let file = dir.join(format!("{}.md", lang.code()));
+        out.extend(super::ui_names::unknown_names_in(&file, lang).unwrap_or_default());
     }
     // A step that fails in both languages (a wrong model answer, a
     // breakpoint never reached) is one problem, said once in English (the
