@@ -354,8 +354,14 @@ fn a_lesson_opens_its_own_program_on_its_board() {
         .with_course(data.clone(), course.clone());
     let mut h = harness(app);
     h.run();
-    // The picker's box says "Pick a lesson."; no label under it repeats it.
+    // The picker's box says "Pick a lesson." (exactly one box does);
+    // no label under it repeats it.
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::ComboBox
+            && n.value().as_deref() == Some("Pick a lesson.")
+    });
     assert_eq!(h.query_all_by_label("Pick a lesson.").count(), 0);
+    assert_eq!(h.query_all_by_label_contains("Pick a lesson").count(), 0);
     h.state_mut().course.lessons.open("01-sum");
     h.run();
     let sum = course.join("01-sum").join("sum.asm");
