@@ -608,3 +608,68 @@ fn validate_takes_one_lesson_folder_and_refuses_an_empty_one() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("no lesson or exercise in it"), "{stderr}");
 }
+
+/// `rom = "mon.s19"` puts a monitor under the lesson's program, as
+/// `run --rom` does: the machine boots from the monitor's reset vector
+/// into the program, whose call into the monitor the steps follow.
+/// Without the key the same steps fail.
+#[test]
+fn a_lesson_runs_its_program_over_a_rom_of_its_own() {
+    let s = Scratch::new("rom");
+    let dir = s.0.join("01-mon");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_hc11lab");
+    let monitor = s.0.join("mon.asm");
+    std::fs::write(
+        &monitor,
+        "            org     $E000\nreset       lds     #$00FF\n            jmp     $C000\n            org     $E010\ngetAnswer   ldaa    #$42\n            rts\n            org     $FFFE\n            dc.w    reset\n",
+    )
+    .unwrap();
+    let out = Command::new(bin)
+        .arg("asm")
+        .arg(&monitor)
+        .arg("-o")
+        .arg(dir.join("mon.s19"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(
+        dir.join("user.asm"),
+        "            org     $C000\nmain        jsr     $E010\n            staa    $0040\ndone        bra     done\n",
+    )
+    .unwrap();
+    let manifest = "[lesson]\nprogram = \"user.asm\"\nboard = \"evb\"\nrom = \"mon.s19\"\n\n[[step]]\nid = \"call\"\nsolution = [\"break $E010\", \"run\"]\ncheck = [{ kind = \"stopped\", at = \"$E010\" }]\n\n[[step]]\nid = \"back\"\nsolution = [\"out\"]\ncheck = [{ kind = \"register\", reg = \"a\", equals = 66 }]\n";
+    std::fs::write(dir.join("lesson.toml"), manifest).unwrap();
+    std::fs::write(
+        dir.join("en.md"),
+        "# Monitor\n\n## Call {#call}\nPress **Run**.\n\n## Back {#back}\nPress **Out**.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("de.md"),
+        "# Monitor\n\n## Aufruf {#call}\nDrück **Start**.\n\n## Zurück {#back}\nDrück **Heraus**.\n",
+    )
+    .unwrap();
+    let r = validate_lesson_dir(&dir);
+    assert!(r.ok(), "{:?}", r.problems);
+    assert_eq!(
+        r.program.as_deref(),
+        Some("user.asm on evb, ROM mon.s19"),
+        "{r:?}"
+    );
+    std::fs::write(
+        dir.join("lesson.toml"),
+        manifest.replace("rom = \"mon.s19\"\n", ""),
+    )
+    .unwrap();
+    let r = validate_lesson_dir(&dir);
+    let all = r.problems.join("\n");
+    assert!(
+        all.contains("step `call`") && all.contains("$E010"),
+        "{all}"
+    );
+}
