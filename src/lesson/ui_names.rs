@@ -63,7 +63,7 @@ pub fn span_names(span: &str) -> Vec<&str> {
 pub fn unknown_names_in(path: &Path, lang: Lang) -> Option<Vec<String>> {
     #[cfg(feature = "gui")]
     {
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Ok(text) = crate::platform::fs::read_to_string(path) else {
             return Some(Vec::new());
         };
         let known = crate::ui::labels::window_labels(lang);

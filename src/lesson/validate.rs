@@ -450,7 +450,7 @@ pub fn play_all(
                 .evaluate(&s)
                 .iter()
                 .zip(&step.check)
-                .filter(|(v, c)| !v.ok && !(c.is_answer() && !answered.is_empty()))
+                .filter(|(v, c)| !v.ok && (!c.is_answer() || answered.is_empty()))
                 .map(|(v, c)| match c {
                     c if c.is_answer() => format!(
                         "no `answer` in the solution for its question (expected {})",
