@@ -523,6 +523,9 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
     use hc11lab::lesson::{cli, validate, Catalog};
     match cmd {
         LessonCommand::Validate { dir, solutions } => {
+            // Bold names in lesson texts are checked against the window's.
+            #[cfg(feature = "gui")]
+            hc11lab::lesson::ui_names::set_window_labels(hc11lab::ui::labels::window_labels);
             let Some(root) = dir.clone().or_else(hc11lab::lesson::find_root) else {
                 eprintln!("error: no course folder: give one (`hc11lab lesson validate lessons`)");
                 return Ok(ExitCode::from(USAGE));

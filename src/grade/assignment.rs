@@ -143,7 +143,7 @@ pub struct Assignment {
     /// German names and advice of `feedback.de.toml`); `grade --lang`
     /// overrides it, `None` is English.
     #[serde(default)]
-    pub lang: Option<crate::lesson::Lang>,
+    pub lang: Option<crate::grade::lang::Lang>,
 }
 
 fn default_board() -> String {
@@ -158,7 +158,7 @@ impl Assignment {
         } else {
             path.to_path_buf()
         };
-        let text = crate::lesson::read_course_file(&file).map_err(|e| GradeError::Assignment {
+        let text = super::read_course_file(&file).map_err(|e| GradeError::Assignment {
             path: file.clone(),
             message: format!(
                 "cannot read the assignment ({e}); --assignment names a folder with an assignment.toml (as lessons/viergewinnt) or the file itself"

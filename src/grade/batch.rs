@@ -326,7 +326,7 @@ pub fn run_gradescope_lang(
     submission: &Path,
     results: &Path,
     dialect: Option<crate::asm::Dialect>,
-    lang: Option<crate::lesson::Lang>,
+    lang: Option<crate::grade::lang::Lang>,
 ) -> Result<SubmissionResult, GradeError> {
     let mut assignment = Assignment::load(assignment_dir)?;
     if let Some(d) = dialect {
@@ -337,7 +337,7 @@ pub fn run_gradescope_lang(
         .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));
     result.submission = "submission".into();
     if let Some(lang) = lang.or(grader.assignment().lang) {
-        result = crate::lesson::feedback::localize(&result, grader.assignment(), None, lang);
+        result = crate::grade::feedback::localize(&result, grader.assignment(), None, lang);
     }
     if let Some(dir) = results.parent() {
         std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {

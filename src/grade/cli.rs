@@ -36,7 +36,7 @@ pub struct GradeRequest {
     pub dialect: Option<crate::asm::Dialect>,
     /// `--lang`: the language of the feedback in the reports, overriding
     /// the assignment's `lang` (default English).
-    pub lang: Option<crate::lesson::Lang>,
+    pub lang: Option<crate::grade::lang::Lang>,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -133,7 +133,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
     // The feedback as the students read it (`--lang`, else the assignment's `lang`).
     let assignment = super::Assignment::load(&req.assignment)?;
     if let Some(lang) = req.lang.or(assignment.lang) {
-        crate::lesson::feedback::localize_batch(&mut graded.report, &assignment, lang);
+        crate::grade::feedback::localize_batch(&mut graded.report, &assignment, lang);
     }
     let mut files = report_files(&graded.report)?;
     if let Some(shard) = req.shard {

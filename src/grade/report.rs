@@ -133,8 +133,11 @@ pub fn gradescope_json(result: &SubmissionResult) -> String {
 /// Gradescope's `results.json` for one submission whose feedback is in
 /// `lang` (`None`: English): the words around its notes and a rejection
 /// are in that language too.
-pub fn gradescope_json_in(result: &SubmissionResult, lang: Option<crate::lesson::Lang>) -> String {
-    let german = lang == Some(crate::lesson::Lang::De);
+pub fn gradescope_json_in(
+    result: &SubmissionResult,
+    lang: Option<crate::grade::lang::Lang>,
+) -> String {
+    let german = lang == Some(crate::grade::lang::Lang::De);
     let (rejected, failed, note) = if german {
         (
             "Deine Abgabe konnte nicht bewertet werden",

@@ -134,7 +134,7 @@ pub struct BatchReport {
     /// assignment's `lang`); `None`: as graded, English. Gradescope's
     /// `results.json` frames its notes in it.
     #[serde(default)]
-    pub lang: Option<crate::lesson::Lang>,
+    pub lang: Option<crate::grade::lang::Lang>,
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 //! **Run** where the German window shows Start leaves the student
 //! searching, so `lesson validate` checks every bold name.
 
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use super::Lang;
 
@@ -56,39 +58,44 @@ pub fn span_names(span: &str) -> Vec<&str> {
     span.split(" → ").map(str::trim).collect()
 }
 
+/// Every name the window shows in a language. Lessons know nothing of the
+/// window: the window gives its names with [`set_window_labels`] (the
+/// program does so at start when it is built with the window).
+pub type WindowLabels = fn(Lang) -> BTreeSet<String>;
+
+static WINDOW_LABELS: OnceLock<WindowLabels> = OnceLock::new();
+
+/// Makes `labels` the window's names the bold names are checked against
+/// (once; later calls change nothing).
+pub fn set_window_labels(labels: WindowLabels) {
+    let _ = WINDOW_LABELS.set(labels);
+}
+
 /// The bold names of the lesson text `path` (in `lang`) that are no name
 /// of the window in that language, as validate's problems. Without the
-/// window (built without the `gui` feature) there is nothing to check
+/// window's names (a build without the window) there is nothing to check
 /// against: `None`.
 pub fn unknown_names_in(path: &Path, lang: Lang) -> Option<Vec<String>> {
-    #[cfg(feature = "gui")]
-    {
-        let Ok(text) = crate::platform::fs::read_to_string(path) else {
-            return Some(Vec::new());
-        };
-        let known = crate::ui::labels::window_labels(lang);
-        let window = match lang {
-            Lang::De => "German",
-            Lang::En => "English",
-        };
-        let mut out = Vec::new();
-        for (line, span) in bold_spans(&text) {
-            for name in span_names(&span) {
-                if !known.contains(name) {
-                    out.push(format!(
-                        "{}:{line}: **{span}**: `{name}` is no button, menu, tab or key of the {window} window (bold is for the window's names, as it shows them; write emphasis in *italics*)",
-                        path.display()
-                    ));
-                }
+    let known = WINDOW_LABELS.get()?(lang);
+    let Ok(text) = crate::platform::fs::read_to_string(path) else {
+        return Some(Vec::new());
+    };
+    let window = match lang {
+        Lang::De => "German",
+        Lang::En => "English",
+    };
+    let mut out = Vec::new();
+    for (line, span) in bold_spans(&text) {
+        for name in span_names(&span) {
+            if !known.contains(name) {
+                out.push(format!(
+                    "{}:{line}: **{span}**: `{name}` is no button, menu, tab or key of the {window} window (bold is for the window's names, as it shows them; write emphasis in *italics*)",
+                    path.display()
+                ));
             }
         }
-        Some(out)
     }
-    #[cfg(not(feature = "gui"))]
-    {
-        let _ = (path, lang);
-        None
-    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ pub fn validate_lesson_dir(dir: &Path) -> FolderReport {
     r.program = Some(spec.describe(Lang::En));
     if super::ui_names::unknown_names_in(&dir.join("en.md"), Lang::En).is_none() {
         r.notes.push(
-            "bold names in the texts not checked against the window's (this hc11lab is built without the window)"
+            "bold names in the texts not checked (no window labels to check them against: a build without the window)"
                 .into(),
         );
     }

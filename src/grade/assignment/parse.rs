@@ -31,7 +31,7 @@ pub(super) struct RawHeader {
     /// assignment.toml (docs/boards.md).
     pub(super) board: Option<String>,
     /// The language of the feedback in the grade reports (`de`, `en`).
-    pub(super) lang: Option<crate::lesson::Lang>,
+    pub(super) lang: Option<crate::grade::lang::Lang>,
     /// Informational; Gradescope applies `after_due_date` itself.
     #[serde(default)]
     #[allow(dead_code)]
@@ -569,7 +569,7 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
                 "frame" => {
                     let text = match (&e.frame, &e.frame_file) {
                         (Some(t), None) => t.clone(),
-                        (None, Some(f)) => crate::lesson::read_course_file(&dir.join(f))
+                        (None, Some(f)) => crate::grade::read_course_file(&dir.join(f))
                             .map_err(|err| format!("frame_file `{f}`: {err}"))?,
                         _ => {
                             return Err(
