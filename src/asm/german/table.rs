@@ -7,6 +7,57 @@
 /// (`{mnemonic}`), `{}` in the English order, or `{N}` (the N-th
 /// placeholder of the English, from 0) where German wants another order.
 pub const MESSAGES: &[(&str, &str)] = &[
+    ("a folder", "ein Ordner"),
+    ("a fifo, device or socket", "ein FIFO, Gerät oder Socket"),
+    ("the value does not fit in 64 bits", "der Wert passt nicht in 64 Bit"),
+    (
+        "values are 64-bit signed numbers; check the multiplications and sums here",
+        "Werte sind vorzeichenbehaftete 64-Bit-Zahlen; prüf die Multiplikationen und Summen hier",
+    ),
+    (
+        "macro `{name}` expands more than {MAX_DEPTH} levels deep here; its expansion stops",
+        "das Makro `{name}` wird hier mehr als {MAX_DEPTH} Ebenen tief expandiert; seine Expansion endet",
+    ),
+    (
+        "`{name}` uses itself, so its expansion never ends",
+        "`{name}` verwendet sich selbst, seine Expansion endet also nie",
+    ),
+    (
+        "macros may use other macros at most {MAX_DEPTH} levels deep",
+        "Makros dürfen andere Makros höchstens {MAX_DEPTH} Ebenen tief verwenden",
+    ),
+    ("makes more than {} lines", "ergibt mehr als {} Zeilen"),
+    ("takes longer than {:.1} s", "dauert länger als {:.1} s"),
+    (
+        "expanding the macro `{outer}` {what}; expansion stops here",
+        "das Expandieren des Makros `{outer}` {what}; die Expansion endet hier",
+    ),
+    ("it stopped inside `{inner}`", "sie endete in `{inner}`"),
+    (
+        "a macro that uses another macro several times multiplies the lines at every level of nesting: is that meant?",
+        "ein Makro, das ein anderes mehrmals verwendet, vervielfacht die Zeilen auf jeder Verschachtelungsebene: ist das so gewollt?",
+    ),
+    (
+        "cannot include `{}`: it is {kind}, not a regular file",
+        "`{}` kann nicht eingebunden werden: es ist {kind}, keine normale Datei",
+    ),
+    (
+        "include a source file (`.inc`, `.asm`) by its name",
+        "binde eine Quelltextdatei (`.inc`, `.asm`) mit ihrem Namen ein",
+    ),
+    ("this `{word}` has no `{endif}`", "zu diesem `{word}` fehlt das `{endif}`"),
+    (
+        "add `{endif}` before the end of the file",
+        "ergänze `{endif}` vor dem Ende der Datei",
+    ),
+    (
+        "{errors} more errors in {name} not shown (the first {MAX_ERRORS_PER_FILE} are)",
+        "{errors} weitere Fehler in {name} nicht gezeigt (die ersten {MAX_ERRORS_PER_FILE} schon)",
+    ),
+    (
+        "{warnings} more warnings in {name} not shown (the first {MAX_WARNINGS_PER_FILE} are)",
+        "{warnings} weitere Warnungen in {name} nicht gezeigt (die ersten {MAX_WARNINGS_PER_FILE} schon)",
+    ),
     ("<unknown file>", "<unbekannte Datei>"),
     ("did you mean {}?", "meintest du {}?"),
     (
