@@ -36,6 +36,7 @@ pub mod directives;
 pub mod disasm;
 pub mod encode;
 pub mod expr;
+pub mod german;
 pub mod lexer;
 pub mod listing;
 pub mod passes;

@@ -17,10 +17,13 @@ pub mod feedback;
 pub mod i18n;
 pub mod live;
 pub mod manifest;
+pub mod program;
 pub mod progress;
 /// The reference image format lives with grading, which reads it.
 pub use crate::grade::reference;
+pub mod start;
 pub mod text;
+pub mod ui_names;
 pub mod validate;
 
 pub use catalog::{

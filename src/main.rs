@@ -89,6 +89,13 @@ enum Command {
     },
 }
 
+/// `--lang de|en` (also `de_DE.UTF-8` and the like); anything else is bad
+/// usage (exit status 2).
+fn parse_lang(text: &str) -> Result<hc11lab::lesson::Lang, String> {
+    hc11lab::lesson::Lang::parse(text)
+        .ok_or_else(|| format!("unknown language `{text}`: use `de` or `en`"))
+}
+
 #[derive(Subcommand, Debug)]
 enum LessonCommand {
     /// List the lessons and exercises.
@@ -97,18 +104,34 @@ enum LessonCommand {
         #[arg(long)]
         json: bool,
         /// Language of the titles: de or en (default: from LANG / LC_ALL).
-        #[arg(long)]
-        lang: Option<String>,
+        #[arg(long, value_parser = parse_lang)]
+        lang: Option<hc11lab::lesson::Lang>,
     },
     /// Print a lesson's text with its steps, hints and checks.
     Show {
         /// The lesson's id (its folder name, e.g. 02-cell).
         id: String,
         /// Language: de or en (default: from LANG / LC_ALL).
-        #[arg(long)]
-        lang: Option<String>,
+        #[arg(long, value_parser = parse_lang)]
+        lang: Option<hc11lab::lesson::Lang>,
+    },
+    /// Copy an exercise's starter code into a folder of yours (what the
+    /// GUI's Start does): its starter/ files, or the bundled Viergewinnt
+    /// for the exercises that change the game. Nothing is overwritten:
+    /// exit status 1 if the folder holds a file of the starter already.
+    Start {
+        /// The exercise's id (its folder name, e.g. e1-draw).
+        id: String,
+        /// The folder to copy into (made if missing).
+        dir: PathBuf,
+        /// Language of the message: de or en (default: from LANG / LC_ALL).
+        #[arg(long, value_parser = parse_lang)]
+        lang: Option<hc11lab::lesson::Lang>,
     },
     /// Grade a submission (folder, .zip or one .asm file) against an exercise.
+    ///
+    /// Exit status: 0 when the score is full, 1 when it is not (or the
+    /// submission or the course cannot be graded), 2 for bad usage.
     Check {
         /// The exercise's id (its folder name, e.g. viergewinnt).
         id: String,
@@ -119,8 +142,8 @@ enum LessonCommand {
         #[arg(long)]
         json: bool,
         /// Language of the report: de or en (default: from LANG / LC_ALL).
-        #[arg(long)]
-        lang: Option<String>,
+        #[arg(long, value_parser = parse_lang)]
+        lang: Option<hc11lab::lesson::Lang>,
     },
     /// Check a course folder before students get it: texts, names, model
     /// solutions, references and starters (exit 1 if anything is wrong).
@@ -201,6 +224,11 @@ struct GradeArgs {
     /// this same hc11lab build skip it (a container image's set-up step).
     #[arg(long)]
     prepare: bool,
+    /// Language of the feedback in the reports: de (the German names and
+    /// advice of feedback.de.toml) or en (default: the assignment's `lang`,
+    /// else en).
+    #[arg(long, value_parser = parse_lang)]
+    lang: Option<hc11lab::lesson::Lang>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -522,18 +550,18 @@ fn cmd_disasm(file: &Path) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn lesson_lang(lang: &Option<String>) -> anyhow::Result<hc11lab::lesson::Lang> {
-    match lang {
-        None => Ok(hc11lab::lesson::Lang::from_env()),
-        Some(l) => hc11lab::lesson::Lang::parse(l)
-            .ok_or_else(|| anyhow::anyhow!("unknown language `{l}`: use `de` or `en`")),
-    }
+/// The language a lesson command was given, else the environment's.
+fn lesson_lang(lang: &Option<hc11lab::lesson::Lang>) -> hc11lab::lesson::Lang {
+    lang.unwrap_or_else(hc11lab::lesson::Lang::from_env)
 }
 
 fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
     use hc11lab::lesson::{cli, validate, Catalog};
     match cmd {
         LessonCommand::Validate { dir, solutions } => {
+            // Bold names in lesson texts are checked against the window's.
+            #[cfg(feature = "gui")]
+            hc11lab::lesson::ui_names::set_window_labels(hc11lab::ui::labels::window_labels);
             let Some(root) = dir.clone().or_else(hc11lab::lesson::find_root) else {
                 eprintln!("error: no course folder: give one (`hc11lab lesson validate lessons`)");
                 return Ok(ExitCode::from(USAGE));
@@ -574,7 +602,7 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
     match cmd {
         LessonCommand::Validate { .. } | LessonCommand::Reference { .. } => {}
         LessonCommand::List { json, lang } => {
-            let lang = lesson_lang(lang)?;
+            let lang = lesson_lang(lang);
             if *json {
                 outln!("{}", cli::list_json(&cat, lang));
             } else {
@@ -582,7 +610,21 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
             }
         }
         LessonCommand::Show { id, lang } => {
-            out!("{}", cli::show_text(&cat, id, lesson_lang(lang)?)?);
+            out!("{}", cli::show_text(&cat, id, lesson_lang(lang))?);
+        }
+        LessonCommand::Start { id, dir, lang } => {
+            use hc11lab::lesson::start::{start, StartError};
+            match start(&cat, id, dir, lesson_lang(lang)) {
+                Ok(text) => out!("{text}"),
+                Err(e @ StartError::NotAnExercise(_)) => {
+                    errln!("error: {e}");
+                    return Ok(ExitCode::from(USAGE));
+                }
+                Err(e) => {
+                    errln!("error: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
         }
         LessonCommand::Check {
             id,
@@ -591,7 +633,7 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
             lang,
         } => {
             use hc11lab::lesson::check::{check_localized, report_text, CheckError};
-            let lang = lesson_lang(lang)?;
+            let lang = lesson_lang(lang);
             let report = match check_localized(&cat, id, path, lang) {
                 Ok((_, r)) => r,
                 Err(e @ CheckError::NotAnExercise(_)) => {
@@ -952,6 +994,7 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
             platform: args.platform,
             platform_root: args.platform_root,
             prepare: args.prepare,
+            lang: args.lang,
         }),
     };
     match result {

@@ -534,7 +534,8 @@ impl RunReport {
             out.push_str(&format!("serial: {:?}\n", self.serial));
         }
         for (name, d) in &self.symbols {
-            let bytes: Vec<String> = d.bytes.iter().map(|b| format!("{b:02X}")).collect();
+            // `$` on every byte: a bare `24` reads as decimal.
+            let bytes: Vec<String> = d.bytes.iter().map(|b| format!("${b:02X}")).collect();
             out.push_str(&format!(
                 "{name} @ ${:04X}: {}\n",
                 d.address,

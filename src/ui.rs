@@ -17,6 +17,7 @@ pub mod exercises;
 pub mod goto;
 pub mod i18n;
 pub mod keys;
+pub mod labels;
 pub mod layout;
 pub mod lcd;
 pub mod lessons_panel;

@@ -347,7 +347,7 @@ fn dialect_flag_on_asm_and_run() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("@ $0020: 5A"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("@ $0020: $5A"));
     let out = run(&["asm", path]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -553,3 +553,24 @@ fn json_names_an_assembly_or_load_error() {
     assert_eq!(v["stop_reason"], "load_error", "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The text report writes every dumped byte with `$` (a bare `24` reads as
+/// decimal) and names a call site by file and line, as everything else does.
+#[test]
+fn dumps_are_hex_with_dollars_and_the_call_stack_names_files() {
+    let out = hc11lab(&["run", "--keys", "drop", "--dump", "cursorColumn,board:2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("cursorColumn @ $0192: $"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("board:2 @ ")).unwrap();
+    assert_eq!(line.matches('$').count(), 3, "{line}");
+    let out = hc11lab(&["run", "--break", "drawCell"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("drawCell (called from drawBoardLoop, Board.inc:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(called from Start+3, Viergewinnt.asm:"),
+        "{text}"
+    );
+}

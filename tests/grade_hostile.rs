@@ -985,7 +985,7 @@ fn a_crash_after_an_unbalanced_push_names_the_rts_that_went_there() {
     let report = grade(&grader, &[batch.join("pushy")]);
     let text = checks_text(&report, 0);
     assert!(
-        text.contains("`rts` at $C00D in sub+5 (Main.asm:10) returned there: it took $2AC0 from the stack at $00FD"),
+        text.contains("`rts` at $C00D in sub+5 (Main.asm:10) returned to $2AC0: it took $2AC0 from the stack at $00FD"),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);

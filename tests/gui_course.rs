@@ -3,7 +3,8 @@
 //! loaded), Check it (feedback and points from the course's grader), Hand
 //! in (the zip the grader takes, graded the same); File > Save a copy of
 //! the sources; the next-lesson button; the serial input line reaching the
-//! program's receiver.
+//! program's receiver; a lesson on a program of its own loading it on its
+//! board (and the next lesson going back to Viergewinnt).
 #![cfg(feature = "gui")]
 
 use std::path::PathBuf;
@@ -376,4 +377,56 @@ fn broken_course_folders_are_shown_with_place_and_reason_and_reload() {
         Some("02-broken".to_string())
     );
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A lesson on a program of its own (the example course's `01-sum`:
+/// `program = "sum.asm"`, `board = "evb"`) loads that program on that board
+/// when it is opened, names it above its steps, and its checks see it; a
+/// lesson on Viergewinnt opened after it loads Viergewinnt on trainer11
+/// again. Without an open lesson the panel says once to pick one.
+#[test]
+fn a_lesson_opens_its_own_program_on_its_board() {
+    let data = scratch("course-own-program");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let course = scratch("course-own-program-course");
+    copy_tree(&root.join("examples/course/01-sum"), &course.join("01-sum"));
+    copy_tree(&root.join("lessons/01-tour"), &course.join("02-tour"));
+    let settings = Settings {
+        side_tab: SideTab::Course,
+        language: Some(Lang::En),
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Bundled, None)
+        .with_course(data.clone(), course.clone());
+    let mut h = harness(app);
+    h.run();
+    // The picker's box says "Pick a lesson." (exactly one box does);
+    // no label under it repeats it.
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::ComboBox
+            && n.value().as_deref() == Some("Pick a lesson.")
+    });
+    assert_eq!(h.query_all_by_label("Pick a lesson.").count(), 0);
+    assert_eq!(h.query_all_by_label_contains("Pick a lesson").count(), 0);
+    h.state_mut().course.lessons.open("01-sum");
+    h.run();
+    let sum = course.join("01-sum").join("sum.asm");
+    assert_eq!(h.state().session.origin, Some(Origin::Path(sum)));
+    assert_eq!(h.state().session.board_key(), Some("evb"));
+    assert!(h.state().session.has_machine());
+    assert!(h
+        .query_by_label_contains("Program: sum.asm on evb")
+        .is_some());
+    // The checks look at that program: `loop` is one of its labels.
+    assert!(h.state().session.resolve("loop").is_some());
+    assert!(h.state().session.resolve("mainLoop").is_none());
+
+    h.state_mut().course.lessons.open("02-tour");
+    h.run();
+    assert_eq!(h.state().session.origin, Some(Origin::Bundled));
+    assert_eq!(h.state().session.board_key(), Some("trainer11"));
+    assert!(h.state().session.resolve("mainLoop").is_some());
+    drop(h);
+    let _ = std::fs::remove_dir_all(&data);
+    let _ = std::fs::remove_dir_all(&course);
 }

@@ -200,3 +200,47 @@ fn the_same_window_in_english_shows_the_english_list() {
         assert!(left.iter().any(|t| t.contains(en)), "{en} not shown");
     }
 }
+
+/// The cell buffer's header names the selected cell in the window's
+/// language: "Column 4, row 5" in English, "Spalte 4, Zeile 5" in German,
+/// never one language's words in the other's window.
+#[test]
+fn the_cell_header_speaks_the_windows_language() {
+    for (lang, want, other) in [
+        (Lang::En, "Column 4, row 5 @ $", "Spalte"),
+        (Lang::De, "Spalte 4, Zeile 5 @ $", "Column 4"),
+    ] {
+        let settings = Settings {
+            speed: Speed::Max,
+            language: Some(lang),
+            ..Settings::default()
+        };
+        let app = App::with_settings(settings, AppInput::Bundled, None);
+        let mut h = Harness::builder()
+            .with_size(Vec2::new(1920.0, 1080.0))
+            .with_step_dt(1.0 / 60.0)
+            .with_max_steps(120)
+            .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+        h.run();
+        let board = h
+            .state()
+            .session
+            .program()
+            .and_then(|p| p.symbol("board"))
+            .map(|s| s.value)
+            .expect("board");
+        // Byte 3 of the cell in column 4, row 5 (address row*56 + column*8).
+        h.state_mut().session.selection = Some(Selection::BufferByte(board + 5 * 56 + 4 * 8 + 3));
+        h.run();
+        let first = format!("{want}{:04X}:", board + 5 * 56 + 4 * 8);
+        assert!(
+            shows(&h, &first),
+            "{lang:?}: no `{first}` in {:?}",
+            texts(&h)
+        );
+        assert!(
+            !texts(&h).iter().any(|t| t.contains(other)),
+            "{lang:?}: `{other}` shown"
+        );
+    }
+}

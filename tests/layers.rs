@@ -72,6 +72,14 @@ fn grading_knows_nothing_of_lessons_or_the_window() {
 }
 
 #[test]
+fn lessons_know_nothing_of_the_window() {
+    assert_none(
+        &["src/lesson.rs", "src/lesson"],
+        &["crate::ui", "egui", "eframe"],
+    );
+}
+
+#[test]
 fn the_core_knows_nothing_above_it() {
     assert_none(
         &[

@@ -1,7 +1,7 @@
 //! `hc11lab lesson check --lang de`: every line is German (names, the
-//! grader's sentences, the advice), a crash names the instruction and its
-//! file:line, and a failed LCD check shows the expected picture beside the
-//! student's.
+//! grader's sentences, the advice, the assembler's messages), at most 100
+//! columns wide, a crash names the instruction and its file:line, and a
+//! failed LCD check shows the expected picture and the student's.
 
 use std::path::Path;
 use std::process::Command;
@@ -24,7 +24,20 @@ fn check(id: &str, folder: &Path, lang: &str) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "{id}: a line of {} columns:\n{line}",
+            line.chars().count()
+        );
+    }
+    text
+}
+
+/// The report with its lines joined (a long sentence is wrapped).
+fn joined(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Words of the grader's and the assignments' English that German output
@@ -32,6 +45,10 @@ fn check(id: &str, folder: &Path, lang: &str) -> String {
 const ENGLISH: &[&str] = &[
     " the ",
     "expected",
+    "FEHL ",
+    "error[",
+    "help:",
+    "keys)",
     "after keys",
     "differs",
     " must ",
@@ -64,7 +81,10 @@ fn every_line_of_a_german_check_is_german() {
     let firmware = root().join("firmware");
     for id in ["e1-draw", "e2-pulls", "e3-winline", "e4-computer"] {
         let text = check(id, &firmware, "de");
-        assert!(text.contains("FEHL") && text.contains("Punkte: "), "{text}");
+        assert!(
+            text.contains("falsch") && text.contains("Punkte: "),
+            "{text}"
+        );
         assert_german(&text, id);
     }
     for id in ["e5-tictactoe", "e6-othello", "e7-checkers"] {
@@ -100,31 +120,59 @@ fn a_crash_names_the_instruction_and_its_line_and_an_lcd_failure_shows_both_pict
     for lang in ["de", "en"] {
         let text = check("viergewinnt", &dir, lang);
         let want = format!("Input.inc:{line} `dc.b $41`");
-        assert!(text.contains(&want), "{lang}: no {want:?} in\n{text}");
+        assert!(
+            joined(&text).contains(&want),
+            "{lang}: no {want:?} in\n{text}"
+        );
         if lang == "de" {
-            assert!(text.contains("ungültiger Opcode $41"), "{text}");
+            assert!(joined(&text).contains("ungültiger Opcode $41"), "{text}");
             assert_german(&text, "crash");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
 
-    // The unchanged firmware fails E1's LCD check: both pictures, side by side.
+    // The unchanged firmware fails E1's LCD check: both pictures of the
+    // whole LCD, one above the other (side by side they would not fit).
     let text = check("e1-draw", &root().join("firmware"), "en");
     let at = text.find("draw shown").unwrap();
     let after = &text[at..];
-    assert!(
-        after.contains("expected") && after.contains("your LCD"),
-        "{after}"
+    let (expected, yours) = (
+        after.find("expected  (x=0..127, y=0..63)").expect(after),
+        after.find("your LCD").expect(after),
     );
-    let pic: Vec<&str> = after
-        .lines()
-        .filter(|l| l.contains(" | "))
-        .take(16)
-        .collect();
-    assert_eq!(pic.len(), 16, "{after}");
-    assert!(pic
-        .iter()
-        .all(|l| l.chars().any(|c| ('\u{2800}'..='\u{28FF}').contains(&c))));
+    assert!(expected < yours, "{after}");
+    let braille = |part: &str| {
+        part.lines()
+            .skip(1)
+            .take_while(|l| {
+                l.trim()
+                    .chars()
+                    .all(|c| ('\u{2800}'..='\u{28FF}').contains(&c))
+                    && !l.trim().is_empty()
+            })
+            .count()
+    };
+    assert_eq!(braille(&after[expected..]), 16, "{after}");
+    assert_eq!(braille(&after[yours..]), 16, "{after}");
+    // A region narrow enough goes side by side.
+    let frame = hc11lab::grade::frame::Frame::default();
+    let region = hc11lab::grade::frame::Rect {
+        x: 36,
+        y: 48,
+        w: 56,
+        h: 8,
+    };
+    let pic = hc11lab::lesson::feedback::lcd_pictures(
+        &frame,
+        &frame,
+        region,
+        hc11lab::lesson::Lang::De,
+        89,
+    );
+    assert!(
+        pic.starts_with("erwartet") && pic.lines().nth(1).is_some_and(|l| l.contains(" | ")),
+        "{pic}"
+    );
 }
 
 /// A jump into memory without code at start-up: the feedback names the
@@ -149,13 +197,96 @@ fn a_call_into_nowhere_names_the_call_and_its_line() {
     let want = format!(
         "The `jsr $E000` at Start+3 ($C550, Viergewinnt.asm:{line} `jsr $E000`) went there."
     );
-    assert!(text.contains(&want), "no {want:?} in\n{text}");
+    assert!(joined(&text).contains(&want), "no {want:?} in\n{text}");
     let text = check("viergewinnt", &dir, "de");
     assert!(
-        text.contains("Dorthin führte `jsr $E000` bei Start+3"),
+        joined(&text).contains("Dorthin führte `jsr $E000` bei Start+3"),
         "{text}"
     );
-    assert!(text.contains("(siehe `Startbild`)"), "{text}");
+    assert!(joined(&text).contains("(siehe `Startbild`)"), "{text}");
     assert_german(&text, "a call into nowhere");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// E1's solution with the `pulb` before `checkDrawEnd`'s `rts` missing:
+/// the crash is told once, its likely cause first (the `rts` with its
+/// file:line and what it took), and every later check that crashed the
+/// same way, the random games too, refers to it by name instead of
+/// repeating it; in German as well.
+#[test]
+fn the_likely_cause_comes_first_and_once() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-cause-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sol = root().join("tests/solutions/e1-draw");
+    for e in std::fs::read_dir(&sol).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    let logic = std::fs::read(dir.join("Logic.inc")).unwrap();
+    let logic = String::from_utf8_lossy(&logic).into_owned();
+    let end = "checkDrawEnd\n\n        pulb\n        rts";
+    assert_eq!(logic.matches(end).count(), 1);
+    let line = logic[..logic.find(end).unwrap()].lines().count() + 3;
+    std::fs::write(
+        dir.join("Logic.inc"),
+        logic.replacen(end, "checkDrawEnd\n\n        rts", 1),
+    )
+    .unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_hc11lab"))
+        .args(["lesson", "check", "e1-draw"])
+        .arg(&dir)
+        .args(["--json", "--lang", "en"])
+        .env("HC11LAB_LESSONS", root().join("lessons"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let feedback: Vec<&str> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["feedback"].as_str().unwrap())
+        .collect();
+    let cause = format!("`rts` at $C50F in checkDrawEnd (Logic.inc:{line}) returned to");
+    let telling: Vec<usize> = (0..feedback.len())
+        .filter(|i| feedback[*i].contains(&cause))
+        .collect();
+    assert_eq!(telling.len(), 1, "{feedback:#?}");
+    let first = feedback[telling[0]];
+    // After the keys, the cause is the first thing said.
+    let said = first.split_once("`: ").map_or(first, |(_, r)| r);
+    assert!(said.starts_with(&cause), "{first}");
+    assert!(
+        first.find("a push without its pull") < first.find("illegal opcode"),
+        "{first}"
+    );
+    let name = v["checks"][telling[0]]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let referring = feedback
+        .iter()
+        .filter(|f| f.contains(&format!("the same failure as in `{name}`")))
+        .count();
+    assert!(referring >= 5, "{feedback:#?}");
+    // The random games too.
+    assert!(
+        feedback.last().unwrap().contains("the same failure as in"),
+        "{feedback:#?}"
+    );
+
+    let text = check("e1-draw", &dir, "de");
+    assert_german(&text, "a missing pull");
+    let joined = joined(&text);
+    assert_eq!(
+        joined.matches("ist nach $05C3 zurückgekehrt").count(),
+        1,
+        "{text}"
+    );
+    assert!(
+        joined.contains("derselbe Fehler wie bei `Unentschieden erkannt`"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,4 +1,4 @@
-//! `hc11lab lesson list|show` as a user runs them.
+//! `hc11lab lesson list|show|start|check` as a user runs them.
 
 use std::process::Command;
 
@@ -62,9 +62,24 @@ fn bad_ids_and_languages_fail() {
     let (code, _, err) = hc11lab(&["lesson", "show", "99-nothing"]);
     assert_eq!(code, 1);
     assert!(err.contains("no lesson or exercise `99-nothing`"), "{err}");
-    let (code, _, err) = hc11lab(&["lesson", "list", "--lang", "fr"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("unknown language `fr`"), "{err}");
+    // An unknown language is bad usage (exit status 2), for every command.
+    for cmd in [
+        &["lesson", "list", "--lang", "fr"][..],
+        &["lesson", "show", "01-tour", "--lang", "fr"],
+        &["lesson", "check", "e1-draw", "firmware", "--lang", "fr"],
+        &["lesson", "start", "e1-draw", "x", "--lang", "fr"],
+    ] {
+        let (code, _, err) = hc11lab(cmd);
+        assert_eq!(code, 2, "{cmd:?}: {err}");
+        assert!(err.contains("unknown language `fr`"), "{err}");
+    }
+    // `check --help` says when it exits 1.
+    let (code, out, _) = hc11lab(&["lesson", "check", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("1 when it is not") && out.contains("2 for bad usage"),
+        "{out}"
+    );
     let (code, _, _) = hc11lab(&["lesson", "frobnicate"]);
     assert_eq!(code, 2);
 }
@@ -101,7 +116,15 @@ fn check_grades_a_submission_through_the_grader() {
     let (code, out, _) = hc11lab(&["lesson", "check", "viergewinnt", d, "--lang", "de"]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("FEHL") && out.contains("wird assembliert"),
+        out.contains("falsch") && out.contains("wird assembliert"),
+        "{out}"
+    );
+    // The assembler's messages in German too.
+    assert!(
+        out.contains("Fehler[E0004]: undefiniertes Symbol `nothing`")
+            && out.contains("das Programm lässt sich nicht assemblieren")
+            && !out.contains("error[")
+            && !out.contains("help:"),
         "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -183,4 +206,101 @@ fn check_takes_a_single_source_file_with_its_includes() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("include file `Utils.inc` not found"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `lesson start ID DIR` gives an installed hc11lab's student the starter
+/// code: the bundled Viergewinnt for an exercise that changes the game,
+/// the `starter/` files for one that has them, an empty main file for the
+/// base assignment; it never overwrites a file, and the copy is what
+/// `lesson check` then grades. Every task text says how.
+#[test]
+fn start_copies_the_starter_without_overwriting_work() {
+    let dir = std::env::temp_dir().join(format!("hc11lab-start-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let e1 = dir.join("my e1");
+    let e1s = e1.to_str().unwrap();
+    let (code, out, err) = hc11lab(&["lesson", "start", "e1-draw", e1s, "--lang", "en"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!("hc11lab lesson check e1-draw {e1s}")),
+        "{out}"
+    );
+    for (name, text) in hc11lab::firmware::FILES {
+        assert_eq!(
+            &std::fs::read_to_string(e1.join(name)).unwrap(),
+            text,
+            "{name}"
+        );
+    }
+    // A second start refuses and keeps the student's work.
+    std::fs::write(e1.join("Logic.inc"), "; my work\n").unwrap();
+    let (code, _, err) = hc11lab(&["lesson", "start", "e1-draw", e1s]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Logic.inc") && err.contains("nothing was copied"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(e1.join("Logic.inc")).unwrap(),
+        "; my work\n"
+    );
+    // The copy is what `lesson check` grades (the starter does not do the task).
+    let (code, out, _) = hc11lab(&["lesson", "check", "e1-draw", e1s, "--lang", "de"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("Punkte: "), "{out}");
+
+    // An exercise with a starter/ folder: its files.
+    let e6 = dir.join("e6");
+    let (code, out, err) = hc11lab(&["lesson", "start", "e6-othello", e6.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Dateien") && out.contains("Othello.asm"),
+        "{out}"
+    );
+    let starter =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons/e6-othello/starter");
+    for e in std::fs::read_dir(&starter).unwrap() {
+        let p = e.unwrap().path();
+        assert_eq!(
+            std::fs::read(&p).unwrap(),
+            std::fs::read(e6.join(p.file_name().unwrap())).unwrap()
+        );
+    }
+    // The base assignment has no starter: an empty main file.
+    let base = dir.join("base");
+    let (code, _, err) = hc11lab(&["lesson", "start", "viergewinnt", base.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let main = std::fs::read_to_string(base.join("Viergewinnt.asm")).unwrap();
+    assert!(main.lines().all(|l| l.starts_with(';')), "{main}");
+    // A guided lesson has no starter: bad usage.
+    let (code, _, err) = hc11lab(&[
+        "lesson",
+        "start",
+        "01-tour",
+        dir.join("t").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not an exercise"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Every task text tells how to get its starter code.
+    let lessons = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    for e in std::fs::read_dir(&lessons).unwrap() {
+        let d = e.unwrap().path();
+        if !d.join("assignment.toml").is_file() {
+            continue;
+        }
+        let id = d.file_name().unwrap().to_string_lossy().into_owned();
+        for lang in ["de", "en"] {
+            let task = std::fs::read_to_string(d.join(format!("task.{lang}.md"))).unwrap();
+            assert!(
+                task.contains(&format!("hc11lab lesson start {id} ")),
+                "{id}/task.{lang}.md does not say `hc11lab lesson start {id} DIR`"
+            );
+            assert!(
+                !task.contains("`firmware/`"),
+                "{id}/task.{lang}.md points at firmware/"
+            );
+        }
+    }
 }

@@ -162,10 +162,7 @@ fn exercises_are_listed_beside_lessons() {
 
 #[test]
 fn german_texts_address_the_student_as_du() {
-    // Formal address: a verb followed by `Sie` (`Drücken Sie`, `haben Sie`)
-    // or `Ihnen` / `Ihr...`. `Sie` as "it/she" (`Die Konstante ... Sie
-    // verschiebt`) stays allowed.
-    let formal = regex::Regex::new(r"\b\p{L}+en\s+Sie\b|\bIhnen\b|\bIhre?[mnrs]?\b").unwrap();
+    // The rule `lesson validate` applies to a teacher's course too.
     let mut files = Vec::new();
     for e in std::fs::read_dir(root().join("lessons")).unwrap() {
         let d = e.unwrap().path();
@@ -178,13 +175,66 @@ fn german_texts_address_the_student_as_du() {
     assert!(files.len() >= 20, "{files:?}");
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            assert!(
-                !formal.is_match(line),
-                "{}:{}: formal address (the course says du): {line}",
-                f.display(),
-                i + 1
-            );
-        }
+        let found = hc11lab::lesson::validate::formal_address(&text);
+        assert!(
+            found.is_empty(),
+            "{}: formal address (the course says du): {found:?}",
+            f.display()
+        );
     }
+    // What the rule finds, and what it leaves alone.
+    let find = |t: &str| {
+        hc11lab::lesson::validate::formal_address(t)
+            .into_iter()
+            .map(|(l, w)| format!("{l}:{w}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(find("Drücken Sie die Taste."), ["1:Sie"]);
+    assert_eq!(
+        find("Dann lesen\nSie weiter und prüfen Ihr Programm."),
+        ["2:Sie", "2:Ihr"]
+    );
+    assert_eq!(find("Wie geht es Ihnen?"), ["1:Ihnen"]);
+    assert!(find("Die Konstanten sind fest. Sie verschieben nichts.").is_empty());
+    assert!(find("Schreib `Sie equ 1` in die Datei.").is_empty());
+    assert!(find("Drücke die Taste, dann siehst du es.").is_empty());
+}
+
+/// An exercise names each check the same in its task, in the list and in
+/// the check's report: the title of `assignment.toml` is the task's heading,
+/// and every check's name (its German title in the German task) starts a
+/// row of the task's grading table. E1 says "page" for an LCD page in
+/// both languages (the course's "Zeile" is a row of the board).
+#[test]
+fn exercises_name_their_checks_the_same_everywhere() {
+    for id in ["e1-draw", "e3-winline", "e8-contrast"] {
+        let dir = root().join("lessons").join(id);
+        let a = hc11lab::grade::Assignment::load(&dir).unwrap();
+        let german = hc11lab::lesson::feedback::load_german(&dir).unwrap();
+        for (lang, file) in [(Lang::En, "task.en.md"), (Lang::De, "task.de.md")] {
+            let task = std::fs::read_to_string(dir.join(file)).unwrap();
+            let rows: Vec<&str> = task.lines().filter_map(|l| l.strip_prefix("| ")).collect();
+            for c in &a.checks {
+                let name = match lang {
+                    Lang::En => c.name.clone(),
+                    Lang::De => german[&c.name].title.clone(),
+                };
+                let listed = rows.iter().any(|r| {
+                    r.strip_prefix(name.as_str()).is_some_and(|rest| {
+                        rest.starts_with(" |") || rest.starts_with(':') || rest.starts_with(" (")
+                    })
+                });
+                assert!(listed, "{id}/{file}: no table row for `{name}`");
+            }
+        }
+        let cat = Catalog::load(&root().join("lessons")).unwrap();
+        let ex = cat.exercise(id).unwrap();
+        assert_eq!(
+            a.title,
+            ex.title(Lang::En),
+            "{id}: title and task heading differ"
+        );
+    }
+    let de = std::fs::read_to_string(root().join("lessons/e1-draw/task.de.md")).unwrap();
+    assert!(!de.contains("in Zeile 6") && de.contains("auf Seite 6"));
 }

@@ -73,7 +73,7 @@ fn an_evb_program_on_the_trainer11_is_told_where_its_variables_went() {
     assert!(!err.contains("warning"), "{err}");
     let text = String::from_utf8_lossy(&out.stdout);
     // 1 + 2 + ... + 1000 = 500500 = $7A314, $A314 in 16 bits.
-    assert!(text.contains("SUM @ $0010: A3 14"), "{text}");
+    assert!(text.contains("SUM @ $0010: $A3 $14"), "{text}");
 }
 
 #[test]

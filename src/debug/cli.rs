@@ -136,10 +136,15 @@ impl DebugRun {
                         .label
                         .clone()
                         .unwrap_or_else(|| format!("${:04X}", f.call_site.address)),
-                    f.call_site
-                        .line
-                        .map(|l| format!(", line {l}"))
-                        .unwrap_or_default(),
+                    // File and line, as every other place names a line.
+                    match (&f.call_site.file, f.call_site.line) {
+                        (Some(file), Some(l)) => {
+                            let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+                            format!(", {name}:{l}")
+                        }
+                        (None, Some(l)) => format!(", line {l}"),
+                        _ => String::new(),
+                    },
                     if f.doubt.is_some() {
                         " [stack changed by hand]"
                     } else {

@@ -12,6 +12,7 @@
 //! provided = ["trainer11Register.inc"]  # course files, always the course's copy
 //! required_symbols = ["player"]     # names the checks rely on
 //! dialect = "course"                # or "as11", "asm11" (docs/dialects.md)
+//! lang = "de"                       # feedback of `grade` in German (default English)
 //!
 //! [limits]
 //! max_cycles = 20000000             # per scenario and per move of a differential game
@@ -138,6 +139,11 @@ pub struct Assignment {
     /// That board, read and checked when the assignment was loaded.
     #[serde(skip)]
     pub board_setup: crate::board::config::BoardSetup,
+    /// The language of the feedback `grade` writes (`lang = "de"`: the
+    /// German names and advice of `feedback.de.toml`); `grade --lang`
+    /// overrides it, `None` is English.
+    #[serde(default)]
+    pub lang: Option<crate::grade::lang::Lang>,
 }
 
 fn default_board() -> String {
@@ -242,6 +248,7 @@ impl Assignment {
             checks,
             board,
             board_setup,
+            lang: h.lang,
         })
     }
 

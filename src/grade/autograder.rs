@@ -143,6 +143,7 @@ pub fn grade_in_place(
     submission: &Path,
     results: &Path,
     dialect: Option<crate::asm::Dialect>,
+    lang: Option<crate::grade::lang::Lang>,
 ) -> Result<Placed, GradeError> {
     let started = crate::platform::Instant::now();
     let prepared = Assignment::load(assignment).and_then(|mut a| {
@@ -192,6 +193,13 @@ pub fn grade_in_place(
             (r, Some(sub))
         }
     };
+    // The feedback in the course's language (`--lang`, else the
+    // assignment's `lang`), as the student reads it.
+    let lang = lang.or(grader.assignment().lang);
+    let result = match lang {
+        Some(l) => crate::grade::feedback::localize(&result, grader.assignment(), None, l),
+        None => result,
+    };
     let seconds = started.elapsed().as_secs_f64();
     // Only a graded submission that lost points can have failed to assemble.
     let errors = match (&sub, &result.status) {
@@ -203,11 +211,12 @@ pub fn grade_in_place(
     let gradable = matches!(result.status, SubmissionStatus::Graded) && errors.is_empty();
     let json = match platform {
         Platform::PrairieLearn => prairielearn::results_json(&result, grader.assignment(), &errors),
-        Platform::Gradescope => gradescope::results_json_with_errors(
+        Platform::Gradescope => gradescope::results_json_in(
             &result,
             Some(grader.assignment()),
             Some(seconds),
             &errors,
+            lang,
         ),
     };
     write_results(results, &json)?;

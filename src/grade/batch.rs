@@ -220,6 +220,7 @@ pub fn grade_paths_sharded(
         // In the batch's threads (fingerprinting a thousand submissions
         // took a second on one core).
         similarity: pool.install(|| compare(&sims, &starter, similarity)),
+        lang: None,
     };
     Ok(GradedBatch {
         report,
@@ -326,12 +327,26 @@ pub fn run_gradescope_in(
     results: &Path,
     dialect: Option<crate::asm::Dialect>,
 ) -> Result<SubmissionResult, GradeError> {
+    run_gradescope_lang(assignment_dir, submission, results, dialect, None)
+}
+
+/// [`run_gradescope_in`] with the feedback in `lang` (`--lang`; `None`:
+/// the assignment's `lang`, else English): check names, the grader's
+/// sentences and the advice as the student reads them.
+pub fn run_gradescope_lang(
+    assignment_dir: &Path,
+    submission: &Path,
+    results: &Path,
+    dialect: Option<crate::asm::Dialect>,
+    lang: Option<crate::grade::lang::Lang>,
+) -> Result<SubmissionResult, GradeError> {
     super::autograder::grade_in_place(
         super::autograder::Platform::Gradescope,
         assignment_dir,
         submission,
         results,
         dialect,
+        lang,
     )
     .map(|placed| placed.result)
 }

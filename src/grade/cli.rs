@@ -48,6 +48,9 @@ pub struct GradeRequest {
     /// `--prepare`: run the reference once and write the prepared
     /// reference into the assignment folder (see [`super::engine::PREPARED_FILE`]).
     pub prepare: bool,
+    /// `--lang`: the language of the feedback in the reports, overriding
+    /// the assignment's `lang` (default English).
+    pub lang: Option<crate::grade::lang::Lang>,
 }
 
 /// Most worker threads `--jobs` may ask for: far more than any machine
@@ -137,6 +140,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             &platform.submission(&root),
             &platform.results(&root),
             req.dialect,
+            req.lang,
         );
     }
     if req.platform_root.is_some() {
@@ -199,6 +203,7 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
             &submission,
             &results,
             req.dialect,
+            req.lang,
         );
     }
     if req.paths.is_empty() {
@@ -235,7 +240,12 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         ..GradeOptions::new(req.assignment.clone(), req.paths.clone())
     };
     let progress = terminal_progress();
-    let graded = grade_batch_sharded(&opts, &*progress)?;
+    let mut graded = grade_batch_sharded(&opts, &*progress)?;
+    // The feedback as the students read it (`--lang`, else the assignment's `lang`).
+    let assignment = super::Assignment::load(&req.assignment)?;
+    if let Some(lang) = req.lang.or(assignment.lang) {
+        crate::grade::feedback::localize_batch(&mut graded.report, &assignment, lang);
+    }
     let mut files = report_files(&graded.report)?;
     if let Some(shard) = req.shard {
         let output = ShardOutput::new(
@@ -303,8 +313,9 @@ fn in_place(
     submission: &Path,
     results: &Path,
     dialect: Option<crate::asm::Dialect>,
+    lang: Option<crate::grade::lang::Lang>,
 ) -> Result<GradeOutcome, GradeError> {
-    let placed = grade_in_place(platform, assignment, submission, results, dialect)?;
+    let placed = grade_in_place(platform, assignment, submission, results, dialect, lang)?;
     let r = &placed.result;
     let mut text = String::new();
     for n in &placed.notes {

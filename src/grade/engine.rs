@@ -9,7 +9,7 @@
 
 use super::assignment::{
     Assertion, Assignment, Check, CheckKind, Differential, Expected, Generator, LcdExpected,
-    MemSpec, ReferenceSource, Reg, Scenario, SerialExpected,
+    MemSpec, ReferenceSource, Reg, Scenario, SerialExpected, Visibility,
 };
 use super::error::GradeError;
 use super::frame::{Frame, HEIGHT};
@@ -38,7 +38,7 @@ use observe::*;
 use prepare::*;
 pub use record::PREPARED_FILE;
 use run::*;
-pub use run::{frame_of, frame_of_lcd, RunFailure};
+pub use run::{exit_as_cause, frame_of, frame_of_lcd, RunFailure};
 
 /// The reference solution, booted, with its cached runs.
 #[derive(Debug)]
@@ -279,10 +279,11 @@ impl Grader {
         &self,
         booted: &Booted,
         s: &Scenario,
-    ) -> Result<(Observation, Machine), String> {
+    ) -> Result<(Observation, Machine), ScenarioFailure> {
         let mut m = booted.machine.clone();
         let mut guard = booted.guard.clone();
-        let script = Script::parse_keys(&s.keys).map_err(|e| e.to_string())?;
+        let script =
+            Script::parse_keys(&s.keys).map_err(|e| ScenarioFailure::said(e.to_string()))?;
         let budget = s.max_cycles.unwrap_or(self.assignment.limits.max_cycles);
         let start = m.cycles();
         // The screens `lcd = "unchanged"` compares with (validated: at
@@ -304,14 +305,18 @@ impl Grader {
         )
         .map_err(|e| {
             let run = (&script, self.timings.scenario);
-            explain_exit(e, &booted.machine, run, &m).to_string()
+            let e = explain_exit(e, &booted.machine, run, &m);
+            ScenarioFailure {
+                text: e.to_string(),
+                plain: e.without_cause().to_string(),
+            }
         })?;
         let kept = m.take_lcd_captures();
         if self.assignment.limits.require_idle && !settled {
-            return Err(format!(
+            return Err(ScenarioFailure::said(format!(
                 "the program never became idle (it kept writing to the LCD or the ports for {} E-cycles after a key); is there an endless loop, e.g. a branch back to the start instead of the main loop?",
                 self.timings.scenario.settle_cap
-            ));
+            )));
         }
         let mut obs = Observation::take(&m, booted.boot_cycles + (m.cycles() - start));
         obs.before_last = last_keys
@@ -414,6 +419,14 @@ impl Grader {
         );
         let mut results = Vec::new();
         let mut first_not_run: Option<&str> = None;
+        // Failures of runs (a crash, an endless loop) already told in full,
+        // with the visible check that tells them: one mistake usually fails
+        // several scenarios the same way, and its cause is said once.
+        let mut told: Vec<(String, &str)> = Vec::new();
+        // The same failures as other kinds of checks tell them (a random
+        // game's), also without their cause, with the index of the check
+        // that tells them in full.
+        let mut plain: Vec<(String, usize, &str)> = Vec::new();
         for (i, c) in self.assignment.checks.iter().enumerate() {
             let outcome = match (&c.kind, &booted) {
                 (CheckKind::Assembles, _) => Outcome::pass("assembles without errors"),
@@ -433,10 +446,29 @@ impl Grader {
                         .and_then(|r| r.scenarios.get(&s.keys));
                     match self.run_scenario(b, s) {
                         // The program failed to run: the check's advice is about something else.
-                        Err(e) => Outcome {
-                            advice: false,
-                            ..Outcome::fail(format!("after keys `{}`: {e}", s.keys))
-                        },
+                        Err(e) => {
+                            let failure = e.text.clone();
+                            let text = match told.iter().find(|(f, _)| *f == failure) {
+                                Some((_, first)) => format!(
+                                    "after keys `{}`: the same failure as in `{first}` (its likely cause is named there)",
+                                    s.keys
+                                ),
+                                None => {
+                                    if c.visibility == Visibility::Visible {
+                                        told.push((failure.clone(), &c.name));
+                                        plain.push((failure.clone(), i, &c.name));
+                                        if e.plain != failure {
+                                            plain.push((e.plain.clone(), i, &c.name));
+                                        }
+                                    }
+                                    format!("after keys `{}`: {failure}", s.keys)
+                                }
+                            };
+                            Outcome {
+                                advice: false,
+                                ..Outcome::fail(text)
+                            }
+                        }
                         Ok((obs, m)) => {
                             let (failures, lcd) = evaluate(&s.expect, &obs, reference);
                             if failures.is_empty() {
@@ -471,6 +503,14 @@ impl Grader {
                 }
             };
             results.push(to_result(c, outcome));
+        }
+        for (short, at, name) in plain {
+            let same = format!("the same failure as in `{name}` (its likely cause is named there)");
+            for r in results.iter_mut().skip(at + 1) {
+                if r.output.contains(&short) {
+                    r.output = r.output.replace(&short, &same);
+                }
+            }
         }
         results
     }
@@ -564,6 +604,31 @@ impl Grader {
         let mut r = self.rejected(name, &format!("internal grader error: {why}"));
         r.status = SubmissionStatus::InternalError(why.to_string());
         r
+    }
+}
+
+/// Why a scenario's run ended early: the text a check tells (the likely
+/// cause first, where a replay found one) and the same failure as a run
+/// without the replay words it (see [`RunFailure::without_cause`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ScenarioFailure {
+    text: String,
+    plain: String,
+}
+
+impl ScenarioFailure {
+    /// A failure with no cause apart from itself.
+    fn said(text: String) -> ScenarioFailure {
+        ScenarioFailure {
+            plain: text.clone(),
+            text,
+        }
+    }
+}
+
+impl std::fmt::Display for ScenarioFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
     }
 }
 

@@ -109,6 +109,16 @@ pub fn gradescope_json(result: &SubmissionResult) -> String {
     super::autograder::gradescope::results_json(result, None, None)
 }
 
+/// Gradescope's `results.json` for one submission of a batch whose
+/// feedback is in `lang` (`None`: English): the words around its notes and
+/// a rejection are in that language too.
+pub fn gradescope_json_in(
+    result: &SubmissionResult,
+    lang: Option<crate::grade::lang::Lang>,
+) -> String {
+    super::autograder::gradescope::results_json_in(result, None, None, &[], lang)
+}
+
 /// Escapes text for XML attributes and content; drops characters XML 1.0 forbids.
 pub fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -125,6 +135,31 @@ pub fn xml_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// What went wrong in a check's output, for a one-line summary (JUnit's
+/// `<failure message>`): its first line without the scenario it ran
+/// (`after keys `...`: `), or the first reason listed under that.
+pub fn failure_reason(output: &str) -> &str {
+    let mut lines = output.lines().map(str::trim).filter(|l| !l.is_empty());
+    let Some(first) = lines.next() else {
+        return "failed";
+    };
+    let rest = ["after keys `", "nach den Tasten `"]
+        .iter()
+        .find_map(|p| first.strip_prefix(p))
+        .and_then(|r| r.split_once("`:").map(|(_, rest)| rest))
+        .or_else(|| {
+            ["after the start:", "nach dem Start:"]
+                .iter()
+                .find_map(|p| first.strip_prefix(p))
+        })
+        .map(str::trim);
+    match rest {
+        None => first,
+        Some("") => lines.next().map_or(first, |l| l.trim_start_matches("- ")),
+        Some(reason) => reason,
+    }
 }
 
 /// JUnit XML: a test suite per submission, a test case per check.
@@ -172,11 +207,10 @@ pub fn junit_xml(report: &BatchReport) -> String {
             if c.passed {
                 out.push_str("/>\n");
             } else {
-                let first = c.output.lines().next().unwrap_or("failed");
                 let _ = writeln!(
                     out,
                     ">\n      <failure message=\"{}\">{}</failure>\n    </testcase>",
-                    xml_escape(first),
+                    xml_escape(failure_reason(&c.output)),
                     xml_escape(&format!(
                         "{} of {} points\n{}",
                         fmt_points(c.score),
@@ -252,7 +286,7 @@ pub fn report_files(report: &BatchReport) -> Result<output::Files, GradeError> {
     {
         files.push((
             format!("{folder}/{}", output::RESULTS_FILE),
-            gradescope_json(s),
+            gradescope_json_in(s, report.lang),
         ));
     }
     Ok(files)
@@ -375,6 +409,7 @@ pub(crate) mod tests {
                     }],
                 }],
             },
+            lang: None,
         }
     }
 
@@ -414,6 +449,27 @@ pub(crate) mod tests {
         assert_eq!(v["tests"][1]["max_score"], 2.0);
         assert_eq!(v["tests"][1]["status"], "failed");
         assert!(v["output"].as_str().unwrap().contains("UTF-8"));
+    }
+
+    #[test]
+    fn a_junit_failure_message_is_the_reason() {
+        assert_eq!(
+            failure_reason("after keys `drop,left`: illegal opcode $41 at x\nadvice"),
+            "illegal opcode $41 at x"
+        );
+        assert_eq!(
+            failure_reason("after keys `drop`:\n  - player ($0197) is $01, expected $02\n  - more"),
+            "player ($0197) is $01, expected $02"
+        );
+        assert_eq!(
+            failure_reason("nach dem Start: der Wert fehlt"),
+            "der Wert fehlt"
+        );
+        assert_eq!(
+            failure_reason("does not assemble:\nerror"),
+            "does not assemble:"
+        );
+        assert_eq!(failure_reason(""), "failed");
     }
 
     #[test]

@@ -130,6 +130,11 @@ pub struct BatchReport {
     pub submissions: Vec<SubmissionResult>,
     /// Pairs of suspiciously similar submissions.
     pub similarity: SimilarityReport,
+    /// The language the feedback was put into (`grade --lang`, the
+    /// assignment's `lang`); `None`: as graded, English. Gradescope's
+    /// `results.json` frames its notes in it.
+    #[serde(default)]
+    pub lang: Option<crate::grade::lang::Lang>,
 }
 
 #[cfg(test)]

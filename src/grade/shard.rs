@@ -434,6 +434,7 @@ pub fn merge_shards(shards: &[(PathBuf, ShardOutput)]) -> Result<BatchReport, Gr
         max_score: first.report.max_score,
         submissions: results,
         similarity,
+        lang: first.report.lang,
     })
 }
 

@@ -140,6 +140,68 @@ impl Lesson {
         Ok(lesson)
     }
 
+    /// Everything wrong with the lesson folder `dir` at once, for
+    /// `lesson validate`: every problem of the manifest's steps, of each
+    /// text, and of how they fit together. The lesson comes back as far as
+    /// it could be read (its manifest parses), so its names and model
+    /// solutions can be checked too.
+    pub fn inspect(dir: &Path) -> (Option<Lesson>, Vec<String>) {
+        let id = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut problems = Vec::new();
+        let manifest_path = dir.join("lesson.toml");
+        let manifest = match std::fs::read_to_string(&manifest_path) {
+            Ok(text) => match Manifest::parse_all(&text) {
+                Ok(m) => Some(m),
+                Err(all) => {
+                    problems.extend(
+                        all.iter()
+                            .map(|e| format!("{}: {e}", manifest_path.display())),
+                    );
+                    None
+                }
+            },
+            Err(e) => {
+                problems.push(format!("{}: {e}", manifest_path.display()));
+                None
+            }
+        };
+        let mut texts = BTreeMap::new();
+        for lang in Lang::ALL {
+            let p = dir.join(format!("{}.md", lang.code()));
+            if !p.is_file() {
+                continue;
+            }
+            match std::fs::read_to_string(&p)
+                .map_err(|e| e.to_string())
+                .and_then(|t| LessonText::parse(&t).map_err(|e| e.to_string()))
+            {
+                Ok(t) => {
+                    texts.insert(lang, t);
+                }
+                Err(e) => problems.push(format!("{}: {e}", p.display())),
+            }
+        }
+        let Some(manifest) = manifest else {
+            return (None, problems);
+        };
+        let lesson = Lesson {
+            id: id.clone(),
+            dir: Some(dir.to_path_buf()),
+            manifest,
+            texts,
+        };
+        problems.extend(
+            lesson
+                .mismatches()
+                .into_iter()
+                .map(|m| format!("lesson `{id}`: {m}")),
+        );
+        (Some(lesson), problems)
+    }
+
     fn mismatch(&self, message: String) -> LessonError {
         LessonError::Mismatch {
             lesson: self.id.clone(),
@@ -148,20 +210,31 @@ impl Lesson {
     }
 
     fn validate(&self) -> Result<(), LessonError> {
+        match self.mismatches().into_iter().next() {
+            Some(m) => Err(self.mismatch(m)),
+            None => Ok(()),
+        }
+    }
+
+    /// Every way the manifest and the texts do not fit together, one
+    /// message each (empty: they fit).
+    pub fn mismatches(&self) -> Vec<String> {
+        let mut out = Vec::new();
         if self.texts.is_empty() {
-            return Err(self.mismatch("no text: add `de.md` and/or `en.md`".into()));
+            out.push("no text: add `de.md` and/or `en.md`".into());
         }
         let mut reference: Option<(Lang, &LessonText)> = None;
         for (lang, text) in &self.texts {
             for s in &self.manifest.step {
                 let Some(st) = text.step(&s.id) else {
-                    return Err(self.mismatch(format!(
+                    out.push(format!(
                         "{lang}.md has no section for step `{}` (add `## ... {{#{}}}`)",
                         s.id, s.id
-                    )));
+                    ));
+                    continue;
                 };
                 if st.body.trim().is_empty() {
-                    return Err(self.mismatch(format!("{lang}.md: step `{}` has no text", s.id)));
+                    out.push(format!("{lang}.md: step `{}` has no text", s.id));
                 }
                 let choice = s.check.iter().find_map(|c| match c {
                     Check::Choice(c) => Some(c),
@@ -169,26 +242,26 @@ impl Lesson {
                 });
                 match choice {
                     Some(c) if !st.choices.iter().any(|ch| ch.key == c.answer.to_ascii_lowercase()) => {
-                        return Err(self.mismatch(format!(
+                        out.push(format!(
                             "{lang}.md: step `{}` has no choice `{}` (`### ... {{.choices}}` with `- {}) ...`)",
                             s.id, c.answer, c.answer
-                        )))
+                        ))
                     }
                     None if !st.choices.is_empty() => {
-                        return Err(self.mismatch(format!(
+                        out.push(format!(
                             "{lang}.md: step `{}` lists choices but has no `choice` check",
                             s.id
-                        )))
+                        ))
                     }
                     _ => {}
                 }
             }
             for st in &text.steps {
                 if self.manifest.step(&st.id).is_none() {
-                    return Err(self.mismatch(format!(
+                    out.push(format!(
                         "{lang}.md: section `{}` is not a step of lesson.toml",
                         st.id
-                    )));
+                    ));
                 }
             }
             if let Some((rl, rt)) = reference {
@@ -196,27 +269,27 @@ impl Lesson {
                     let (a, b) = (rt.step(&s.id), text.step(&s.id));
                     let (Some(a), Some(b)) = (a, b) else { continue };
                     if a.hints.len() != b.hints.len() {
-                        return Err(self.mismatch(format!(
+                        out.push(format!(
                             "step `{}`: {rl}.md has {} hints, {lang}.md {}",
                             s.id,
                             a.hints.len(),
                             b.hints.len()
-                        )));
+                        ));
                     }
                     let keys =
                         |t: &StepText| t.choices.iter().map(|c| c.key.clone()).collect::<Vec<_>>();
                     if keys(a) != keys(b) {
-                        return Err(self.mismatch(format!(
+                        out.push(format!(
                             "step `{}`: the choices of {rl}.md and {lang}.md differ",
                             s.id
-                        )));
+                        ));
                     }
                 }
             } else {
                 reference = Some((*lang, text));
             }
         }
-        Ok(())
+        out
     }
 
     /// The text in `lang`, or in the other language if it has none.

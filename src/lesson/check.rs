@@ -91,57 +91,16 @@ impl CheckReport {
     /// The report for a student in `lang`: names and advice from the
     /// exercise's `feedback.de.toml` for German, the grader's sentences
     /// translated, and every address followed by its source line in
-    /// `program` (the submission, where it assembles).
+    /// `program` (the submission, where it assembles); see
+    /// [`feedback::localize`].
     pub fn localized(
         r: &SubmissionResult,
         assignment: &Assignment,
         program: Option<&Program>,
         lang: Lang,
     ) -> CheckReport {
-        let german = match lang {
-            Lang::De => feedback::load_german(&assignment.dir).unwrap_or_default(),
-            Lang::En => Default::default(),
-        };
-        let mut report = CheckReport::from(r);
+        let mut report = CheckReport::from(&feedback::localize(r, assignment, program, lang));
         report.lang = lang;
-        for line in &mut report.checks {
-            let advice = assignment
-                .checks
-                .iter()
-                .find(|c| c.name == line.name)
-                .map(|c| c.feedback.trim().to_string())
-                .filter(|f| !f.is_empty());
-            let mut text = line.feedback.clone();
-            let mut own_advice = None;
-            if let Some(a) = &advice {
-                if let Some(head) = text.trim_end().strip_suffix(a.as_str()) {
-                    own_advice = Some(a.clone());
-                    text = head.trim_end().to_string();
-                }
-            }
-            if let Some(p) = program {
-                text = feedback::with_source_lines(&text, p);
-            }
-            text = feedback::translate(&text, lang);
-            // A check named in another's feedback (`see `start screen``)
-            // goes by its title in the report's language.
-            for (name, l) in german.iter() {
-                text = text.replace(&format!("`{name}`"), &format!("`{}`", l.title));
-            }
-            let local = german.get(&line.name);
-            if let Some(a) = own_advice {
-                let a = local.map_or(a, |l| l.feedback.trim().to_string());
-                text = if text.is_empty() {
-                    a
-                } else {
-                    format!("{text}\n{a}")
-                };
-            }
-            line.feedback = text;
-            if let Some(l) = local {
-                line.name = l.title.clone();
-            }
-        }
         report
     }
 }
@@ -173,6 +132,32 @@ pub fn check_localized(
     let program = assemble_submission(&assignment, &submission);
     let report = CheckReport::localized(&result, &assignment, program.as_ref(), lang);
     Ok((result, report))
+}
+
+/// Grades as [`check`] does and returns what the student may see, in
+/// `lang` (hidden checks without their output, see
+/// [`SubmissionResult::student_view`]; names, feedback and the assembler's
+/// messages translated, addresses with their source lines): what the
+/// Course tab's Check shows.
+pub fn check_for_student(
+    cat: &Catalog,
+    id: &str,
+    path: &Path,
+    lang: Lang,
+) -> Result<SubmissionResult, CheckError> {
+    let ex = cat
+        .exercise(id)
+        .ok_or_else(|| CheckError::NotAnExercise(id.to_string()))?;
+    let assignment = Assignment::load(&ex.dir)?;
+    let submission = load_submission(path, &assignment)?;
+    let result = try_grade_one(&assignment, &submission)?.student_view(false, false);
+    let program = assemble_submission(&assignment, &submission);
+    Ok(feedback::localize(
+        &result,
+        &assignment,
+        program.as_ref(),
+        lang,
+    ))
 }
 
 /// The submission at `path`, or why not, naming the path as the user gave
@@ -282,34 +267,59 @@ pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<
     asm.program
 }
 
-/// Readable text: one line per check, then the total; a failed LCD
-/// comparison shows the expected picture beside the student's.
+/// Columns the text report fits in.
+pub const WIDTH: usize = 100;
+
+/// Readable text for a terminal, at most [`WIDTH`] columns wide: one line
+/// per check, what went wrong under a failed one (long key lists
+/// shortened: `--json` has them whole), a failed LCD comparison as the
+/// expected picture and the student's (side by side where both fit, else
+/// one above the other), then the total.
 pub fn report_text(r: &CheckReport) -> String {
     let mut out = String::new();
     let (ok, fail) = match r.lang {
-        Lang::De => ("ok  ", "FEHL"),
-        Lang::En => ("ok  ", "FAIL"),
+        Lang::De => ("ok", "falsch"),
+        Lang::En => ("ok", "FAIL"),
     };
+    let mark_width = ok.len().max(fail.len());
+    let indent = " ".repeat(mark_width + 7);
+    let mut shortened = false;
     for c in &r.checks {
         let mark = if c.score >= c.max_score { ok } else { fail };
-        out.push_str(&format!(
-            "{mark} {:>5.2}/{:<5.2} {}\n",
+        let head = format!(
+            "{mark:<mark_width$} {:>5.2}/{:<5.2} {}",
             c.score, c.max_score, c.name
-        ));
+        );
+        out.push_str(&wrap(&head, WIDTH, &indent));
         if c.score < c.max_score && !c.feedback.trim().is_empty() {
             for line in c.feedback.trim().lines() {
-                out.push_str(&format!("           {line}\n"));
+                let (line, cut) = shorten_key_lists(line, WIDTH - indent.len() - 2, r.lang);
+                shortened |= cut;
+                let extra = " ".repeat(line.len() - line.trim_start().len());
+                let first = format!("{indent}{line}");
+                out.push_str(&wrap(&first, WIDTH, &format!("{indent}{extra}  ")));
             }
         }
         if c.score < c.max_score {
             if let Some(ev) = &c.lcd {
-                let pic =
-                    super::feedback::lcd_side_by_side(&ev.expected, &ev.actual, ev.region, r.lang);
+                let pic = super::feedback::lcd_pictures(
+                    &ev.expected,
+                    &ev.actual,
+                    ev.region,
+                    r.lang,
+                    WIDTH - indent.len(),
+                );
                 for line in pic.lines() {
-                    out.push_str(&format!("           {line}\n"));
+                    out.push_str(&format!("{indent}{line}\n"));
                 }
             }
         }
+    }
+    if shortened {
+        out.push_str(match r.lang {
+            Lang::De => "(lange Tastenfolgen sind gekürzt; `--json` zeigt sie ganz)\n",
+            Lang::En => "(long key lists are shortened; `--json` shows them whole)\n",
+        });
     }
     let total = match r.lang {
         Lang::De => format!("Punkte: {:.2} von {:.2}\n", r.score, r.max_score),
@@ -317,4 +327,86 @@ pub fn report_text(r: &CheckReport) -> String {
     };
     out.push_str(&total);
     out
+}
+
+/// `line` broken at spaces into lines of at most `width` characters (a
+/// word longer than that stands alone), every line after the first
+/// starting with `indent`; each line ends with a newline.
+pub fn wrap(line: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut current = String::new();
+    let lead = line.len() - line.trim_start().len();
+    current.push_str(&line[..lead]);
+    let mut empty = true;
+    for word in line[lead..].split(' ') {
+        let len = current.chars().count();
+        if !empty && len + 1 + word.chars().count() > width {
+            out.push_str(current.trim_end());
+            out.push('\n');
+            current = indent.to_string();
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        // A word longer than a whole line (a long quoted text) is cut.
+        let mut rest = word;
+        while current.chars().count() + rest.chars().count() > width {
+            let room = width.saturating_sub(current.chars().count()).max(1);
+            let cut = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            current.push_str(&rest[..cut]);
+            out.push_str(&current);
+            out.push('\n');
+            current = indent.to_string();
+            rest = &rest[cut..];
+        }
+        current.push_str(rest);
+        empty = false;
+    }
+    out.push_str(current.trim_end());
+    out.push('\n');
+    out
+}
+
+/// Key lists (`left,drop,right,...`, in backticks or not) longer than
+/// `room` characters cut to their start and end with the count between:
+/// `left,drop,right,drop,…,drop,left (86 keys)`. True if one was cut.
+pub fn shorten_key_lists(line: &str, room: usize, lang: Lang) -> (String, bool) {
+    let keys_word = match lang {
+        Lang::De => "Tasten",
+        Lang::En => "keys",
+    };
+    let is_key = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '.'))
+    };
+    let mut cut = false;
+    let words: Vec<String> = line
+        .split(' ')
+        .map(|word| {
+            let bare = word.trim_start_matches('`');
+            let lead = &word[..word.len() - bare.len()];
+            let end = bare
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, ',' | ':' | '_' | '.')))
+                .unwrap_or(bare.len());
+            let list = bare[..end].trim_end_matches(['.', ':']);
+            let rest = &bare[list.len()..];
+            let keys: Vec<&str> = list.split(',').collect();
+            // A list that leaves room for the sentence around it stays whole.
+            if list.len() <= room * 2 / 3 || keys.len() < 8 || !keys.iter().all(|k| is_key(k)) {
+                return word.to_string();
+            }
+            cut = true;
+            let head = keys[..5].join(",");
+            let tail = keys[keys.len() - 2..].join(",");
+            let rest = rest.trim_start_matches('`');
+            let close = if lead.is_empty() { "" } else { "`" };
+            format!(
+                "{lead}{head},…,{tail}{close} ({} {keys_word}){rest}",
+                keys.len()
+            )
+        })
+        .collect();
+    (words.join(" "), cut)
 }

@@ -33,48 +33,73 @@ pub fn list_text(cat: &Catalog, lang: Lang) -> String {
     out
 }
 
-/// One line saying what a check wants, for lecturers (language-independent).
-pub fn describe_check(c: &Check) -> String {
+/// One line saying what a check wants, for lecturers, in `lang`.
+pub fn describe_check(c: &Check, lang: Lang) -> String {
+    let de = lang == Lang::De;
     match c {
+        Check::Breakpoint(a) if de => format!("Haltepunkt auf {}", a.at),
         Check::Breakpoint(a) => format!("breakpoint at {}", a.at),
+        Check::Stopped(a) if de => format!("angehalten bei {}", a.at),
         Check::Stopped(a) => format!("stopped at {}", a.at),
         Check::Memory(m) => format!(
-            "memory {}{} {}",
+            "{} {}{} {}",
+            if de { "Speicher" } else { "memory" },
             m.at,
             if m.size == 2 { ".w" } else { "" },
             bounds(&m.equals, &m.not_equals, &m.min, &m.max)
         ),
         Check::Register(r) => format!(
-            "register {} {}",
+            "{} {} {}",
+            if de { "Register" } else { "register" },
             format!("{:?}", r.reg).to_ascii_uppercase(),
             bounds(&r.equals, &r.not_equals, &r.min, &r.max)
         ),
-        Check::Cell(c) => match c.row {
-            Some(r) => format!("cell column {} row {r} = player {}", c.column, c.player),
-            None => format!("cell column {} (any row) = player {}", c.column, c.player),
+        Check::Cell(c) => match (c.row, de) {
+            (Some(r), true) => format!("Feld Spalte {} Zeile {r} = Spieler {}", c.column, c.player),
+            (Some(r), false) => format!("cell column {} row {r} = player {}", c.column, c.player),
+            (None, true) => format!(
+                "Feld Spalte {} (beliebige Zeile) = Spieler {}",
+                c.column, c.player
+            ),
+            (None, false) => format!("cell column {} (any row) = player {}", c.column, c.player),
         },
         Check::Pixel(p) => format!(
-            "pixel ({}, {}) {}",
+            "{} ({}, {}) {}",
+            if de { "Pixel" } else { "pixel" },
             p.x,
             p.y,
-            if p.on { "on" } else { "off" }
+            match (p.on, de) {
+                (true, true) => "an",
+                (false, true) => "aus",
+                (true, false) => "on",
+                (false, false) => "off",
+            }
         ),
+        Check::Key(k) if de => format!("Taste {} {}-mal gedrückt", k.key, k.count),
         Check::Key(k) => format!("key {} tapped {}x", k.key, k.count),
+        Check::Reset(_) if de => "Reset der Maschine".into(),
         Check::Reset(_) => "machine reset".into(),
         Check::Explained(e) => {
             let what = match (e.pixel, e.region, &e.address) {
+                (Some([x, y]), _, _) if de => format!("Pixel ({x}, {y})"),
                 (Some([x, y]), _, _) => format!("pixel ({x}, {y})"),
+                (_, Some([x0, y0, x1, y1]), _) if de => {
+                    format!("ein Pixel in ({x0}, {y0})..({x1}, {y1})")
+                }
                 (_, Some([x0, y0, x1, y1]), _) => format!("a pixel in ({x0}, {y0})..({x1}, {y1})"),
                 (_, _, Some(a)) => a.clone(),
                 _ => String::new(),
             };
-            match &e.via {
-                Some(v) => format!("explained {what} via {v}"),
-                None => format!("explained {what}"),
+            match (&e.via, de) {
+                (Some(v), true) => format!("erklärt: {what} über {v}"),
+                (None, true) => format!("erklärt: {what}"),
+                (Some(v), false) => format!("explained {what} via {v}"),
+                (None, false) => format!("explained {what}"),
             }
         }
         Check::Number(n) => format!(
-            "answer = {}{}",
+            "{} = {}{}",
+            if de { "Antwort" } else { "answer" },
             value(&n.equals),
             if n.tolerance > 0 {
                 format!(" ± {}", n.tolerance)
@@ -82,7 +107,9 @@ pub fn describe_check(c: &Check) -> String {
                 String::new()
             }
         ),
+        Check::Choice(c) if de => format!("Auswahl {}", c.answer),
         Check::Choice(c) => format!("choice {}", c.answer),
+        Check::Serial(s) if de => format!("Terminal zeigt {:?}", s.contains),
         Check::Serial(s) => format!("terminal shows {:?}", s.contains),
     }
 }
@@ -138,7 +165,16 @@ pub fn show_text(cat: &Catalog, id: &str, lang: Lang) -> Result<String, LessonEr
     let Some(text) = lesson.text(lang) else {
         return Err(LessonError::NotFound(id.to_string()));
     };
-    let mut out = format!("# {}\n\n{}\n", text.title, text.intro);
+    let program = match super::program::LessonProgram::of(lesson) {
+        Ok(p) => p.describe(lang),
+        Err(e) => e,
+    };
+    let mut out = format!(
+        "# {}\n\n{}: {program}\n\n{}\n",
+        text.title,
+        ui(lang, Ui::Program),
+        text.intro
+    );
     let n = lesson.manifest.step.len();
     for (i, s) in lesson.manifest.step.iter().enumerate() {
         let Some(st) = text.step(&s.id) else { continue };
@@ -166,7 +202,7 @@ pub fn show_text(cat: &Catalog, id: &str, lang: Lang) -> Result<String, LessonEr
             ui(lang, Ui::Check),
             s.check
                 .iter()
-                .map(describe_check)
+                .map(|c| describe_check(c, lang))
                 .collect::<Vec<_>>()
                 .join("; ")
         ));

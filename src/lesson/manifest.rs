@@ -6,7 +6,11 @@
 //! ```toml
 //! [lesson]
 //! order = 3                      # position in the list (default: by folder name)
-//! program = "bundled"            # the program it runs on (the bundled firmware)
+//! program = "bundled"            # the program it runs on (the bundled firmware,
+//!                                # or a path relative to the lesson folder)
+//! board = "trainer11"            # trainer11 (default), evb or a board file
+//! dialect = "course"             # course (default), as11 or asm11
+//! rom = "monitor.s19"            # optional ROM image under the program
 //!
 //! [[step]]
 //! id = "address"                 # matches `## ... {#address}` in de.md and en.md
@@ -81,8 +85,17 @@ pub struct Manifest {
 pub struct Header {
     /// Sort key in the list; lessons without one sort after, by id.
     pub order: Option<u32>,
-    /// The program: `bundled` (default) or a path relative to the lesson folder.
+    /// The program: `bundled` (default) or a path relative to the lesson
+    /// folder (an `.asm` main file, a folder of sources, an S19 or ELF image).
     pub program: Option<String>,
+    /// The board: `trainer11` (default), `evb`, or a board file relative to
+    /// the lesson folder (docs/boards.md).
+    pub board: Option<String>,
+    /// The source dialect of `program`: `course` (default), `as11`, `asm11`.
+    pub dialect: Option<crate::asm::Dialect>,
+    /// A ROM image (S19 or ELF, relative to the lesson folder) loaded into
+    /// the board's ROM under the program, as `run --rom` does.
+    pub rom: Option<String>,
 }
 
 /// One step of a lesson.
@@ -490,49 +503,65 @@ fn valid_id(id: &str) -> bool {
 }
 
 impl Manifest {
-    /// Parses and validates a `lesson.toml`.
+    /// Parses and validates a `lesson.toml`; the first problem if any.
     pub fn parse(text: &str) -> Result<Manifest, ManifestError> {
-        let m: Manifest = toml::from_str(text).map_err(|e| ManifestError::Toml(e.to_string()))?;
+        Manifest::parse_all(text).map_err(|mut all| all.swap_remove(0))
+    }
+
+    /// Parses and validates a `lesson.toml`, reporting every problem of
+    /// its steps at once (a TOML error stops at that one).
+    pub fn parse_all(text: &str) -> Result<Manifest, Vec<ManifestError>> {
+        let m: Manifest =
+            toml::from_str(text).map_err(|e| vec![ManifestError::Toml(e.to_string())])?;
         if m.step.is_empty() {
-            return Err(ManifestError::NoSteps);
+            return Err(vec![ManifestError::NoSteps]);
         }
+        let mut errors = Vec::new();
         let mut seen = std::collections::BTreeSet::new();
         for (i, s) in m.step.iter().enumerate() {
             if !valid_id(&s.id) {
-                return Err(ManifestError::BadId {
+                errors.push(ManifestError::BadId {
                     index: i + 1,
                     id: s.id.clone(),
                 });
             }
             if !seen.insert(s.id.as_str()) {
-                return Err(ManifestError::DuplicateId(s.id.clone()));
+                errors.push(ManifestError::DuplicateId(s.id.clone()));
             }
             if s.check.is_empty() {
-                return Err(ManifestError::NoCheck(s.id.clone()));
+                errors.push(ManifestError::NoCheck(s.id.clone()));
             }
             for c in &s.check {
-                c.validate().map_err(|message| ManifestError::BadCheck {
-                    step: s.id.clone(),
-                    message,
-                })?;
+                if let Err(message) = c.validate() {
+                    errors.push(ManifestError::BadCheck {
+                        step: s.id.clone(),
+                        message,
+                    });
+                }
             }
             let answers = s.check.iter().filter(|c| c.is_answer()).count();
             if answers > 1 {
-                return Err(ManifestError::BadCheck {
+                errors.push(ManifestError::BadCheck {
                     step: s.id.clone(),
                     message: "a step asks at most one question (one `number` or `choice` check)"
                         .into(),
                 });
             }
             for a in &s.solution {
-                Action::parse(a).map_err(|message| ManifestError::BadAction {
-                    step: s.id.clone(),
-                    action: a.clone(),
-                    message,
-                })?;
+                if let Err(message) = Action::parse(a) {
+                    errors.push(ManifestError::BadAction {
+                        step: s.id.clone(),
+                        action: a.clone(),
+                        message,
+                    });
+                }
             }
         }
-        Ok(m)
+        if errors.is_empty() {
+            Ok(m)
+        } else {
+            Err(errors)
+        }
     }
 
     /// The step with this id.
@@ -666,6 +695,40 @@ answer = "b"
             ManifestError::BadAction { .. }
         ));
         assert!(matches!(bad("[[step]]\nid = 3\n"), ManifestError::Toml(_)));
+    }
+
+    #[test]
+    fn every_problem_of_the_steps_is_reported_at_once() {
+        let all = Manifest::parse_all(
+            "[[step]]\nid = \"a b\"\ncheck=[{kind=\"reset\"}]\n\
+             [[step]]\nid = \"c\"\nsolution=[\"fly\"]\ncheck=[{kind=\"pixel\", x=200, y=0, on=true}]\n\
+             [[step]]\nid = \"d\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(all.len(), 4, "{all:?}");
+        assert!(matches!(all[0], ManifestError::BadId { .. }));
+        assert!(matches!(all[1], ManifestError::BadCheck { .. }));
+        assert!(matches!(all[2], ManifestError::BadAction { .. }));
+        assert_eq!(all[3], ManifestError::NoCheck("d".into()));
+    }
+
+    #[test]
+    fn the_program_board_dialect_and_rom_keys_parse() {
+        let m = Manifest::parse(
+            "[lesson]\nprogram = \"sum.asm\"\nboard = \"evb\"\ndialect = \"as11\"\nrom = \"mon.s19\"\n\
+             [[step]]\nid = \"a\"\ncheck=[{kind=\"reset\"}]\n",
+        )
+        .unwrap();
+        assert_eq!(m.lesson.program.as_deref(), Some("sum.asm"));
+        assert_eq!(m.lesson.board.as_deref(), Some("evb"));
+        assert_eq!(m.lesson.dialect, Some(crate::asm::Dialect::As11));
+        assert_eq!(m.lesson.rom.as_deref(), Some("mon.s19"));
+        let e = Manifest::parse(
+            "[lesson]\ndialect = \"gnu\"\n[[step]]\nid=\"a\"\ncheck=[{kind=\"reset\"}]\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("gnu") && e.contains("as11"), "{e}");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! `hc11lab lesson validate [DIR]`: everything a lecturer must know before
-//! handing a changed course to students, folder by folder. A lesson must
-//! parse in both languages with the same steps, every label and FILE:LINE it
-//! names (checks, breakpoints of the model solution, `File.inc:LINE` in the
-//! texts) must exist in the firmware, and each step's model solution,
-//! played headless, must complete that step and no step may be done before
-//! it. An exercise must parse, have a task text in both languages, its
+//! handing a changed course to students, folder by folder, every problem in
+//! one run. A lesson must parse in both languages with the same steps,
+//! every label and FILE:LINE it names (checks, breakpoints of the model
+//! solution, `File.inc:LINE` in the texts) must exist in its program (the
+//! bundled Viergewinnt, or what `program` names), its German must say *du*,
+//! and each step's model solution, played headless, must complete that
+//! step and no step may be done before it. An exercise must parse, have a task text in both languages, its
 //! `reference/` must hold every provided file and no source but the
 //! starter's, its reference must boot and pass its own checks (and, where
 //! the solution source is at hand, be what that source assembles to and
@@ -13,7 +14,9 @@
 
 use super::catalog::{Exercise, Lesson};
 use super::i18n::Lang;
-use super::live::{perform, student_session};
+use super::live::{perform, student_session, Done};
+use super::manifest::{Action, Check};
+use super::program::LessonProgram;
 use super::reference;
 use crate::grade::assignment::ReferenceSource;
 use crate::grade::{Assignment, Grader, Submission, SubmissionResult};
@@ -29,6 +32,9 @@ pub struct FolderReport {
     pub id: String,
     /// `lesson`, `exercise`, or empty for a folder that is neither.
     pub kind: &'static str,
+    /// For a lesson: the program its steps were played on, as
+    /// [`LessonProgram::describe`] names it.
+    pub program: Option<String>,
     /// Errors: the folder is not fit for students.
     pub problems: Vec<String>,
     /// Remarks that are not errors (a check skipped, and why).
@@ -45,28 +51,52 @@ impl FolderReport {
 /// Where the solution sources are: `DIR/../tests/solutions` of a source
 /// tree, if it exists.
 pub fn default_solutions(root: &Path) -> Option<PathBuf> {
-    let dir = root.parent()?.join("tests").join("solutions");
+    // A single folder's course is the folder it lies in.
+    let course = if is_folder_of_course(root) {
+        root.parent()?
+    } else {
+        root
+    };
+    let dir = course.parent()?.join("tests").join("solutions");
     dir.is_dir().then_some(dir)
 }
 
-/// Validates every lesson and exercise folder under `root`. `solutions`
-/// holds `ID/` folders with the exercises' solution sources (optional).
+/// True if `dir` is one lesson or exercise folder (it holds `lesson.toml`
+/// or `assignment.toml`), not a course of them.
+fn is_folder_of_course(dir: &Path) -> bool {
+    dir.join("lesson.toml").is_file() || dir.join("assignment.toml").is_file()
+}
+
+/// Validates every lesson and exercise folder under `root`, or `root`
+/// alone if it is one lesson or exercise folder. `solutions` holds `ID/`
+/// folders with the exercises' solution sources (optional). A folder with
+/// neither is an error: a teacher who named the wrong folder must not read
+/// "0 folders checked" as success.
 pub fn validate_course(root: &Path, solutions: Option<&Path>) -> Result<Vec<FolderReport>, String> {
-    let entries = std::fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> = if is_folder_of_course(root) {
+        vec![root.to_path_buf()]
+    } else {
+        let entries = std::fs::read_dir(root).map_err(|e| format!("{}: {e}", root.display()))?;
+        entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect()
+    };
     dirs.sort();
-    let firmware = crate::firmware::program();
     let mut out = Vec::new();
     for d in dirs {
         if d.join("lesson.toml").is_file() {
-            out.push(validate_lesson_dir(&d, firmware));
+            out.push(validate_lesson_dir(&d));
         } else if d.join("assignment.toml").is_file() {
             out.push(validate_exercise_dir(&d, solutions));
         }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "{}: no lesson or exercise in it (a lesson folder holds lesson.toml, an exercise folder assignment.toml); give the course folder or one of its lessons",
+            root.display()
+        ));
     }
     Ok(out)
 }
@@ -77,32 +107,60 @@ fn folder_id(dir: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Validates one lesson folder against the bundled firmware.
-pub fn validate_lesson_dir(dir: &Path, firmware: Option<&Program>) -> FolderReport {
+/// Validates one lesson folder on the program its `lesson.toml` names
+/// (the bundled Viergewinnt unless `program`, `board`, `dialect` or `rom`
+/// say otherwise). Every problem is reported, not only the first: the
+/// manifest's steps, both texts, the names, and each step's model solution
+/// (a failing step is passed over and the next one played).
+pub fn validate_lesson_dir(dir: &Path) -> FolderReport {
     let mut r = FolderReport {
         id: folder_id(dir),
         kind: "lesson",
         ..Default::default()
     };
-    let lesson = match Lesson::load(dir) {
-        Ok(l) => Arc::new(l),
+    let (lesson, problems) = Lesson::inspect(dir);
+    r.problems = problems;
+    let Some(lesson) = lesson else {
+        return r;
+    };
+    let lesson = Arc::new(lesson);
+    let spec = match LessonProgram::of(&lesson) {
+        Ok(p) => p,
         Err(e) => {
-            r.problems.push(e.to_string());
+            r.problems.push(e);
             return r;
         }
     };
-    let Some(program) = firmware else {
-        r.problems
-            .push("the bundled firmware does not assemble: nothing to check against".into());
-        return r;
-    };
-    r.problems = lesson_problems(&lesson, dir, program);
+    r.program = Some(spec.describe(Lang::En));
+    if super::ui_names::unknown_names_in(&dir.join("en.md"), Lang::En).is_none() {
+        r.notes.push(
+            "bold names in the texts not checked (no window labels to check them against: a build without the window)"
+                .into(),
+        );
+    }
+    match spec.machine() {
+        Ok((machine, program)) => {
+            r.problems
+                .extend(lesson_problems(&lesson, dir, &program, &machine));
+        }
+        Err(e) => r.problems.push(format!(
+            "{}: the lesson's program ({}): {e}",
+            dir.join("lesson.toml").display(),
+            spec.describe(Lang::En)
+        )),
+    }
     r
 }
 
 /// Every problem of a loaded lesson: languages, names, texts' FILE:LINE,
-/// and the model solutions played on `program`.
-pub fn lesson_problems(lesson: &Arc<Lesson>, dir: &Path, program: &Program) -> Vec<String> {
+/// formal German, and the model solutions played on `machine` (which has
+/// `program` loaded).
+pub fn lesson_problems(
+    lesson: &Arc<Lesson>,
+    dir: &Path,
+    program: &Program,
+    machine: &Machine,
+) -> Vec<String> {
     let mut out = Vec::new();
     let manifest = dir.join("lesson.toml");
     for lang in Lang::ALL {
@@ -113,7 +171,12 @@ pub fn lesson_problems(lesson: &Arc<Lesson>, dir: &Path, program: &Program) -> V
             ));
         }
     }
+    // Steps whose names do not resolve: playing them only repeats that.
+    let mut unnamed = std::collections::BTreeSet::new();
     for p in lesson.problems_with(program) {
+        if let Some(id) = p.strip_prefix("step `").and_then(|r| r.split('`').next()) {
+            unnamed.insert(id.to_string());
+        }
         out.push(format!("{}: {p}", manifest.display()));
     }
     for s in &lesson.manifest.step {
@@ -122,6 +185,7 @@ pub fn lesson_problems(lesson: &Arc<Lesson>, dir: &Path, program: &Program) -> V
                 let loc = spec.split(" if ").next().unwrap_or(spec);
                 let loc = strip_count(loc.trim());
                 if let Err(e) = super::eval::resolve_location(loc, Some(program)) {
+                    unnamed.insert(s.id.clone());
                     out.push(format!(
                         "{}: step `{}`: solution `{a}`: {e}",
                         manifest.display(),
@@ -145,7 +209,7 @@ pub fn lesson_problems(lesson: &Arc<Lesson>, dir: &Path, program: &Program) -> V
             all.push(&st.body);
             all.extend(st.hints.iter().map(String::as_str));
         }
-        for chunk in all {
+        for chunk in &all {
             for place in file_lines(chunk) {
                 if let Err(e) = text_place(&place, program) {
                     out.push(format!("{}: `{place}`: {e}", file.display()));
@@ -153,16 +217,109 @@ pub fn lesson_problems(lesson: &Arc<Lesson>, dir: &Path, program: &Program) -> V
             }
         }
     }
-    if !out.is_empty() {
-        // Playing a lesson whose names do not resolve only repeats them.
-        return out;
+    if lesson.texts.contains_key(&Lang::De) {
+        out.extend(formal_address_in(&dir.join("de.md")));
     }
     for lang in lesson.languages() {
-        if let Err(e) = play(lesson, lang, program) {
-            out.push(format!("{} ({lang}): {e}", manifest.display()));
+        let file = dir.join(format!("{}.md", lang.code()));
+        out.extend(super::ui_names::unknown_names_in(&file, lang).unwrap_or_default());
+    }
+    // A step that fails in both languages (a wrong model answer, a
+    // breakpoint never reached) is one problem, said once in English (the
+    // language of validate's report); only a step that fails in one
+    // language names it.
+    let mut played: Vec<(Lang, Vec<String>)> = lesson
+        .languages()
+        .into_iter()
+        .map(|lang| (lang, play_all(lesson, lang, machine, &unnamed)))
+        .collect();
+    // English first, so a problem said once is said in English.
+    played.sort_by_key(|(lang, _)| *lang != Lang::En);
+    let failing_in_all = |step: &str| {
+        played
+            .iter()
+            .all(|(_, errors)| errors.iter().any(|e| failed_step(e) == Some(step)))
+    };
+    let first = played.first().map(|(lang, _)| *lang);
+    for (lang, errors) in &played {
+        for e in errors {
+            match failed_step(e) {
+                Some(step) if failing_in_all(step) => {
+                    if Some(*lang) == first {
+                        out.push(format!("{}: {e}", manifest.display()));
+                    }
+                }
+                _ => out.push(format!("{} ({lang}): {e}", manifest.display())),
+            }
         }
     }
     out
+}
+
+/// The id of the step a problem of [`play_all`] is about (`step `ID`: ...`).
+fn failed_step(problem: &str) -> Option<&str> {
+    problem.strip_prefix("step `")?.split('`').next()
+}
+
+/// Formal address in a German text, by line (1-based) and word: `Sie`
+/// inside a sentence or after a verb (`Drücken Sie`), `Ihnen`, `Ihr`,
+/// `Ihre`, ... anywhere. The course says *du*. Code in backticks is
+/// skipped; `Sie` starting a sentence may be "they" and is left alone.
+pub fn formal_address(text: &str) -> Vec<(usize, String)> {
+    static AFTER_VERB: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let after_verb = AFTER_VERB
+        .get_or_init(|| regex::Regex::new(r"\b\p{L}+en\s+Sie\b").ok())
+        .as_ref();
+    const POSSESSIVE: [&str; 6] = ["Ihnen", "Ihr", "Ihre", "Ihren", "Ihrem", "Ihrer"];
+    let mut found = Vec::new();
+    // A sentence may go on over a line break; a blank line ends it.
+    let mut sentence_start = true;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            sentence_start = true;
+        }
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(k, _)| k % 2 == 0)
+            .map(|(_, p)| p)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut words: Vec<String> = Vec::new();
+        if after_verb.is_some_and(|r| r.is_match(&prose)) {
+            words.push("Sie".into());
+        }
+        for raw in prose.split_whitespace() {
+            let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+            let formal = POSSESSIVE.contains(&word) || (word == "Sie" && !sentence_start);
+            if formal && !words.iter().any(|w| w == word) {
+                words.push(word.to_string());
+            }
+            // Headings, list items and quotes start a sentence too.
+            sentence_start = raw.ends_with(['.', '!', '?', ':', '„', '"'])
+                || raw.starts_with(['#', '-', '*', '>', '|'])
+                || raw.ends_with(')') && raw.chars().count() <= 2;
+        }
+        found.extend(words.into_iter().map(|w| (i + 1, w)));
+    }
+    found
+}
+
+/// [`formal_address`] of the German file at `path`, one message each
+/// (none if the file cannot be read: that is reported elsewhere).
+pub fn formal_address_in(path: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    formal_address(&text)
+        .into_iter()
+        .map(|(line, word)| {
+            format!(
+                "{}:{line}: `{word}`: the course says du to students (du, dein, dir)",
+                path.display()
+            )
+        })
+        .collect()
 }
 
 /// A `File.inc:LINE` a text points at must be a line with something on it
@@ -219,44 +376,139 @@ fn file_lines(text: &str) -> Vec<String> {
     out
 }
 
-/// Plays every step's model solution headless in `lang`: a step must not be
-/// done before its actions and must be done after them, without a wrong try.
-pub fn play(lesson: &Arc<Lesson>, lang: Lang, program: &Program) -> Result<(), String> {
-    let machine = Machine::new(program.clone()).map_err(|e| e.to_string())?;
-    let mut s = student_session(machine);
+/// Plays every step's model solution headless in `lang` on a copy of
+/// `machine`; the first problem if any (see [`play_all`]).
+pub fn play(lesson: &Arc<Lesson>, lang: Lang, machine: &Machine) -> Result<(), String> {
+    match play_all(lesson, lang, machine, &Default::default())
+        .into_iter()
+        .next()
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Plays every step's model solution headless in `lang` on a copy of
+/// `machine`: a step must not be done before its actions and must be done
+/// after them, without a wrong try. Every failing step is reported, with
+/// what a wrong answer gave; the run then passes over it and plays the
+/// next. Failures of the steps in `quiet` (their names do not resolve,
+/// which is reported already) are not repeated.
+pub fn play_all(
+    lesson: &Arc<Lesson>,
+    lang: Lang,
+    machine: &Machine,
+    quiet: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    let mut s = student_session(machine.clone());
     let mut run = super::LessonRun::new(lesson.clone(), lang);
+    let mut out = Vec::new();
     for (i, step) in lesson.manifest.step.iter().enumerate() {
+        let mut report = |e: String| {
+            if !quiet.contains(&step.id) {
+                out.push(format!("step `{}`: {e}", step.id));
+            }
+        };
+        if run.current() != i {
+            report(
+                "it was done by the solution of the step before it (its checks held before the student got to it)"
+                    .into(),
+            );
+            continue;
+        }
+        let before = run.clone();
         if run.update(&s) {
-            return Err(format!(
-                "step `{}` is done before the student does anything (its checks hold already)",
-                step.id
+            report("it is done before the student does anything (its checks hold already)".into());
+            // Its actions still belong to the model student's way through.
+            let mut scratch = before;
+            for a in step.actions() {
+                let _ = perform(&mut s, &mut scratch, &a);
+            }
+            continue;
+        }
+        let mut answered: Vec<String> = Vec::new();
+        for a in step.actions() {
+            match perform(&mut s, &mut run, &a) {
+                Ok(Done::Answered(o)) if !o.passed => {
+                    if let Action::Answer(text) = &a {
+                        answered.push(text.clone());
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => report(format!("solution action `{}`: {e}", action_text(&a))),
+            }
+        }
+        for text in &answered {
+            report(format!(
+                "the model solution answered `{text}`, expected {}",
+                expected_answer(step, &s)
             ));
         }
-        for a in step.actions() {
-            perform(&mut s, &mut run, &a)
-                .map_err(|e| format!("step `{}`: solution action {a:?}: {e}", step.id))?;
-        }
-        if run.current() != i + 1 {
+        if run.current() == i {
+            // A wrong answer is said above; the other open checks here.
             let open: Vec<String> = run
                 .evaluate(&s)
                 .iter()
-                .filter(|v| !v.ok)
-                .map(|v| v.message.clone())
+                .zip(&step.check)
+                .filter(|(v, c)| !v.ok && (!c.is_answer() || answered.is_empty()))
+                .map(|(v, c)| match c {
+                    c if c.is_answer() => format!(
+                        "no `answer` in the solution for its question (expected {})",
+                        expected_answer(step, &s)
+                    ),
+                    _ => v.message.clone(),
+                })
                 .collect();
-            return Err(format!(
-                "step `{}`: its checks do not hold after its solution: {}",
-                step.id,
-                open.join("; ")
-            ));
-        }
-        if run.tries(i) > 0 {
-            return Err(format!(
-                "step `{}`: the model solution made a wrong try",
-                step.id
-            ));
+            if !open.is_empty() {
+                report(format!(
+                    "its checks do not hold after its solution: {}",
+                    open.join("; ")
+                ));
+            }
+            run.pass_over_current();
+        } else if run.tries(i) > 0 && answered.is_empty() {
+            report("the model solution made a wrong try".into());
         }
     }
-    Ok(())
+    out
+}
+
+/// An action as written in a `solution` (for messages).
+fn action_text(a: &Action) -> String {
+    match a {
+        Action::Reset => "reset".into(),
+        Action::Break(s) => format!("break {s}"),
+        Action::Clear => "clear".into(),
+        Action::Run => "run".into(),
+        Action::Step => "step".into(),
+        Action::Over => "over".into(),
+        Action::Out => "out".into(),
+        Action::Keys(k) => format!("keys {k}"),
+        Action::ExplainPixel(x, y) => format!("explain pixel {x} {y}"),
+        Action::ExplainAddress(a) => format!("explain {a}"),
+        Action::Answer(t) => format!("answer {t}"),
+        Action::Check => "check".into(),
+    }
+}
+
+/// What the step's question wants, with an expression's value:
+/// `ramEnd (= 8192, $2000)`, `choice b`.
+fn expected_answer(step: &super::manifest::Step, probe: &dyn super::Probe) -> String {
+    match step.question() {
+        Some(Check::Number(n)) => {
+            let written = match &n.equals {
+                super::manifest::Value::Int(i) => i.to_string(),
+                super::manifest::Value::Expr(e) => e.clone(),
+            };
+            match super::engine::value_of(&n.equals, probe.program()) {
+                Ok(v) if written == v.to_string() => format!("{v} (${v:X})"),
+                Ok(v) => format!("{written} (= {v}, ${v:X})"),
+                Err(e) => format!("{written} ({e})"),
+            }
+        }
+        Some(Check::Choice(c)) => format!("choice `{}`", c.answer),
+        _ => "no question".into(),
+    }
 }
 
 /// Validates one exercise folder; `solutions` holds `ID/` solution sources.
@@ -281,6 +533,9 @@ pub fn validate_exercise_dir(dir: &Path, solutions: Option<&Path>) -> FolderRepo
             r.problems.push(e.to_string());
             return r;
         }
+    }
+    for german in ["task.de.md", "de.md", super::feedback::GERMAN_FILE] {
+        r.problems.extend(formal_address_in(&dir.join(german)));
     }
     if dir.join("solution").exists() {
         r.problems.push(format!(
@@ -701,7 +956,10 @@ pub fn report_text(reports: &[FolderReport]) -> String {
     let mut out = String::new();
     for r in reports {
         let mark = if r.ok() { "ok  " } else { "FAIL" };
-        out.push_str(&format!("{mark} {:<9} {}\n", r.kind, r.id));
+        match &r.program {
+            Some(p) => out.push_str(&format!("{mark} {:<9} {} (played on {p})\n", r.kind, r.id)),
+            None => out.push_str(&format!("{mark} {:<9} {}\n", r.kind, r.id)),
+        }
         for p in &r.problems {
             out.push_str(&format!(
                 "     error: {}\n",

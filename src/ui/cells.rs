@@ -6,7 +6,7 @@
 
 use egui::{Color32, ColorImage, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
-use super::i18n::tr;
+use super::i18n::{tr, trf};
 use super::links::{CellLayout, Links, Selection, CELL_BYTES};
 use super::session::Session;
 use super::texture::CachedTexture;
@@ -239,15 +239,16 @@ impl CellBufferPanel {
             ui.label(egui::RichText::new(tr(lang, "Cell buffer")).strong())
                 .on_hover_text(tr(
                     lang,
-                    "board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, \
-                     bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.",
+                    "board: 7 columns x 6 rows x 8 bytes. Byte k of a cell is its column k, \
+                     bit b is pixel row b (bit 0 on top). Cell address = column*8 + row*56.",
                 ));
             let Some((col, row, _)) = focus.and_then(|a| layout.cell_of(a)) else {
                 ui.weak(tr(lang, "(7 x 6 cells of 8 bytes; click a bit)"));
                 return;
             };
             let first = layout.addr_of(col, row, 0);
-            ui.label(format!("Spalte {col}, Zeile {row} @ ${first:04X}:"))
+            let at = format!("{first:04X}");
+            ui.label(trf(lang, "Column {}, row {} @ ${}:", &[&col, &row, &at]))
                 .on_hover_text(layout.formula(first).unwrap_or_default());
             for k in 0..CELL_BYTES as u8 {
                 let a = layout.addr_of(col, row, k);

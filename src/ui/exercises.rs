@@ -45,7 +45,7 @@ pub struct ExercisesPanel {
     pending: Option<(String, Receiver<CheckState>)>,
     /// A check asked for, started at the next frame (after "Checking…"
     /// was drawn once).
-    queued: Option<String>,
+    queued: Option<(String, Lang)>,
     results: Vec<(String, CheckState)>,
     message: Option<(bool, String)>,
 }
@@ -58,29 +58,6 @@ pub fn work_dir(data_dir: &Path, id: &str) -> PathBuf {
 /// The zip Hand in writes for the copy in `work`: beside it, `ID.zip`.
 pub fn hand_in_path(work: &Path) -> PathBuf {
     work.with_extension("zip")
-}
-
-/// Copies the starter code of the exercise in `exercise_dir` into `work`:
-/// its `starter/` folder when it has one, else the bundled Viergewinnt
-/// (the exercises that change the game start from it).
-pub fn copy_starter(exercise_dir: &Path, work: &Path) -> Result<(), String> {
-    fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
-    let starter = exercise_dir.join("starter");
-    if fs::is_dir(&starter) {
-        let entries = fs::read_dir(&starter).map_err(|e| format!("{}: {e}", starter.display()))?;
-        for entry in entries {
-            if fs::is_file(&entry.path) {
-                let to = work.join(&entry.name);
-                fs::copy(&entry.path, &to).map_err(|e| format!("{}: {e}", to.display()))?;
-            }
-        }
-    } else {
-        for (name, text) in crate::firmware::FILES {
-            let to = work.join(name);
-            fs::write(&to, text.as_bytes()).map_err(|e| format!("{}: {e}", to.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// Writes the source files of `work` (the extensions the grader reads, no
@@ -194,23 +171,29 @@ impl ExercisesPanel {
                 .and_then(|c| c.exercise(id))
                 .map(|e| e.dir.clone())
                 .ok_or_else(|| format!("no exercise `{id}`"))?;
-            copy_starter(&dir, &work)?;
+            crate::lesson::start::copy_starter(&dir, &work).map_err(|e| e.to_string())?;
         }
         session.open(AppInput::Path(main.clone()));
         Ok(main)
     }
 
-    /// Asks for a check of the copy of `id`: it shows as running at once
-    /// and starts in the background at the next frame ([`Self::poll`]).
-    pub fn check(&mut self, id: &str) {
+    /// Asks for a check of the copy of `id` with the feedback in `lang`: it
+    /// shows as running at once and starts in the background at the next
+    /// frame ([`Self::poll`]).
+    pub fn check_in(&mut self, id: &str, lang: Lang) {
         if self.catalog.is_none() || self.work(id).is_none() {
             return;
         }
         self.set_result(id, CheckState::Running);
-        self.queued = Some(id.to_string());
+        self.queued = Some((id.to_string(), lang));
     }
 
-    fn start_check(&mut self, id: &str) {
+    /// [`Self::check_in`] in English.
+    pub fn check(&mut self, id: &str) {
+        self.check_in(id, Lang::En);
+    }
+
+    fn start_check(&mut self, id: &str, lang: Lang) {
         let (Some(cat), Some(work)) = (self.catalog.clone(), self.work(id)) else {
             return;
         };
@@ -218,10 +201,11 @@ impl ExercisesPanel {
         let exercise = id.to_string();
         self.pending = Some((id.to_string(), rx));
         crate::platform::spawn("hc11lab-check", move || {
-            let state = match crate::lesson::check::check(&cat, &exercise, &work) {
+            let graded = crate::lesson::check::check_for_student(&cat, &exercise, &work, lang);
+            let state = match graded {
                 // What the student may see: hidden checks keep their
                 // points but not their output.
-                Ok(r) => CheckState::Done(r.student_view(false, false)),
+                Ok(r) => CheckState::Done(r),
                 Err(e) => CheckState::Failed(e.to_string()),
             };
             // The panel may be gone (window closed): nothing to tell.
@@ -233,8 +217,8 @@ impl ExercisesPanel {
     /// of a running one if it has finished.
     pub fn poll(&mut self) {
         if self.pending.is_none() {
-            if let Some(id) = self.queued.take() {
-                self.start_check(&id);
+            if let Some((id, lang)) = self.queued.take() {
+                self.start_check(&id, lang);
             }
         }
         let Some((id, rx)) = &self.pending else {
@@ -381,7 +365,7 @@ impl ExercisesPanel {
                 ))
                 .clicked()
             {
-                self.check(&id);
+                self.check_in(&id, lang);
             }
             if ui
                 .add_enabled(started, egui::Button::new(t("Hand in")))

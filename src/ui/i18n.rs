@@ -46,6 +46,34 @@ pub fn severity_word(lang: Lang, severity: &str) -> &str {
     }
 }
 
+/// A problem's message in `lang`: the assembler's (`[E0004] message` and
+/// `help:` lines) in German through [`crate::asm::german`]; other
+/// messages as they are.
+pub fn problem_text(lang: Lang, message: &str) -> String {
+    if lang == Lang::En {
+        return message.to_string();
+    }
+    message
+        .lines()
+        .map(|line| {
+            if let Some(rest) = line.strip_prefix('[') {
+                if let Some((code, text)) = rest.split_once("] ") {
+                    if let Some(de) = crate::asm::german::german(text) {
+                        return format!("[{code}] {de}");
+                    }
+                }
+            }
+            let indent = &line[..line.len() - line.trim_start().len()];
+            if let Some(hint) = line.trim_start().strip_prefix("help: ") {
+                let de = crate::asm::german::german(hint).unwrap_or_else(|| hint.to_string());
+                return format!("{indent}Hilfe: {de}");
+            }
+            line.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The German of `en`, if the table has it.
 pub fn german(en: &str) -> Option<&'static str> {
     GERMAN.iter().find(|(e, _)| *e == en).map(|(_, d)| *d)
@@ -75,7 +103,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("AS11 (Motorola freeware)", "AS11 (Motorola-Freeware)"),
     ("ASM11 (full)", "ASM11 (vollständig)"),
     ("Save a copy of the sources…", "Kopie der Quelltexte speichern…"),
-    ("Write the program's source files into a folder you choose and open that copy: edit it in your editor, the window reloads on every save.", "Schreibt die Quelltexte des Programms in einen Ordner Ihrer Wahl und öffnet diese Kopie: bearbeiten Sie sie in Ihrem Editor, das Fenster lädt nach jedem Speichern neu."),
+    ("Write the program's source files into a folder you choose and open that copy: edit it in your editor, the window reloads on every save.", "Schreibt die Quelltexte des Programms in einen Ordner deiner Wahl und öffnet diese Kopie: bearbeite sie in deinem Editor, das Fenster lädt nach jedem Speichern neu."),
     ("Recent", "Zuletzt geöffnet"),
     ("(none)", "(keine)"),
     ("Quit", "Beenden"),
@@ -112,12 +140,12 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("E-clock cycles since reset (2 MHz)", "E-Takt-Zyklen seit dem Reset (2 MHz)"),
     ("Lessons", "Lektionen"),
     ("Exercises", "Aufgaben"),
-    ("The exercises need the course folder (`lessons/`): start hc11lab in the folder that holds it, or set HC11LAB_LESSONS to it.", "Die Aufgaben brauchen den Kursordner (`lessons/`): starten Sie hc11lab in dem Ordner, der ihn enthält, oder setzen Sie HC11LAB_LESSONS darauf."),
+    ("The exercises need the course folder (`lessons/`): start hc11lab in the folder that holds it, or set HC11LAB_LESSONS to it.", "Die Aufgaben brauchen den Kursordner (`lessons/`): starte hc11lab in dem Ordner, der ihn enthält, oder setz HC11LAB_LESSONS darauf."),
     ("Pick an exercise", "Aufgabe wählen"),
     ("Exercise", "Aufgabe"),
     ("Open my copy", "Meine Kopie öffnen"),
     ("Start (copy the starter code)", "Beginnen (Startcode kopieren)"),
-    ("Your copy lives in the folder shown below; edit it in your editor, the window reloads when you save.", "Ihre Kopie liegt im unten gezeigten Ordner; bearbeiten Sie sie in Ihrem Editor, das Fenster lädt beim Speichern neu."),
+    ("Your copy lives in the folder shown below; edit it in your editor, the window reloads when you save.", "Deine Kopie liegt im unten gezeigten Ordner; bearbeite sie in deinem Editor, das Fenster lädt beim Speichern neu."),
     ("Opened", "Geöffnet"),
     ("Your copy lives in this page (the browser's storage); bring in what you edited on your computer with Take files from my computer.", "Ihre Kopie liegt in dieser Seite (im Speicher des Browsers); was Sie auf Ihrem Computer bearbeitet haben, holen Sie mit Dateien von meinem Computer holen herein."),
     ("Take files from my computer…", "Dateien von meinem Computer holen…"),
@@ -141,11 +169,11 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Nothing copied: no file chosen.", "Nichts kopiert: keine Datei gewählt."),
     ("Copied into {}: {}.", "Kopiert nach {}: {}."),
     ("Check", "Prüfen"),
-    ("Grade your copy with the course's checks (as the server does)", "Ihre Kopie mit den Prüfungen des Kurses bewerten (wie der Server)"),
+    ("Grade your copy with the course's checks (as the server does)", "Deine Kopie mit den Prüfungen des Kurses bewerten (wie der Server)"),
     ("Hand in", "Abgeben"),
-    ("Write the zip of your sources to hand in", "Das Zip Ihrer Quelltexte zur Abgabe schreiben"),
+    ("Write the zip of your sources to hand in", "Das Zip deiner Quelltexte zur Abgabe schreiben"),
     ("Hand-in zip written:", "Abgabe-Zip geschrieben:"),
-    ("Your copy:", "Ihre Kopie:"),
+    ("Your copy:", "Deine Kopie:"),
     ("Checking…", "Prüfe…"),
     ("Task", "Aufgabe"),
     ("Points:", "Punkte:"),
@@ -161,7 +189,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("pixel", "Pixel"),
     ("selected", "ausgewählt"),
     ("hover or click a pixel", "auf ein Pixel zeigen oder klicken"),
-    ("Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing line: its partners light up in the other views.", "Wählen Sie ein Pixel im LCD, ein Byte im Zellpuffer oder Speicher oder eine Listingzeile: ihre Partner leuchten in den anderen Ansichten auf."),
+    ("Select a pixel on the LCD, a byte in the cell buffer or memory, or a listing line: its partners light up in the other views.", "Wähle ein Pixel im LCD, ein Byte im Zellpuffer oder Speicher oder eine Listingzeile: ihre Partner leuchten in den anderen Ansichten auf."),
     ("Pixel", "Pixel"),
     ("Byte", "Byte"),
     ("Line", "Zeile"),
@@ -222,7 +250,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("stepping out", "läuft bis zum Rücksprung"),
     ("paused: {}", "angehalten: {}"),
     ("paused", "angehalten"),
-    ("paused by you", "von Ihnen angehalten"),
+    ("paused by you", "von dir angehalten"),
     ("reset", "Reset"),
     ("no subroutine to step out of (at top level)", "kein Unterprogramm zum Verlassen (oberste Ebene)"),
     ("${} is not RAM or program memory: not changed.", "${} ist weder RAM noch Programmspeicher: nicht geändert."),
@@ -233,15 +261,15 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Assembly failed: see Problems (click one to go to its line).", "Assemblieren fehlgeschlagen: siehe Probleme (eines anklicken, um zu seiner Zeile zu gehen)."),
     ("Not loaded: see Problems.", "Nicht geladen: siehe Probleme."),
     ("Reloaded: a source file changed on disk.", "Neu geladen: eine Quelldatei hat sich auf der Festplatte geändert."),
-    ("No file chosen (or no file dialog available: pass the path on the command line, `hc11lab gui PATH`).", "Keine Datei gewählt (oder kein Dateidialog verfügbar: geben Sie den Pfad auf der Kommandozeile an, `hc11lab gui PFAD`)."),
+    ("No file chosen (or no file dialog available: pass the path on the command line, `hc11lab gui PATH`).", "Keine Datei gewählt (oder kein Dateidialog verfügbar: gib den Pfad auf der Kommandozeile an, `hc11lab gui PFAD`)."),
     ("Loaded {}.", "{} geladen."),
     (
         "Loaded {}, with {} warning(s): see Problems.",
         "{} geladen, mit {} Warnung(en): siehe Probleme.",
     ),
     ("nothing to save: the program has no source files", "nichts zu speichern: das Programm hat keine Quelldateien"),
-    ("{} exists already: choose an empty folder (nothing was written)", "{} existiert schon: wählen Sie einen leeren Ordner (nichts wurde geschrieben)"),
-    ("Saved {} file(s) to {} and opened the copy: edit it in your editor, the window reloads when you save.", "{} Datei(en) nach {} gespeichert und die Kopie geöffnet: bearbeiten Sie sie in Ihrem Editor, das Fenster lädt beim Speichern neu."),
+    ("{} exists already: choose an empty folder (nothing was written)", "{} existiert schon: wähle einen leeren Ordner (nichts wurde geschrieben)"),
+    ("Saved {} file(s) to {} and opened the copy: edit it in your editor, the window reloads when you save.", "{} Datei(en) nach {} gespeichert und die Kopie geöffnet: bearbeite sie in deinem Editor, das Fenster lädt beim Speichern neu."),
     ("No folder chosen (or no file dialog available).", "Kein Ordner gewählt (oder kein Dateidialog verfügbar)."),
     ("no program loaded", "kein Programm geladen"),
     ("Breakpoint #{} `{}` set.", "Haltepunkt #{} `{}` gesetzt."),
@@ -252,7 +280,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("error", "Fehler"),
     ("warning", "Warnung"),
     ("note", "Hinweis"),
-    ("{} is not part of a loaded program (it did not assemble); open it in your editor at line {}.", "{} gehört zu keinem geladenen Programm (es ließ sich nicht assemblieren); öffnen Sie es in Ihrem Editor in Zeile {}."),
+    ("{} is not part of a loaded program (it did not assemble); open it in your editor at line {}.", "{} gehört zu keinem geladenen Programm (es ließ sich nicht assemblieren); öffne es in deinem Editor in Zeile {}."),
     // Listing tooltips.
     ("now: [{}].w = ${} = {}", "jetzt: [{}].w = ${} = {}"),
     ("now: [{}] = ${} = {} = %{}", "jetzt: [{}] = ${} = {} = %{}"),
@@ -286,7 +314,8 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Board key {} (PIO_B bit {})", "Taste {} der Platine (PIO_B Bit {})"),
     (", keyboard: {}", ", Tastatur: {}"),
     ("({},{}) page {} bit {}", "({},{}) Seite {} Bit {}"),
-    ("board: 7 Spalten x 6 Zeilen x 8 bytes. Byte k of a cell is its column k, bit b is pixel row b (bit 0 on top). Cell address = Spalte*8 + Zeile*56.", "board: 7 Spalten x 6 Zeilen x 8 Bytes. Byte k einer Zelle ist ihre Spalte k, Bit b ist die Pixelzeile b (Bit 0 oben). Zelladresse = Spalte*8 + Zeile*56."),
+    ("Column {}, row {} @ ${}:", "Spalte {}, Zeile {} @ ${}:"),
+    ("board: 7 columns x 6 rows x 8 bytes. Byte k of a cell is its column k, bit b is pixel row b (bit 0 on top). Cell address = column*8 + row*56.", "board: 7 Spalten x 6 Zeilen x 8 Bytes. Byte k einer Zelle ist ihre Spalte k, Bit b ist die Pixelzeile b (Bit 0 oben). Zelladresse = Spalte*8 + Zeile*56."),
     // Registers and the debugger column.
     ("{} = ${} = {} = signed {} = %{}", "{} = ${} = {} = mit Vorzeichen {} = %{}"),
     ("was ${} before the last step", "vor dem letzten Schritt ${}"),
@@ -360,7 +389,7 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("${} at {} was not written since tracking began", "${} bei {} wurde seit Beginn der Aufzeichnung nicht geschrieben"),
     // Course folders that did not load.
     ("{} course folder(s) left out: they did not load", "{} Kursordner ausgelassen: sie ließen sich nicht laden"),
-    ("Fix the file at the place shown (the message says what the parser expected), then reload the course. The other lessons and exercises work meanwhile.", "Korrigieren Sie die Datei an der gezeigten Stelle (die Meldung sagt, was der Parser erwartet hat) und laden Sie den Kurs neu. Die anderen Lektionen und Aufgaben funktionieren solange."),
+    ("Fix the file at the place shown (the message says what the parser expected), then reload the course. The other lessons and exercises work meanwhile.", "Korrigiere die Datei an der gezeigten Stelle (die Meldung sagt, was der Parser erwartet hat) und lade den Kurs neu. Die anderen Lektionen und Aufgaben funktionieren solange."),
     ("Reload course", "Kurs neu laden"),
     // The lab bench (src/ui/bench_panel.rs).
     ("Bench", "Laborplatz"),
@@ -408,6 +437,25 @@ mod tests {
                 de.matches("{}").count(),
                 "{en:?} -> {de:?}"
             );
+        }
+    }
+
+    #[test]
+    fn assembler_problems_read_in_german() {
+        let m = "[E0004] undefined symbol `foo`\n  help: did you mean `fo`?";
+        assert_eq!(
+            problem_text(Lang::De, m),
+            "[E0004] undefiniertes Symbol `foo`\n  Hilfe: meintest du `fo`?"
+        );
+        assert_eq!(problem_text(Lang::En, m), m);
+        assert_eq!(problem_text(Lang::De, "a loader's note"), "a loader's note");
+    }
+
+    #[test]
+    fn the_window_says_du() {
+        for (en, de) in GERMAN {
+            let formal = crate::lesson::validate::formal_address(de);
+            assert!(formal.is_empty(), "{en:?} -> {de:?}: {formal:?}");
         }
     }
 

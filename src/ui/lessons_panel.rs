@@ -17,11 +17,13 @@ use super::markdown::{drawable, markdown};
 fn plain(ui: &egui::Ui, text: &str) -> String {
     drawable(ui.ctx(), &egui::TextStyle::Body.resolve(ui.style()), text)
 }
-use super::session::{Session, UserEvent};
+use super::session::{Origin, Session, UserEvent};
+use super::AppInput;
 use crate::cpu::Registers;
 use crate::image::Program;
 use crate::lesson::i18n::{ui as tr, Ui};
 use crate::lesson::live::explained;
+use crate::lesson::program::LessonProgram;
 use crate::lesson::{
     Catalog, Event, Explained, Kind, Lang, LessonRun, Probe, Progress, Question, Subject,
 };
@@ -72,6 +74,10 @@ pub struct LessonsPanel {
     viewing: Option<usize>,
     last_cycles: u64,
     last_selection: Option<Selection>,
+    /// The lesson just opened still has to load its program into the session.
+    load_program: bool,
+    /// Why the open lesson's program could not be loaded.
+    program_error: Option<String>,
 }
 
 impl LessonsPanel {
@@ -105,6 +111,8 @@ impl LessonsPanel {
             viewing: None,
             last_cycles: 0,
             last_selection: None,
+            load_program: false,
+            program_error: None,
         }
     }
 
@@ -151,6 +159,53 @@ impl LessonsPanel {
         self.run = Some(LessonRun::resume(lesson, self.lang, &saved));
         self.viewing = None;
         self.answer.clear();
+        // The session gets the lesson's program at the next frame.
+        self.load_program = true;
+        self.program_error = None;
+    }
+
+    /// Loads the open lesson's program (`program`, `board`, `dialect`,
+    /// `rom` of its lesson.toml; the bundled Viergewinnt on trainer11
+    /// without them) into the session, unless that is what it runs.
+    fn ensure_program(&mut self, session: &mut Session) {
+        if !std::mem::take(&mut self.load_program) {
+            return;
+        }
+        let Some(run) = &self.run else { return };
+        let spec = match LessonProgram::of(run.lesson()) {
+            Ok(p) => p,
+            Err(e) => {
+                self.program_error = Some(e);
+                return;
+            }
+        };
+        let origin = match &spec.path {
+            None => Origin::Bundled,
+            Some(p) => Origin::Path(p.clone()),
+        };
+        let key = spec.board_key();
+        let same_board = match session.board_key() {
+            Some(k) => k == key,
+            None => {
+                let chosen = crate::board::config::command_line_board()
+                    .map_or_else(|| "trainer11".to_string(), |(name, _)| name);
+                key == chosen
+            }
+        };
+        let same_dialect = spec.path.is_none() || session.dialect() == spec.dialect;
+        if session.origin.as_ref() == Some(&origin) && same_board && same_dialect {
+            return;
+        }
+        match spec.board_setup() {
+            Ok(setup) => {
+                let input = match &spec.path {
+                    None => AppInput::Bundled,
+                    Some(p) => AppInput::Path(p.clone()),
+                };
+                session.open_on(input, spec.dialect, (key, setup));
+            }
+            Err(e) => self.program_error = Some(e),
+        }
     }
 
     /// Gives `text` as the answer to the open lesson's current step, as
@@ -238,6 +293,7 @@ impl LessonsPanel {
     /// Feeds the open lesson what the student did since the last frame
     /// (every frame, also while the panel is not shown).
     pub fn observe(&mut self, session: &mut Session) {
+        self.ensure_program(session);
         // Links need `&mut Session` (they are computed lazily): take them
         // before the read-only probe borrows the session.
         let labels = if session.selection != self.last_selection {
@@ -287,10 +343,25 @@ impl LessonsPanel {
         if let Some(e) = &self.save_error {
             ui.colored_label(Color32::LIGHT_RED, e);
         }
+        if let Some(e) = &self.program_error {
+            ui.add(egui::Label::new(RichText::new(e).color(Color32::LIGHT_RED)).wrap());
+        }
+        if let Some(spec) = self
+            .run
+            .as_ref()
+            .and_then(|r| LessonProgram::of(r.lesson()).ok())
+            .filter(|p| !p.is_bundled())
+        {
+            let line = format!(
+                "{}: {}",
+                tr(self.lang, Ui::Program),
+                spec.describe(self.lang)
+            );
+            ui.add(egui::Label::new(RichText::new(plain(ui, &line)).weak()).wrap());
+        }
+        // Without a lesson the picker above says to pick one.
         if self.run.is_some() {
             self.step_view(ui, &probe);
-        } else {
-            ui.label(tr(self.lang, Ui::PickLesson));
         }
     }
 

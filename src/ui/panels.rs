@@ -3,7 +3,7 @@
 
 use egui::{Color32, RichText};
 
-use super::i18n::{severity_word, tr, trf};
+use super::i18n::{problem_text, severity_word, tr, trf};
 use super::links::{LineRole, Selection};
 use super::session::Session;
 use crate::lesson::Lang;
@@ -183,7 +183,8 @@ impl ProblemsPanel {
                                 goto = Some((file.clone(), *line));
                             }
                         }
-                        ui.label(RichText::new(&p.message).monospace());
+                        let message = problem_text(session.lang(), &p.message);
+                        ui.label(RichText::new(message).monospace());
                     });
                 }
             });

@@ -162,6 +162,10 @@ pub struct Session {
     dialect: crate::asm::Dialect,
     /// The lab bench around the chip (kept over resets and reloads).
     bench: Bench,
+    /// The board an open lesson runs its program on (its name, as
+    /// [`crate::lesson::program::LessonProgram::board_key`] gives it, and
+    /// the board); `None`: the command line's board.
+    board: Option<(String, crate::board::config::BoardSetup)>,
 }
 
 impl Session {
@@ -215,6 +219,7 @@ impl Session {
             watches_of: None,
             dialect: crate::open::default_dialect(),
             bench: Bench::default(),
+            board: None,
         }
     }
 

@@ -30,6 +30,8 @@ pub(super) struct RawHeader {
     /// The board: `trainer11` (default), `evb` or a board file next to
     /// assignment.toml (docs/boards.md).
     pub(super) board: Option<String>,
+    /// The language of the feedback in the grade reports (`de`, `en`).
+    pub(super) lang: Option<crate::grade::lang::Lang>,
     /// Informational; Gradescope applies `after_due_date` itself.
     #[serde(default)]
     #[allow(dead_code)]

@@ -8,6 +8,7 @@
 
 use super::{fit, Budget};
 use crate::grade::assignment::{Assignment, CheckKind};
+use crate::grade::lang::Lang;
 use crate::grade::result::{fmt_points, SubmissionResult, SubmissionStatus};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -57,34 +58,68 @@ pub fn results_json_with_errors(
     seconds: Option<f64>,
     format_errors: &[String],
 ) -> String {
+    results_json_in(result, assignment, seconds, format_errors, None)
+}
+
+/// The words around the grader's own text, in the feedback's language.
+struct Words {
+    points: &'static str,
+    rejected: &'static str,
+    failed: &'static str,
+    not_assembled: &'static str,
+}
+
+impl Words {
+    fn of(lang: Option<Lang>) -> Words {
+        match lang {
+            Some(Lang::De) => Words {
+                points: "Punkten",
+                rejected: "Deine Abgabe konnte nicht bewertet werden:",
+                failed: "Der Bewerter ist an deiner Abgabe gescheitert** (nicht deine Schuld; die Betreuer wissen Bescheid)",
+                not_assembled: "Dein Programm lässt sich nicht assemblieren:",
+            },
+            _ => Words {
+                points: "points",
+                rejected: "Your submission could not be graded:",
+                failed: "The grader failed on your submission** (not your fault; staff have been told)",
+                not_assembled: "Your program does not assemble:",
+            },
+        }
+    }
+}
+
+/// [`results_json_with_errors`] with the words around the feedback in
+/// `lang` (`None`: English; the checks' own texts are translated before).
+pub fn results_json_in(
+    result: &SubmissionResult,
+    assignment: Option<&Assignment>,
+    seconds: Option<f64>,
+    format_errors: &[String],
+    lang: Option<Lang>,
+) -> String {
+    let w = Words::of(lang);
+    let of = if lang == Some(Lang::De) { "von" } else { "of" };
     let build = |b: Budget| {
         let mut output = String::new();
         match &result.status {
             SubmissionStatus::Graded => {
                 let _ = writeln!(
                     output,
-                    "**{} of {} points**",
+                    "**{} {of} {} {}**",
                     fmt_points(result.score),
-                    fmt_points(result.max_score)
+                    fmt_points(result.max_score),
+                    w.points
                 );
             }
             SubmissionStatus::Rejected(m) => {
-                let _ = writeln!(
-                    output,
-                    "**Your submission could not be graded:** {}",
-                    md(&b.cut(m))
-                );
+                let _ = writeln!(output, "**{}** {}", w.rejected, md(&b.cut(m)));
             }
             SubmissionStatus::InternalError(m) => {
-                let _ = writeln!(
-                    output,
-                    "**The grader failed on your submission** (not your fault; staff have been told): {}",
-                    md(&b.cut(m))
-                );
+                let _ = writeln!(output, "**{}: {}", w.failed, md(&b.cut(m)));
             }
         }
         if !format_errors.is_empty() {
-            output.push_str("\nYour program does not assemble:\n\n```\n");
+            let _ = write!(output, "\n{}\n\n```\n", w.not_assembled);
             for e in b.list(format_errors) {
                 output.push_str(&e.replace("```", "'''"));
                 output.push('\n');

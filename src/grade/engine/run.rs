@@ -113,37 +113,56 @@ impl std::fmt::Display for RunFailure {
                     write!(f, "is there an endless loop?")
                 }
             }
-            RunFailure::Illegal { what, at, via, exit } => {
+            // The replayed exit from the program's bytes is the likely
+            // cause: it comes first, then what the CPU did after it (the
+            // advice of the symptom alone, such as where variables belong,
+            // would send the student to the wrong place).
+            RunFailure::Illegal {
+                what,
+                at,
+                via: None,
+                exit: Some(cause),
+            } => write!(
+                f,
+                "{} Then the CPU met bytes that are no instruction: {what} at {at}.",
+                sentence(cause)
+            ),
+            RunFailure::Illegal { what, at, via, exit: None } => {
                 write!(
                     f,
                     "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address?"
                 )?;
-                match (via, exit) {
-                    (Some(via), _) => write!(f, " The {via} went there."),
-                    (None, exit) => write_exit(f, exit),
+                match via {
+                    Some(via) => write!(f, " The {via} went there."),
+                    None => Ok(()),
                 }
             }
-            RunFailure::RomWrite { addr, at, stack: true, exit } => {
-                write!(
-                    f,
-                    "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
-                )?;
-                write_exit(f, exit)
-            }
-            RunFailure::RomWrite { addr, at, stack: false, exit } => {
-                write!(
-                    f,
-                    "write into program memory (ROM) at {addr} by the instruction at {at}; variables belong in RAM (RamSection)"
-                )?;
-                write_exit(f, exit)
-            }
-            RunFailure::UnmappedWrite { addr, at, exit } => {
-                write!(
-                    f,
-                    "write to ${addr:04X}, where nothing is mapped, by the instruction at {at}"
-                )?;
-                write_exit(f, exit)
-            }
+            RunFailure::Illegal { via: Some(via), what, at, .. } => write!(
+                f,
+                "{what} at {at}: the CPU met bytes that are no instruction; is data in the code path, or a jump to a wrong address? The {via} went there."
+            ),
+            RunFailure::RomWrite { addr, at, exit: Some(cause), .. } => write!(
+                f,
+                "{} Then an instruction at {at}, outside the program, wrote into program memory (ROM) at {addr}.",
+                sentence(cause)
+            ),
+            RunFailure::UnmappedWrite { addr, at, exit: Some(cause) } => write!(
+                f,
+                "{} Then an instruction at {at}, outside the program, wrote to ${addr:04X}, where nothing is mapped.",
+                sentence(cause)
+            ),
+            RunFailure::RomWrite { addr, at, stack: true, exit: None } => write!(
+                f,
+                "the stack ran into the program: a push wrote to program memory at {addr} (instruction at {at}); set the stack pointer into RAM (`lds #$3FFF`) before the first jsr"
+            ),
+            RunFailure::RomWrite { addr, at, stack: false, exit: None } => write!(
+                f,
+                "write into program memory (ROM) at {addr} by the instruction at {at}; variables belong in RAM (RamSection)"
+            ),
+            RunFailure::UnmappedWrite { addr, at, exit: None } => write!(
+                f,
+                "write to ${addr:04X}, where nothing is mapped, by the instruction at {at}"
+            ),
             RunFailure::StackOverflow { sp, floor, floor_name, at } => write!(
                 f,
                 "stack overflow: the stack pointer reached ${sp:04X}, below ${floor:04X} ({floor_name}), so pushes overwrite the variables (at {at}); is a subroutine calling itself, or a push without its pull?"
@@ -177,14 +196,75 @@ fn with_stack_cause(failure: RunFailure, guard: Option<&StackGuard>, m: &Machine
     }
 }
 
-/// ` {exit}.` after a failure's sentence, if there is an exit (no second
-/// full stop after its question mark).
-fn write_exit(f: &mut std::fmt::Formatter<'_>, exit: &Option<String>) -> std::fmt::Result {
-    match exit {
-        Some(e) if e.ends_with('?') => write!(f, " {e}"),
-        Some(e) => write!(f, " {e}."),
-        None => Ok(()),
+impl RunFailure {
+    /// The failure as told without the replayed exit (what a run that does
+    /// not replay says about the same stop, such as a random game's).
+    pub fn without_cause(&self) -> RunFailure {
+        match self {
+            RunFailure::Illegal { what, at, via, .. } => RunFailure::Illegal {
+                what: what.clone(),
+                at: at.clone(),
+                via: via.clone(),
+                exit: None,
+            },
+            RunFailure::RomWrite {
+                addr, at, stack, ..
+            } => RunFailure::RomWrite {
+                addr: addr.clone(),
+                at: at.clone(),
+                stack: *stack,
+                exit: None,
+            },
+            RunFailure::UnmappedWrite { addr, at, .. } => RunFailure::UnmappedWrite {
+                addr: *addr,
+                at: at.clone(),
+                exit: None,
+            },
+            RunFailure::StackAmongVariables {
+                sp,
+                floor,
+                floor_name,
+                then,
+            } => RunFailure::StackAmongVariables {
+                sp: *sp,
+                floor: *floor,
+                floor_name: floor_name.clone(),
+                then: Box::new(then.without_cause()),
+            },
+            other => other.clone(),
+        }
     }
+}
+
+/// `text` as a sentence: a capital first letter and a closing full stop
+/// (none after a question mark).
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    if !out.ends_with(['.', '?', '!']) {
+        out.push('.');
+    }
+    out
+}
+
+/// The replayed exit's sentence ([`ProgramExit::describe`], which follows
+/// the symptom and says "there") made to stand first: it names the address
+/// the CPU went to (`` `rts` at $C50F in checkDrawEnd (Logic.inc:439)
+/// returned to $05C3: ...``).
+///
+/// [`ProgramExit::describe`]: crate::machine::stray::ProgramExit::describe
+pub fn exit_as_cause(describe: &str, to: u16) -> String {
+    let to = format!("${to:04X}");
+    // "ran on into it" says later that no jump "went there": that stays.
+    if describe.contains("ran on into it from") {
+        return describe.replacen("ran on into it from", &format!("ran on into {to} from"), 1);
+    }
+    describe
+        .replacen(" returned there", &format!(" returned to {to}"), 1)
+        .replacen(" went there", &format!(" went to {to}"), 1)
 }
 
 /// E-cycles before a stop at an illegal opcode that [`explain_exit`]
@@ -219,7 +299,7 @@ pub(super) fn explain_exit(
         if program.byte_at(end.registers().pc).is_none() {
             *exit = start
                 .last_exit_from_program(script, timing, end.cycles(), EXIT_WINDOW)
-                .map(|e| e.describe(&|a| end.peek(a), program));
+                .map(|e| exit_as_cause(&e.describe(&|a| end.peek(a), program), e.to));
         }
     }
     failure

@@ -47,8 +47,34 @@ impl Session {
         });
     }
 
-    /// Loads what `input` names; problems go to the Problems panel.
+    /// Loads what `input` names on the command line's board; problems go
+    /// to the Problems panel.
     pub fn open(&mut self, input: AppInput) {
+        self.board = None;
+        self.load(input);
+    }
+
+    /// Loads what `input` names, read in `dialect`, on `board` (a name for
+    /// [`Session::board_key`], and the board): what a lesson on a program
+    /// of its own opens. A reload keeps the board; [`Session::open`] goes
+    /// back to the command line's.
+    pub fn open_on(
+        &mut self,
+        input: AppInput,
+        dialect: crate::asm::Dialect,
+        board: (String, crate::board::config::BoardSetup),
+    ) {
+        self.board = Some(board);
+        self.dialect = dialect;
+        self.load(input);
+    }
+
+    /// The name of the board chosen by [`Session::open_on`], if one was.
+    pub fn board_key(&self) -> Option<&str> {
+        self.board.as_ref().map(|(k, _)| k.as_str())
+    }
+
+    fn load(&mut self, input: AppInput) {
         self.repaint = true;
         let loaded = crate::ui::load::load_in(&input, self.dialect);
         self.problems = loaded.problems;
@@ -108,7 +134,7 @@ impl Session {
             Some(Origin::Path(p)) => AppInput::Path(p.clone()),
             Some(Origin::Bundled) | None => AppInput::Bundled,
         };
-        self.open(input);
+        self.load(input);
     }
 
     /// Checks (at most every 750 ms) whether a source file changed on disk,
@@ -154,7 +180,11 @@ impl Session {
         self.set_stop(None);
         self.script_active = false;
         self.key_down_since = [None; 8];
-        self.dbg = match Machine::new(program) {
+        let made = match &self.board {
+            Some((_, setup)) => Machine::with_board(program, setup),
+            None => Machine::new(program),
+        };
+        self.dbg = match made {
             Ok(m) => {
                 for w in m.placement_warnings() {
                     self.problems.push(Problem {
