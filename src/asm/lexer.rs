@@ -40,9 +40,10 @@ pub struct BadLabel {
     pub at: usize,
 }
 
-/// True for characters that may start a symbol.
+/// True for characters that may start a symbol (`?` for ASM11's private
+/// labels, `?Loop`).
 pub fn is_ident_start(c: char) -> bool {
-    c.is_alphabetic() || c == '_' || c == '.'
+    c.is_alphabetic() || c == '_' || c == '.' || c == '?'
 }
 
 /// True for characters that may continue a symbol.
@@ -86,7 +87,9 @@ pub fn split_line(line: &str, base: usize) -> Result<Fields<'_>, BadLabel> {
         }
     }
     pos = skip_space(line, pos);
-    if pos >= line.len() || line[pos..].starts_with(';') {
+    // `*` where the mnemonic would be starts a comment (an indented
+    // comment line, as public sources write them).
+    if pos >= line.len() || line[pos..].starts_with(';') || line[pos..].starts_with('*') {
         return Ok(f);
     }
     // The mnemonic: a word up to whitespace or a comment; `=` alone is `equ`.
@@ -182,9 +185,10 @@ pub fn comment_start(line: &str, from: usize) -> usize {
 
 /// True if `text` (starting at a `'`) is a character constant without its
 /// closing quote (`#'A ; comment`, `fcb 'A,'B`, `'A+1`): the character
-/// after the quote is not a quote, no letter, digit or `_` follows it (a
-/// constant is one character: `'Hello, world!'` is a string with a comma
-/// in it), and no quote later on the line closes a string that ends an
+/// after the quote is not a quote, no letter, digit, `_` or quote follows
+/// it (a constant is one character: `'Hello, world!'` is a string with a
+/// comma in it; `'A'+1` is the closed constant plus one), and no quote
+/// later on the line closes a string that ends an
 /// item (`fcc 'A,B'` and `fcc ' [/,=] x,'` are strings: their closing
 /// quote is followed by the end, a blank, `;` or `,`; in `fcb 'A,'B` the
 /// next quote opens the next item).
@@ -195,7 +199,7 @@ pub fn is_open_char(text: &str) -> bool {
         && !chars
             .clone()
             .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '\'')
         && !closes_as_string(&text[1..])
 }
 
@@ -238,6 +242,8 @@ mod tests {
         assert!(!is_open_char("', ' ; comma and blank"));
         assert!(is_open_char("'A,'B,'C"));
         assert!(is_open_char("'; it's a comment"));
+        assert!(!is_open_char("'A'+1"), "a closed constant in an expression");
+        assert!(!is_open_char("'+'-1"));
         let line = "msg fcc 'Hello, world!' ; greeting";
         assert_eq!(comment_start(line, 0), line.find(';').unwrap_or(0));
     }

@@ -26,7 +26,7 @@ use super::encode::{allows_space_separated, parse_operands, select, Chosen};
 use super::expr::{eval, Expr, Parser, SymId};
 use super::lexer::Piece;
 use super::source::{parent_dir, SourceProvider};
-use super::{AsmOptions, Assembly};
+use super::{AsmOptions, Assembly, EntryFrom};
 use crate::cpu::opcodes::{Op, OPCODES};
 use crate::image::{FileId, Program, SourceFile, Symbol, SymbolKind};
 use std::collections::HashMap;
@@ -754,6 +754,7 @@ impl Asm<'_> {
                     .hint("write instructions after an `org` (`org $C000`), and the reset vector (`org $FFFE` / `dc.w Start`)"),
             );
         }
+        let mut entry_from = None;
         let program = (!has_errors).then(|| {
             let mut p = Program {
                 segments: segments(&lay.chunks, &self.sections),
@@ -768,10 +769,21 @@ impl Asm<'_> {
                 _ => None,
             };
             p.entry = vector.or(lay.end_entry).or(lay.first_code);
+            entry_from = Some(match (vector, lay.end_entry) {
+                (Some(_), _) => EntryFrom::ResetVector,
+                (None, Some(_)) => EntryFrom::EndLine,
+                _ if lay.first_code != lay.first_code_any => EntryFrom::AfterPseudoVectors,
+                _ => EntryFrom::FirstInstruction,
+            });
+            if p.entry.is_none() {
+                // Only stubs in the slots: the first of them.
+                p.entry = lay.first_code_any;
+            }
             p
         });
         Assembly {
             program,
+            entry_from,
             diagnostics: self.diags,
             files: self.files,
             listing: lay.listing,
