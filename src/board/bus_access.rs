@@ -4,7 +4,7 @@
 
 use super::map::Kind;
 use super::{adc, pio, ports, Board, BusFault, Device, InputKind};
-use super::{ACTIVITY_SCDR, ACTIVITY_SPDR, CODE_PAD, IRQ_VECTOR};
+use super::{ACTIVITY_SCDR, ACTIVITY_SPDR, CODE_PAD, IRQ_VECTOR, UNMAPPED_READ};
 use crate::cpu::Bus;
 
 impl Board {
@@ -133,7 +133,11 @@ impl Board {
                         if addr == 0x2E && self.sci.receiver_enabled() {
                             self.input_poll = Some((now, InputKind::Serial));
                         }
-                        self.sci.read(addr, now)
+                        let v = self.sci.read(addr, now);
+                        // A typed byte is sent once the program took the
+                        // one before: the read may make a new event.
+                        self.event_at(self.sci.next_due());
+                        v
                     }
                 };
                 self.update_irq();
@@ -167,6 +171,7 @@ impl Board {
                     }
                     self.pio.read(reg, now)
                 }
+                Kind::Unmapped if self.external_at(abs) => self.read_external(abs),
                 kind => {
                     if self.map.vector_watch && (abs == IRQ_VECTOR || abs == IRQ_VECTOR + 1) {
                         // The IRQ vector fetch clears the edge latch.
@@ -356,6 +361,10 @@ impl Board {
                     // reads the slave select when a byte completes).
                     return;
                 }
+                Kind::Unmapped if self.external_at(abs) => {
+                    self.write_external(abs, value);
+                    return;
+                }
                 Kind::Unmapped => {
                     self.record_fault(BusFault::UnmappedWrite {
                         addr: abs,
@@ -368,6 +377,59 @@ impl Board {
         }
         // A write may start a transfer or change an interrupt enable.
         self.service();
+    }
+
+    /// True if a device outside the chip that is no memory answers at
+    /// `abs` (an address the decoder calls unmapped): the ACIA or an open
+    /// range of the board.
+    #[cold]
+    pub(super) fn external_at(&self, abs: u16) -> bool {
+        let cfg = &self.setup.config;
+        cfg.acia.is_some_and(|a| abs.wrapping_sub(a.base) < 2)
+            || cfg.open.iter().any(|o| o.range.contains(abs))
+    }
+
+    /// A CPU read of the ACIA or an open range.
+    fn read_external(&mut self, abs: u16) -> u8 {
+        let now = self.now;
+        match (&mut self.acia, self.setup.config.acia) {
+            (Some(acia), Some(w)) if abs.wrapping_sub(w.base) < 2 => {
+                let reg = abs.wrapping_sub(w.base);
+                if reg == 0 {
+                    self.input_poll = Some((now, InputKind::Serial));
+                }
+                acia.read(reg, now)
+            }
+            _ => self.peek_external(abs),
+        }
+    }
+
+    /// What a read of the ACIA or an open range at `abs` returns, without
+    /// side effects ([`UNMAPPED_READ`] where neither is).
+    pub(super) fn peek_external(&self, abs: u16) -> u8 {
+        let cfg = &self.setup.config;
+        if let (Some(acia), Some(w)) = (&self.acia, cfg.acia) {
+            if abs.wrapping_sub(w.base) < 2 {
+                return acia.peek(abs.wrapping_sub(w.base), self.now);
+            }
+        }
+        cfg.open
+            .iter()
+            .find(|o| o.range.contains(abs))
+            .map_or(UNMAPPED_READ, |o| o.read)
+    }
+
+    /// A CPU write of the ACIA (its transmit register is output: activity;
+    /// it may start a frame, a new event) or an open range (taken, gone).
+    fn write_external(&mut self, abs: u16, value: u8) {
+        let now = self.now;
+        if let (Some(acia), Some(w)) = (&mut self.acia, self.setup.config.acia) {
+            if abs.wrapping_sub(w.base) < 2 {
+                acia.write(abs.wrapping_sub(w.base), value, now);
+                self.last_activity = now;
+                self.service();
+            }
+        }
     }
 
     pub(super) fn record_fault(&mut self, fault: BusFault) {
@@ -477,6 +539,6 @@ impl Bus for Board {
 
     #[inline]
     fn xirq(&self) -> bool {
-        self.xirq_pin
+        self.xirq_pin || self.now >= self.xirq_wired_at
     }
 }

@@ -15,10 +15,15 @@ impl Board {
     /// INIT put it and the PIO, if the board has one.
     pub fn device_ranges(&self) -> Vec<(u16, u16)> {
         let base = self.map.reg_base;
+        let cfg = &self.setup.config;
         let mut v = vec![(base, base.wrapping_add(map::REGISTER_BLOCK - 1))];
-        if let Some(p) = self.setup.config.pio {
+        if let Some(p) = cfg.pio {
             v.push((p, p + 3));
         }
+        if let Some(a) = cfg.acia {
+            v.push((a.base, a.base + 1));
+        }
+        v.extend(cfg.open.iter().map(|o| (o.range.start, o.range.end)));
         v
     }
 
@@ -30,6 +35,7 @@ impl Board {
                 .config
                 .pio
                 .is_some_and(|p| addr.wrapping_sub(p) < 4)
+            || (self.kind_below_registers(addr) == Kind::Unmapped && self.external_at(addr))
     }
 
     /// Where the internal RAM is now (INIT's high nibble x $1000).
@@ -135,7 +141,8 @@ impl Board {
             Kind::Ram | Kind::Rom => self.mem[abs as usize],
             Kind::Eeprom if !self.map.eeprom_latched => self.mem[abs as usize],
             Kind::Pio => self.pio.peek(self.pio_register(abs), self.now),
-            Kind::Eeprom | Kind::Unmapped => UNMAPPED_READ,
+            Kind::Eeprom => UNMAPPED_READ,
+            Kind::Unmapped => self.peek_external(abs),
         }
     }
 }

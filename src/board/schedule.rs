@@ -93,7 +93,8 @@ impl Board {
     /// asked (`can_interrupt` is its answer, or true).
     #[inline]
     pub(crate) fn next_event_seen_given(&self, reads_timer: bool, can_interrupt: bool) -> u64 {
-        if reads_timer || can_interrupt {
+        // A pin wired to XIRQ makes the timer's pin events interrupts.
+        if reads_timer || can_interrupt || self.setup.config.xirq_pa.is_some() {
             self.next_event
         } else {
             self.next_other_event
@@ -155,6 +156,7 @@ impl Board {
             sci: self.sci.read_state(),
             tcnt_buffer: self.timer.read_state(),
             irq: self.irq,
+            acia: self.acia.as_ref().map(|a| a.read_state()),
         }
     }
 
@@ -167,6 +169,7 @@ impl Board {
         self.last_activity
             .max(self.spi.busy_until())
             .max(self.sci.busy_until())
+            .max(self.acia.as_ref().map_or(0, |a| a.busy_until()))
     }
 
     /// The cycle and kind of the program's last read of an input register
@@ -221,6 +224,14 @@ impl Board {
     pub fn schedule_pin(&mut self, at: u64, line: bench::IrqLine, low: bool) {
         let i = self.pin_schedule.partition_point(|(t, _, _)| *t <= at);
         self.pin_schedule.insert(i, (at, line, low));
+        self.event_at(at);
+    }
+
+    /// A device (not the SPI) has a new event at `at`: the board services
+    /// it then (events are only ever brought earlier here; a full
+    /// [`Board::service`] recomputes them all).
+    #[inline]
+    pub(super) fn event_at(&mut self, at: u64) {
         self.next_event = self.next_event.min(at);
         self.next_other_event = self.next_other_event.min(at);
         self.next_not_spi = (self.next_not_spi.0.min(at), self.next_not_spi.1.min(at));
@@ -275,6 +286,11 @@ impl Board {
         self.pin_schedule
             .iter()
             .any(|&(_, line, low)| low && line == bench::IrqLine::Xirq)
+            || self
+                .setup
+                .config
+                .xirq_pa
+                .is_some_and(|bit| self.timer.compare_drives(bit))
     }
 
     pub(super) fn service(&mut self) {
@@ -305,12 +321,31 @@ impl Board {
             due if due <= now => self.sci.tick(now),
             due => due,
         });
+        if let Some(a) = &mut self.acia {
+            next = next.min(a.tick(now));
+        }
         self.next_not_spi = (next.min(timer), next);
         self.next_other_event = next.min(spi);
         self.next_event = next.min(spi).min(timer);
         // PORTA bit 6 low lights the backlight, whoever drives the pin.
         self.lcd
             .set_backlight(self.timer.porta() & ports::PORTA_BACKLIGHT_OFF == 0);
+        if let Some(bit) = self.setup.config.xirq_pa {
+            self.xirq_wired_at = if self.timer.porta() & (1 << bit) == 0 {
+                self.timer.out_changed_at(bit) + crate::board::XIRQ_WIRE_DELAY
+            } else {
+                u64::MAX
+            };
+            if self.xirq_wired_at > now {
+                // Seen then: an event, so a skip stops there.
+                self.next_not_spi = (
+                    self.next_not_spi.0.min(self.xirq_wired_at),
+                    self.next_not_spi.1.min(self.xirq_wired_at),
+                );
+                self.next_other_event = self.next_other_event.min(self.xirq_wired_at);
+                self.next_event = self.next_event.min(self.xirq_wired_at);
+            }
+        }
         self.update_irq();
     }
 

@@ -3,6 +3,7 @@
 //! puts them, the CONFIG cell and the COP it decides, finished EEPROM
 //! operations.
 
+use super::acia::Acia;
 use super::config::{self, BoardSetup};
 use super::map::MemoryMap;
 use super::watch::Watch;
@@ -36,9 +37,11 @@ impl Board {
             sci: Sci::new(),
             pio: Pio::new(),
             lcd: Box::new(Lcd::new()),
+            acia: cfg.acia.map(|a| Box::new(Acia::new(a.clock_hz))),
             irq: None,
             irq_pin: false,
             xirq_pin: false,
+            xirq_wired_at: u64::MAX,
             fault: None,
             fault_count: 0,
             last_activity: 0,
@@ -78,6 +81,8 @@ impl Board {
         self.ports.reset(now);
         self.ports.set_config(self.config_cell);
         self.ports.set_init(self.setup.config.init);
+        self.ports
+            .set_single_chip(self.setup.config.mode == config::Mode::SingleChip);
         self.eeprom.reset();
         self.irq_edge = false;
         self.map.eeprom_latched = false;
@@ -92,6 +97,9 @@ impl Board {
         self.sci.reset(now);
         self.pio.reset(now);
         self.lcd.reset(now);
+        if let Some(a) = &mut self.acia {
+            a.reset(now);
+        }
         self.fault = None;
         self.last_activity = now;
         self.service();
