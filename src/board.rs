@@ -16,6 +16,7 @@
 //! first access at or after it. Everything is a function of the cycle count,
 //! so runs are deterministic.
 
+pub mod acia;
 pub mod adc;
 pub mod bench;
 pub mod config;
@@ -68,6 +69,14 @@ pub const ROM_START: u16 = 0xC000;
 /// on the trainer11): the data bus is pulled up, so an undriven read sees
 /// all ones. Also what the EEPROM array reads while EELAT is set.
 pub const UNMAPPED_READ: u8 = 0xFF;
+/// E-cycles from a port A pin going low to the CPU seeing XIRQ through
+/// the board's wire (`xirq_pa`). The chip synchronizes the pin, and the
+/// model reads TCNT at the start of an instruction, 2 to 4 cycles before
+/// the chip's data cycle, so a compare set from a TCNT read matches that
+/// much early: 5 makes BUFFALO's trace (OC5 set 87 cycles after its
+/// `LDX TCNT`, "to end of rti") stop after exactly one user instruction,
+/// as on the EVB.
+pub const XIRQ_WIRE_DELAY: u64 = 5;
 /// The IRQ pin's vector; its fetch clears the edge latch (IRQE = 1).
 const IRQ_VECTOR: u16 = 0xFFF2;
 /// Bytes the one-load code fetch reads ([`Bus::code`]); as many lie past
@@ -196,6 +205,7 @@ pub struct ReadEffects {
     sci: (u8, bool, bool),
     tcnt_buffer: Option<u8>,
     irq: Option<u16>,
+    acia: Option<(bool, bool)>,
 }
 
 /// A board: memory and devices, plain data.
@@ -238,9 +248,15 @@ pub struct Board {
     sci: Sci,
     pio: Pio,
     lcd: Box<Lcd>,
+    /// The board's MC6850 ACIA, if it has one (the EVB's host port).
+    acia: Option<Box<acia::Acia>>,
     irq: Option<u16>,
     irq_pin: bool,
     xirq_pin: bool,
+    /// The cycle from which the board's wire from a port A pin (the EVB's
+    /// PA3) asserts XIRQ: [`XIRQ_WIRE_DELAY`] after the pin went low;
+    /// `u64::MAX` while it is high or there is no wire.
+    xirq_wired_at: u64,
     fault: Option<BusFault>,
     fault_count: u64,
     last_activity: u64,
@@ -333,9 +349,10 @@ impl Board {
         self.irq_pin
     }
 
-    /// True if the XIRQ pin is driven low (asserted) from outside.
+    /// True if the XIRQ pin is low (asserted): driven from outside, or by
+    /// the port A pin the board wires to it.
     pub fn xirq_pin_low(&self) -> bool {
-        self.xirq_pin
+        self.xirq_pin || self.now >= self.xirq_wired_at
     }
 
     /// How many of the oldest traced changes were dropped to keep the trace
@@ -362,9 +379,27 @@ impl Board {
         &self.adc
     }
 
-    /// Serial bytes queued for the receiver that have not arrived yet.
+    /// Serial bytes queued for the receivers (the SCI's and the ACIA's)
+    /// that have not arrived yet.
     pub fn serial_rx_pending(&self) -> usize {
-        self.sci.rx_pending()
+        self.sci.rx_pending() + self.acia.as_ref().map_or(0, |a| a.rx_pending())
+    }
+
+    /// The board's ACIA (the EVB's host port), if it has one.
+    pub fn acia(&self) -> Option<&acia::Acia> {
+        self.acia.as_deref()
+    }
+
+    /// Queues bytes to arrive on the ACIA's receiver, one frame after
+    /// another; false (nothing queued) if the board has no ACIA.
+    pub fn feed_acia(&mut self, bytes: &[u8]) -> bool {
+        let now = self.now;
+        let Some(a) = self.acia.as_mut() else {
+            return false;
+        };
+        a.feed(bytes, now);
+        self.service();
+        true
     }
 
     /// True if a bus fault is waiting to be taken.
@@ -404,7 +439,25 @@ impl Board {
         self.xirq_pin = asserted;
     }
 
-    /// Queues bytes to arrive on the SCI receiver (RxD), one frame after another.
+    /// How bytes fed to the SCI are sent from now on: on the wire, back to
+    /// back (the default), or as a person types ([`sci::Pacing`]).
+    pub fn set_serial_pacing(&mut self, pacing: sci::Pacing) {
+        self.sci.set_pacing(pacing);
+    }
+
+    /// Serial input bytes the program lost: (arrived while SCDR still held
+    /// an unread byte, OR; arrived while the receiver was off).
+    pub fn serial_lost(&self) -> (u64, u64) {
+        self.sci.lost()
+    }
+
+    /// Serial input bytes not sent because the program has not read the
+    /// one before (typed pacing).
+    pub fn serial_blocked(&self) -> usize {
+        self.sci.rx_blocked()
+    }
+
+    /// Queues bytes to arrive on the SCI receiver (RxD), as the pacing says.
     pub fn feed_serial(&mut self, bytes: &[u8]) {
         self.sci.feed(bytes, self.now);
         self.service();
@@ -501,6 +554,9 @@ impl Board {
                     .map(|a| a.wrapping_sub(PIO_BASE).wrapping_add(pio_base));
             }
             v.extend(p);
+        }
+        if let (Some(a), Some(w)) = (&self.acia, self.setup.config.acia) {
+            v.extend(a.registers(w.base, now));
         }
         if self.setup.config.lcd.is_some() {
             v.extend(self.lcd.registers());

@@ -31,6 +31,9 @@ pub struct Opened {
     pub origin: Origin,
     /// Problems that did not stop it (assembler warnings, rendered; loader warnings).
     pub warnings: Vec<String>,
+    /// Why an assembled program starts where it does (`None` for images,
+    /// whose start is their S9 record's or ELF header's).
+    pub entry_from: Option<asm::EntryFrom>,
 }
 
 /// Why a program could not be opened.
@@ -105,6 +108,7 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
     Ok(Opened {
         program: loaded.program,
         origin: Origin::Image(path.to_path_buf(), loaded.format),
+        entry_from: None,
         // A loader's warning names its line; the file is said here.
         warnings: loaded
             .warnings
@@ -213,6 +217,7 @@ fn from_assembly(assembly: Assembly, origin: Origin) -> Result<Opened, OpenError
         Some(program) if !assembly.has_errors() => Ok(Opened {
             program,
             origin,
+            entry_from: assembly.entry_from,
             warnings: assembly
                 .diagnostics
                 .iter()

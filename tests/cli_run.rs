@@ -288,20 +288,35 @@ fn missing_files_are_one_error_line_each() {
     assert!(String::from_utf8_lossy(&rom.stderr).starts_with("error: cannot read --rom "));
 }
 
-/// A program for the EVB that calls the BUFFALO monitor (`jsr OUTA`)
-/// without its ROM stops in the empty jump table: the message says that
-/// the address holds none of the program, which call went there and which
-/// monitor routine it meant, and names no label thousands of bytes away.
+/// An EVB-like board without a monitor in its ROM (a board file saying
+/// `monitor = "none"`), for the messages about a missing monitor.
+fn bare_evb(dir: &std::path::Path) -> String {
+    let path = dir.join("bare-evb.toml");
+    std::fs::write(
+        &path,
+        "init = \"$01\"\nconfig = \"$0D\"\nram = [\"$C000-$DFFF\"]\nrom = [\"$E000-$FFFF\"]\neeprom = \"$B600-$B7FF\"\nmonitor = \"none\"\n",
+    )
+    .expect("write board");
+    path.to_string_lossy().into_owned()
+}
+
+/// A program for the EVB that calls the BUFFALO monitor (`jsr OUTA`) on a
+/// board whose ROM holds no monitor stops in the empty jump table: the
+/// message says that the address holds none of the program, which call
+/// went there and which monitor routine it meant, and names no label
+/// thousands of bytes away. (The built-in `evb` runs hc11lab's monitor,
+/// which answers the call: tests/evb_monitor.rs.)
 #[test]
 fn a_call_into_the_missing_buffalo_monitor_is_explained() {
     let dir = scratch("buffalo");
+    let board = bare_evb(&dir);
     let path = dir.join("hello.asm");
     std::fs::write(
         &path,
         "OUTA\tequ $FFB8\n\torg $C000\nstart\tlds #$00FF\n\tldaa #'H'\n\tjsr OUTA\n\tswi\n",
     )
     .expect("write source");
-    let out = hc11lab(&["run", "--board", "evb", path.to_str().unwrap(), "--json"]);
+    let out = hc11lab(&["run", "--board", &board, path.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v = json(&out);
     let msg = v["message"].as_str().expect("message");
@@ -323,7 +338,7 @@ fn a_call_into_the_missing_buffalo_monitor_is_explained() {
     let msg = message(&[
         "run",
         "--board",
-        "evb",
+        &board,
         path.to_str().unwrap(),
         "--profile",
         "--json",
@@ -387,6 +402,7 @@ fn a_push_before_the_stack_pointer_is_set_says_so() {
 #[test]
 fn an_entry_through_an_unset_vector_is_explained() {
     let dir = scratch("vectors");
+    let board = bare_evb(&dir);
     let rti = dir.join("rti.asm");
     std::fs::write(
         &rti,
@@ -395,7 +411,7 @@ fn an_entry_through_an_unset_vector_is_explained() {
     )
     .expect("write source");
     for extra in [None, Some("--profile")] {
-        let mut args = vec!["run", "--board", "evb", rti.to_str().unwrap(), "--json"];
+        let mut args = vec!["run", "--board", &board, rti.to_str().unwrap(), "--json"];
         args.extend(extra);
         let msg = message(&args);
         assert!(

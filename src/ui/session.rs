@@ -548,6 +548,11 @@ impl Session {
     pub fn send_serial(&mut self, bytes: &[u8]) -> bool {
         match self.dbg.as_mut() {
             Some(d) => {
+                // Typed in the panel: as a person types (docs/cli.md).
+                let typed = crate::board::sci::Pacing::Typed {
+                    gap: crate::board::sci::TYPED_GAP,
+                };
+                d.target_mut().set_serial_pacing(typed);
                 d.target_mut().feed_serial(bytes);
                 true
             }
