@@ -24,4 +24,13 @@ pub use engine::{
     Event, Explained, LessonRun, Outcome, Probe, Question, StepView, Subject, Verdict,
 };
 pub use i18n::Lang;
+
+/// Largest course file read (a manifest, a text, `assignment.toml`, the
+/// reference's symbols), in bytes; only regular files are read.
+pub const MAX_COURSE_FILE_BYTES: u64 = 4 << 20;
+
+/// A course file as text, within [`MAX_COURSE_FILE_BYTES`].
+pub(crate) fn read_course_file(path: &std::path::Path) -> std::io::Result<String> {
+    crate::platform::fs::read_to_string_limited(path, MAX_COURSE_FILE_BYTES)
+}
 pub use progress::{LessonProgress, Progress, ProgressError};

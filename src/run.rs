@@ -403,7 +403,7 @@ pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
             ". With the registers at ${other:04X} that would be {name}, but the {board_name}'s are at ${base:04X}-${:04X}",
             base + 0x3F
         ));
-        if other == 0x1000 && board_name != "evb" {
+        if other == 0x1000 && board_name != "evb" && board_name != "evbu" {
             hint.push_str("; a program written for the EVB runs with --board evb");
         }
     }

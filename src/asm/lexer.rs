@@ -185,13 +185,13 @@ pub fn comment_start(line: &str, from: usize) -> usize {
 
 /// True if `text` (starting at a `'`) is a character constant without its
 /// closing quote (`#'A ; comment`, `fcb 'A,'B`, `'A+1`): the character
-/// after the quote is not a quote, no letter, digit, `_` or quote follows
-/// it (a constant is one character: `'Hello, world!'` is a string with a
-/// comma in it; `'A'+1` is the closed constant plus one), and no quote
-/// later on the line closes a string that ends an
-/// item (`fcc 'A,B'` and `fcc ' [/,=] x,'` are strings: their closing
-/// quote is followed by the end, a blank, `;` or `,`; in `fcb 'A,'B` the
-/// next quote opens the next item).
+/// after the quote is not a quote, no letter, digit, `_` or closing quote
+/// follows it (a constant is one character: `'Hello, world!'` is a string
+/// with a comma in it, `'A'+1` a closed constant), and no quote later on
+/// the line closes a string that ends an item (`fcc 'A,B'` and
+/// `fcc ' [/,=] x,'` are strings: their closing quote is followed by the
+/// end, a blank, `;` or `,`; in `fcb 'A,'B` the next quote opens the next
+/// item).
 pub fn is_open_char(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next() == Some('\'')

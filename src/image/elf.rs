@@ -746,11 +746,7 @@ impl LineBuilder<'_> {
             }
         }
         let found = candidates.iter().find_map(|c| {
-            let meta = std::fs::metadata(c).ok()?;
-            if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
-                return None;
-            }
-            std::fs::read(c)
+            crate::platform::fs::read_limited(c, MAX_SOURCE_BYTES)
                 .ok()
                 .map(|b| (c.clone(), decode_source(&b)))
         });
