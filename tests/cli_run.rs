@@ -569,3 +569,66 @@ fn json_names_an_assembly_or_load_error() {
     assert_eq!(v["stop_reason"], "load_error", "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An interrupt whose vector leads to RAM where the program put no code,
+/// reached a few instructions after it came: the message names the
+/// interrupt, its vector and where the program was, not the `bra` it
+/// interrupted as if the branch had gone there; with the debugger too.
+#[test]
+fn an_interrupt_into_stray_code_is_named_not_the_branch_it_interrupted() {
+    let dir = scratch("stray-interrupt");
+    let board = bare_evb(&dir);
+    let path = dir.join("rti.asm");
+    // Two NOPs stored at $00EB at run time (no program bytes there), then
+    // the zero after them is the illegal opcode.
+    std::fs::write(
+        &path,
+        "\torg $C000\nstart\tlds #$00C0\n\tldd #$0101\n\tstd $00EB\n\tldaa #$40\n\tstaa $1024\n\tcli\nloop\tbra loop\n\torg $FFF0\n\tfdb $00EB\n\torg $FFFE\n\tfdb start\n",
+    )
+    .expect("write source");
+    for extra in [None, Some("--profile")] {
+        let mut args = vec!["run", "--board", &board, path.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let msg = message(&args);
+        assert!(
+            msg.contains("illegal opcode $00 at $00ED")
+                && msg.contains("The real-time interrupt came with the program at `bra $C00E` at $C00E in loop (rti.asm:8) and went to $00EB through its vector $FFF0"),
+            "{extra:?}: {msg}"
+        );
+        assert!(!msg.contains("went there"), "{extra:?}: {msg}");
+    }
+}
+
+/// A WAI with I clear and nothing enabled: the stop says the IRQ pin is
+/// enabled (it always is while I is clear) but driven by nothing, and
+/// names the option that drives it; with `--irq low` the IRQ comes.
+#[test]
+fn a_wait_with_only_the_irq_pin_enabled_names_the_pin_and_the_option() {
+    let dir = scratch("wai-irq");
+    let board = bare_evb(&dir);
+    let path = dir.join("wai.asm");
+    std::fs::write(
+        &path,
+        "\torg $C000\nstart\tlds #$00FF\n\tcli\n\twai\nhere\tbra here\nirq\tldaa #$2A\n\tstaa $0010\n\tswi\n\torg $FFF2\n\tfdb irq\n\torg $FFF6\n\tfdb here\n\torg $FFFE\n\tfdb start\n",
+    )
+    .expect("write source");
+    let msg = message(&["run", "--board", &board, path.to_str().unwrap(), "--json"]);
+    assert!(
+        msg.contains("the IRQ pin, enabled, is driven by nothing (`run --irq low` drives it)"),
+        "{msg}"
+    );
+    assert!(!msg.contains("no interrupt source enabled"), "{msg}");
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        &board,
+        path.to_str().unwrap(),
+        "--irq",
+        "low",
+        "--dump",
+        "$0010:1",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["symbols"]["$0010:1"]["bytes"][0], 0x2A, "{v}");
+}
