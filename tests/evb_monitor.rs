@@ -182,13 +182,20 @@ fn the_start_is_the_first_instruction_outside_the_slots_and_named() {
         "as11",
         &data("stubs_first.asm"),
         "--entry",
-        "main",
+        "capture",
         "--json",
+        "--dump",
+        "$0010:1",
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("at $C000 as `G C000` would (--entry)"),
+        err.contains("at $C005 as `G C005` would (--entry)"),
         "{err}"
+    );
+    assert_eq!(
+        json(&out)["symbols"]["$0010:1"]["bytes"][0],
+        0,
+        "MAIN did not run"
     );
     // The END operand wins over --entry, and the note says so.
     let out = hc11lab(&[
@@ -352,4 +359,90 @@ fn the_monitor_writes_what_buffalo_writes() {
         theirs["serial"].as_str().unwrap_or_default(),
     );
     assert_eq!(after_g(a), after_g(b), "{a:?}\n{b:?}");
+}
+
+/// The EVB's host port: an MC6850 ACIA at $9800 that needs a master reset
+/// (status 0 until a control word ends it, then TDRE) and sends what is
+/// written to $9801, and the D flip-flop at $4000 that takes writes and
+/// reads $FF, as BUFFALO probes them; the EVBU has neither, so the same
+/// write there is a fault.
+#[test]
+fn the_evb_host_port_acia_and_flip_flop_answer_as_buffalo_expects() {
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        &data("host_port.asm"),
+        "--json",
+        "--max-cycles",
+        "20000",
+        "--dump",
+        "$0010:3",
+    ]);
+    let v = json(&out);
+    let bytes = &v["symbols"]["$0010:3"]["bytes"];
+    assert_eq!(bytes[0], 0, "status after the master reset: {v}");
+    assert_eq!(bytes[1], 0x02, "TDRE after the setup: {v}");
+    assert_eq!(bytes[2], 0xFF, "the flip-flop reads $FF: {v}");
+    assert_eq!(v["acia_serial"], "Hi", "{v}");
+    assert_eq!(v["serial"], "", "nothing on the SCI: {v}");
+    let text = hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        &data("host_port.asm"),
+        "--max-cycles",
+        "20000",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("host port (ACIA): \"Hi\""),
+        "{text:?}"
+    );
+    let out = hc11lab(&["run", "--board", "evbu", &data("host_port.asm"), "--json"]);
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "unmapped_write", "{v}");
+    assert!(
+        v["message"].as_str().unwrap_or_default().contains("$9800"),
+        "{v}"
+    );
+}
+
+/// The EVBU's MC68HC11E9 has 512 bytes of RAM: a program that keeps its
+/// variables at $0100-$01FF runs there under the monitor; on the EVB
+/// (256 bytes) the same program cannot load, and the error says where.
+#[test]
+fn evbu_variables_above_0100_run_and_the_evb_refuses_them() {
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        "evbu",
+        "--dialect",
+        "as11",
+        &data("e9_ram.asm"),
+        "--json",
+        "--dump",
+        "$0100:2,$01FF:1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "returned_to_monitor", "{v}");
+    assert_eq!(v["symbols"]["$0100:2"]["bytes"][0], 0x12, "{v}");
+    assert_eq!(v["symbols"]["$0100:2"]["bytes"][1], 0x35, "{v}");
+    assert_eq!(v["symbols"]["$01FF:1"]["bytes"][0], 0xA5, "{v}");
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        "--dialect",
+        "as11",
+        &data("e9_ram.asm"),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "load_error", "{v}");
+    assert!(
+        v["message"].as_str().unwrap_or_default().contains("$0100"),
+        "{v}"
+    );
 }

@@ -866,4 +866,51 @@ mod tests {
         let e = parse("colour = 1\n").unwrap_err();
         assert!(e.starts_with("b.toml:1: unknown field `colour`"), "{e}");
     }
+
+    /// The EVB's parts in a board file: the ACIA and open ranges take
+    /// their addresses (an overlap is named), single-chip mode has no
+    /// external bus, the monitor needs the ROM at $E000-$FFFF, XIRQ is
+    /// wired from an output compare's pin.
+    #[test]
+    fn acia_open_ranges_mode_monitor_and_xirq() {
+        let b = parse(
+            "rom = [\"$E000-$FFFF\"]\nmonitor = \"evb\"\nxirq = \"PA3\"\n[acia]\nbase = \"$9800\"\n[[open]]\nrange = \"$4000-$4003\"\nread = \"$5A\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            b.acia,
+            Some(AciaWiring {
+                base: 0x9800,
+                clock_hz: super::super::acia::DEFAULT_CLOCK_HZ
+            })
+        );
+        assert_eq!(b.open.len(), 1);
+        assert_eq!(
+            (b.open[0].range, b.open[0].read),
+            (AddrRange::new(0x4000, 0x4003), 0x5A)
+        );
+        assert_eq!(b.open[0].name, "open1");
+        assert_eq!(
+            (b.monitor, b.xirq_pa, b.mode),
+            (Monitor::Evb, Some(3), Mode::Expanded)
+        );
+        let e = parse("ram = [\"$9000-$9FFF\"]\n[acia]\nbase = \"$9800\"\n").unwrap_err();
+        assert!(e.contains("overlaps"), "{e}");
+        let e = parse("mode = \"single-chip\"\nram = [\"$C000-$DFFF\"]\n").unwrap_err();
+        assert!(
+            e.starts_with("b.toml:1: a single-chip board has no external bus, so no ram"),
+            "{e}"
+        );
+        let e = parse("mode = \"single\"\n").unwrap_err();
+        assert!(
+            e.contains("`mode` is \"expanded\" or \"single-chip\""),
+            "{e}"
+        );
+        let e = parse("monitor = \"evb\"\n").unwrap_err();
+        assert!(e.contains("the EVB monitor lives at $E000-$FFFF"), "{e}");
+        let e = parse("xirq = \"PB1\"\n").unwrap_err();
+        assert!(e.contains("PA3 to PA6"), "{e}");
+        let e = parse("[acia]\nbase = \"$FFFF\"\n").unwrap_err();
+        assert!(e.contains("do not fit at $FFFF"), "{e}");
+    }
 }
