@@ -3,6 +3,11 @@
 //! Reference Manual, section 6 and appendix A), its listing and symbol file,
 //! and the disassembler beside it.
 //!
+//! Owns: source text to [`Program`] (lexer, expressions, passes, macros,
+//! dialects, diagnostics with file:line), listings, and bytes back to text.
+//! Must not know about: the board, the machine that runs a program, the
+//! debugger, lessons, grading or the window.
+//!
 //! Source text -> [`assemble_file`] -> [`Assembly`] (a [`Program`] if there
 //! were no errors, all diagnostics, the listing data).
 //!

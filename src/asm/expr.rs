@@ -771,7 +771,7 @@ mod tests {
         assert!(value("nope").unwrap_err().contains("Undefined"));
         assert!(value("(1").unwrap_err().contains("expected `)`"));
         assert!(value("'ab'").is_err());
-        // Issue 16: a character constant without its closing quote (AS11 style).
+        // A character constant without its closing quote (AS11 style).
         assert_eq!(value("'a"), Ok(97));
         assert_eq!(value("&10+1"), Ok(11));
         // Deep nesting and long chains are refused, not a stack overflow.
