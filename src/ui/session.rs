@@ -335,6 +335,13 @@ impl Session {
         self.machine().map(|m| m.serial_text()).unwrap_or_default()
     }
 
+    /// What the program sent through the board's ACIA (the EVB's host
+    /// port); `None` on a board without one.
+    pub fn acia_text(&self) -> Option<String> {
+        let acia = self.machine()?.board().acia()?;
+        Some(acia.output().iter().map(|&b| char::from(b)).collect())
+    }
+
     /// The resets and key presses the user made since the last call, oldest
     /// first (the lessons panel drains them; key scripts are not in it).
     pub fn take_user_events(&mut self) -> Vec<UserEvent> {
