@@ -446,3 +446,41 @@ fn evbu_variables_above_0100_run_and_the_evb_refuses_them() {
         "{v}"
     );
 }
+
+/// Commands typed while the monitor prints: typed (the default) every
+/// character arrives and nothing is lost; on the wire (back to back at the
+/// baud rate) characters that come while SCDR still holds one are lost, as
+/// on the chip, and the run counts them and says how to avoid it.
+#[test]
+fn typed_input_reaches_the_monitor_and_wire_input_loses_what_it_overruns() {
+    let run = |timing: &str| {
+        json(&hc11lab(&[
+            "run",
+            "--board",
+            "evb",
+            "--dialect",
+            "as11",
+            &data("stubs_first.asm"),
+            "--serial-in",
+            "MD C000 C00F\rMD C000 C00F\r",
+            "--serial-timing",
+            timing,
+            "--json",
+        ]))
+    };
+    let typed = run("typed");
+    assert!(typed.get("serial_lost").is_none(), "{typed}");
+    let serial = typed["serial"].as_str().unwrap_or_default();
+    assert_eq!(serial.matches(">MD C000 C00F\r\n").count(), 2, "{serial:?}");
+    assert_eq!(serial.matches("C000 86 01").count(), 2, "{serial:?}");
+    let wire = run("wire");
+    let lost = wire["serial_lost"].as_u64().unwrap_or(0);
+    assert!(lost > 0, "{wire}");
+    let message = wire["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!(
+            "{lost} characters were lost: SCDR was read too late (OR set); --serial-timing typed sends each byte once the program has read the one before"
+        )),
+        "{message}"
+    );
+}
