@@ -132,6 +132,36 @@ pub struct Assembly {
     pub listing: Vec<ListingLine>,
     /// Every defined symbol, in definition order (also when there were errors).
     pub symbols: Vec<Symbol>,
+    /// Why the program starts where `program.entry` says (with a program).
+    pub entry_from: Option<EntryFrom>,
+}
+
+/// Why an assembled program starts where it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryFrom {
+    /// Its reset vector ($FFFE).
+    ResetVector,
+    /// The operand of its `END` line (AS11's `END START`).
+    EndLine,
+    /// Its first instruction.
+    FirstInstruction,
+    /// Its first instruction outside BUFFALO's pseudo-vector slots
+    /// ($00C4-$00FF), where it puts `jmp handler` stubs first.
+    AfterPseudoVectors,
+}
+
+impl EntryFrom {
+    /// Why, in words, for `run`'s note (after "starts at $C000, ").
+    pub fn describe(self) -> &'static str {
+        match self {
+            EntryFrom::ResetVector => "its reset vector",
+            EntryFrom::EndLine => "the operand of its END line",
+            EntryFrom::FirstInstruction => "its first instruction (no reset vector, no END operand)",
+            EntryFrom::AfterPseudoVectors => {
+                "its first instruction after the pseudo-vector stubs at $00C4-$00FF (no reset vector, no END operand)"
+            }
+        }
+    }
 }
 
 impl Assembly {

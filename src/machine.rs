@@ -195,7 +195,9 @@ impl Machine {
         setup: &BoardSetup,
     ) -> Result<Machine, LoadError> {
         let program = program.into();
-        let board = Self::loaded_board(&program, setup)?;
+        // On a board with the EVB monitor and no ROM given, the monitor.
+        let monitor = crate::firmware::evb_monitor::setup_for(setup, &program);
+        let board = Self::loaded_board(&program, monitor.as_ref().unwrap_or(setup))?;
         let mut m = Machine {
             cpu: Cpu::new(),
             board,
@@ -490,6 +492,12 @@ impl Machine {
     /// Queues bytes for the program's serial receiver.
     pub fn feed_serial(&mut self, bytes: &[u8]) {
         self.board.feed_serial(bytes);
+    }
+
+    /// How serial input is sent from now on: typed (the next byte once the
+    /// program read the one before) or on the wire, back to back.
+    pub fn set_serial_pacing(&mut self, pacing: crate::board::sci::Pacing) {
+        self.board.set_serial_pacing(pacing);
     }
 }
 

@@ -55,7 +55,7 @@ enum Command {
         /// The board: trainer11 (default), evb, or a board file (docs/boards.md).
         #[arg(
             long,
-            value_name = "trainer11|evb|FILE.toml",
+            value_name = "trainer11|evb|evbu|FILE.toml",
             default_value = "trainer11"
         )]
         board: String,
@@ -193,7 +193,7 @@ struct GradeArgs {
     #[arg(long)]
     no_cache: bool,
     /// The board, overriding assignment.toml's `board`: trainer11, evb or a board file.
-    #[arg(long, value_name = "trainer11|evb|FILE.toml")]
+    #[arg(long, value_name = "trainer11|evb|evbu|FILE.toml")]
     board: Option<String>,
     /// Source dialect of the reference and the submissions: course, as11 or
     /// asm11 (default: the assignment's `dialect`, else course).
@@ -264,6 +264,15 @@ struct AsmArgs {
     dialect: asm::Dialect,
 }
 
+/// `run --serial-timing`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum SerialTiming {
+    /// As a person types.
+    Typed,
+    /// Back to back at the baud rate.
+    Wire,
+}
+
 #[derive(Args, Debug)]
 struct RunArgs {
     /// .asm file, folder with Viergewinnt.asm, .s19 or ELF (default: the bundled Viergewinnt).
@@ -282,6 +291,11 @@ struct RunArgs {
     /// Like --serial-in, with the bytes of FILE (`-` = standard input), sent as they are.
     #[arg(long, value_name = "FILE", conflicts_with = "serial_in")]
     serial_in_file: Option<PathBuf>,
+    /// How serial input is sent: typed (default: each byte once the program has read the
+    /// one before, 10 ms later; after a line end, once its answer is out) or wire (back to
+    /// back at the baud rate; bytes the program reads too late are lost, as on the chip).
+    #[arg(long, value_name = "typed|wire", default_value = "typed")]
+    serial_timing: SerialTiming,
     /// Put a voltage on an analog input from the start: ANn=VOLTS (AN0=2.5; VRH 5 V,
     /// VRL 0 V). Repeatable.
     #[arg(long, value_name = "ANn=V")]
@@ -309,6 +323,10 @@ struct RunArgs {
     /// that install a handler) instead of stopping before it.
     #[arg(long)]
     trap_illegal: bool,
+    /// Where a program without a reset vector or END operand starts: a label or an
+    /// address (default: its first instruction outside the pseudo-vector slots $00C4-$00FF).
+    #[arg(long, value_name = "ADDR|LABEL")]
+    entry: Option<String>,
     /// Stop after this many E-cycles (default 200,000,000 = 100 s of the 2 MHz board).
     #[arg(long, value_name = "N")]
     max_cycles: Option<u64>,
@@ -346,7 +364,7 @@ struct RunArgs {
     /// The board: trainer11 (default), evb, or a board file (docs/boards.md).
     #[arg(
         long,
-        value_name = "trainer11|evb|FILE.toml",
+        value_name = "trainer11|evb|evbu|FILE.toml",
         default_value = "trainer11"
     )]
     board: String,
@@ -769,6 +787,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             program: open::empty_program(),
             origin: open::Origin::Bundled,
             warnings: Vec::new(),
+            entry_from: None,
         }),
         _ => open::open(args.path.as_deref()),
     };
@@ -809,7 +828,7 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             (
                 "--board",
                 Some(Path::new(&args.board))
-                    .filter(|_| !matches!(args.board.trim(), "trainer11" | "evb")),
+                    .filter(|_| !board::config::BoardConfig::BUILT_IN.contains(&args.board.trim())),
             ),
         ];
         inputs.extend(named.into_iter().filter_map(|(w, p)| Some((w, p?))));
@@ -835,6 +854,18 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    let mut opened = opened;
+    let why = match run::start::choose_entry(
+        &mut opened.program,
+        opened.entry_from,
+        args.entry.as_deref(),
+    ) {
+        Ok(w) => w,
+        Err(e) => {
+            errln!("error: --entry: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    };
     let machine = match Machine::with_board(opened.program, &setup) {
         Ok(m) => m,
         Err(e) => {
@@ -846,7 +877,25 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     for w in machine.placement_warnings() {
         errln!("{w}");
     }
+    // A program run from the ROM-less monitor, or with no vector: say
+    // where it starts and why, once (not for the bundled game).
+    if args.path.is_some() {
+        if let Some(note) = run::start::start_note(machine.program(), machine.board().setup(), &why)
+        {
+            errln!(
+                "{}",
+                note.strip_prefix("note: ")
+                    .map_or(format!("note: {note}"), |n| format!("note: {n}"))
+            );
+        }
+    }
     let mut machine = machine;
+    machine.set_serial_pacing(match args.serial_timing {
+        SerialTiming::Typed => board::sci::Pacing::Typed {
+            gap: board::sci::TYPED_GAP,
+        },
+        SerialTiming::Wire => board::sci::Pacing::Wire,
+    });
     let mut bench = Vec::new();
     let parsed = args
         .analog

@@ -32,6 +32,9 @@ pub struct Opened {
     pub origin: Origin,
     /// Problems that did not stop it (assembler warnings, rendered; loader warnings).
     pub warnings: Vec<String>,
+    /// Why an assembled program starts where it does (`None` for images,
+    /// whose start is their S9 record's or ELF header's).
+    pub entry_from: Option<asm::EntryFrom>,
 }
 
 /// Why a program could not be opened.
@@ -125,6 +128,7 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
     Ok(Opened {
         program: loaded.program,
         origin: Origin::Image(path.to_path_buf(), loaded.format),
+        entry_from: None,
         // A loader's warning names its line; the file is said here.
         warnings: loaded
             .warnings
@@ -181,7 +185,7 @@ pub fn default_dialect() -> asm::Dialect {
     DIALECT.get().copied().unwrap_or_default()
 }
 
-/// The board a command names (`--board trainer11|evb|FILE.toml`, a file
+/// The board a command names (`--board trainer11|evb|evbu|FILE.toml`, a file
 /// relative to the working folder) with the ROM image of `--rom FILE.s19`
 /// (an S19 or ELF whose bytes must all lie in the board's ROM). An error
 /// begins with the option it is about (`--board: `, `--rom`).
@@ -331,6 +335,7 @@ fn from_assembly(assembly: Assembly, origin: Origin) -> Result<Opened, OpenError
         Some(program) if !assembly.has_errors() => Ok(Opened {
             program,
             origin,
+            entry_from: assembly.entry_from,
             // As many as `asm` shows: a warning on every line of a long
             // file would flood the terminal.
             warnings: asm::triage::capped(&assembly.diagnostics, &assembly.files)

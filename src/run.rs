@@ -2,6 +2,8 @@
 //! program headless with a key script, memory dumps (`--dump`), and the
 //! report `--json` prints, whatever the stop.
 
+pub mod start;
+
 use crate::cpu::Registers;
 use crate::debug::cli::{parse_address, run_debug, CliError, DebugRun, RunRequest};
 use crate::machine::{Halt, Machine, StopConditions, StopReason};
@@ -111,6 +113,19 @@ pub struct RunReport {
     pub registers: Registers,
     /// Everything the program sent over the SCI.
     pub serial: String,
+    /// Serial input bytes the program lost (they arrived while SCDR still
+    /// held an unread byte, or while the receiver was off); left out when
+    /// none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub serial_lost: u64,
+    /// Serial input bytes never sent: typed input waits for the program to
+    /// read the byte before, and it did not. Left out when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub serial_unsent: u64,
+    /// Everything the program sent over the board's ACIA (the EVB's host
+    /// port); left out when nothing (or the board has none).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub acia_serial: String,
     /// The LCD: 64 strings of 128 `#`/`.`, row 0 on top; empty (and left
     /// out of `--json`) on a board without an LCD.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -154,7 +169,7 @@ pub fn run(
     let script = script.cloned().unwrap_or_else(Script::empty);
     // Kept to replay the run when it ends where the program put no code.
     let initial = machine.clone();
-    let (machine, stop_reason, mut message, failed, debug) = if request.wants_debugger() {
+    let (machine, mut stop_reason, mut message, mut failed, debug) = if request.wants_debugger() {
         let (machine, report) = run_debug(machine, Some(&script), request)?;
         let message = report.stop.message.clone();
         (
@@ -177,6 +192,14 @@ pub fn run(
     // A settled stop's message names the key script that ended; a run
     // with serial input only, or with nothing to play, had none.
     message = script.played().reword(message);
+    // Settled in the EVB monitor: the program gave control back to it.
+    if stop_reason == "settled" {
+        if let Some((reason, text, fail)) = start::monitor_stop(&machine) {
+            stop_reason = reason.to_string();
+            message = text;
+            failed = fail;
+        }
+    }
     // A fault in code the program did not put there: how the CPU got there.
     // (The debugger's session names it itself when it keeps history.)
     let named = debug.as_ref().is_some_and(|d| d.stop.exit.is_some());
@@ -212,6 +235,7 @@ pub fn run(
             ));
         }
     }
+    message.push_str(&serial_loss_note(&machine));
     // The debugger's text prints its own stop: the same words as above.
     let mut debug = debug;
     if let Some(d) = debug.as_mut() {
@@ -240,6 +264,16 @@ pub fn run(
         instructions: machine.instructions(),
         registers: machine.registers(),
         serial: machine.serial_text(),
+        serial_lost: {
+            let (overrun, off) = machine.board().serial_lost();
+            overrun + off
+        },
+        serial_unsent: machine.board().serial_blocked() as u64,
+        acia_serial: machine
+            .board()
+            .acia()
+            .map(|a| a.output().iter().map(|&b| b as char).collect())
+            .unwrap_or_default(),
         lcd: if machine.board().has_lcd() {
             machine.lcd_text()
         } else {
@@ -257,6 +291,45 @@ pub fn run(
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// What the stop message adds about serial input that did not reach the
+/// program (empty if all of it did).
+fn serial_loss_note(machine: &Machine) -> String {
+    let (overrun, off) = machine.board().serial_lost();
+    let unsent = machine.board().serial_blocked();
+    let chars = |n: u64| {
+        if n == 1 {
+            "1 character was".to_string()
+        } else {
+            format!("{n} characters were")
+        }
+    };
+    let mut note = String::new();
+    if overrun > 0 {
+        note.push_str(&format!(
+            "; {} lost: SCDR was read too late (OR set){}",
+            chars(overrun),
+            if machine.board().sci().pacing() == crate::board::sci::Pacing::Wire {
+                "; --serial-timing typed sends each byte once the program has read the one before"
+            } else {
+                ""
+            }
+        ));
+    }
+    if off > 0 {
+        note.push_str(&format!(
+            "; {} lost: the receiver was off (SCCR2's RE clear)",
+            chars(off)
+        ));
+    }
+    if unsent > 0 {
+        note.push_str(&format!(
+            "; {} not sent: typed input waits for the program to read the byte before from SCDR, and it did not",
+            chars(unsent as u64)
+        ));
+    }
+    note
 }
 
 /// True for the stops that mean the program or its input failed.
@@ -330,7 +403,7 @@ pub fn memory_wait_hint(machine: &Machine, budget: bool) -> Option<String> {
             ". With the registers at ${other:04X} that would be {name}, but the {board_name}'s are at ${base:04X}-${:04X}",
             base + 0x3F
         ));
-        if other == 0x1000 && board_name != "evb" {
+        if other == 0x1000 && board_name != "evb" && board_name != "evbu" {
             hint.push_str("; a program written for the EVB runs with --board evb");
         }
     }
@@ -532,6 +605,9 @@ impl RunReport {
         }
         if !self.serial.is_empty() {
             out.push_str(&format!("serial: {:?}\n", self.serial));
+        }
+        if !self.acia_serial.is_empty() {
+            out.push_str(&format!("host port (ACIA): {:?}\n", self.acia_serial));
         }
         for (name, d) in &self.symbols {
             // `$` on every byte: a bare `24` reads as decimal.

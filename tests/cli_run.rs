@@ -288,20 +288,35 @@ fn missing_files_are_one_error_line_each() {
     assert!(String::from_utf8_lossy(&rom.stderr).starts_with("error: cannot read --rom "));
 }
 
-/// A program for the EVB that calls the BUFFALO monitor (`jsr OUTA`)
-/// without its ROM stops in the empty jump table: the message says that
-/// the address holds none of the program, which call went there and which
-/// monitor routine it meant, and names no label thousands of bytes away.
+/// An EVB-like board without a monitor in its ROM (a board file saying
+/// `monitor = "none"`), for the messages about a missing monitor.
+fn bare_evb(dir: &std::path::Path) -> String {
+    let path = dir.join("bare-evb.toml");
+    std::fs::write(
+        &path,
+        "init = \"$01\"\nconfig = \"$0D\"\nram = [\"$C000-$DFFF\"]\nrom = [\"$E000-$FFFF\"]\neeprom = \"$B600-$B7FF\"\nmonitor = \"none\"\n",
+    )
+    .expect("write board");
+    path.to_string_lossy().into_owned()
+}
+
+/// A program for the EVB that calls the BUFFALO monitor (`jsr OUTA`) on a
+/// board whose ROM holds no monitor stops in the empty jump table: the
+/// message says that the address holds none of the program, which call
+/// went there and which monitor routine it meant, and names no label
+/// thousands of bytes away. (The built-in `evb` runs hc11lab's monitor,
+/// which answers the call: tests/evb_monitor.rs.)
 #[test]
 fn a_call_into_the_missing_buffalo_monitor_is_explained() {
     let dir = scratch("buffalo");
+    let board = bare_evb(&dir);
     let path = dir.join("hello.asm");
     std::fs::write(
         &path,
         "OUTA\tequ $FFB8\n\torg $C000\nstart\tlds #$00FF\n\tldaa #'H'\n\tjsr OUTA\n\tswi\n",
     )
     .expect("write source");
-    let out = hc11lab(&["run", "--board", "evb", path.to_str().unwrap(), "--json"]);
+    let out = hc11lab(&["run", "--board", &board, path.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v = json(&out);
     let msg = v["message"].as_str().expect("message");
@@ -323,7 +338,7 @@ fn a_call_into_the_missing_buffalo_monitor_is_explained() {
     let msg = message(&[
         "run",
         "--board",
-        "evb",
+        &board,
         path.to_str().unwrap(),
         "--profile",
         "--json",
@@ -387,6 +402,7 @@ fn a_push_before_the_stack_pointer_is_set_says_so() {
 #[test]
 fn an_entry_through_an_unset_vector_is_explained() {
     let dir = scratch("vectors");
+    let board = bare_evb(&dir);
     let rti = dir.join("rti.asm");
     std::fs::write(
         &rti,
@@ -395,7 +411,7 @@ fn an_entry_through_an_unset_vector_is_explained() {
     )
     .expect("write source");
     for extra in [None, Some("--profile")] {
-        let mut args = vec!["run", "--board", "evb", rti.to_str().unwrap(), "--json"];
+        let mut args = vec!["run", "--board", &board, rti.to_str().unwrap(), "--json"];
         args.extend(extra);
         let msg = message(&args);
         assert!(
@@ -573,4 +589,67 @@ fn dumps_are_hex_with_dollars_and_the_call_stack_names_files() {
         text.contains("(called from Start+3, Viergewinnt.asm:"),
         "{text}"
     );
+}
+
+/// An interrupt whose vector leads to RAM where the program put no code,
+/// reached a few instructions after it came: the message names the
+/// interrupt, its vector and where the program was, not the `bra` it
+/// interrupted as if the branch had gone there; with the debugger too.
+#[test]
+fn an_interrupt_into_stray_code_is_named_not_the_branch_it_interrupted() {
+    let dir = scratch("stray-interrupt");
+    let board = bare_evb(&dir);
+    let path = dir.join("rti.asm");
+    // Two NOPs stored at $00EB at run time (no program bytes there), then
+    // the zero after them is the illegal opcode.
+    std::fs::write(
+        &path,
+        "\torg $C000\nstart\tlds #$00C0\n\tldd #$0101\n\tstd $00EB\n\tldaa #$40\n\tstaa $1024\n\tcli\nloop\tbra loop\n\torg $FFF0\n\tfdb $00EB\n\torg $FFFE\n\tfdb start\n",
+    )
+    .expect("write source");
+    for extra in [None, Some("--profile")] {
+        let mut args = vec!["run", "--board", &board, path.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let msg = message(&args);
+        assert!(
+            msg.contains("illegal opcode $00 at $00ED")
+                && msg.contains("The real-time interrupt came with the program at `bra $C00E` at $C00E in loop (rti.asm:8) and went to $00EB through its vector $FFF0"),
+            "{extra:?}: {msg}"
+        );
+        assert!(!msg.contains("went there"), "{extra:?}: {msg}");
+    }
+}
+
+/// A WAI with I clear and nothing enabled: the stop says the IRQ pin is
+/// enabled (it always is while I is clear) but driven by nothing, and
+/// names the option that drives it; with `--irq low` the IRQ comes.
+#[test]
+fn a_wait_with_only_the_irq_pin_enabled_names_the_pin_and_the_option() {
+    let dir = scratch("wai-irq");
+    let board = bare_evb(&dir);
+    let path = dir.join("wai.asm");
+    std::fs::write(
+        &path,
+        "\torg $C000\nstart\tlds #$00FF\n\tcli\n\twai\nhere\tbra here\nirq\tldaa #$2A\n\tstaa $0010\n\tswi\n\torg $FFF2\n\tfdb irq\n\torg $FFF6\n\tfdb here\n\torg $FFFE\n\tfdb start\n",
+    )
+    .expect("write source");
+    let msg = message(&["run", "--board", &board, path.to_str().unwrap(), "--json"]);
+    assert!(
+        msg.contains("the IRQ pin, enabled, is driven by nothing (`run --irq low` drives it)"),
+        "{msg}"
+    );
+    assert!(!msg.contains("no interrupt source enabled"), "{msg}");
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        &board,
+        path.to_str().unwrap(),
+        "--irq",
+        "low",
+        "--dump",
+        "$0010:1",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["symbols"]["$0010:1"]["bytes"][0], 0x2A, "{v}");
 }

@@ -44,7 +44,9 @@ fn a_missing_pull_is_named_by_the_rts_it_breaks() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for e in std::fs::read_dir(root.join("firmware")).unwrap().flatten() {
-        std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+        if e.path().is_file() {
+            std::fs::copy(e.path(), dir.join(e.file_name())).unwrap();
+        }
     }
     let board = std::fs::read_to_string(dir.join("Board.inc")).unwrap();
     let end = "        pula\n        pulb\n\n        rts";

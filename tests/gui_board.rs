@@ -36,3 +36,31 @@ fn an_evb_program_shows_no_lcd_and_no_keys() {
     h.get_by_label("This board has no LCD: the program's output is on the Serial tab.");
     h.get_by_label("This board has no keys: type into the Serial tab.");
 }
+
+/// What a program sends through the EVB's host-port ACIA shows on the
+/// Serial tab, above the terminal.
+#[test]
+fn the_host_port_acia_output_shows_on_the_serial_tab() {
+    let config = BoardConfig::from_spec("evb", Path::new("")).expect("evb");
+    set_default_setup("evb", BoardSetup::new(config));
+    let program = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/evb/host_port.asm");
+    let settings = Settings {
+        speed: Speed::RealTime,
+        ..Settings::default()
+    };
+    let app = App::with_settings(settings, AppInput::Path(program), None);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(60)
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app);
+    h.run();
+    h.state_mut().session.run();
+    h.run();
+    h.get_by_label("Serial").click();
+    h.run();
+    let host = h.state().session.acia_text();
+    assert_eq!(host.as_deref(), Some("Hi"), "the program ran");
+    h.get_by_label("Host port (ACIA)");
+    h.get_by_label("Hi");
+}

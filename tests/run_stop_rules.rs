@@ -267,6 +267,8 @@ fn a_reader_too_slow_for_the_baud_rate_loses_bytes_with_overrun() {
         path.to_str().unwrap(),
         "--serial-in",
         "ABCDEFGH",
+        "--serial-timing",
+        "wire",
         "--dump",
         "$0100:16",
     ]);
@@ -286,6 +288,36 @@ fn a_reader_too_slow_for_the_baud_rate_loses_bytes_with_overrun() {
     assert_eq!(bytes[2] & 0x28, 0x28, "OR set: {bytes:02X?}");
     assert_eq!(bytes[3], u64::from(b'B'));
     assert_eq!(v["waiting_on"], "serial input (SCSR.RDRF)");
+    // The lost bytes are counted and named in the message.
+    let lost = v["serial_lost"].as_u64().unwrap_or(0);
+    assert!(lost >= 1, "{v}");
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!(
+            "{lost} character{} lost: SCDR was read too late (OR set)",
+            if lost == 1 { " was" } else { "s were" }
+        )),
+        "{message}"
+    );
+    // Typed, as the default, each byte waits for the read of the one
+    // before: none is lost, and the reader gets them in order.
+    let (v, _) = run_json(&[
+        path.to_str().unwrap(),
+        "--serial-in",
+        "ABCDEFGH",
+        "--dump",
+        "$0100:16",
+    ]);
+    assert!(v.get("serial_lost").is_none(), "{v}");
+    let bytes: Vec<u64> = v["symbols"]["$0100:16"]["bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap())
+        .collect();
+    assert_eq!(bytes[1], u64::from(b'A'), "{bytes:02X?}");
+    assert_eq!(bytes[2] & 0x28, 0x20, "no OR: {bytes:02X?}");
+    assert_eq!(bytes[3], u64::from(b'B'), "{bytes:02X?}");
 }
 
 #[test]

@@ -89,7 +89,8 @@ pub fn split_line(line: &str, base: usize) -> Result<Fields<'_>, BadLabel> {
         }
     }
     pos = skip_space(line, pos);
-    if pos >= line.len() || line[pos..].starts_with(';') {
+    // `*` where the mnemonic would be: an indented comment line.
+    if pos >= line.len() || line[pos..].starts_with(';') || line[pos..].starts_with('*') {
         return Ok(f);
     }
     let word_end = line[pos..]
@@ -165,7 +166,7 @@ fn skip_space(line: &str, mut pos: usize) -> usize {
 }
 
 /// Where the operand field that starts at `from` ends: the first white space
-/// outside a character constant or string. `'c` takes the one character
+/// outside a character constant or string that does not follow a comma. `'c` takes the one character
 /// after the quote literally (so `#' ` is a space), and a closing `'` right
 /// after it belongs to the constant; `"..."` runs to its closing quote; for
 /// `fcc` the first character is the delimiter and the text runs to its twin.
@@ -182,7 +183,14 @@ fn operand_end(line: &str, from: usize, fcc: bool) -> usize {
             }
         }
     }
+    let mut after_comma = false;
     while let Some((i, c)) = chars.next() {
+        // White space right after a comma belongs to the list
+        // (`LDAB 0, X`, `FCB 1, 2, 5`).
+        if after_comma && is_space(c) {
+            continue;
+        }
+        after_comma = c == ',';
         match c {
             c if is_space(c) => return from + i,
             '\'' => {

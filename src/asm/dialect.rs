@@ -110,7 +110,13 @@ pub fn directive(dialect: Dialect, word: &str) -> Option<Directive> {
 
 /// Spellings of real instructions that other assemblers accept and that
 /// cannot mean anything else, so every dialect takes them.
-const ALIASES: &[(&str, Op)] = &[("cmpx", Op::Cpx), ("cmpy", Op::Cpy)];
+const ALIASES: &[(&str, Op)] = &[
+    ("cmpx", Op::Cpx),
+    ("cmpy", Op::Cpy),
+    // The 6801's names for the D loads and stores.
+    ("ldad", Op::Ldd),
+    ("stad", Op::Std),
+];
 
 /// Looks up an instruction mnemonic of `dialect`, aliases included.
 pub fn instruction(_dialect: Dialect, word: &str) -> Option<Op> {

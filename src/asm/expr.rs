@@ -489,6 +489,12 @@ impl<'a, 'i> Parser<'a, 'i> {
                 self.pos += 1;
                 Ok(Expr::Here)
             }
+            // `#A+#B`: AS11 sources repeat the immediate mark before each
+            // term of an immediate operand; it changes nothing.
+            '#' => {
+                self.pos += 1;
+                self.primary()
+            }
             '$' => {
                 self.pos += 1;
                 self.radix_digits(start, 16, "`$` must be followed by hexadecimal digits")

@@ -40,9 +40,10 @@ pub struct BadLabel {
     pub at: usize,
 }
 
-/// True for characters that may start a symbol.
+/// True for characters that may start a symbol (`?` for ASM11's private
+/// labels, `?Loop`).
 pub fn is_ident_start(c: char) -> bool {
-    c.is_alphabetic() || c == '_' || c == '.'
+    c.is_alphabetic() || c == '_' || c == '.' || c == '?'
 }
 
 /// True for characters that may continue a symbol.
@@ -86,7 +87,9 @@ pub fn split_line(line: &str, base: usize) -> Result<Fields<'_>, BadLabel> {
         }
     }
     pos = skip_space(line, pos);
-    if pos >= line.len() || line[pos..].starts_with(';') {
+    // `*` where the mnemonic would be starts a comment (an indented
+    // comment line, as public sources write them).
+    if pos >= line.len() || line[pos..].starts_with(';') || line[pos..].starts_with('*') {
         return Ok(f);
     }
     // The mnemonic: a word up to whitespace or a comment; `=` alone is `equ`.
@@ -239,7 +242,8 @@ mod tests {
         assert!(!is_open_char("', ' ; comma and blank"));
         assert!(is_open_char("'A,'B,'C"));
         assert!(is_open_char("'; it's a comment"));
-        assert!(!is_open_char("'A'+1"));
+        assert!(!is_open_char("'A'+1"), "a closed constant in an expression");
+        assert!(!is_open_char("'+'-1"));
         let line = "msg fcc 'Hello, world!' ; greeting";
         assert_eq!(comment_start(line, 0), line.find(';').unwrap_or(0));
     }

@@ -26,7 +26,7 @@ use super::encode::{allows_space_separated, parse_operands, select, Chosen};
 use super::expr::{eval, Expr, Parser, SymId};
 use super::lexer::Piece;
 use super::source::{parent_dir, SourceProvider};
-use super::{AsmOptions, Assembly};
+use super::{AsmOptions, Assembly, EntryFrom};
 use crate::cpu::opcodes::{Op, OPCODES};
 use crate::image::{FileId, Program, SourceFile, Symbol, SymbolKind};
 use std::collections::HashMap;
@@ -408,6 +408,33 @@ impl Asm<'_> {
             }
             Some(Directive::Else) => {
                 let span = mspan.unwrap_or(Span::new(file, base, base));
+                // ASM11's `#else ifdef X` / `#else if EXPR`: a further
+                // branch of the same chain, closed by its one `#endif`.
+                let chained = fields
+                    .mnemonic
+                    .and_then(|m| else_if(self.opts.dialect, text, base, m.end()));
+                if let (Some((d, ops)), Some(c)) = (chained, conds.last()) {
+                    if !c.seen_else {
+                        let try_it = c.parent_active && !c.taken;
+                        let value = if try_it {
+                            self.condition(d, file, span, ops)
+                        } else {
+                            None
+                        };
+                        let taken = value.is_some_and(|v| v != 0);
+                        if let Some(c) = conds.last_mut() {
+                            c.active = try_it && taken;
+                            c.taken |= taken;
+                        }
+                        let kind = if try_it {
+                            Kind::Cond(value)
+                        } else {
+                            Kind::Skipped
+                        };
+                        self.push(file, line, None, kind);
+                        return Flow::Go;
+                    }
+                }
                 let parent = match conds.last_mut() {
                     None => {
                         self.error(Diagnostic::new(
@@ -771,6 +798,7 @@ impl Asm<'_> {
                     .hint("write instructions after an `org` (`org $C000`), and the reset vector (`org $FFFE` / `dc.w Start`)"),
             );
         }
+        let mut entry_from = None;
         let program = (!has_errors).then(|| {
             let mut p = Program {
                 segments: segments(&lay.chunks, &self.sections),
@@ -785,14 +813,68 @@ impl Asm<'_> {
                 _ => None,
             };
             p.entry = vector.or(lay.end_entry).or(lay.first_code);
+            entry_from = Some(match (vector, lay.end_entry) {
+                (Some(_), _) => EntryFrom::ResetVector,
+                (None, Some(_)) => EntryFrom::EndLine,
+                _ if lay.first_code != lay.first_code_any => EntryFrom::AfterPseudoVectors,
+                _ => EntryFrom::FirstInstruction,
+            });
+            if p.entry.is_none() {
+                // Only stubs in the slots: the first of them.
+                p.entry = lay.first_code_any;
+            }
             p
         });
         Assembly {
             program,
+            entry_from,
             diagnostics: self.diags,
             files: self.files,
             listing: lay.listing,
             symbols,
         }
     }
+}
+
+/// The condition after an `#else` on its line (ASM11's `#else ifdef X`,
+/// `#else if EXPR`, `#else ifndef X`, with or without `#`), as the
+/// directive and its operand; `None` when the rest of the line is a
+/// comment (`#else (HC11 chip...)`) or there is none. `from` is the file
+/// offset where the `#else` word ends; `base` that of the line's start.
+fn else_if(
+    dialect: Dialect,
+    line: &str,
+    base: usize,
+    from: usize,
+) -> Option<(Directive, Option<Piece<'_>>)> {
+    if dialect != Dialect::Asm11 {
+        return None;
+    }
+    let after = from.checked_sub(base)?;
+    let end = super::lexer::comment_start(line, after);
+    let rest = line.get(after..end)?;
+    let word_at = rest.len() - rest.trim_start().len();
+    let rest = &rest[word_at..];
+    let word_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let word = rest[..word_len]
+        .trim_start_matches('#')
+        .to_ascii_lowercase();
+    let d = match word.as_str() {
+        "if" => Directive::If,
+        "ifdef" => Directive::Ifdef,
+        "ifndef" => Directive::Ifndef,
+        _ => return None,
+    };
+    // The operand is one field, as after `#ifdef`; text after it is a
+    // comment.
+    let tail = &rest[word_len..];
+    let gap = tail.len() - tail.trim_start().len();
+    let operand = tail[gap..].split(char::is_whitespace).next().unwrap_or("");
+    Some((
+        d,
+        (!operand.is_empty()).then_some(Piece {
+            text: operand,
+            start: base + after + word_at + word_len + gap,
+        }),
+    ))
 }

@@ -53,6 +53,49 @@ pub struct LcdWiring {
     pub select: u8,
 }
 
+/// An MC6850 ACIA on the bus (the EVB's host port): where and how fast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AciaWiring {
+    /// The control/status register; the data register is at `base + 1`.
+    pub base: u16,
+    /// The clock on its TxC/RxC pins, in Hz (a bit is 1, 16 or 64 of them).
+    pub clock_hz: u32,
+}
+
+/// Addresses something answers at that is not memory (a latch, a
+/// flip-flop): writes are taken and go nowhere, reads see `read`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenRange {
+    /// What it is (`D flip-flop`), for messages and the docs.
+    pub name: String,
+    /// The addresses.
+    pub range: AddrRange,
+    /// What a read returns.
+    pub read: u8,
+}
+
+/// How the chip runs: which mode pins MODA/MODB select at reset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Expanded: ports B and C are the external address and data bus
+    /// (HPRIO's MDA reads 1).
+    #[default]
+    Expanded,
+    /// Single-chip: no external bus, only the chip's own memories (MDA 0).
+    SingleChip,
+}
+
+/// The monitor a board's ROM holds when no `--rom` is given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Monitor {
+    /// None: a program brings its own reset vector.
+    #[default]
+    None,
+    /// hc11lab's own EVB monitor (docs/evb.md): BUFFALO's jump table,
+    /// pseudo-vectors and `G`, loaded when the program leaves the ROM empty.
+    Evb,
+}
+
 /// A board: memory map and devices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardConfig {
@@ -82,8 +125,20 @@ pub struct BoardConfig {
     /// True if the SCI is wired to a terminal (the serial panel and `--serial-in`).
     pub serial: bool,
     /// Parts outside the chip: LEDs, switches, pots, generators, the
-    /// default logic trace (none on the built-in boards).
+    /// default logic trace (the EVB's boot jumper on PE0).
     pub parts: Parts,
+    /// An MC6850 ACIA, if fitted (the EVB's host port).
+    pub acia: Option<AciaWiring>,
+    /// Addresses that take writes and read a fixed value (the EVB's D
+    /// flip-flop at $4000).
+    pub open: Vec<OpenRange>,
+    /// Expanded or single-chip mode.
+    pub mode: Mode,
+    /// The monitor in ROM when no `--rom` is given.
+    pub monitor: Monitor,
+    /// The port A pin wired to XIRQ, if one is (the EVB's PA3, OC5: a low
+    /// level asserts XIRQ; BUFFALO's trace uses it).
+    pub xirq_pa: Option<u8>,
 }
 
 /// CONFIG's EEON bit: the EEPROM array is enabled.
@@ -108,19 +163,29 @@ impl BoardConfig {
             keys: true,
             serial: true,
             parts: Parts::default(),
+            acia: None,
+            open: Vec::new(),
+            mode: Mode::Expanded,
+            monitor: Monitor::None,
+            xirq_pa: None,
         }
     }
 
     /// An MC68HC11A8 as on Motorola's EVB after reset: INIT = $01 (internal
     /// RAM $0000-$00FF, registers $1000-$103F), EEPROM $B600-$B7FF enabled
     /// (CONFIG $0D), the EVB's 8 KiB user RAM at $C000-$DFFF (where the EVB
-    /// manual's examples are loaded), the monitor ROM at $E000-$FFFF (as
-    /// BUFFALO on the EVB and EVBU) and the SCI as the terminal; no PIO,
-    /// no LCD, no keys.
+    /// manual's examples are loaded), the monitor ROM at $E000-$FFFF, the
+    /// SCI as the terminal, the host port's MC6850 ACIA at $9800 and the D
+    /// flip-flop at $4000 that BUFFALO writes to switch the SCI (taken, it
+    /// goes nowhere; reads $FF), PE0 held low by the boot jumper (BUFFALO
+    /// starts; high starts the EEPROM); expanded mode; no PIO, no LCD, no
+    /// keys. Without `--rom` hc11lab's own monitor runs in the ROM.
     pub fn evb() -> Self {
         BoardConfig {
             name: "evb".into(),
-            description: "MC68HC11 EVB/EVBU after reset: SCI terminal, EEPROM at $B600".into(),
+            description:
+                "Motorola M68HC11EVB: SCI terminal, host ACIA, EEPROM at $B600, user RAM at $C000"
+                    .into(),
             init: 0x01,
             internal_ram: 256,
             config: 0x0D,
@@ -131,15 +196,61 @@ impl BoardConfig {
             lcd: None,
             keys: false,
             serial: true,
-            parts: Parts::default(),
+            parts: Parts::boot_jumper(),
+            acia: Some(AciaWiring {
+                base: 0x9800,
+                clock_hz: super::acia::DEFAULT_CLOCK_HZ,
+            }),
+            open: vec![OpenRange {
+                name: "D flip-flop".into(),
+                range: AddrRange::new(0x4000, 0x4000),
+                read: super::UNMAPPED_READ,
+            }],
+            mode: Mode::Expanded,
+            monitor: Monitor::Evb,
+            xirq_pa: Some(3),
         }
     }
 
-    /// A built-in board by name (`trainer11`, `evb`) or a board file's path.
+    /// Motorola's M68HC11EVBU: an MC68HC11E9 in single-chip mode, 512 bytes
+    /// of internal RAM at $0000-$01FF, registers at $1000, EEPROM
+    /// $B600-$B7FF, the monitor in the mask ROM at $E000-$FFFF, the SCI as
+    /// the terminal, PE0 held low by the boot jumper; no external memory
+    /// or ports. Without `--rom` hc11lab's own monitor runs in the ROM.
+    pub fn evbu() -> Self {
+        BoardConfig {
+            name: "evbu".into(),
+            description:
+                "Motorola M68HC11EVBU: MC68HC11E9 single-chip, 512 bytes RAM, EEPROM at $B600"
+                    .into(),
+            init: 0x01,
+            internal_ram: 512,
+            config: 0x0F,
+            ram: Vec::new(),
+            rom: vec![AddrRange::new(0xE000, 0xFFFF)],
+            eeprom: Some(AddrRange::new(0xB600, 0xB7FF)),
+            pio: None,
+            lcd: None,
+            keys: false,
+            serial: true,
+            parts: Parts::boot_jumper(),
+            acia: None,
+            open: Vec::new(),
+            mode: Mode::SingleChip,
+            monitor: Monitor::Evb,
+            xirq_pa: Some(3),
+        }
+    }
+
+    /// The built-in boards' names.
+    pub const BUILT_IN: [&'static str; 3] = ["trainer11", "evb", "evbu"];
+
+    /// A built-in board by name (`trainer11`, `evb`, `evbu`) or a board file's path.
     pub fn from_spec(spec: &str, dir: &Path) -> Result<BoardConfig, BoardFileError> {
         match spec.trim() {
             "trainer11" => Ok(Self::trainer11()),
             "evb" => Ok(Self::evb()),
+            "evbu" => Ok(Self::evbu()),
             path => Self::load(&dir.join(path)),
         }
     }
@@ -153,7 +264,7 @@ impl BoardConfig {
                 file: path.to_path_buf(),
                 line: None,
                 message: format!(
-                    "cannot read the board file: {e}; give `trainer11`, `evb` or a .toml file"
+                    "cannot read the board file: {e}; give `trainer11`, `evb`, `evbu` or a .toml file"
                 ),
             })?;
         Self::parse(&text, path)
@@ -223,6 +334,62 @@ impl BoardConfig {
             }
             None => None,
         };
+        let acia = match &raw.acia {
+            Some(a) => {
+                let v = a
+                    .base
+                    .get_ref()
+                    .value()
+                    .map_err(|m| err(Some(a.base.span()), m))?;
+                let base = u16::try_from(v)
+                    .ok()
+                    .filter(|b| *b < 0xFFFF)
+                    .ok_or_else(|| {
+                        err(
+                            Some(a.base.span()),
+                            format!("the ACIA's two registers do not fit at ${v:X}: give a base from $0000 to $FFFE"),
+                        )
+                    })?;
+                regions.push((AddrRange::new(base, base + 1), "acia", a.base.span()));
+                let clock_hz = match &a.clock_hz {
+                    Some(c) => u32::try_from(*c.get_ref())
+                        .ok()
+                        .filter(|hz| (1..=100_000_000).contains(hz))
+                        .ok_or_else(|| {
+                            err(
+                                Some(c.span()),
+                                format!(
+                                    "`clock_hz` is the ACIA's TxC/RxC clock in Hz, 1 to 100000000, not {}",
+                                    c.get_ref()
+                                ),
+                            )
+                        })?,
+                    None => super::acia::DEFAULT_CLOCK_HZ,
+                };
+                Some(AciaWiring { base, clock_hz })
+            }
+            None => None,
+        };
+        let mut open = Vec::new();
+        for (i, o) in raw.open.iter().enumerate() {
+            // One address is a range of one.
+            let r = match o.range.get_ref().contains('-') {
+                true => range(&o.range)?,
+                false => parse_number(o.range.get_ref())
+                    .map(|a| AddrRange::new(a as u16, a as u16))
+                    .map_err(|m| err(Some(o.range.span()), m))?,
+            };
+            regions.push((r, "open", o.range.span()));
+            let read = o
+                .read
+                .as_ref()
+                .map_or(Ok(super::UNMAPPED_READ), |v| byte(v, "read"))?;
+            open.push(OpenRange {
+                name: o.name.clone().unwrap_or_else(|| format!("open{}", i + 1)),
+                range: r,
+                read,
+            });
+        }
         for (i, (a, an, _)) in regions.iter().enumerate() {
             for (b, bn, span) in &regions[i + 1..] {
                 if a.overlaps(b) {
@@ -280,6 +447,70 @@ impl BoardConfig {
             }
             None => 256,
         };
+        let mode = match raw.mode.as_ref().map(|m| (m.get_ref().as_str(), m.span())) {
+            None | Some(("expanded", _)) => Mode::Expanded,
+            Some(("single-chip", _)) => Mode::SingleChip,
+            Some((other, span)) => {
+                return Err(err(
+                    Some(span),
+                    format!("`mode` is \"expanded\" or \"single-chip\", not \"{other}\""),
+                ))
+            }
+        };
+        if mode == Mode::SingleChip {
+            // Single-chip mode has no external bus: only the chip's own
+            // RAM, ROM and EEPROM answer.
+            let external = [
+                (!ram.is_empty(), "ram"),
+                (pio.is_some(), "[pio]"),
+                (acia.is_some(), "[acia]"),
+                (!open.is_empty(), "[[open]]"),
+            ];
+            if let Some((_, what)) = external.iter().find(|(on, _)| *on) {
+                let span = raw.mode.as_ref().map(|m| m.span());
+                return Err(err(
+                    span,
+                    format!("a single-chip board has no external bus, so no {what}: remove it or set mode = \"expanded\" (the internal RAM is `internal_ram`)"),
+                ));
+            }
+        }
+        let monitor = match raw.monitor.as_ref().map(|m| (m.get_ref().as_str(), m.span())) {
+            None | Some(("none", _)) => Monitor::None,
+            Some(("evb", _)) => Monitor::Evb,
+            Some((other, span)) => {
+                return Err(err(
+                    Some(span),
+                    format!("`monitor` is \"evb\" (hc11lab's EVB monitor in the ROM when no --rom is given) or \"none\", not \"{other}\""),
+                ))
+            }
+        };
+        if monitor == Monitor::Evb && !rom.iter().any(|r| r.start <= 0xE000 && r.end == 0xFFFF) {
+            let span = raw.monitor.as_ref().map(|m| m.span());
+            return Err(err(
+                span,
+                "the EVB monitor lives at $E000-$FFFF: add rom = [\"$E000-$FFFF\"] or remove `monitor`".into(),
+            ));
+        }
+        let xirq_pa = match &raw.xirq {
+            None => None,
+            Some(x) => {
+                let t = x.get_ref().trim();
+                let bit = t
+                    .strip_prefix("PA")
+                    .or_else(|| t.strip_prefix("pa"))
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .filter(|b| (3..=6).contains(b));
+                match bit {
+                    Some(b) => Some(b),
+                    None => {
+                        return Err(err(
+                            Some(x.span()),
+                            format!("`xirq` names the output pin wired to XIRQ: PA3 to PA6 (an output compare's pin), not `{t}`"),
+                        ))
+                    }
+                }
+            }
+        };
         let default_config = 0x0C | if eeprom.is_some() { CONFIG_EEON } else { 0 };
         let config = raw
             .config
@@ -314,6 +545,11 @@ impl BoardConfig {
             keys,
             serial: raw.serial.unwrap_or(true),
             parts,
+            acia,
+            open,
+            mode,
+            monitor,
+            xirq_pa,
         })
     }
 }
@@ -455,6 +691,27 @@ struct RawBoard {
     #[serde(default)]
     generator: Vec<super::parts::RawGenerator>,
     trace: Option<Spanned<Vec<String>>>,
+    acia: Option<RawAcia>,
+    #[serde(default)]
+    open: Vec<RawOpen>,
+    mode: Option<Spanned<String>>,
+    monitor: Option<Spanned<String>>,
+    xirq: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAcia {
+    base: Spanned<Number>,
+    clock_hz: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOpen {
+    name: Option<String>,
+    range: Spanned<String>,
+    read: Option<Spanned<Number>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -493,6 +750,10 @@ pub struct BoardSetup {
     pub config: Arc<BoardConfig>,
     /// ROM contents as (address, bytes), every byte inside a ROM range.
     pub rom_image: Arc<Vec<(u16, Vec<u8>)>>,
+    /// `Some(start)` when the ROM image is hc11lab's EVB monitor, loaded
+    /// because no `--rom` was given: it starts the program at `start`
+    /// ($FFFF: none), see `crate::firmware::evb_monitor`.
+    pub builtin_monitor: Option<u16>,
 }
 
 impl BoardSetup {
@@ -501,6 +762,7 @@ impl BoardSetup {
         BoardSetup {
             config: Arc::new(config),
             rom_image: Arc::new(Vec::new()),
+            builtin_monitor: None,
         }
     }
 
@@ -603,5 +865,52 @@ mod tests {
         assert!(e.starts_with("b.toml:1: `$C000` is not a range"), "{e}");
         let e = parse("colour = 1\n").unwrap_err();
         assert!(e.starts_with("b.toml:1: unknown field `colour`"), "{e}");
+    }
+
+    /// The EVB's parts in a board file: the ACIA and open ranges take
+    /// their addresses (an overlap is named), single-chip mode has no
+    /// external bus, the monitor needs the ROM at $E000-$FFFF, XIRQ is
+    /// wired from an output compare's pin.
+    #[test]
+    fn acia_open_ranges_mode_monitor_and_xirq() {
+        let b = parse(
+            "rom = [\"$E000-$FFFF\"]\nmonitor = \"evb\"\nxirq = \"PA3\"\n[acia]\nbase = \"$9800\"\n[[open]]\nrange = \"$4000-$4003\"\nread = \"$5A\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            b.acia,
+            Some(AciaWiring {
+                base: 0x9800,
+                clock_hz: super::super::acia::DEFAULT_CLOCK_HZ
+            })
+        );
+        assert_eq!(b.open.len(), 1);
+        assert_eq!(
+            (b.open[0].range, b.open[0].read),
+            (AddrRange::new(0x4000, 0x4003), 0x5A)
+        );
+        assert_eq!(b.open[0].name, "open1");
+        assert_eq!(
+            (b.monitor, b.xirq_pa, b.mode),
+            (Monitor::Evb, Some(3), Mode::Expanded)
+        );
+        let e = parse("ram = [\"$9000-$9FFF\"]\n[acia]\nbase = \"$9800\"\n").unwrap_err();
+        assert!(e.contains("overlaps"), "{e}");
+        let e = parse("mode = \"single-chip\"\nram = [\"$C000-$DFFF\"]\n").unwrap_err();
+        assert!(
+            e.starts_with("b.toml:1: a single-chip board has no external bus, so no ram"),
+            "{e}"
+        );
+        let e = parse("mode = \"single\"\n").unwrap_err();
+        assert!(
+            e.contains("`mode` is \"expanded\" or \"single-chip\""),
+            "{e}"
+        );
+        let e = parse("monitor = \"evb\"\n").unwrap_err();
+        assert!(e.contains("the EVB monitor lives at $E000-$FFFF"), "{e}");
+        let e = parse("xirq = \"PB1\"\n").unwrap_err();
+        assert!(e.contains("PA3 to PA6"), "{e}");
+        let e = parse("[acia]\nbase = \"$FFFF\"\n").unwrap_err();
+        assert!(e.contains("do not fit at $FFFF"), "{e}");
     }
 }

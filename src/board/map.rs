@@ -15,7 +15,8 @@
 
 use super::config::{AddrRange, BoardConfig};
 
-/// What answers at one address (registers are decided before this).
+/// What answers at one address (registers are decided before this; an
+/// ACIA or open range of the board answers where this says `Unmapped`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// Nothing: reads see $FF, writes are a fault.
@@ -144,6 +145,16 @@ impl MemoryMap {
         if let Some(b) = board.pio {
             mark(b as u32);
             mark(b as u32 + 4);
+        }
+        // The ACIA and open ranges answer where the map has no memory; a
+        // page they share with memory must take the slow path.
+        if let Some(a) = board.acia {
+            mark(a.base as u32);
+            mark(a.base as u32 + 2);
+        }
+        for o in &board.open {
+            mark(o.range.start as u32);
+            mark(o.range.end as u32 + 1);
         }
         mark(self.ram_base as u32);
         mark(self.ram_base as u32 + self.ram_size as u32);

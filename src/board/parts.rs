@@ -158,6 +158,21 @@ pub struct LedState {
 }
 
 impl Parts {
+    /// The EVB's and EVBU's boot jumper: PE0 held low at reset, so the
+    /// monitor starts (BUFFALO and hc11lab's own start the EEPROM at $B600
+    /// when it reads high). `--pin PE0=1` moves it.
+    pub fn boot_jumper() -> Self {
+        Parts {
+            switches: vec![Switch {
+                name: "boot".into(),
+                pin: SwitchPin::PortE(0),
+                default_high: false,
+                button: false,
+            }],
+            ..Parts::default()
+        }
+    }
+
     /// True if the board declares no parts.
     pub fn is_empty(&self) -> bool {
         self.leds.is_empty()
@@ -576,7 +591,16 @@ mod tests {
         assert_eq!((g.millihertz, g.duty_percent, g.on), (500, 50, true));
         assert_eq!(p.trace_mask, 0);
         assert!(BoardConfig::trainer11().parts.is_empty());
-        assert!(BoardConfig::evb().parts.is_empty());
+        // The EVB's boot jumper holds PE0 low: the monitor starts.
+        let evb = BoardConfig::evb().parts;
+        assert_eq!(evb.switches.len(), 1);
+        assert_eq!(
+            evb.default_actions(),
+            vec![BenchAction::Analog {
+                channel: 0,
+                millivolts: 0
+            }]
+        );
     }
 
     #[test]

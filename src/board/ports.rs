@@ -97,6 +97,18 @@ impl Ports {
         self.latch[addr::CONFIG as usize] = value;
     }
 
+    /// Sets HPRIO's mode bits as the mode pins select them at reset:
+    /// expanded (MDA = 1, $25 with the reset priority bits) or single-chip
+    /// (MDA = 0, $05). SMOD stays 0 (no bootstrap or test mode).
+    pub fn set_single_chip(&mut self, single_chip: bool) {
+        let h = &mut self.latch[addr::HPRIO as usize];
+        if single_chip {
+            *h &= !0x20;
+        } else {
+            *h |= 0x20;
+        }
+    }
+
     /// Sets INIT's reset value (the board's: $00 on the trainer11, whose
     /// start-up maps the registers to $0000; $01 on the chip and the EVB).
     pub fn set_init(&mut self, value: u8) {

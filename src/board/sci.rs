@@ -8,10 +8,16 @@
 //! transmitter moves the byte to its shifter as soon as that is free (TDRE
 //! rises again at once) and the byte reaches the serial log when its frame
 //! ends; TC rises when the shifter runs dry. Setting TE queues an idle
-//! preamble frame first. Received bytes (fed by the machine) arrive one frame
-//! apart; RDRF clears by reading SCSR then SCDR, and a byte arriving while
-//! RDRF is still set is lost and sets OR. The IDLE flag, wake-up and break are
-//! not modelled.
+//! preamble frame first. RDRF clears by reading SCSR then SCDR, and a byte
+//! arriving while RDRF is still set is lost and sets OR (counted,
+//! [`Sci::lost`]). The IDLE flag, wake-up and break are not modelled.
+//!
+//! Received bytes (fed by the machine) arrive as [`Pacing`] says: on the
+//! wire, one frame after another, as a terminal sends a pasted line; or
+//! typed, as a person types: each byte one frame after the program read the
+//! one before from SCDR plus a gap, and after a carriage return or line feed
+//! only once the program's answer is out (the transmitter idle for the gap,
+//! at most [`LINE_WAIT_CAP`] E-cycles after the read).
 //!
 //! The trainer11's monitor sets the SCI up before it starts a user program
 //! (the Viergewinnt sources call `putChar` but never write BAUD or SCCR2), so
@@ -55,6 +61,29 @@ pub const MONITOR_BAUD: u8 = 0x30;
 /// SCCR2 as the monitor leaves it: TE and RE, no interrupts.
 pub const MONITOR_SCCR2: u8 = sccr2::TE | sccr2::RE;
 
+/// How queued input bytes are sent to RxD.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pacing {
+    /// Back to back, one frame after another (a pasted line, a file).
+    #[default]
+    Wire,
+    /// As a person types: the next byte starts `gap` E-cycles after the
+    /// program read the one before (see the module doc).
+    Typed {
+        /// E-cycles between the read of a byte and the start of the next.
+        gap: u64,
+    },
+}
+
+/// The gap [`Pacing::Typed`] leaves by default: 10 ms of the 2 MHz board
+/// (a fast typist), time for a program to echo and act on a key.
+pub const TYPED_GAP: u64 = 20_000;
+
+/// The longest a typed byte after a carriage return waits for the
+/// program's answer to end: 10 s of the 2 MHz board (a program that prints
+/// without pause still gets its input).
+pub const LINE_WAIT_CAP: u64 = 20_000_000;
+
 /// What the transmit shifter is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shifter {
@@ -81,6 +110,14 @@ pub struct Sci {
     rx_queue: VecDeque<u8>,
     next_rx: u64,
     log: Vec<u8>,
+    pacing: Pacing,
+    /// Typed pacing after a line end was read: the next byte waits for the
+    /// transmitter to be idle for the gap, until this cycle at the latest.
+    line_wait_until: Option<u64>,
+    /// Bytes lost because RDRF was still set when they arrived (OR).
+    lost_overrun: u64,
+    /// Bytes that arrived while the receiver was off (RE clear).
+    lost_receiver_off: u64,
 }
 
 impl Default for Sci {
@@ -117,6 +154,10 @@ impl Sci {
             rx_queue: VecDeque::new(),
             next_rx: u64::MAX,
             log: Vec::new(),
+            pacing: Pacing::Wire,
+            line_wait_until: None,
+            lost_overrun: 0,
+            lost_receiver_off: 0,
         };
         s.reset(0);
         s
@@ -160,12 +201,83 @@ impl Sci {
         self.log.iter().map(|&b| b as char).collect()
     }
 
-    /// Queues bytes to arrive on RxD, the first one frame after `now`.
+    /// Queues bytes to arrive on RxD, the first one frame after `now` (with
+    /// typed pacing, one frame after the program read the byte still
+    /// waiting in SCDR, if there is one).
     pub fn feed(&mut self, bytes: &[u8], now: u64) {
-        if self.rx_queue.is_empty() {
+        let waiting = matches!(self.pacing, Pacing::Typed { .. })
+            && (self.scsr & RDRF != 0 || self.line_wait_until.is_some());
+        if self.rx_queue.is_empty() && !waiting {
             self.next_rx = now + self.frame_cycles();
         }
         self.rx_queue.extend(bytes.iter().copied());
+    }
+
+    /// How input bytes are sent from now on.
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+    }
+
+    /// How input bytes are sent.
+    pub fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// Input bytes lost since power-on: (arrived while RDRF was still set,
+    /// so OR rose; arrived while the receiver was off).
+    pub fn lost(&self) -> (u64, u64) {
+        (self.lost_overrun, self.lost_receiver_off)
+    }
+
+    /// Queued bytes that wait for the program (typed pacing: it has not
+    /// read the byte before from SCDR), so none is on its way.
+    pub fn rx_blocked(&self) -> usize {
+        if self.next_rx == u64::MAX {
+            self.rx_queue.len()
+        } else {
+            0
+        }
+    }
+
+    /// With typed pacing, schedules the next queued byte after the program
+    /// read one at `now` (a line end waits for the answer, see the module
+    /// doc).
+    fn typed_after_read(&mut self, read: u8, now: u64) {
+        let Pacing::Typed { gap } = self.pacing else {
+            return;
+        };
+        if self.rx_queue.is_empty() {
+            return;
+        }
+        let line_end = read == b'\r' || read == b'\n';
+        self.line_wait_until = line_end.then_some(now + LINE_WAIT_CAP);
+        self.next_rx = self.typed_start(now + gap, gap) + self.frame_cycles();
+    }
+
+    /// When the next typed byte starts: at `earliest`, and while a line's
+    /// answer is awaited, also `gap` after the transmitter's frame ends,
+    /// but no later than the cap.
+    fn typed_start(&self, earliest: u64, gap: u64) -> u64 {
+        match self.line_wait_until {
+            Some(cap) => earliest.max(self.busy_until() + gap).min(cap),
+            None => earliest,
+        }
+    }
+
+    /// The transmitter started a frame at `at`: a typed byte that waits for
+    /// a line's answer and has not started yet waits on.
+    fn typed_output_at(&mut self, at: u64) {
+        let (Pacing::Typed { gap }, Some(_)) = (self.pacing, self.line_wait_until) else {
+            return;
+        };
+        if self.next_rx == u64::MAX {
+            return;
+        }
+        let frame = self.frame_cycles();
+        let start = self.next_rx.saturating_sub(frame);
+        if start > at {
+            self.next_rx = self.typed_start(start, gap) + frame;
+        }
     }
 
     /// The cycle the transmitter's current frame ends, or when the last ended.
@@ -188,8 +300,14 @@ impl Sci {
     }
 
     /// Bytes queued on RxD that have not arrived yet.
+    /// (With typed pacing, only while one is on its way: bytes that wait
+    /// for the program to read the one before are [`Sci::rx_blocked`].)
     pub fn rx_pending(&self) -> usize {
-        self.rx_queue.len()
+        if self.next_rx == u64::MAX {
+            0
+        } else {
+            self.rx_queue.len()
+        }
     }
 
     /// The SCI interrupt vector ($FFD6) if an enabled flag is set.
@@ -208,6 +326,7 @@ impl Sci {
             self.shifter = Shifter::Byte(self.tdr, at + self.frame_cycles());
             self.scsr |= TDRE;
             self.scsr &= !TC;
+            self.typed_output_at(at);
         }
     }
 
@@ -260,8 +379,12 @@ impl Device for Sci {
             }
             SCDR => {
                 if self.armed_rx {
+                    let taken = self.scsr & RDRF != 0;
                     self.scsr &= !(RDRF | OR);
                     self.armed_rx = false;
+                    if taken {
+                        self.typed_after_read(self.rdr, now);
+                    }
                 }
                 self.rdr
             }
@@ -327,16 +450,20 @@ impl Device for Sci {
         while now >= self.next_rx {
             let at = self.next_rx;
             if let Some(b) = self.rx_queue.pop_front() {
-                if self.sccr2 & sccr2::RE != 0 {
-                    if self.scsr & RDRF != 0 {
-                        self.scsr |= OR;
-                    } else {
-                        self.rdr = b;
-                        self.scsr |= RDRF;
-                    }
+                if self.sccr2 & sccr2::RE == 0 {
+                    self.lost_receiver_off += 1;
+                } else if self.scsr & RDRF != 0 {
+                    self.scsr |= OR;
+                    self.lost_overrun += 1;
+                } else {
+                    self.rdr = b;
+                    self.scsr |= RDRF;
                 }
             }
-            self.next_rx = if self.rx_queue.is_empty() {
+            self.line_wait_until = None;
+            // Typed: the next byte waits until the program reads this one.
+            let typed = matches!(self.pacing, Pacing::Typed { .. }) && self.scsr & RDRF != 0;
+            self.next_rx = if self.rx_queue.is_empty() || typed {
                 u64::MAX
             } else {
                 at + self.frame_cycles()
@@ -360,6 +487,7 @@ impl Device for Sci {
         self.last_done = now;
         self.rx_queue.clear();
         self.next_rx = u64::MAX;
+        self.line_wait_until = None;
     }
 
     fn registers(&self, now: u64) -> Vec<RegisterInfo> {

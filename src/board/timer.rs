@@ -103,6 +103,8 @@ pub struct Timer {
     tcnt_buffer: Option<u8>,
     /// Levels of the output pins PA3-PA7 (bits 3..7; PA7 counts only as an output).
     out_pins: u8,
+    /// The cycle each output pin (index = bit) last changed.
+    out_changed_at: [u64; 8],
     /// What drives PA0, PA1, PA2, PA7 from outside, their levels as of the
     /// last event, and the cycle of their next edge.
     inputs: [Drive; 4],
@@ -167,6 +169,7 @@ impl Timer {
             next_oc: [0; 5],
             tcnt_buffer: None,
             out_pins: 0,
+            out_changed_at: [0; 8],
             inputs: [Drive::Open; 4],
             in_level: [true; 4],
             next_edge: [u64::MAX; 4],
@@ -325,6 +328,7 @@ impl Timer {
         let changed = (old ^ new) & 0xF8;
         for bit in 3..8 {
             if changed & (1 << bit) != 0 {
+                self.out_changed_at[bit as usize] = t;
                 let level = new & (1 << bit) != 0;
                 if bit == 7 {
                     if self.pa7_output() {
@@ -519,6 +523,19 @@ impl Timer {
             self.schedule_pa_tick(t);
         }
         self.refresh(t);
+    }
+
+    /// The cycle output pin PA`bit` (3..=7) last changed level.
+    pub fn out_changed_at(&self, bit: u8) -> u64 {
+        self.out_changed_at.get(bit as usize).copied().unwrap_or(0)
+    }
+
+    /// True if an output compare acts on port A bit `bit` (3..=6 through
+    /// TCTL1, 3..=7 through OC1M): the timer may move that pin.
+    pub fn compare_drives(&self, bit: u8) -> bool {
+        let by_oc1 = self.reg(OC1M) & (1 << bit) != 0;
+        let by_ocn = (3..=6).contains(&bit) && (self.reg(TCTL1) >> (2 * (bit - 3))) & 3 != 0;
+        by_oc1 || by_ocn
     }
 
     /// True if any timer interrupt is enabled (TMSK1, or TOI/RTII/PAOVI/PAII
@@ -737,6 +754,7 @@ impl Device for Timer {
         self.out_pins = 0;
         for bit in 3..7 {
             if old & (1 << bit) != 0 {
+                self.out_changed_at[bit as usize] = now;
                 self.log(now, bit, false);
             }
         }

@@ -4,6 +4,7 @@
 //! serial input to play.
 
 use crate::asm::Dialect;
+use crate::board::config::BoardConfig;
 use crate::machine::Machine;
 use crate::open;
 use crate::script::{decode_serial_escapes, Action, Script};
@@ -139,7 +140,7 @@ impl LaunchArgs {
         let script = self.script_to_play()?;
         let board = self.board.as_deref().unwrap_or("trainer11").trim();
         let board_spec = match board {
-            "trainer11" | "evb" => board.to_string(),
+            name if BoardConfig::BUILT_IN.contains(&name) => board.to_string(),
             file => self.path(file).to_string_lossy().into_owned(),
         };
         let rom = self.rom.as_deref().map(|r| self.path(r));
@@ -150,6 +151,7 @@ impl LaunchArgs {
                 program: open::empty_program(),
                 origin: open::Origin::Bundled,
                 warnings: Vec::new(),
+                entry_from: None,
             },
             (program, _) => {
                 let path = program.as_deref().map(|p| self.path(p));

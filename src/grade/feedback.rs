@@ -296,6 +296,10 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "Dorthin ist `rti` bei $1$2 mit der Rücksprungadresse zurückgekehrt, die es auf dem Stack fand (hinterlässt der Handler den Stack so, wie der Interrupt ihn vorfand?)",
             ),
             (
+                r"The (.+?) came with the program at `([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?) and went to (\$[0-9A-F]{4}) through its vector (\$[0-9A-F]{4}): is its handler where the vector points\?",
+                "Der Interrupt ($1) kam, als das Programm bei `$2` an $3$4 war, und führte über seinen Vektor $6 nach $5: liegt sein Handler dort, wohin der Vektor zeigt?",
+            ),
+            (
                 r"The program ran on into it from `([^`]+)` at (\$[0-9A-F]{4})((?: in \S+)?(?: \([^)]*\))?), its last instruction before it \(no jump or return went there\): is a `bra`, `jmp` or `rts` missing at the end of the code\?",
                 "Das Programm ist von `$1` bei $2$3, seinem letzten Befehl davor, dort hineingelaufen (kein Sprung und kein Rücksprung führte dorthin): fehlt am Ende des Codes ein `bra`, `jmp` oder `rts`?",
             ),
@@ -555,6 +559,7 @@ mod tests {
             (0xC001, ExitKind::ReturnFromInterrupt),
             (0xC002, ExitKind::Jump),
             (0xC004, ExitKind::RanOn),
+            (0xC004, ExitKind::Interrupt { vector: 0xFFF0 }),
         ] {
             let exit = ProgramExit {
                 from,

@@ -30,13 +30,14 @@ pub enum Halt {
 }
 
 impl Halt {
-    /// Why no interrupt can come, in words: I is set (`masked`) or no
-    /// source is enabled.
+    /// Why no interrupt can come, in words: I is set (`masked`), or I is
+    /// clear but no device interrupt is on and nothing drives the IRQ pin
+    /// (which is always enabled while I is clear).
     pub fn no_interrupt(masked: bool) -> &'static str {
         if masked {
             "interrupts masked: I set"
         } else {
-            "no interrupt source enabled"
+            "I clear, but no device interrupt is enabled and the IRQ pin, enabled, is driven by nothing (`run --irq low` drives it)"
         }
     }
 }

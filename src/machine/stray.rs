@@ -116,6 +116,12 @@ pub enum ExitKind {
     Jump,
     /// The instruction before ran on into it.
     RanOn,
+    /// An interrupt was taken (before or after the instruction at `from`)
+    /// and its vector led there.
+    Interrupt {
+        /// The vector it went through.
+        vector: u16,
+    },
 }
 
 impl ProgramExit {
@@ -138,6 +144,19 @@ impl ProgramExit {
                 place(from)
             ),
             ExitKind::Jump => format!("`{ins}` at ${from:04X}{} went there", place(from)),
+            ExitKind::Interrupt { vector } => {
+                let name = crate::cpu::vector_name(vector).unwrap_or("an");
+                let what = if name.ends_with("interrupt") {
+                    format!("The {name}")
+                } else {
+                    format!("The {name} interrupt")
+                };
+                format!(
+                    "{what} came with the program at `{ins}` at ${from:04X}{} and went to ${:04X} through its vector ${vector:04X}: is its handler where the vector points?",
+                    place(from),
+                    self.to
+                )
+            }
             ExitKind::RanOn => format!(
                 "The program ran on into it from `{ins}` at ${from:04X}{}, its last instruction before it (no jump or return went there): is a `bra`, `jmp` or `rts` missing at the end of the code?",
                 place(from)
@@ -173,14 +192,24 @@ pub struct ExitProbe {
 }
 
 impl ExitProbe {
-    /// The step ended at `to`: the exit, if that is outside the program's
-    /// bytes and the instruction itself went there (not an interrupt
-    /// taken before it).
-    pub fn after(self, program: &Program, to: u16) -> Option<ProgramExit> {
+    /// The step ended at `to` with the stack pointer at `sp`: the exit, if
+    /// that is outside the program's bytes, by the instruction itself or
+    /// by an interrupt taken before or after it (its nine stacked bytes
+    /// show it; `peek` reads the vector that led there).
+    pub fn after(
+        self,
+        program: &Program,
+        to: u16,
+        sp: u16,
+        peek: &dyn Fn(u16) -> u8,
+    ) -> Option<ProgramExit> {
         if program.byte_at(to).is_some() {
             return None;
         }
-        exit_kind(&self.ins, to).map(|kind| ProgramExit {
+        let kind = interrupt_entry(&self.ins, self.sp, to, sp, peek)
+            .map(|vector| ExitKind::Interrupt { vector })
+            .or_else(|| exit_kind(&self.ins, to));
+        kind.map(|kind| ProgramExit {
             from: self.ins.addr,
             to,
             sp: self.sp,
@@ -203,6 +232,49 @@ pub fn place_in(program: &Program, addr: u16) -> String {
         .map(|p| format!(" ({p})"))
         .unwrap_or_default();
     format!("{label}{line}")
+}
+
+/// The vector of an interrupt the step of `ins` (SP `before`) took on the
+/// way to `to` (SP `after`): the stack holds nine more bytes than the
+/// instruction alone leaves (none, when the interrupt came before it) and
+/// a hardware vector holds `to`. `None` for a step without one.
+fn interrupt_entry(
+    ins: &Instruction,
+    before: u16,
+    to: u16,
+    after: u16,
+    peek: &dyn Fn(u16) -> u8,
+) -> Option<u16> {
+    use crate::cpu::opcodes::Mode;
+    use crate::cpu::Op;
+    let word = |a: u16| u16::from_be_bytes([peek(a), peek(a.wrapping_add(1))]);
+    let own: i32 = match ins.info.op {
+        Op::Jsr | Op::Bsr => -2,
+        Op::Rts => 2,
+        Op::Rti => 9,
+        Op::Jmp => 0,
+        _ if matches!(
+            ins.info.mode,
+            Mode::Relative
+                | Mode::BitBranchDirect
+                | Mode::BitBranchIndexedX
+                | Mode::BitBranchIndexedY
+        ) =>
+        {
+            0
+        }
+        _ => return None,
+    };
+    let stacked_pc = word(after.wrapping_add(8));
+    let took = |delta: i32| after == before.wrapping_add_signed((delta - 9) as i16);
+    // Before the instruction: the frame returns to it; after it: to
+    // wherever it went.
+    if !((took(0) && stacked_pc == ins.addr) || took(own)) {
+        return None;
+    }
+    // XIRQ down to the SCI: the interrupts a device or pin raises (SWI and
+    // the illegal-opcode trap are instructions, the resets stack nothing).
+    (0xFFD6..=0xFFF4).rev().step_by(2).find(|&v| word(v) == to)
 }
 
 /// How the step of `ins` from its address to `to` went, if it went by the
@@ -263,7 +335,10 @@ impl super::Machine {
         while m.cycles() <= stop_cycles {
             let probe = ProgramExit::probe(&program, &m.registers(), &|a| m.peek(a));
             let reason = m.run_until(&one);
-            if let Some(exit) = probe.and_then(|p| p.after(&program, m.registers().pc)) {
+            let regs = m.registers();
+            if let Some(exit) =
+                probe.and_then(|p| p.after(&program, regs.pc, regs.sp, &|a| m.peek(a)))
+            {
                 last = Some(exit);
             }
             if reason != StopReason::CycleBudget {

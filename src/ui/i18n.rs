@@ -209,6 +209,8 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("byte(s) sent", "Byte gesendet"),
     ("; they arrive while the program runs", "; sie kommen an, während das Programm läuft"),
     ("Nothing sent on the serial line yet.", "Noch nichts über die serielle Leitung gesendet."),
+    ("Host port (ACIA)", "Host-Schnittstelle (ACIA)"),
+    ("Nothing sent on the host port yet.", "Noch nichts über die Host-Schnittstelle gesendet."),
     ("Registers", "Register"),
     ("Stop:", "Halt:"),
     ("No machine (nothing loaded).", "Keine Maschine (nichts geladen)."),

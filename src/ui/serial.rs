@@ -111,6 +111,25 @@ impl SerialPanel {
                 }
             ));
         }
+        // The board's second port (the EVB's host-port ACIA), above the
+        // terminal: what the program sent there.
+        if let Some(host) = session.acia_text() {
+            egui::CollapsingHeader::new(tr(lang, "Host port (ACIA)"))
+                .id_salt("acia")
+                .default_open(true)
+                .show(ui, |ui| {
+                    if host.is_empty() {
+                        ui.weak(tr(lang, "Nothing sent on the host port yet."));
+                    }
+                    egui::ScrollArea::vertical()
+                        .id_salt("acia-text")
+                        .max_height(120.0)
+                        .stick_to_bottom(true)
+                        .show(ui, |ui| {
+                            ui.label(RichText::new(printable(&host)).monospace());
+                        });
+                });
+        }
         let text = session.serial_text();
         if text.is_empty() {
             ui.weak(tr(lang, "Nothing sent on the serial line yet."));
@@ -120,20 +139,22 @@ impl SerialPanel {
             .stick_to_bottom(true)
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                // Control characters (the firmware clears the terminal with
-                // $0C) are shown as ^L and the like.
-                let shown: String = text
-                    .chars()
-                    .flat_map(|c| match c {
-                        '\n' | '\t' => vec![c],
-                        '\r' => vec![],
-                        c if (c as u32) < 0x20 => vec!['^', char::from(b'@' + c as u8)],
-                        c => vec![c],
-                    })
-                    .collect();
-                ui.label(RichText::new(shown).monospace());
+                ui.label(RichText::new(printable(&text)).monospace());
             });
     }
+}
+
+/// Serial text as the panel shows it: control characters (the firmware
+/// clears the terminal with $0C) as ^L and the like, CR dropped.
+fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c {
+            '\n' | '\t' => vec![c],
+            '\r' => vec![],
+            c if (c as u32) < 0x20 => vec!['^', char::from(b'@' + c as u8)],
+            c => vec![c],
+        })
+        .collect()
 }
 
 #[cfg(test)]

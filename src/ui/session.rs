@@ -346,6 +346,13 @@ impl Session {
         self.machine().map(|m| m.serial_text()).unwrap_or_default()
     }
 
+    /// What the program sent through the board's ACIA (the EVB's host
+    /// port); `None` on a board without one.
+    pub fn acia_text(&self) -> Option<String> {
+        let acia = self.machine()?.board().acia()?;
+        Some(acia.output().iter().map(|&b| char::from(b)).collect())
+    }
+
     /// The resets and key presses the user made since the last call, oldest
     /// first (the lessons panel drains them; key scripts are not in it).
     pub fn take_user_events(&mut self) -> Vec<UserEvent> {
@@ -559,6 +566,11 @@ impl Session {
     pub fn send_serial(&mut self, bytes: &[u8]) -> bool {
         match self.dbg.as_mut() {
             Some(d) => {
+                // Typed in the panel: as a person types (docs/cli.md).
+                let typed = crate::board::sci::Pacing::Typed {
+                    gap: crate::board::sci::TYPED_GAP,
+                };
+                d.target_mut().set_serial_pacing(typed);
                 d.target_mut().feed_serial(bytes);
                 true
             }

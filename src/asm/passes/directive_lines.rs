@@ -262,6 +262,7 @@ impl Asm<'_> {
             }
             Directive::End => {
                 let lbl = self.label_here(file, line, label);
+                let ops = self.end_operand(ops);
                 let e = match ops {
                     Some(_) => self.one_expr(file, ops, mspan, "start address"),
                     None => None,
@@ -289,5 +290,41 @@ impl Asm<'_> {
             | Directive::Endif => {}
         }
         Flow::Go
+    }
+
+    /// The start address field of an `END` line: ASM11's `end :Start`
+    /// loses its colon; in AS11 a word that names no symbol defined above
+    /// (END is the last line, so none can come later) is free text, a
+    /// comment, as AS11 reads it (`END   Tells the assembler we're done`).
+    fn end_operand<'a>(&mut self, ops: Option<Piece<'a>>) -> Option<Piece<'a>> {
+        let mut ops = ops?;
+        if let Some(rest) = ops.text.strip_prefix(':') {
+            ops = Piece {
+                text: rest,
+                start: ops.start + 1,
+            };
+        }
+        if self.opts.dialect == dialect::Dialect::As11 {
+            let t = ops.text;
+            let name_end = t
+                .char_indices()
+                .find(|&(_, c)| !crate::asm::lexer::is_ident_char(c))
+                .map_or(t.len(), |(i, _)| i);
+            let name = &t[..name_end];
+            let is_name = name
+                .chars()
+                .next()
+                .is_some_and(crate::asm::lexer::is_ident_start);
+            if is_name {
+                let defined = self
+                    .table
+                    .lookup(name)
+                    .is_some_and(|id| self.table.is_defined(id));
+                if !defined {
+                    return None;
+                }
+            }
+        }
+        Some(ops)
     }
 }

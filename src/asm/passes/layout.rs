@@ -81,7 +81,11 @@ pub(super) struct Layout {
     pub(super) chunks: Vec<Chunk>,
     pub(super) lines: Vec<LineEntry>,
     pub(super) listing: Vec<ListingLine>,
+    /// The first instruction outside the pseudo-vector slots of a
+    /// BUFFALO monitor ($00C4-$00FF, where EVB programs put `jmp handler`
+    /// stubs), and the first instruction of all.
     pub(super) first_code: Option<u16>,
+    pub(super) first_code_any: Option<u16>,
     pub(super) end_entry: Option<u16>,
     /// Per section: labels waiting for data, and the bytes seen since.
     open: Vec<(Vec<SymId>, u32)>,
@@ -100,6 +104,7 @@ impl Layout {
             lines: Vec::new(),
             listing: Vec::new(),
             first_code: None,
+            first_code_any: None,
             end_entry: None,
             open: vec![(Vec::new(), 0); sections],
         }
@@ -326,7 +331,10 @@ impl Layout {
                     self.close_open(cur, table);
                     let len = chosen.info.byte_len() as i64;
                     if let Some(addr) = here {
-                        if self.first_code.is_none() {
+                        if self.first_code_any.is_none() {
+                            self.first_code_any = u16::try_from(addr).ok();
+                        }
+                        if self.first_code.is_none() && !(0xC4..=0xFF).contains(&addr) {
                             self.first_code = u16::try_from(addr).ok();
                         }
                         if self.report && addr.saturating_add(len) > 0x1_0000 {

@@ -198,6 +198,11 @@ impl Asm<'_> {
 
     /// The body of the macro or pseudo-instruction `word`, if it is one.
     pub(super) fn macro_body(&self, word: &str) -> Option<(String, Vec<String>, bool)> {
+        // ASM11 calls a macro by name or, explicitly, as `@Name`.
+        let word = match self.opts.dialect {
+            dialect::Dialect::Asm11 => word.strip_prefix('@').unwrap_or(word),
+            _ => word,
+        };
         if let Some(def) = self.macros.get(&word.to_ascii_lowercase()) {
             return Some((def.name.clone(), def.body.clone(), false));
         }

@@ -74,8 +74,11 @@ impl<T: Target> Debugger<T> {
             let regs = self.target.cpu().regs;
             let probe = ProgramExit::probe(self.program(), &regs, &|a| self.target.peek(a));
             self.step_once(false);
-            let to = self.target.cpu().regs.pc;
-            if let Some(exit) = probe.and_then(|p| p.after(self.program(), to)) {
+            let after = self.target.cpu().regs;
+            let exit = probe.and_then(|p| {
+                p.after(self.program(), after.pc, after.sp, &|a| self.target.peek(a))
+            });
+            if let Some(exit) = exit {
                 last = Some(exit);
             }
         }
