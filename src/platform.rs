@@ -60,3 +60,17 @@ pub mod fs {
         imp::modified(path)
     }
 }
+
+/// The folder for the app's own files (the editor's recovery file), made
+/// if missing: the user's data folder on the desktop; `None` where there
+/// is none (the browser keeps no such files yet).
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        native::data_dir()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        None
+    }
+}

@@ -62,6 +62,22 @@ pub fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
+/// `$XDG_DATA_HOME/hc11lab`, `%APPDATA%\hc11lab` or
+/// `~/.local/share/hc11lab`, made if missing.
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+    };
+    let dir = var("XDG_DATA_HOME")
+        .or_else(|| var("APPDATA"))
+        .map(|d| d.join("hc11lab"))
+        .or_else(|| var("HOME").map(|h| h.join(".local").join("share").join("hc11lab")))?;
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -223,6 +223,7 @@ impl App {
             // Edits made in another editor reload the program even while
             // the window is idle (no frames are drawn then).
             app.watcher = Some(SourceWatcher::start(&cc.egui_ctx));
+            super::editor::keep_recovery(&mut app.session);
         }
         app
     }
@@ -230,6 +231,7 @@ impl App {
     /// The app on given settings (tests use this; no storage, no window).
     pub fn with_settings(settings: Settings, initial: AppInput, autorun: Option<Autorun>) -> Self {
         let mut session = Session::new(settings);
+        session.edits.close_ok = autorun.is_some(); // a scripted run closes itself
         session.open(initial);
         let mut course = CoursePanel::new(None);
         course.set_lang(session.lang());
@@ -298,6 +300,7 @@ impl App {
         self.last_frame = Some(start);
         self.apply_look(&ctx);
 
+        super::editor::frame(&ctx, &mut self.session, &mut self.listing);
         self.shortcuts(&ctx);
         // A file or folder dropped on the window opens like File > Open.
         let dropped = ctx
@@ -361,6 +364,7 @@ impl App {
         }
 
         self.goto.ui(&ctx, &mut self.session);
+        super::editor::dialogs::show(&ctx, &mut self.session);
         if self.session.settings.frame_overlay {
             self.overlay(&ctx);
         }
@@ -664,6 +668,7 @@ impl App {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button(t("File"), |ui| {
                 menu_items(ui, "file", |ui| {
+                    super::editor::file_menu(ui, &mut self.session, &mut self.listing);
                     if ui
                         .add(egui::Button::new(t("Open file…")).shortcut_text(sc(&OPEN)))
                         .clicked()
@@ -724,6 +729,10 @@ impl App {
                         ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 });
+            });
+            let (s, l) = (&mut self.session, &mut self.listing);
+            ui.menu_button(t("Edit"), |ui| {
+                menu_items(ui, "edit", |ui| super::editor::edit_menu(ui, s, l))
             });
             ui.menu_button(t("Debug"), |ui| {
                 menu_items(ui, "debug", |ui| {
@@ -921,6 +930,7 @@ impl App {
             ui.label(RichText::new(format!("{} {:>11}", t("cycles"), s.cycles())).monospace())
                 .on_hover_text(t("E-clock cycles since reset (2 MHz)"));
             ui.add(egui::Label::new(RichText::new(s.run_state_text()).strong()).truncate());
+            super::editor::run_badge(ui, s);
         });
     }
 
@@ -963,7 +973,8 @@ impl eframe::App for App {
         // another frame, and not every window system reports the title back
         // (Xvfb without a window manager does not), so comparing with the
         // viewport's title would repaint forever.
-        let title = format!("hc11lab — {}", self.session.title());
+        let unsaved = super::editor::title_mark(&self.session);
+        let title = format!("hc11lab — {}{unsaved}", self.session.title());
         if self.sent_title != title {
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

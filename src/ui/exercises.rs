@@ -199,6 +199,7 @@ impl ExercisesPanel {
             copy_starter(&dir, &work)?;
         }
         session.open(AppInput::Path(main.clone()));
+        session.edits.request.editor = true; // the copy opens in the editor
         Ok(main)
     }
 
@@ -328,8 +329,8 @@ impl ExercisesPanel {
             if ui
                 .add_enabled(work.is_some(), egui::Button::new(open_label))
                 .on_hover_text(t(
-                    "Your copy lives in the folder shown below; edit it in your editor, \
-                     the window reloads when you save.",
+                    "Your copy lives in the folder shown below and opens in the editor here \
+                     (or edit it in your own editor: the window reloads when you save).",
                 ))
                 .clicked()
             {
@@ -342,11 +343,16 @@ impl ExercisesPanel {
             if ui
                 .add_enabled(started && !running, egui::Button::new(t("Check")))
                 .on_hover_text(t(
-                    "Grade your copy with the course's checks (as the server does)",
+                    "Save the editor's changes and grade your copy with the course's checks \
+                     (as the server does)",
                 ))
                 .clicked()
             {
-                self.check(&id);
+                // What the editor holds is what is checked: saved first.
+                match work.as_deref().map(|w| session.save_files_under(w)) {
+                    Some(Err(e)) => self.message = Some((false, e)),
+                    _ => self.check(&id),
+                }
             }
             if ui
                 .add_enabled(started, egui::Button::new(t("Hand in")))

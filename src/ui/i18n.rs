@@ -48,7 +48,11 @@ pub fn severity_word(lang: Lang, severity: &str) -> &str {
 
 /// The German of `en`, if the table has it.
 pub fn german(en: &str) -> Option<&'static str> {
-    GERMAN.iter().find(|(e, _)| *e == en).map(|(_, d)| *d)
+    GERMAN
+        .iter()
+        .find(|(e, _)| *e == en)
+        .map(|(_, d)| *d)
+        .or_else(|| super::editor::words::german(en))
 }
 
 /// English label -> German label.

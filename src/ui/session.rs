@@ -156,6 +156,8 @@ pub struct Session {
     dialect: crate::asm::Dialect,
     /// The lab bench around the chip (kept over resets and reloads).
     bench: Bench,
+    /// The files open in the editor and their live assembly.
+    pub edits: super::editor::edits::Edits,
 }
 
 impl Session {
@@ -209,6 +211,7 @@ impl Session {
             watches_of: None,
             dialect: crate::open::default_dialect(),
             bench: Bench::default(),
+            edits: Default::default(),
         }
     }
 
@@ -1016,6 +1019,7 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
 
 mod bench;
 mod breakpoints;
+mod editing;
 mod files;
 
 pub use bench::{Bench, INPUT_BITS};
