@@ -292,8 +292,9 @@ pub struct ListingPanel {
     /// files come first, in its order).
     pub tab: usize,
     scroll_to: Option<(FileId, u32)>,
-    /// A line of the program to show once the session is at hand.
-    pending_reveal: Option<(FileId, u32)>,
+    /// A line of the program to show once the session is at hand, and
+    /// whether the editor's cursor goes there too.
+    pending_reveal: Option<(FileId, u32, bool)>,
     disasm: Vec<DisasmLine>,
     disasm_for: Option<usize>,
     /// The listing is the editor (Ctrl+E, a click into the text).
@@ -402,10 +403,11 @@ impl ListingPanel {
     }
 
     /// Scrolls to a line of the program (and shows its file) on the next
-    /// frame; the editor puts its cursor there.
+    /// frame, as after a stop: the editor's cursor stays where it is (a
+    /// breakpoint hit while typing does not move it).
     pub fn reveal(&mut self, file: FileId, line: u32) {
         self.scroll_to = Some((file, line));
-        self.pending_reveal = Some((file, line));
+        self.pending_reveal = Some((file, line, false));
     }
 
     /// The editor's file shown (an index into `session.edits.buffers`).
@@ -421,7 +423,7 @@ impl ListingPanel {
     /// A line of the program to show: its file's tab, and in the editor the
     /// line where it is now.
     fn take_reveal(&mut self, session: &mut Session, program: &Program) {
-        let Some((f, l)) = self.pending_reveal.take() else {
+        let Some((f, l, cursor)) = self.pending_reveal.take() else {
             return;
         };
         let Some(b) = program
@@ -439,7 +441,11 @@ impl ListingPanel {
                 .get(b)
                 .and_then(|x| x.loaded_to_now(l))
             {
-                session.edits.request.reveal = Some((b, now, 0));
+                if cursor {
+                    session.edits.request.reveal = Some((b, now, 0));
+                } else {
+                    self.editor.scroll_to_line(b, now);
+                }
             }
         }
     }
@@ -449,7 +455,9 @@ impl ListingPanel {
         let dark = ui.visuals().dark_mode;
         self.refresh(session, dark);
         if let Some((f, l)) = session.take_reveal_line() {
-            self.reveal(f, l);
+            // Asked for (a problem, a label, a link): the cursor goes there.
+            self.scroll_to = Some((f, l));
+            self.pending_reveal = Some((f, l, true));
         }
         if std::mem::take(&mut session.edits.request.editor) {
             self.editing = true;
@@ -884,18 +892,44 @@ impl ListingPanel {
                 .get(self.tab)
                 .map(|e| e.0.clone())
                 .unwrap_or_default();
+            // Room for the switch and `+` beside the drop-down.
+            let button = |ui: &egui::Ui, text: &str| {
+                egui::WidgetText::from(text)
+                    .into_galley(
+                        ui,
+                        Some(egui::TextWrapMode::Extend),
+                        f32::INFINITY,
+                        egui::TextStyle::Button,
+                    )
+                    .size()
+                    .x
+                    + 2.0 * ui.spacing().button_padding.x
+                    + ui.spacing().item_spacing.x
+            };
+            let reserve = if editable {
+                let switch_label = if self.editing { "Listing" } else { "Edit" };
+                button(ui, tr(lang, switch_label)) + button(ui, "+")
+            } else {
+                0.0
+            };
             ui.horizontal(|ui| {
                 let label = ui.label(tr(lang, "File"));
-                egui::ComboBox::from_id_salt("listing-file")
-                    .selected_text(current)
-                    .width((ui.available_width() - 90.0).max(80.0))
-                    .show_ui(ui, |ui| {
-                        for (i, (name, _)) in entries.iter().enumerate() {
-                            ui.selectable_value(&mut self.tab, i, name);
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
+                let width = (ui.available_width() - 8.0 - reserve).max(40.0);
+                ui.scope(|ui| {
+                    // The name is cut to the room left beside the buttons.
+                    ui.set_max_width(width);
+                    egui::ComboBox::from_id_salt("listing-file")
+                        .selected_text(current)
+                        .truncate()
+                        .width(width)
+                        .show_ui(ui, |ui| {
+                            for (i, (name, _)) in entries.iter().enumerate() {
+                                ui.selectable_value(&mut self.tab, i, name);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                });
                 switch(ui, self, session);
             });
         } else {

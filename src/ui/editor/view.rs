@@ -233,6 +233,12 @@ impl EditorView {
         self.commands.push(c);
     }
 
+    /// Scrolls to 1-based line `line` of buffer `buffer` next frame,
+    /// leaving the cursor where it is.
+    pub fn scroll_to_line(&mut self, buffer: usize, line: u32) {
+        self.scroll_to = Some((buffer, line));
+    }
+
     fn derived(&mut self, session: &Session, bi: usize) -> &Derived {
         let live_id = session.edits.live().map_or(0, |l| l.id);
         let gen = session.edits.buffers.get(bi).map_or(0, |b| b.generation);

@@ -180,6 +180,13 @@ impl EditorView {
                         .desired_rows(1)
                         .layouter(&mut layouter)
                         .show(ui);
+                    // The text's name for screen readers (and tests).
+                    let name = path.file_name().map_or_else(
+                        || path.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
+                    ui.ctx()
+                        .accesskit_node_builder(id, |b| b.set_label(format!("Editor: {name}")));
                     let galley = output.galley.clone();
                     let gp = output.galley_pos;
                     let row_rect =
