@@ -483,3 +483,82 @@ fn tab_goes_to_the_columns_and_find_replaces() {
         text(&h)
     );
 }
+
+/// Rests the pointer on column `col` of the text run holding `line`.
+fn hover_text(h: &mut Harness<'_, App>, line: &str, col: f32) {
+    let run = h
+        .get_all_by_role(Role::TextRun)
+        .find(|n| n.value().is_some_and(|v| v.contains(line)))
+        .expect("the line's text run")
+        .rect();
+    let char_w = run.width() / line.len() as f32;
+    h.hover_at(egui::pos2(run.left() + char_w * col, run.center().y));
+    for _ in 0..40 {
+        std::thread::sleep(Duration::from_millis(10));
+        h.step();
+    }
+}
+
+#[test]
+fn an_error_under_the_pointer_offers_its_fix() {
+    let dir = scratch("fix");
+    let file = program(
+        &dir,
+        &PROGRAM.replace("        ldaa #1\n", "        ldaaa #1\n"),
+    );
+    let mut h = harness(AppInput::Path(file));
+    edit_start_line(&mut h);
+    assembled(&mut h);
+    hover_text(&mut h, "        ldaaa #1", 10.5);
+    // The message is in the margin's mark and in the popup.
+    assert!(
+        h.query_all_by_label_contains("unknown mnemonic `ldaaa`")
+            .count()
+            >= 2,
+        "the message in the popup"
+    );
+    h.get_by_label("Fix: write `ldaa`").click();
+    steps(&mut h, 2);
+    assert!(text(&h).contains("\n        ldaa #1\n"), "{}", text(&h));
+    assembled(&mut h);
+    assert!(h
+        .state()
+        .session
+        .problems
+        .iter()
+        .all(|p| p.severity != "error"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn f12_goes_to_the_definition_in_its_file() {
+    let mut h = harness(AppInput::Bundled);
+    edit_start_line(&mut h);
+    assembled(&mut h);
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    type_text(&mut h, "        jsr     drawCell");
+    // Escape closes the completion list; the cursor stays on the word.
+    press(&mut h, Modifiers::NONE, Key::Escape);
+    press(&mut h, Modifiers::NONE, Key::F12);
+    steps(&mut h, 3);
+    let focused = h
+        .get_by(|n| n.role() == Role::MultilineTextInput && n.is_focused())
+        .value()
+        .unwrap_or_default();
+    assert!(
+        focused.contains("\ndrawCell"),
+        "the file defining drawCell has the keyboard"
+    );
+    let (file, line) = h
+        .state()
+        .session
+        .program()
+        .and_then(|p| p.symbol("drawCell"))
+        .and_then(|s| s.defined_at)
+        .expect("drawCell's place");
+    assert!(
+        matches!(h.state().session.selection, Some(hc11lab::ui::links::Selection::Line { file: f, line: l }) if f == file && l == line),
+        "the cursor's line is drawCell's: {:?}",
+        h.state().session.selection
+    );
+}

@@ -339,7 +339,8 @@ impl HoverState {
     ) -> Option<R> {
         let id = egui::Id::unique("editor-hover");
         let shown = egui::Popup::new(id, ui.ctx().clone(), anchor, ui.layer_id())
-            .kind(egui::PopupKind::Tooltip)
+            // A popup, not a tooltip: its fix buttons take clicks.
+            .kind(egui::PopupKind::Popup)
             .open(true)
             .width(ui.style().spacing.tooltip_width * 1.4)
             .show(|ui| add(ui))?;

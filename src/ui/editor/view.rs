@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use egui::text::{CCursor, CCursorRange, LayoutJob, TextFormat};
 use egui::{Color32, Id, Key, KeyboardShortcut, Modifiers, Rect, Shape, Stroke, Vec2};
@@ -108,36 +109,54 @@ impl LineColours {
 /// Underlines by 0-based line: byte range and colour.
 type Underlines = HashMap<usize, Vec<(Range<usize>, Color32)>>;
 
-/// Appends `line[r]` in `color`, cut where underlines start and end.
-fn push_piece(
-    job: &mut LayoutJob,
-    line: &str,
-    r: Range<usize>,
-    color: Color32,
-    under: &[(Range<usize>, Color32)],
-    base: &TextFormat,
-) {
-    let mut cuts = vec![r.start, r.end];
-    for (u, _) in under {
-        for p in [u.start, u.end] {
-            if p > r.start && p < r.end && line.is_char_boundary(p) {
-                cuts.push(p);
+/// The pieces of the text as laid out: byte range (into the whole text),
+/// colour, underline; neighbours of the same look are one piece.
+struct Pieces {
+    out: Vec<(Range<usize>, Color32, Option<Color32>)>,
+}
+
+impl Pieces {
+    fn push(&mut self, r: Range<usize>, color: Color32, under: Option<Color32>) {
+        if r.is_empty() {
+            return;
+        }
+        if let Some(last) = self.out.last_mut() {
+            if last.0.end == r.start && last.1 == color && last.2 == under {
+                last.0.end = r.end;
+                return;
             }
         }
+        self.out.push((r, color, under));
     }
-    cuts.sort_unstable();
-    cuts.dedup();
-    for w in cuts.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        let Some(piece) = line.get(a..b) else {
-            continue;
-        };
-        let mut f = base.clone();
-        f.color = color;
-        if let Some((_, c)) = under.iter().find(|(u, _)| u.start <= a && b <= u.end) {
-            f.underline = Stroke::new(1.5, *c);
+
+    /// `line[r]` (the line starting at byte `at` of the text) in `color`,
+    /// cut where underlines start and end.
+    fn piece(
+        &mut self,
+        at: usize,
+        line: &str,
+        r: Range<usize>,
+        color: Color32,
+        under: &[(Range<usize>, Color32)],
+    ) {
+        let mut cuts = vec![r.start, r.end];
+        for (u, _) in under {
+            for p in [u.start, u.end] {
+                if p > r.start && p < r.end && line.is_char_boundary(p) {
+                    cuts.push(p);
+                }
+            }
         }
-        job.append(piece, 0.0, f);
+        cuts.sort_unstable();
+        cuts.dedup();
+        for w in cuts.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let u = under
+                .iter()
+                .find(|(u, _)| u.start <= a && b <= u.end)
+                .map(|(_, c)| *c);
+            self.push(at + a..at + b, color, u);
+        }
     }
 }
 
@@ -150,34 +169,134 @@ fn layout_job(
     base: &TextFormat,
     unders: &Underlines,
 ) -> LayoutJob {
-    let mut job = LayoutJob {
-        keep_trailing_whitespace: true,
-        ..LayoutJob::default()
-    };
-    job.wrap.max_width = f32::INFINITY;
     let none: Vec<(Range<usize>, Color32)> = Vec::new();
+    let mut pieces = Pieces { out: Vec::new() };
+    let mut at = 0;
     for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            job.append("\n", 0.0, base.clone());
-        }
         let under = unders.get(&i).unwrap_or(&none);
         let spans = colours.spans(hl, line, dark);
         let mut pos = 0;
         for (r, c) in spans {
             let r = r.start.min(line.len())..r.end.min(line.len());
             if r.start > pos {
-                push_piece(&mut job, line, pos..r.start, base.color, under, base);
+                pieces.piece(at, line, pos..r.start, base.color, under);
             }
             if r.end > r.start.max(pos) {
-                push_piece(&mut job, line, r.start.max(pos)..r.end, *c, under, base);
+                pieces.piece(at, line, r.start.max(pos)..r.end, *c, under);
             }
             pos = pos.max(r.end);
         }
         if pos < line.len() {
-            push_piece(&mut job, line, pos..line.len(), base.color, under, base);
+            pieces.piece(at, line, pos..line.len(), base.color, under);
+        }
+        at += line.len();
+        if at < text.len() {
+            // The line break goes with the line's last piece.
+            let color = pieces
+                .out
+                .last()
+                .filter(|p| p.0.end == at)
+                .map_or(base.color, |p| p.1);
+            let u = pieces
+                .out
+                .last()
+                .filter(|p| p.0.end == at)
+                .and_then(|p| p.2);
+            pieces.push(at..at + 1, color, u);
+            at += 1;
         }
     }
+    let mut job = LayoutJob {
+        text: text.to_string(),
+        keep_trailing_whitespace: true,
+        ..LayoutJob::default()
+    };
+    job.wrap.max_width = f32::INFINITY;
+    job.sections = pieces
+        .out
+        .into_iter()
+        .map(|(r, color, under)| {
+            let mut format = base.clone();
+            format.color = color;
+            if let Some(c) = under {
+                format.underline = Stroke::new(1.5, c);
+            }
+            egui::text::LayoutSection {
+                leading_space: 0.0,
+                byte_range: egui::text::ByteIndex(r.start)..egui::text::ByteIndex(r.end),
+                format,
+            }
+        })
+        .collect();
+    if job.sections.is_empty() {
+        job.sections.push(egui::text::LayoutSection {
+            leading_space: 0.0,
+            byte_range: egui::text::ByteIndex(0)..egui::text::ByteIndex(text.len()),
+            format: base.clone(),
+        });
+    }
     job
+}
+
+/// The last galley of the text widget, kept while nothing it depends on
+/// changed: the widget asks for it every frame, and building (or only
+/// hashing) the layout of a whole long file every frame is what made
+/// typing in one slow. A galley points into the font atlas: it is laid out
+/// again when the atlas was emptied (its fill went down) or the scale
+/// changed.
+#[derive(Default)]
+pub struct TextGalley {
+    text: String,
+    key: Option<(Id, u64)>,
+    fill: f32,
+    galley: Option<Arc<egui::Galley>>,
+}
+
+impl TextGalley {
+    /// The galley of `text` for the look `key`, laid out again only when
+    /// something changed.
+    pub fn get(
+        &mut self,
+        ui: &egui::Ui,
+        text: &str,
+        key: (Id, u64),
+        make: impl FnOnce() -> LayoutJob,
+    ) -> Arc<egui::Galley> {
+        let fill = ui.ctx().fonts(|f| f.font_atlas_fill_ratio());
+        if let Some(g) = &self.galley {
+            if self.key == Some(key) && fill >= self.fill && self.text == text {
+                return g.clone();
+            }
+        }
+        let g = ui.fonts_mut(|f| f.layout_job(make()));
+        self.text.clear();
+        self.text.push_str(text);
+        self.key = Some(key);
+        self.fill = ui.ctx().fonts(|f| f.font_atlas_fill_ratio());
+        self.galley = Some(g.clone());
+        g
+    }
+}
+
+/// A hash of what a galley's look depends on besides the text.
+fn look_key(dark: bool, base: &TextFormat, unders: &Underlines, ppp: f32) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    dark.hash(&mut h);
+    base.font_id.hash(&mut h);
+    base.line_height.map(f32::to_bits).hash(&mut h);
+    base.color.hash(&mut h);
+    ppp.to_bits().hash(&mut h);
+    let mut u: Vec<_> = unders.iter().collect();
+    u.sort_by_key(|(l, _)| **l);
+    for (l, v) in u {
+        l.hash(&mut h);
+        for (r, c) in v {
+            r.hash(&mut h);
+            c.hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 /// The word (a symbol or mnemonic) around byte `col` of `line`.
@@ -222,6 +341,9 @@ pub struct EditorView {
     scroll_to: Option<(usize, u32)>,
     cursor_line: Option<(usize, u32)>,
     derived: Option<Derived>,
+    /// What the help popup shows: buffer, the word's bytes, the topic.
+    hover_topic: Option<(usize, Range<usize>, area::Topic)>,
+    galley: TextGalley,
 }
 
 /// Where a jump goes: buffer, 1-based line, byte column.
@@ -275,7 +397,7 @@ impl EditorView {
         let mut sel = cursor_chars(&state);
 
         // What the session asked for: a line to show, the keyboard.
-        if let Some((b, line, col)) = session.edits.request.reveal.clone() {
+        if let Some((b, line, col)) = session.edits.request.reveal {
             if b == bi {
                 session.edits.request.reveal = None;
                 let text = &session.edits.buffers[bi].text;

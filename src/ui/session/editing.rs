@@ -267,11 +267,13 @@ impl Session {
     /// True if every unsaved change can be saved in place (no new files,
     /// no bundled files).
     pub fn can_save_all(&self) -> bool {
-        self.edits
+        let bundled = self.origin == Some(Origin::Bundled);
+        !self
+            .edits
             .buffers
             .iter()
             .filter(|b| b.is_dirty())
-            .all(|b| !b.untitled && !(self.origin == Some(Origin::Bundled) && b.loaded.is_some()))
+            .any(|b| b.untitled || (bundled && b.loaded.is_some()))
     }
 
     /// Saves the files under `dir` that have unsaved changes (an

@@ -88,7 +88,11 @@ impl EditorView {
         let buf = &session.edits.buffers[bi];
         let mut diags: HashMap<u32, Vec<usize>> = HashMap::new();
         let mut unders: Underlines = HashMap::new();
-        if let (Some(live), Some(lf)) = (&live, lf) {
+        let with_diags = live
+            .as_ref()
+            .zip(lf)
+            .filter(|(l, lf)| l.diags.iter().any(|d| d.file == Some(*lf)));
+        if let Some((live, lf)) = with_diags {
             let snapshot: Vec<&str> = live.files[lf].text.split('\n').collect();
             for (i, dg) in live.diags.iter().enumerate() {
                 if dg.file != Some(lf) {
@@ -153,7 +157,17 @@ impl EditorView {
         };
 
         let mut text = std::mem::take(&mut session.edits.buffers[bi].text);
+        // While the completion list is open, Escape closes it and the
+        // text keeps the keyboard (else Escape gives the keyboard back).
+        let filter = egui::EventFilter {
+            tab: true,
+            horizontal_arrows: true,
+            vertical_arrows: true,
+            escape: self.complete.is_open(),
+        };
         let colours = &mut self.colours;
+        let galleys = &mut self.galley;
+        let look = look_key(dark, &base, &unders, ui.ctx().pixels_per_point());
         let hl = session.highlighter();
         let shown = egui::ScrollArea::both()
             .id_salt(("editor", &path))
@@ -168,8 +182,10 @@ impl EditorView {
                     );
                     let bg = ui.painter().add(Shape::Noop);
                     let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, _w: f32| {
-                        let job = layout_job(buf.as_str(), colours, hl, dark, &base, &unders);
-                        ui.fonts_mut(|f| f.layout_job(job))
+                        let text = buf.as_str();
+                        galleys.get(ui, text, (id, look), || {
+                            layout_job(text, colours, hl, dark, &base, &unders)
+                        })
                     };
                     let output = egui::TextEdit::multiline(&mut text)
                         .id(id)
@@ -179,6 +195,7 @@ impl EditorView {
                         .desired_width(f32::INFINITY)
                         .desired_rows(1)
                         .layouter(&mut layouter)
+                        .event_filter(filter)
                         .show(ui);
                     // The text's name for screen readers (and tests).
                     let name = path.file_name().map_or_else(
@@ -494,7 +511,10 @@ impl EditorView {
             let lr = line_range(text, line);
             let lt = &text[lr.clone()];
             let buf = &session.edits.buffers[bi];
-            if let (Some(live), Some(lf)) = (live, lf) {
+            let with_diags = live
+                .zip(lf)
+                .filter(|(l, lf)| l.diags.iter().any(|d| d.file == Some(*lf)));
+            if let Some((live, lf)) = with_diags {
                 let snapshot: Vec<&str> = live.files[lf].text.split('\n').collect();
                 let here: Vec<&LiveDiag> = live
                     .diags
@@ -537,11 +557,23 @@ impl EditorView {
             .hover
             .track(&ctx, topic.as_ref().map(|(r, _)| (bi, r.clone())));
         if !show {
+            self.hover_topic = None;
             return;
         }
+        // On the way from the word into the popup (to click a fix) the
+        // pointer is over no word: the popup stays with its topic.
+        let topic = match topic {
+            Some(t) => Some(t),
+            None => self
+                .hover_topic
+                .clone()
+                .filter(|(b, ..)| *b == bi)
+                .map(|(_, r, t)| (r, t)),
+        };
         let Some((range, topic)) = topic else {
             return;
         };
+        self.hover_topic = Some((bi, range.clone(), topic.clone()));
         let (line0, col) = line_of_byte(text, range.start);
         let row = &shown.galley.rows[line0.min(shown.galley.rows.len() - 1)];
         let lt = &text[line_range(text, line0)];
@@ -615,7 +647,8 @@ impl EditorView {
 }
 
 /// What the help under the pointer is about.
-enum Topic {
+#[derive(Clone, Debug)]
+pub(super) enum Topic {
     Diags(Vec<LiveDiag>),
     Mnemonic(Op),
     Symbol(crate::ui::editor::live::LiveSymbol),
