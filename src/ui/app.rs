@@ -16,7 +16,7 @@ use super::cells::CellBufferPanel;
 use super::course::CoursePanel;
 use super::goto::GotoLabel;
 use super::i18n::tr;
-use super::keys::{keyboard_keys, keys_widget};
+use super::keys::keys_widget;
 use super::layout::{self, Mode};
 use super::lcd::LcdPanel;
 use super::listing::ListingPanel;
@@ -309,7 +309,7 @@ impl App {
         if let Some(p) = dropped {
             self.session.open(AppInput::Path(p));
         }
-        let held = keyboard_keys(&ctx) | self.mouse_keys;
+        let held = super::editor::board_keys(&ctx, &self.session) | self.mouse_keys;
         self.session.set_held_keys(held);
         if let Some(a) = &mut self.autorun {
             a.drive(&mut self.session, &ctx, &self.stats.report());

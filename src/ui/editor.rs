@@ -50,6 +50,10 @@ pub const FIND: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key
 pub const REPLACE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::H);
 /// Go to a line.
 pub const GOTO_LINE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::G);
+/// The next file's tab.
+pub const NEXT_TAB: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::PageDown);
+/// The previous file's tab.
+pub const PREVIOUS_TAB: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::PageUp);
 
 /// Once per frame, before the panels: the live assembly, the close
 /// request (asks when something is unsaved) and the editor's keys that
@@ -83,6 +87,11 @@ pub fn frame(ctx: &egui::Context, session: &mut Session, listing: &mut ListingPa
     if pressed(&EDIT_HERE) {
         edit_here(session);
     }
+    for (k, step) in [(&NEXT_TAB, 1), (&PREVIOUS_TAB, -1)] {
+        if pressed(k) {
+            next_tab(session, listing, step);
+        }
+    }
     for (k, c) in [
         (&REPLACE, Command::Replace),
         (&FIND, Command::Find),
@@ -92,6 +101,31 @@ pub fn frame(ctx: &egui::Context, session: &mut Session, listing: &mut ListingPa
             open_editor(session, listing, c);
         }
     }
+}
+
+/// Ctrl+PageDown / Ctrl+PageUp: the file `step` tabs on (round), in the
+/// editor with the keyboard when the editor is shown.
+fn next_tab(session: &mut Session, listing: &mut ListingPanel, step: isize) {
+    let n = session.edits.buffers.len();
+    if n == 0 {
+        return;
+    }
+    let b = (listing.tab as isize + step).rem_euclid(n as isize) as usize;
+    listing.tab = b;
+    session.settings.pane = Pane::Listing;
+    if listing.is_editing() {
+        session.edits.request.focus = true;
+    }
+}
+
+/// The board keys held on the keyboard: none while the editor asks a
+/// question (its buttons take Space and Enter) or a text field has the
+/// keyboard.
+pub fn board_keys(ctx: &egui::Context, session: &Session) -> u8 {
+    if session.edits.question.is_some() {
+        return 0;
+    }
+    super::keys::keyboard_keys(ctx)
 }
 
 /// Asks for a name to save the file shown under.
@@ -210,7 +244,7 @@ pub fn edit_menu(ui: &mut egui::Ui, session: &mut Session, listing: &mut Listing
         edit_here(session);
         ui.close();
     }
-    let items: [(&str, &KeyboardShortcut, Command); 9] = [
+    let items: [(&str, &KeyboardShortcut, Command); 11] = [
         ("Undo", &view::UNDO, Command::Undo),
         ("Redo", &view::REDO, Command::Redo),
         ("Find…", &FIND, Command::Find),
@@ -219,6 +253,8 @@ pub fn edit_menu(ui: &mut egui::Ui, session: &mut Session, listing: &mut Listing
         ("Comment / uncomment", &view::COMMENT, Command::Comment),
         ("Complete", &view::COMPLETE, Command::Complete),
         ("Go to definition", &view::DEFINITION, Command::Definition),
+        ("Help at the cursor", &view::HELP, Command::Help),
+        ("Fix the error on this line", &view::FIX, Command::Fix),
         ("Indent to the next column", &TAB, Command::Indent),
     ];
     for (label, k, c) in items {

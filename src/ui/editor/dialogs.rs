@@ -163,13 +163,15 @@ pub fn show(ctx: &egui::Context, session: &mut Session) {
                 let r = ui
                     .add(egui::TextEdit::singleline(&mut typed).desired_width(420.0))
                     .labelled_by(label.id);
-                if ui.ctx().memory(|m| m.focused().is_none()) {
+                // Asked before the field takes the keyboard back: Enter in
+                // it is what lost it.
+                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if !enter && ui.ctx().memory(|m| m.focused().is_none()) {
                     r.request_focus();
                 }
                 if let Some(e) = &error {
                     ui.add(egui::Label::new(RichText::new(e).color(egui::Color32::from_rgb(0xFF, 0x60, 0x60))).wrap());
                 }
-                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 let mut go = None;
                 ui.horizontal_wrapped(|ui| {
                     if ui.button(t("Save")).clicked() || enter {
@@ -205,10 +207,14 @@ pub fn show(ctx: &egui::Context, session: &mut Session) {
                 let r = ui
                     .add(egui::TextEdit::singleline(&mut typed).desired_width(420.0))
                     .labelled_by(label.id);
+                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if !enter && ui.ctx().memory(|m| m.focused().is_none()) {
+                    // The folder field has the keyboard: typed, Enter.
+                    r.request_focus();
+                }
                 if let Some(e) = &error {
                     ui.add(egui::Label::new(RichText::new(e).color(egui::Color32::from_rgb(0xFF, 0x60, 0x60))).wrap());
                 }
-                let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 let mut go = false;
                 ui.horizontal_wrapped(|ui| {
                     go = ui.button(t("Save copy")).clicked() || enter;

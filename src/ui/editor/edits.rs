@@ -389,6 +389,11 @@ impl Edits {
                         self.base == Base::Bundled,
                     );
                     b.start_assembly();
+                    if self.started.len() == self.buffers.len() {
+                        // The job read this text: it is no change to
+                        // assemble again.
+                        self.started.push((b.path.clone(), b.generation));
+                    }
                     self.buffers.push(b);
                     self.buffers.len() - 1
                 }

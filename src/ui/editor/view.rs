@@ -41,6 +41,10 @@ pub const COMMENT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, 
 pub const COMPLETE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Space);
 /// Go to the definition of the symbol at the cursor.
 pub const DEFINITION: KeyboardShortcut = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
+/// The help the pointer would show, for the word at the cursor.
+pub const HELP: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::I);
+/// The first fix of an error on the cursor's line.
+pub const FIX: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Period);
 
 const PC_BG: Color32 = Color32::from_rgba_premultiplied(0x50, 0x48, 0x00, 0x60);
 const SEL: Color32 = Color32::from_rgb(0xFF, 0x80, 0x00);
@@ -74,6 +78,10 @@ pub enum Command {
     Replace,
     /// Open the go-to-line bar.
     GotoLine,
+    /// Help for the word at the cursor.
+    Help,
+    /// The first fix of an error on the cursor's line.
+    Fix,
 }
 
 /// The text widget's id for the file at `path`.
@@ -342,7 +350,12 @@ pub struct EditorView {
     cursor_line: Option<(usize, u32)>,
     derived: Option<Derived>,
     /// What the help popup shows: buffer, the word's bytes, the topic.
-    hover_topic: Option<(usize, Range<usize>, area::Topic)>,
+    hover_topic: Option<(usize, Range<usize>, help::Topic)>,
+    /// Help asked for at the cursor (Ctrl+I): buffer, cursor (characters).
+    help_at: Option<(usize, usize)>,
+    /// A selection (buffer, characters) to make once the text has the
+    /// keyboard: egui keeps no selection in a text without it.
+    reselect: Option<(usize, Range<usize>)>,
     galley: TextGalley,
 }
 
@@ -411,6 +424,11 @@ impl EditorView {
             ctx.memory_mut(|m| m.request_focus(id));
         }
         let focused = ctx.memory(|m| m.has_focus(id));
+        if focused {
+            if let Some((_, r)) = self.reselect.take().filter(|(b, _)| *b == bi) {
+                sel = r;
+            }
+        }
 
         // The editor's own keys, before the text widget takes them.
         if focused {
@@ -441,6 +459,17 @@ impl EditorView {
             if take(&DEFINITION) {
                 self.commands.push(Command::Definition);
             }
+            if take(&HELP) {
+                self.commands.push(Command::Help);
+            }
+            if take(&FIX) {
+                self.commands.push(Command::Fix);
+            }
+            if self.help_at.is_some()
+                && ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::Escape))
+            {
+                self.help_at = None;
+            }
         }
 
         // The bars above the text.
@@ -458,6 +487,7 @@ impl EditorView {
                 other => self.commands.push(other),
             }
         }
+        let found = self.find.current.clone();
         let find = {
             let text = &session.edits.buffers[bi].text;
             self.find.ui(ui, lang, text, cursor_byte)
@@ -500,7 +530,15 @@ impl EditorView {
                 let len = session.edits.buffers[bi].text.chars().count();
                 sel = sel.start.min(len)..sel.start.min(len);
             }
-            Some(FindAction::Close) => ctx.memory_mut(|m| m.request_focus(id)),
+            Some(FindAction::Close) => {
+                // Back in the text, the match found stays selected.
+                let text = &session.edits.buffers[bi].text;
+                if let Some(m) = found.filter(|m| text.get(m.clone()).is_some()) {
+                    self.reselect =
+                        Some((bi, char_of_byte(text, m.start)..char_of_byte(text, m.end)));
+                }
+                ctx.memory_mut(|m| m.request_focus(id));
+            }
             None => {}
         }
         let lines = session.edits.buffers[bi].lines();
@@ -631,6 +669,17 @@ impl EditorView {
                 }
                 return sel;
             }
+            Command::Help => {
+                self.hover.clear();
+                self.help_at = Some((bi, sel.start));
+                return sel;
+            }
+            Command::Fix => {
+                return match self.fix_at_cursor(session, bi, sel.start) {
+                    Some(at) => at..at,
+                    None => sel,
+                };
+            }
             Command::Find | Command::Replace | Command::GotoLine => return sel,
         };
         let (text, new_sel) = edited;
@@ -746,3 +795,4 @@ pub fn go_to(session: &mut Session, (b, line, col): Target) {
 }
 
 mod area;
+mod help;

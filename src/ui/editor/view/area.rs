@@ -10,10 +10,10 @@ use super::*;
 use crate::ui::editor::live::{LiveDiag, LiveResult};
 
 /// What the frame found out inside the scroll area.
-struct Shown {
-    galley: Arc<egui::Galley>,
-    galley_pos: egui::Pos2,
-    response: egui::Response,
+pub(super) struct Shown {
+    pub(super) galley: Arc<egui::Galley>,
+    pub(super) galley_pos: egui::Pos2,
+    pub(super) response: egui::Response,
     changed: bool,
     cursor: Option<Range<usize>>,
     clicks: Vec<Click>,
@@ -21,7 +21,7 @@ struct Shown {
 
 /// The underline of a diagnostic in its line: its byte range (the line's
 /// text when it has none) and colour.
-fn underline(d: &LiveDiag, line: &str) -> (Range<usize>, Color32) {
+pub(super) fn underline(d: &LiveDiag, line: &str) -> (Range<usize>, Color32) {
     let color = match d.severity {
         Severity::Error => ERROR_LINE,
         Severity::Warning => WARNING_LINE,
@@ -157,13 +157,14 @@ impl EditorView {
         };
 
         let mut text = std::mem::take(&mut session.edits.buffers[bi].text);
-        // While the completion list is open, Escape closes it and the
-        // text keeps the keyboard (else Escape gives the keyboard back).
+        // While the completion list or the help at the cursor is open,
+        // Escape closes it and the text keeps the keyboard (else Escape
+        // gives the keyboard back to the window).
         let filter = egui::EventFilter {
             tab: true,
             horizontal_arrows: true,
             vertical_arrows: true,
-            escape: self.complete.is_open(),
+            escape: self.complete.is_open() || self.help_at.is_some(),
         };
         let colours = &mut self.colours;
         let galleys = &mut self.galley;
@@ -449,7 +450,7 @@ impl EditorView {
             }
         }
 
-        self.hover_help(ui, session, bi, &shown, live.as_deref(), lf);
+        self.hover_help(ui, session, bi, &shown, live.as_deref(), lf, cursor.start);
 
         // The completion list under the cursor (drawn also in the frame a
         // click on it took the keyboard from the text).
@@ -471,185 +472,4 @@ impl EditorView {
             }
         }
     }
-
-    /// Help under the pointer: a diagnostic (with its fixes), a mnemonic, a
-    /// symbol.
-    fn hover_help(
-        &mut self,
-        ui: &mut egui::Ui,
-        session: &mut Session,
-        bi: usize,
-        shown: &Shown,
-        live: Option<&LiveResult>,
-        lf: Option<usize>,
-    ) {
-        let lang = session.lang();
-        let ctx = ui.ctx().clone();
-        let text = &session.edits.buffers[bi].text;
-        let pointer = shown.response.hover_pos();
-        let place = pointer.and_then(|p| {
-            let rel = p - shown.galley_pos;
-            let row = (rel.y
-                / shown
-                    .galley
-                    .rows
-                    .first()
-                    .map_or(1.0, |r| r.rect().height().max(1.0))) as usize;
-            let r = shown.galley.rows.get(row)?;
-            if rel.x > r.rect().right() + 2.0 {
-                return None;
-            }
-            let c = shown.galley.cursor_from_pos(rel);
-            let byte = byte_of_char(text, c.index.0);
-            let (line, col) = line_of_byte(text, byte);
-            Some((line, col))
-        });
-        // The topic: a diagnostic whose underline is under the pointer,
-        // else the word there.
-        let mut topic = None;
-        if let Some((line, col)) = place {
-            let lr = line_range(text, line);
-            let lt = &text[lr.clone()];
-            let buf = &session.edits.buffers[bi];
-            let with_diags = live
-                .zip(lf)
-                .filter(|(l, lf)| l.diags.iter().any(|d| d.file == Some(*lf)));
-            if let Some((live, lf)) = with_diags {
-                let snapshot: Vec<&str> = live.files[lf].text.split('\n').collect();
-                let here: Vec<&LiveDiag> = live
-                    .diags
-                    .iter()
-                    .filter(|dg| {
-                        dg.file == Some(lf)
-                            && buf.live_to_now(dg.line) == Some(line as u32 + 1)
-                            && snapshot.get(dg.line as usize - 1) == Some(&lt)
-                            && {
-                                let (u, _) = underline(dg, lt);
-                                u.start <= col && col <= u.end && !u.is_empty()
-                            }
-                    })
-                    .collect();
-                if let Some(first) = here.first() {
-                    let (u, _) = underline(first, lt);
-                    topic = Some((
-                        lr.start + u.start..lr.start + u.end,
-                        Topic::Diags(here.into_iter().cloned().collect()),
-                    ));
-                }
-            }
-            if topic.is_none() {
-                if let Some(w) = word_at(lt, col) {
-                    let word = &lt[w.clone()];
-                    let (field, _) = complete::context(&lt[..w.start]);
-                    let op = crate::asm::dialect::instruction(session.dialect(), word)
-                        .filter(|_| field == Field::Mnemonic);
-                    let t = match op {
-                        Some(op) => Some(Topic::Mnemonic(op)),
-                        None => live
-                            .and_then(|l| l.symbol(word))
-                            .map(|s| Topic::Symbol(s.clone())),
-                    };
-                    topic = t.map(|t| (lr.start + w.start..lr.start + w.end, t));
-                }
-            }
-        }
-        let show = self
-            .hover
-            .track(&ctx, topic.as_ref().map(|(r, _)| (bi, r.clone())));
-        if !show {
-            self.hover_topic = None;
-            return;
-        }
-        // On the way from the word into the popup (to click a fix) the
-        // pointer is over no word: the popup stays with its topic.
-        let topic = match topic {
-            Some(t) => Some(t),
-            None => self
-                .hover_topic
-                .clone()
-                .filter(|(b, ..)| *b == bi)
-                .map(|(_, r, t)| (r, t)),
-        };
-        let Some((range, topic)) = topic else {
-            return;
-        };
-        self.hover_topic = Some((bi, range.clone(), topic.clone()));
-        let (line0, col) = line_of_byte(text, range.start);
-        let row = &shown.galley.rows[line0.min(shown.galley.rows.len() - 1)];
-        let lt = &text[line_range(text, line0)];
-        let x0 = row.x_offset(egui::text::CharIndex(char_of_byte(lt, col)));
-        let x1 = row.x_offset(egui::text::CharIndex(char_of_byte(lt, col + range.len())));
-        let rr = row.rect().translate(shown.galley_pos.to_vec2());
-        let anchor = Rect::from_min_max(
-            egui::pos2(rr.left() + x0, rr.top()),
-            egui::pos2(rr.left() + x1, rr.bottom()),
-        );
-        let line_now = line0 as u32 + 1;
-        let code = self
-            .derived
-            .as_ref()
-            .and_then(|d| d.to_live.get(line0).copied().flatten())
-            .and_then(|ll| {
-                live.zip(lf)
-                    .and_then(|(l, lf)| l.files[lf].code.get(ll as usize - 1).cloned().flatten())
-            });
-        let first_stop = text_ops::tab_stops(session.dialect())
-            .first()
-            .copied()
-            .unwrap_or(8);
-        let now_value = match &topic {
-            Topic::Symbol(s) => session.program().cloned().and_then(|p| {
-                let sym = p.symbol(&s.name)?.clone();
-                crate::ui::listing::value_now(lang, session, &p, &sym)
-            }),
-            _ => None,
-        };
-        let fix = self
-            .hover
-            .show(ui, anchor, |ui| match &topic {
-                Topic::Diags(ds) => {
-                    let with: Vec<(&LiveDiag, Vec<Fix>)> = ds
-                        .iter()
-                        .map(|dg| (dg, hover::fixes(dg, line_now, first_stop)))
-                        .collect();
-                    hover::diags_ui(ui, lang, &with)
-                }
-                Topic::Mnemonic(op) => {
-                    hover::mnemonic_ui(ui, lang, *op, code.as_ref());
-                    None
-                }
-                Topic::Symbol(s) => {
-                    if let Some(l) = live {
-                        hover::symbol_ui(ui, lang, s, l, now_value.clone());
-                    }
-                    None
-                }
-            })
-            .flatten();
-        if let Some(f) = fix {
-            let b = &mut session.edits.buffers[bi];
-            let r = b.line_range(f.line);
-            let (a, e) = (r.start + f.cols.start, r.start + f.cols.end.min(r.len()));
-            let mut t = b.text.clone();
-            if t.get(a..e).is_some() {
-                t.replace_range(a..e, &f.with);
-                let at = char_of_byte(&t, a + f.with.len());
-                b.replace(t, at);
-                session.edits.touched();
-                self.hover.clear();
-                let mut state =
-                    egui::TextEdit::load_state(&ctx, shown.response.id).unwrap_or_default();
-                set_cursor(&mut state, at..at);
-                state.store(&ctx, shown.response.id);
-            }
-        }
-    }
-}
-
-/// What the help under the pointer is about.
-#[derive(Clone, Debug)]
-pub(super) enum Topic {
-    Diags(Vec<LiveDiag>),
-    Mnemonic(Op),
-    Symbol(crate::ui::editor::live::LiveSymbol),
 }
