@@ -339,3 +339,24 @@ fn an_exercise_starts_in_the_editor_and_check_grades_what_it_holds() {
     assert_eq!(r.score, 0.0, "the text with the error was graded: {r:?}");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn completion_closes_when_the_text_changes_under_it() {
+    let mut h = harness(AppInput::Bundled);
+    edit_start_line(&mut h);
+    assembled(&mut h);
+    let uses = |h: &Harness<'_, App>| text(h).matches("drawBoard").count();
+    let before = uses(&h);
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    type_text(&mut h, "        jsr     dr");
+    assert!(h.query_by_label("drawBoard").is_some(), "the list is open");
+    // Undo takes the word away: the list goes with it, and Enter is a new
+    // line again (not the list's entry written where the word was).
+    press(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(h.query_by_label("drawBoard").is_none(), "the list closed");
+    press(&mut h, Modifiers::NONE, Key::Enter);
+    assert_eq!(uses(&h), before, "{}", text(&h));
+    // A number is no name: `#5` offers nothing (`TOC5` holds a 5).
+    type_text(&mut h, "        ldab    #5");
+    assert!(h.query_by_label("TOC5").is_none());
+}

@@ -3,7 +3,8 @@
 # typed into a copy of Viergewinnt.asm is assembled in the background
 # (its bytes appear), keys typed into the editor never press a board key,
 # an error typed appears in Problems and goes away when fixed, Ctrl+Z
-# undoes, and Ctrl+S writes exactly the text.
+# undoes, Ctrl+S writes exactly the text, and Ctrl+. fixes a misspelt
+# mnemonic.
 #
 #   tests/gui_xvfb_editor.sh BINARY
 #
@@ -93,4 +94,16 @@ want '^unsaved 0' "saved"
 awk -v n="$line" '{ print } NR == n { print "        ldaa    #$41 ; r 0 1 3" }' \
   "$here/firmware/Viergewinnt.asm" >"$work/expected"
 cmp "$work/expected" "$main" || { diff "$work/expected" "$main" | head; echo "the saved file is not the text" >&2; exit 1; }
-echo "editor under Xvfb: typed line assembled ($(grep ' 86 41$' "$report")), error shown and fixed, undo, saved; no board key pressed"
+
+# From the keyboard alone: an error typed, Ctrl+. takes its fix.
+xdotool key End Return
+xdotool type --delay 40 '        ldaaa   #1'
+want '^problem error' "the misspelt mnemonic's error"
+xdotool key ctrl+period
+want "^line $((line + 2)): .* 86 01\$" "the fixed line's bytes after Ctrl+."
+for _ in $(seq 300); do
+  grep -q '^problem error' "$report" || break
+  sleep 0.1
+done
+grep -q '^problem error' "$report" && { cat "$report"; echo "Ctrl+. left the error" >&2; exit 1; }
+echo "editor under Xvfb: typed line assembled ($(grep ' 86 41$' "$report")), error shown and fixed, undo, saved, Ctrl+. fixed; no board key pressed"

@@ -227,6 +227,10 @@ pub struct Completion {
     pub chosen: usize,
     /// The word being completed: (buffer, byte range in the text).
     pub word: Option<(usize, Range<usize>)>,
+    /// The buffer's generation the word's range is for: any other change
+    /// (undo, a fix, a reload) closes the list, whose range would point
+    /// elsewhere.
+    pub generation: u64,
 }
 
 /// What a key did to an open list.

@@ -430,6 +430,12 @@ impl EditorView {
             }
         }
 
+        if self.complete.is_open()
+            && self.complete.generation != session.edits.buffers[bi].generation
+        {
+            self.complete.close();
+        }
+
         // The editor's own keys, before the text widget takes them.
         if focused {
             if let KeyResult::Accept(item, b, r) = self.complete.keys(&ctx) {
@@ -622,6 +628,10 @@ impl EditorView {
     ) -> Range<usize> {
         let lang = session.lang();
         let dialect = session.dialect();
+        if c != Command::Complete {
+            // Its word is where the text was before this command.
+            self.complete.close();
+        }
         let b = &mut session.edits.buffers[bi];
         let edited = match c {
             Command::Undo => {
@@ -720,7 +730,9 @@ impl EditorView {
         let before = &text[r.start..r.start + col];
         let (field, word) = complete::context(before);
         let prefix = &before[word.clone()];
-        if !forced && prefix.is_empty() {
+        // A word starting with a digit is a number, never a name.
+        let number = prefix.starts_with(|c: char| c.is_ascii_digit());
+        if !forced && (prefix.is_empty() || number) {
             self.complete.close();
             return;
         }
@@ -747,6 +759,7 @@ impl EditorView {
         }
         self.complete
             .open(bi, r.start + word.start..r.start + word.end, items);
+        self.complete.generation = session.edits.buffers[bi].generation;
     }
 }
 
