@@ -10,8 +10,8 @@
 //!
 //! Run with `cargo bench --no-default-features --bench cpu`.
 //! `HC11_BENCH_CYCLES` sets the E-cycle budget per program and leg
-//! (default 1e9, about 8 minutes of a 2 MHz board). Goal (issue 18): at
-//! least 1,000 M E-cycles per second.
+//! (default 1e9, about 8 minutes of a 2 MHz board). Goal: at least 1,000 M
+//! E-cycles per second.
 
 use hc11lab::asm::{assemble_file, AsmOptions};
 use hc11lab::cpu::{Cpu, RamBus, StepEvent};

@@ -3,7 +3,7 @@
 //! with its own number of NOPs after `Start` (so every one assembles to a
 //! different program and is graded in full: the result cache never hits),
 //! against the base assignment trimmed to 3 scenarios plus the 20
-//! differential games. Goal (issue 18): at most 0.12 CPU-seconds per
+//! differential games. Goal: at most 0.12 CPU-seconds per
 //! distinct submission, i.e. 1,000 in under 60 s on 2 cores.
 //!
 //! Prints the wall time, the process's CPU time (all threads, from

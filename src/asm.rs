@@ -3,6 +3,11 @@
 //! Reference Manual, section 6 and appendix A), its listing and symbol file,
 //! and the disassembler beside it.
 //!
+//! Owns: source text to [`Program`] (lexer, expressions, passes, macros,
+//! dialects, diagnostics with file:line), listings, and bytes back to text.
+//! Must not know about: the board, the machine that runs a program, the
+//! debugger, lessons, grading or the window.
+//!
 //! Source text -> [`assemble_file`] -> [`Assembly`] (a [`Program`] if there
 //! were no errors, all diagnostics, the listing data).
 //!
@@ -62,6 +67,13 @@ pub struct AsmOptions {
     /// with an error (the grader sets it, so no submission can hold up a
     /// batch). `None`: no limit.
     pub time_limit: Option<std::time::Duration>,
+    /// Most lines macro expansions may add to the sources in all (default
+    /// 250,000, room for 15 levels of a macro that uses the one below it
+    /// twice); past it, expansion stops with an error naming the macro.
+    pub max_expansion_lines: usize,
+    /// Longest macro expansions may take in all (default 10 s); past it,
+    /// expansion stops with an error naming the macro.
+    pub max_expansion_time: std::time::Duration,
     /// Symbols defined before the first line, like `-D NAME=VALUE`
     /// (`MAP_PAGE` for `.ifndef MAP_PAGE`).
     pub defines: Vec<(String, i64)>,
@@ -77,6 +89,8 @@ impl Default for AsmOptions {
             max_include_depth: 32,
             max_lines: 1_000_000,
             time_limit: None,
+            max_expansion_lines: 250_000,
+            max_expansion_time: std::time::Duration::from_secs(10),
             defines: Vec::new(),
             dialect: Dialect::Course,
         }

@@ -15,6 +15,11 @@
 //! are handled at their exact cycle but become visible to the program at the
 //! first access at or after it. Everything is a function of the cycle count,
 //! so runs are deterministic.
+//!
+//! Owns: the memory map, every device and what the lab bench does to the
+//! pins. Must not know about: the machine that steps it (it is told the
+//! cycles), the CPU's instructions (it serves the `Bus` trait), the
+//! debugger, lessons, grading or the window.
 
 pub mod adc;
 pub mod bench;

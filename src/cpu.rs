@@ -1,5 +1,10 @@
 //! The MC68HC11 core (M68HC11 Reference Manual, sections 3-6): registers, the
 //! opcode table, instruction execution, interrupts and reset.
+//!
+//! Owns: the instruction set (one opcode table with cycles), decode, the
+//! semantics of every instruction, interrupt entry and reset. Must not know
+//! about: any board, memory map or device (it reaches memory only through
+//! the [`Bus`] trait), the machine that runs it, or anything above.
 
 pub(crate) mod alu;
 pub mod bus;

@@ -1,7 +1,13 @@
-//! The debugger core (issue 6): breakpoints, watchpoints, stepping, the call
+//! The debugger core: breakpoints, watchpoints, stepping, the call
 //! stack, reverse execution, provenance of display and memory bytes, and the
 //! per-subroutine cycle profile, all as library calls the GUI, lessons, the
 //! grader and the command line share.
+//!
+//! Owns: a debugging session over a [`Target`] (the machine, or a bare core
+//! on RAM) and everything derived from running it. Must not know about:
+//! lessons, grading or the window (they build on it); it reaches the
+//! machine's steps through the machine's own seams (the bus observer, the
+//! hooked run), never the other way round.
 
 pub mod breakpoint;
 pub mod callstack;

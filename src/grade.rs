@@ -1,4 +1,4 @@
-//! Batch grading of student submissions (issue 8): assignments with weighted
+//! Batch grading of student submissions: assignments with weighted
 //! checks, a parallel runner over folders and zips, reports for teaching
 //! assistants (CSV, JSON, HTML, JUnit, Gradescope) and a similarity report.
 //!
@@ -9,6 +9,10 @@
 //! Entry points: [`cli::run`] (`hc11lab grade`), [`grade_batch`] and
 //! [`write_reports`] for a course, [`Grader`] / [`grade_one`] for one
 //! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
+//!
+//! Owns: assignments, submissions, running the checks, the reference image
+//! format ([`reference`]) and the reports. Must not know about: lessons
+//! (they build on grading) or the window.
 
 pub mod assignment;
 pub mod batch;
@@ -17,12 +21,22 @@ pub mod engine;
 pub mod error;
 pub mod frame;
 pub mod png;
+pub mod reference;
 pub mod report;
 pub mod result;
 pub mod shard;
 pub mod similarity;
 pub mod submission;
 pub mod text;
+
+/// Largest course file read (a manifest, a text, `assignment.toml`, the
+/// reference's symbols), in bytes; only regular files are read.
+pub const MAX_COURSE_FILE_BYTES: u64 = 4 << 20;
+
+/// A course file as text, within [`MAX_COURSE_FILE_BYTES`].
+pub(crate) fn read_course_file(path: &std::path::Path) -> std::io::Result<String> {
+    crate::platform::fs::read_to_string_limited(path, MAX_COURSE_FILE_BYTES)
+}
 
 pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
 pub use batch::{

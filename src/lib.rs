@@ -6,6 +6,7 @@
 pub mod asm;
 pub mod board;
 pub mod cpu;
+pub mod dap;
 pub mod debug;
 pub mod firmware;
 pub mod grade;

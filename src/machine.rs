@@ -5,28 +5,50 @@
 //! Stopping is not failing: [`Machine::run_until`] returns a [`StopReason`].
 //! The whole machine is plain data (`Clone`, `PartialEq`), so a snapshot is a
 //! clone and two runs can be compared. Views only peek.
+//!
+//! Owns: the machine (CPU, board, program and the running key script), its
+//! single step and its runs, the stop rules, and the exact fast-forward over
+//! waiting and counted loops. Must not know about: the debugger, lessons,
+//! grading or the window (they build on it; the debugger plugs in through
+//! [`observe`] and [`hooked`]).
+//!
+//! Rooms: this file holds the machine, its making, its single step and its
+//! views; `run.rs` the run loop of [`Machine::run_until`] and the key
+//! script; `stop.rs` the stop rules (why a run ends, when the CPU can never
+//! go on); `fault.rs` the end of a step and the undoing of a refused write;
+//! `watchdog.rs` the COP and clock monitor resets. The fast-forward family
+//! imports one way: `skip.rs` (what every skip shares) below, the
+//! strategies `poll.rs` and `counted.rs` above it, and the two runs that
+//! use them, `fastforward.rs` (`run_until`'s) and `hooked.rs` (the
+//! debugger's), on top; their state is [`Machine`]'s `FastForward`.
 
 use crate::board::config::BoardSetup;
 use crate::board::lcd::Lcd;
 use crate::board::render;
 use crate::board::watch_bits::WatchBits;
 use crate::board::{Board, BusFault, InputKind};
-use crate::cpu::{Bus, Cpu, IllegalOpcode, Registers, RunState, Step, StepEvent};
+use crate::cpu::{Bus, Cpu, Registers, Step};
 use crate::image::Program;
-use crate::script::{Progress, Script, ScriptRunner, Timing};
+use crate::script::ScriptRunner;
 use std::sync::Arc;
 
 mod counted;
 mod fastforward;
+mod fault;
 pub mod hooked;
 pub mod observe;
 pub mod placement;
 mod poll;
+mod run;
+mod skip;
+mod stop;
 pub mod stray;
+mod watchdog;
+use fault::WriteUndo;
 pub use poll::MemoryWait;
-
-/// Instructions an idle loop's body may have at most (see `Machine::halt_check`).
-const IDLE_LOOP_MAX: usize = 16;
+use skip::{LoopBackoff, MAX_ITERATION_STEPS};
+pub use stop::{Breakpoints, Halt, StopConditions, StopReason};
+pub use watchdog::{CopReset, ResetCause, CLOCK_MONITOR_DELAY};
 
 /// A program that cannot be loaded onto the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,332 +77,6 @@ pub enum LoadError {
          add `org $FFFE` and `dc.w Start`"
     )]
     NoStart,
-}
-
-/// Why the CPU can never go on by itself (a [`StopReason::Halted`] stop).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Halt {
-    /// A branch or jump to itself (`bra *`, `jmp *`) with no interrupt that
-    /// could leave it.
-    SelfLoop {
-        /// The address of the branch or jump.
-        pc: u16,
-        /// True if interrupts are masked (I set); false if none is enabled.
-        masked: bool,
-    },
-    /// WAI with no interrupt that could wake it.
-    Wai {
-        /// True if interrupts are masked (I set); false if none is enabled.
-        masked: bool,
-    },
-    /// STOP with S clear stopped the clocks, and neither XIRQ nor IRQ is asserted.
-    Stop,
-}
-
-impl Halt {
-    /// Why no interrupt can come, in words: I is set (`masked`) or no
-    /// source is enabled.
-    pub fn no_interrupt(masked: bool) -> &'static str {
-        if masked {
-            "interrupts masked: I set"
-        } else {
-            "no interrupt source enabled"
-        }
-    }
-}
-
-impl std::fmt::Display for Halt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why = Halt::no_interrupt;
-        match self {
-            Halt::SelfLoop { masked, .. } => write!(
-                f,
-                "halted: an endless loop that nothing can leave ({})",
-                why(*masked)
-            ),
-            Halt::Wai { masked } => write!(f, "halted: WAI with {}", why(*masked)),
-            Halt::Stop => write!(
-                f,
-                "halted: STOP stopped the clock and no XIRQ or IRQ can wake it"
-            ),
-        }
-    }
-}
-
-/// Why a run stopped (none of these is an error of the emulator).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    /// The cycle budget of the run is used up.
-    CycleBudget,
-    /// The next instruction is at a breakpoint address.
-    Breakpoint(u16),
-    /// The CPU met an illegal opcode. With stopping on illegal opcodes on
-    /// (the default) nothing ran: PC is on the opcode, nothing is stacked;
-    /// the next run or step takes the trap through $FFF8.
-    IllegalOpcode(IllegalOpcode),
-    /// The program wrote into program memory. The instruction was undone
-    /// (registers and cycles as before it, PC on it); the next run or step
-    /// executes it as the chip does (the byte is not stored).
-    RomWrite {
-        /// The address written.
-        addr: u16,
-        /// The value.
-        value: u8,
-        /// Address of the instruction that wrote.
-        pc: u16,
-    },
-    /// The program wrote to an address with nothing behind it ($8004-$BFFF);
-    /// undone like [`StopReason::RomWrite`].
-    UnmappedWrite {
-        /// The address written.
-        addr: u16,
-        /// The value.
-        value: u8,
-        /// Address of the instruction that wrote.
-        pc: u16,
-    },
-    /// The key script and serial input are done and the program waits for
-    /// input ([`Machine::waiting_on`] says which; see [`crate::script`]).
-    Settled,
-    /// The CPU can never go on (see [`Halt`]).
-    Halted(Halt),
-}
-
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StopReason::CycleBudget => write!(f, "cycle budget used up"),
-            StopReason::Breakpoint(a) => write!(f, "breakpoint at ${a:04X}"),
-            StopReason::IllegalOpcode(op) => write!(f, "{op}"),
-            StopReason::RomWrite { addr, value, pc } => write!(
-                f,
-                "write of ${value:02X} to program memory ${addr:04X} by the instruction at ${pc:04X}"
-            ),
-            StopReason::UnmappedWrite { addr, value, pc } => write!(
-                f,
-                "write of ${value:02X} to unmapped ${addr:04X} by the instruction at ${pc:04X}"
-            ),
-            StopReason::Settled => f.write_str(crate::script::SETTLED_SENTENCE),
-            StopReason::Halted(h) => write!(f, "{h}"),
-        }
-    }
-}
-
-impl StopReason {
-    /// The stable snake_case name used by `run --json` (`"settled"`, `"breakpoint"`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            StopReason::CycleBudget => "cycle_budget",
-            StopReason::Breakpoint(_) => "breakpoint",
-            StopReason::IllegalOpcode(_) => "illegal_opcode",
-            StopReason::RomWrite { .. } => "rom_write",
-            StopReason::UnmappedWrite { .. } => "unmapped_write",
-            StopReason::Settled => "settled",
-            StopReason::Halted(_) => "halted",
-        }
-    }
-}
-
-/// A set of breakpoint addresses, one bit per address (a lookup per step is
-/// one shift and one load).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Breakpoints {
-    bits: Box<[u64; 1024]>,
-    count: usize,
-}
-
-impl Default for Breakpoints {
-    fn default() -> Self {
-        Breakpoints {
-            bits: Box::new([0; 1024]),
-            count: 0,
-        }
-    }
-}
-
-impl std::fmt::Debug for Breakpoints {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_set()
-            .entries(self.iter().map(|a| format!("${a:04X}")))
-            .finish()
-    }
-}
-
-impl Breakpoints {
-    /// No breakpoints.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds `addr`; true if it was new.
-    pub fn insert(&mut self, addr: u16) -> bool {
-        let (w, b) = (addr as usize >> 6, addr & 63);
-        let new = self.bits[w] & (1 << b) == 0;
-        self.bits[w] |= 1 << b;
-        self.count += new as usize;
-        new
-    }
-
-    /// Removes `addr`; true if it was set.
-    pub fn remove(&mut self, addr: u16) -> bool {
-        let (w, b) = (addr as usize >> 6, addr & 63);
-        let was = self.bits[w] & (1 << b) != 0;
-        self.bits[w] &= !(1 << b);
-        self.count -= was as usize;
-        was
-    }
-
-    /// True if `addr` is a breakpoint.
-    #[inline]
-    pub fn contains(&self, addr: u16) -> bool {
-        self.bits[addr as usize >> 6] & (1 << (addr & 63)) != 0
-    }
-
-    /// True if there are none.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// The addresses, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        (0..=u16::MAX).filter(|&a| self.contains(a))
-    }
-}
-
-impl FromIterator<u16> for Breakpoints {
-    fn from_iter<T: IntoIterator<Item = u16>>(iter: T) -> Self {
-        let mut b = Breakpoints::new();
-        for a in iter {
-            b.insert(a);
-        }
-        b
-    }
-}
-
-/// What undoing a step whose write the board refused needs: SP and CCR as
-/// they were before it (its PC is the step's own). Every 68HC11 step that
-/// writes memory changes no register but PC, SP and CCR: stores, the
-/// read-modify-write and bit instructions, pushes, JSR/BSR, SWI, WAI and
-/// interrupt or trap entry (RM appendix A); A, B, X and Y only change in
-/// steps that write nothing. Noting these two instead of copying all
-/// registers before every step keeps the run loop clear of a wide load of
-/// bytes the previous step just stored, which cost about a quarter of its
-/// time (a store-to-load forwarding stall on x86-64).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WriteUndo {
-    sp: u16,
-    ccr: u8,
-}
-
-impl WriteUndo {
-    #[inline(always)]
-    pub(crate) fn take(regs: &Registers) -> WriteUndo {
-        WriteUndo {
-            sp: regs.sp,
-            ccr: regs.ccr,
-        }
-    }
-
-    /// The registers before the step at `pc`.
-    fn restore(self, regs: &mut Registers, pc: u16) {
-        regs.pc = pc;
-        regs.sp = self.sp;
-        regs.ccr = self.ccr;
-    }
-}
-
-/// When [`Machine::run_until`] stops besides a finished key script.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StopConditions {
-    /// E-cycles this run may take at most (counted from its start).
-    pub max_cycles: u64,
-    /// Stop before executing an instruction at one of these addresses (not
-    /// at the very first instruction of the run, so a run can continue from
-    /// a breakpoint).
-    pub breakpoints: Breakpoints,
-    /// Stop before an illegal opcode (false: the CPU takes the trap
-    /// through $FFF8 and goes on, as `--trap-illegal` asks).
-    pub on_illegal: bool,
-    /// Stop before a write into program memory (false: the write is
-    /// ignored, as on the chip, and the run goes on).
-    pub on_rom_write: bool,
-    /// Stop before a write to an unmapped address (false: ignored).
-    pub on_unmapped_write: bool,
-    /// Let the polling-loop fast-forward skip past `max_cycles` when SP
-    /// stays inside this range (low, high) all through the skipped loop.
-    /// The skip still ends before the next device event and the key
-    /// script's next action (without a script or a running COP there is
-    /// no skip past the budget); the run then stops at the first
-    /// instruction boundary after it. For a caller that cuts a long run
-    /// into slices only to look at SP in between (the grader's stack
-    /// guard): a waiting program is skipped in one go instead of one slice
-    /// at a time, and every look it misses would have seen SP in the range.
-    /// Everything else is as without it.
-    pub skip_past_budget: Option<(u16, u16)>,
-}
-
-impl StopConditions {
-    /// Run for at most `max_cycles`, stopping on illegal opcodes, program
-    /// memory writes and unmapped writes; no breakpoints.
-    pub fn budget(max_cycles: u64) -> Self {
-        StopConditions {
-            max_cycles,
-            breakpoints: Breakpoints::new(),
-            on_illegal: true,
-            on_rom_write: true,
-            on_unmapped_write: true,
-            skip_past_budget: None,
-        }
-    }
-
-    /// How far a skip may go: `skip_limit` when SP stayed (`sp`: lowest,
-    /// highest) all through the skipped loop in
-    /// [`StopConditions::skip_past_budget`], else `limit`.
-    #[inline(always)]
-    pub(crate) fn skip_bound(&self, sp: (u16, u16), limit: u64, skip_limit: u64) -> u64 {
-        let past = self
-            .skip_past_budget
-            .is_some_and(|(low, high)| low <= sp.0 && sp.1 <= high);
-        if past {
-            skip_limit
-        } else {
-            limit
-        }
-    }
-}
-
-/// What reset the chip in a [`CopReset`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResetCause {
-    /// The COP watchdog timed out (vector $FFFA).
-    Cop,
-    /// The clock monitor (OPTION.CME) saw the clock stop: STOP with CME set
-    /// (vector $FFFC).
-    ClockMonitor,
-}
-
-/// E-cycles from the end of a STOP instruction until the clock monitor
-/// resets the chip. The RM gives the monitor's RC delay only as a range
-/// (no clock for about 5 to 100 microseconds is detected); this model takes
-/// 10 microseconds, 20 E-cycles at 2 MHz, counted as if the clock ran.
-pub const CLOCK_MONITOR_DELAY: u64 = 20;
-
-/// A watchdog reset: the COP timed out (the program stopped feeding it
-/// $55/$AA at COPRST; vector $FFFA), or the clock monitor saw the clock stop
-/// (STOP with OPTION.CME set; vector $FFFC). The chip restarted through the
-/// vector.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct CopReset {
-    /// Which watchdog.
-    pub cause: ResetCause,
-    /// The cycle the watchdog timed out.
-    pub cycle: u64,
-    /// Where the program was when it did (the instruction boundary at or
-    /// after the timeout: the machine resets between instructions).
-    pub pc: u16,
-    /// The cycle of the program's last feed since the reset before, if any.
-    pub last_feed: Option<u64>,
 }
 
 /// What one [`Machine::step`] did.
@@ -421,12 +117,68 @@ pub struct Machine {
     resume_write_at: Option<u16>,
     /// The polling-loop fast-forward switch and cache (not compared: see
     /// [`fastforward`]).
-    ff: fastforward::FastForward,
+    ff: FastForward,
     /// Every COP watchdog reset so far.
     cop_resets: Vec<CopReset>,
     /// The LCDs a finished script kept ([`Machine::capture_lcd_before`]).
     lcd_captures: Vec<(usize, crate::board::lcd::Lcd)>,
 }
+
+/// The fast-forward switch and its bookkeeping, for every strategy. Not machine state: two
+/// machines that differ only here are equal (the cache only decides how
+/// fast the same result is reached).
+#[derive(Clone, Debug)]
+pub(crate) struct FastForward {
+    pub(crate) enabled: bool,
+    /// Which loop heads are worth measuring now.
+    backoff: Box<LoopBackoff>,
+    /// Iterations skipped since the machine was made (a statistic).
+    pub(crate) skipped: u64,
+    /// Measured iterations, and those that repeated (statistics).
+    pub(crate) probes: u64,
+    /// Poll loops skipped from their code, unmeasured (a statistic).
+    pub(crate) polls: u64,
+    /// The loop heads [`poll`] decoded last.
+    pub(crate) polls_seen: poll::PollCache,
+    pub(crate) hits: u64,
+    /// Buffers of the counted-loop probe ([`counted`]), kept
+    /// between tries.
+    pub(crate) recorded: [counted::Recorded; 2],
+    /// Counted loops' plans by the state they were met in, shared with
+    /// this machine's copies.
+    pub(crate) plans: std::sync::Arc<std::sync::Mutex<counted::PlanMemo>>,
+    /// Counted skips made from [`counted::PlanMemo`] (a statistic).
+    pub(crate) plan_hits: u64,
+    /// Where each instruction of the last measured iteration ended, in
+    /// E-cycles from its start (kept here: no array to fill per probe).
+    ends: [u16; MAX_ITERATION_STEPS as usize],
+}
+
+impl Default for FastForward {
+    fn default() -> Self {
+        FastForward {
+            enabled: true,
+            backoff: Box::default(),
+            skipped: 0,
+            probes: 0,
+            polls: 0,
+            polls_seen: Default::default(),
+            hits: 0,
+            recorded: Default::default(),
+            plans: Default::default(),
+            plan_hits: 0,
+            ends: [0; MAX_ITERATION_STEPS as usize],
+        }
+    }
+}
+
+impl PartialEq for FastForward {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for FastForward {}
 
 impl Machine {
     /// Loads `program` onto a fresh board and resets the CPU (PC from $FFFE,
@@ -453,7 +205,7 @@ impl Machine {
             script_deadline: u64::MAX,
             waiting_on: None,
             resume_write_at: None,
-            ff: fastforward::FastForward::default(),
+            ff: FastForward::default(),
             cop_resets: Vec::new(),
             lcd_captures: Vec::new(),
         };
@@ -598,623 +350,6 @@ impl Machine {
         let mut bus = observe::ObservingBus::new(&mut self.board, obs);
         let step = self.cpu.step(&mut bus);
         self.finish_step(step, before)
-    }
-
-    /// The COP watchdog resets the chip if it timed out: devices reset, the
-    /// CPU restarts from the COP failure vector $FFFA; the event is kept.
-    #[inline]
-    fn check_cop(&mut self) {
-        let deadline = self.board.cop_deadline();
-        if self.board.now() >= deadline {
-            self.cop_reset(deadline);
-        }
-    }
-
-    #[cold]
-    fn cop_reset(&mut self, deadline: u64) {
-        self.watchdog_reset(ResetCause::Cop, deadline, 0xFFFA);
-    }
-
-    /// A reset by a watchdog: recorded, devices reset, the CPU restarts
-    /// through `vector`.
-    fn watchdog_reset(&mut self, cause: ResetCause, cycle: u64, vector: u16) {
-        self.cop_resets.push(CopReset {
-            cause,
-            cycle,
-            pc: self.cpu.regs.pc,
-            last_feed: self.board.cop_last_feed(),
-        });
-        self.board.reset();
-        self.resume_write_at = None;
-        self.cpu.reset(&mut self.board);
-        self.cpu.regs.pc = self.peek_word(vector);
-    }
-
-    /// The clock monitor: with OPTION.CME set, a STOP stops the clock the
-    /// monitor watches, and [`CLOCK_MONITOR_DELAY`] later it resets the chip
-    /// through $FFFC (RM 5.4, "Clock monitor reset"). Called after a step
-    /// that left the CPU stopped; true if it reset.
-    fn check_clock_monitor(&mut self, stopped_at: u64) -> bool {
-        if self.cpu.state != RunState::Stopped || !self.board.clock_monitor_enabled() {
-            return false;
-        }
-        let due = stopped_at.saturating_add(CLOCK_MONITOR_DELAY);
-        if let Some(wait) = due.checked_sub(self.board.now()) {
-            self.board.tick(wait as u32);
-            self.cpu.cycles += wait;
-        }
-        self.cpu.state = RunState::Running;
-        self.watchdog_reset(ResetCause::ClockMonitor, due, 0xFFFC);
-        true
-    }
-
-    /// Every COP watchdog reset since the machine was made or reset.
-    pub fn cop_resets(&self) -> &[CopReset] {
-        &self.cop_resets
-    }
-
-    /// Sets the CONFIG EEPROM cell; it takes effect at the next reset
-    /// ([`Machine::reset_button`]). `$08` turns the COP watchdog on.
-    pub fn set_config_cell(&mut self, value: u8) {
-        self.board.set_config_cell(value);
-    }
-
-    /// The CONFIG EEPROM cell (what the chip loads at the next reset).
-    pub fn config_cell(&self) -> u8 {
-        self.board.config_cell()
-    }
-
-    /// The rest of a step after the CPU ran it (`before`: the registers to
-    /// undo a refused write with): the fault, the cycles, the count, then
-    /// [`Machine::outcome_after`].
-    pub(super) fn finish_step(&mut self, mut step: Step, before: WriteUndo) -> StepOutcome {
-        // An instruction that ran with nothing refused or resumed (nearly
-        // every step): the same, with `outcome_after`'s COP and clock
-        // monitor tests skipped where they cannot fire (before the COP
-        // deadline, the CPU running).
-        if self.resume_write_at.is_none()
-            && !self.board.has_fault()
-            && step.event == StepEvent::None
-        {
-            self.board.tick(step.cycles);
-            self.instructions += 1;
-            if self.cpu.state != RunState::Running || self.board.now() >= self.board.cop_deadline()
-            {
-                return self.outcome_after(step, None);
-            }
-            let halt = if self.cpu.regs.pc <= step.pc {
-                self.halt_check(step.pc)
-            } else {
-                None
-            };
-            return StepOutcome {
-                step,
-                fault: None,
-                halt,
-            };
-        }
-        let resume = self.resume_write_at.take();
-        let mut fault = self.board.take_fault();
-        if fault.is_some() && resume != Some(step.pc) {
-            self.undo_step(&mut step, before);
-        } else {
-            self.board.tick(step.cycles);
-            if matches!(step.event, StepEvent::None | StepEvent::Swi) {
-                self.instructions += 1;
-            }
-            if resume == Some(step.pc) {
-                fault = None;
-            }
-        }
-        self.outcome_after(step, fault)
-    }
-
-    /// The end of every single step: the COP and clock monitor get their
-    /// say, then the halt test.
-    pub(super) fn outcome_after(&mut self, step: Step, fault: Option<BusFault>) -> StepOutcome {
-        self.check_cop();
-        if self.check_clock_monitor(self.board.now()) {
-            return StepOutcome {
-                step,
-                fault,
-                halt: None,
-            };
-        }
-        let halt = self.halt_after(&step);
-        StepOutcome { step, fault, halt }
-    }
-
-    /// Undoes a step whose write the board refused: registers and cycle
-    /// count as before, PC on the instruction, no time passed. RAM writes
-    /// of the same instruction cannot precede the refused byte on the
-    /// trainer11 (RAM borders only on device registers); a device register
-    /// written by the same instruction before it (a 16-bit store from $8003,
-    /// a push from $0001 down into $FFFF) keeps that write.
-    #[cold]
-    pub(super) fn undo_step(&mut self, step: &mut Step, before: WriteUndo) {
-        before.restore(&mut self.cpu.regs, step.pc);
-        self.cpu.cycles -= step.cycles as u64;
-        self.cpu.state = RunState::Running;
-        step.cycles = 0;
-        self.resume_write_at = Some(step.pc);
-    }
-
-    /// Whether the CPU can never go on after `step` (see [`Halt`]): a
-    /// branch or jump back into an idle loop, WAI or STOP, each with no
-    /// interrupt that could end it. Cheap unless control went back.
-    #[inline]
-    fn halt_after(&self, step: &Step) -> Option<Halt> {
-        let back = self.cpu.regs.pc <= step.pc && step.event == StepEvent::None;
-        if back || matches!(step.event, StepEvent::Waiting | StepEvent::Stopped) {
-            self.halt_check(step.pc)
-        } else {
-            None
-        }
-    }
-
-    /// The halt test after a step at `from` (the CPU's PC is where it went).
-    #[inline]
-    fn halt_check(&self, from: u16) -> Option<Halt> {
-        // Most back-jumps (RTS, a conditional branch up a loop) cannot close
-        // an idle loop: only a jump to itself or an unconditional BRA/JMP can
-        // (see `idle_loop`). Cheap, and first, because it runs on every one.
-        if self.cpu.state == RunState::Running
-            && from != self.cpu.regs.pc
-            && !self.unconditional_jump_at(from)
-        {
-            return None;
-        }
-        self.halt_check_full(from)
-    }
-
-    /// The loop nothing can leave that the CPU is at the head of (PC), as a
-    /// run halted in it finds it (`run_until`'s `Halt::SelfLoop`): the
-    /// address of its jump back, at most 16 instructions on (`IDLE_LOOP_MAX`).
-    /// For messages about a stopped machine, not on any hot path.
-    pub fn endless_loop_back(&self) -> Option<u16> {
-        let head = self.cpu.regs.pc;
-        let mut at = head;
-        for _ in 0..=IDLE_LOOP_MAX {
-            let ins = crate::cpu::Instruction::decode(at, |a| self.board.peek(a)).ok()?;
-            if ins.jump_target() == Some(head) {
-                return self.halt_check(at).map(|_| at);
-            }
-            at = at.wrapping_add(ins.len());
-        }
-        None
-    }
-
-    /// True if the instruction at `addr` is a BRA or a JMP (extended, ,X or ,Y).
-    fn unconditional_jump_at(&self, addr: u16) -> bool {
-        match self.board.peek(addr) {
-            0x20 | 0x7E | 0x6E => true,
-            0x18 => self.board.peek(addr.wrapping_add(1)) == 0x6E,
-            _ => false,
-        }
-    }
-
-    /// [`Machine::halt_check`] past the quick test.
-    #[cold]
-    fn halt_check_full(&self, from: u16) -> Option<Halt> {
-        // The loop's shape first: it depends on the code alone and rules
-        // out most back-jumps (`bra mainLoop` over a `jsr`) at once.
-        if self.cpu.state == RunState::Running && !self.idle_loop(from, self.cpu.regs.pc) {
-            return None;
-        }
-        let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
-        if self.may_be_interrupted() {
-            return None;
-        }
-        // A byte still going out on the SCI or SPI is output the program
-        // made: the run goes on (the loop is fast-forwarded) until it is out.
-        // In STOP the chip's clocks, and so the shifters, stand still.
-        if self.cpu.state != RunState::Stopped && self.board.last_activity() > self.board.now() {
-            return None;
-        }
-        match self.cpu.state {
-            RunState::Waiting => Some(Halt::Wai { masked }),
-            RunState::Stopped => Some(Halt::Stop),
-            // The shape was checked first.
-            RunState::Running => Some(Halt::SelfLoop {
-                pc: self.cpu.regs.pc,
-                masked,
-            }),
-        }
-    }
-
-    /// True if something other than the program's own next instruction may
-    /// still run: an interrupt (XIRQ unmasked and asserted or to be driven,
-    /// an I-maskable source with I clear) or a reset by a running COP
-    /// watchdog. Without any, a loop that changes nothing never ends.
-    pub(crate) fn may_be_interrupted(&self) -> bool {
-        let masked = self.cpu.regs.ccr & crate::cpu::flags::I != 0;
-        // XIRQ wakes only if unmasked and asserted: nothing on the board
-        // drives the pin during a run unless a user does, and then it is
-        // asserted now. The IRQ pin counts among the I-maskable sources.
-        // A pin the script is still to drive may assert XIRQ or IRQ.
-        let later = self
-            .script
-            .as_ref()
-            .is_some_and(|s| s.may_interrupt_later());
-        let unmasked_x = self.cpu.regs.ccr & crate::cpu::flags::X == 0;
-        let xirq = unmasked_x && (self.board.xirq() || self.board.xirq_scheduled() || later);
-        let irq_possible = !masked && (self.board.can_interrupt() || later);
-        // A running COP watchdog will reset the chip.
-        xirq || irq_possible || self.board.cop_deadline() != u64::MAX
-    }
-
-    /// True if the instruction at `from`, which just sent control back to
-    /// `to`, closes a loop nothing inside can leave: a branch or jump to
-    /// itself (a conditional one too: nothing changes the flags, or the
-    /// tested byte when it is RAM or program memory), or an unconditional
-    /// BRA/JMP back over straight-line code that touches no memory and no
-    /// device (`End: nop / bra End`, `inx / bra *-1`): at most
-    /// [`IDLE_LOOP_MAX`] instructions of inherent mode, no stack, no flow.
-    fn idle_loop(&self, from: u16, to: u16) -> bool {
-        let peek = |a: u16| self.board.peek(a);
-        if from == to {
-            let op = peek(from);
-            let second = peek(from.wrapping_add(1));
-            return match op {
-                0x20..=0x2F | 0x7E | 0x6E => true,
-                0x18 => match second {
-                    0x6E => true,
-                    0x1E | 0x1F => {
-                        let off = peek(from.wrapping_add(2));
-                        self.board
-                            .is_loadable(self.cpu.regs.y.wrapping_add(off as u16))
-                    }
-                    _ => false,
-                },
-                0x12 | 0x13 => self.board.is_loadable(second as u16),
-                0x1E | 0x1F => self
-                    .board
-                    .is_loadable(self.cpu.regs.x.wrapping_add(second as u16)),
-                _ => false,
-            };
-        }
-        if !self.unconditional_jump_at(from) {
-            return false;
-        }
-        let mut at = to;
-        for _ in 0..IDLE_LOOP_MAX {
-            if at == from {
-                return true;
-            }
-            // Only the opcode matters: an inherent instruction has no operands.
-            let Ok((info, len)) = crate::cpu::Instruction::opcode_at(at, peek) else {
-                return false;
-            };
-            use crate::cpu::{Mode, Op};
-            let pure = info.mode == Mode::Inherent
-                && !matches!(
-                    info.op,
-                    Op::Psha
-                        | Op::Pshb
-                        | Op::Pshx
-                        | Op::Pshy
-                        | Op::Pula
-                        | Op::Pulb
-                        | Op::Pulx
-                        | Op::Puly
-                        | Op::Rts
-                        | Op::Rti
-                        | Op::Swi
-                        | Op::Wai
-                        | Op::Stop
-                        | Op::Test
-                        | Op::Cli
-                        | Op::Tap
-                );
-            if !pure {
-                return false;
-            }
-            at = at.wrapping_add(len);
-        }
-        false
-    }
-
-    /// Performs the key script actions due now, as `run_until` does between
-    /// instructions, for callers that step one at a time (the debugger).
-    /// Returns why the script finished, if it just did.
-    pub fn script_tick(&mut self) -> Option<StopReason> {
-        if self.board.now() >= self.script_deadline {
-            self.advance_script()
-        } else {
-            None
-        }
-    }
-
-    /// Starts `script` with the default timing; `run_until` then plays it.
-    pub fn start_script(&mut self, script: &Script) {
-        self.start_script_with(script, Timing::default());
-    }
-
-    /// Starts `script` with the given timing.
-    pub fn start_script_with(&mut self, script: &Script, timing: Timing) {
-        self.waiting_on = None;
-        self.lcd_captures.clear();
-        self.script = Some(ScriptRunner::new(script, timing, self.board.now()));
-        // Let the first `run_until` step ask the runner what to do.
-        self.script_deadline = self.board.now();
-    }
-
-    /// Keeps a copy of the LCD as it is when each of the running script's
-    /// actions in `indices` (0-based) is about to start; the run is the
-    /// same with or without ([`ScriptRunner::capture_lcd_before`]).
-    pub fn capture_lcd_before(&mut self, indices: &[usize]) {
-        if let Some(s) = self.script.as_mut() {
-            s.capture_lcd_before(indices);
-        }
-    }
-
-    /// The LCDs kept by [`Machine::capture_lcd_before`] so far, by action
-    /// index (a script still running hands over what it has).
-    pub fn take_lcd_captures(&mut self) -> Vec<(usize, crate::board::lcd::Lcd)> {
-        let mut kept = std::mem::take(&mut self.lcd_captures);
-        if let Some(s) = self.script.as_mut() {
-            kept.extend(s.take_captures());
-        }
-        kept
-    }
-
-    /// The running key script's position (action index, number of actions).
-    pub fn script_progress(&self) -> Option<(usize, usize)> {
-        self.script.as_ref().map(|s| s.progress())
-    }
-
-    /// Plays `script` from now until it is done and the program settled, or
-    /// until another stop (budget `max_cycles`, illegal opcode, bad write, halt).
-    pub fn run_script(&mut self, script: &Script, max_cycles: u64) -> StopReason {
-        self.start_script(script);
-        self.run_until(&StopConditions::budget(max_cycles))
-    }
-
-    /// Runs until a stop condition holds, the CPU halts, or the key script
-    /// (if one was started) finishes with the program waiting for input.
-    /// The budget is checked between instructions: a run ends at the first
-    /// instruction boundary at or after it.
-    pub fn run_until(&mut self, stop: &StopConditions) -> StopReason {
-        let trap = self.cpu.trap_illegal;
-        self.cpu.trap_illegal = trap || !stop.on_illegal;
-        // Two copies of the hot loop: the common one has no breakpoint test.
-        let reason = if stop.breakpoints.is_empty() {
-            self.run_loop::<false>(stop)
-        } else {
-            self.run_loop::<true>(stop)
-        };
-        self.cpu.trap_illegal = trap;
-        reason
-    }
-
-    /// `run_until`'s loop; `CHECK_BPS` if `stop` has breakpoints.
-    fn run_loop<const CHECK_BPS: bool>(&mut self, stop: &StopConditions) -> StopReason {
-        let budget_end = self.board.now().saturating_add(stop.max_cycles);
-        let check_bps = CHECK_BPS;
-        let ff = self.ff.enabled;
-        // Steps taken elsewhere (single steps, the debugger) may have left
-        // the back-jump note set.
-        self.cpu.flow.back = false;
-        // Continuing from a reported write fault: that instruction runs as
-        // on the chip, through the slow path.
-        if self.resume_write_at == Some(self.cpu.regs.pc) && self.board.now() < budget_end {
-            let out = self.step();
-            if let Some(reason) = self.after_outcome(&out, stop) {
-                return reason;
-            }
-        }
-        loop {
-            self.check_cop();
-            // Script actions happen between instructions.
-            if self.board.now() >= self.script_deadline {
-                if let Some(reason) = self.advance_script() {
-                    return reason;
-                }
-            }
-            if self.board.now() >= budget_end {
-                return StopReason::CycleBudget;
-            }
-            // The COP deadline only moves later (a feed; CR can only be set
-            // in the first 64 cycles, and 00 is the shortest), so the hot
-            // loop leaving at it is enough to reset exactly there.
-            let deadline = self.script_deadline.min(self.board.cop_deadline());
-            let limit = budget_end.min(deadline);
-            // Without a script action or COP reset ahead, the budget still
-            // bounds the skip (nothing else would).
-            let skip_limit = if stop.skip_past_budget.is_some() && deadline != u64::MAX {
-                deadline
-            } else {
-                limit
-            };
-            // The hot loop: ordinary instructions with nothing to report stay
-            // in here; everything else goes through `after_step`.
-            // Running with X and I set (most programs, most of the time):
-            // the CPU's step then tests neither the run state nor for an
-            // interrupt. Every instruction that changes either asks for
-            // attention (`Bus::attention`), so its step services the
-            // devices, and only then are they tested here; known again
-            // after every step that is not quiet and every back-jump (the
-            // fast-forward runs steps of its own).
-            let mut fast = self.running_masked();
-            while self.board.now() < limit {
-                let before = WriteUndo::take(&self.cpu.regs);
-                let step = self.cpu.step_inline_hinted(&mut self.board, fast);
-                // Every step with an event, a refused write or a change of
-                // the run state or masks brings the next device event
-                // forward to now (`Bus::attention`, `Board::record_fault`):
-                // a step that ends short of it is an ordinary instruction
-                // with nothing to report, and needs no more tests.
-                let ordinary = if !self.board.due_after(step.cycles) {
-                    self.board.pass(step.cycles);
-                    true
-                } else {
-                    if self.board.has_fault() {
-                        self.cpu.flow.back = false;
-                        if let Some(reason) = self.fault_step(step, before, stop) {
-                            return reason;
-                        }
-                        fast = self.running_masked();
-                        continue;
-                    }
-                    self.board.tick(step.cycles);
-                    step.event == StepEvent::None && self.may_stay(fast)
-                };
-                let quiet = ordinary && !(check_bps && stop.breakpoints.contains(self.cpu.regs.pc));
-                if quiet {
-                    self.instructions += 1;
-                    // A branch or jump went back: maybe a polling loop to
-                    // skip, or a branch to itself that nothing can leave.
-                    // (Calls and returns to lower code close no loop.)
-                    if self.cpu.flow.back {
-                        if let Some(h) = self.halt_check(step.pc) {
-                            return StopReason::Halted(h);
-                        }
-                        if ff {
-                            if let Some(reason) =
-                                self.try_fast_forward(stop, limit, skip_limit, check_bps, step.pc)
-                            {
-                                return reason;
-                            }
-                        }
-                        // Also what a probe's own branches left.
-                        self.cpu.flow.back = false;
-                        fast = self.running_masked();
-                    }
-                } else {
-                    self.cpu.flow.back = false;
-                    if let Some(reason) = self.after_step(step, stop) {
-                        return reason;
-                    }
-                    fast = self.running_masked();
-                }
-            }
-        }
-    }
-
-    /// The CPU runs with X and I set: no interrupt can come before an
-    /// instruction clears one (see `run_loop`).
-    #[inline(always)]
-    pub(crate) fn running_masked(&self) -> bool {
-        use crate::cpu::registers::flags::{I, X};
-        self.cpu.state == RunState::Running && self.cpu.regs.ccr & (X | I) == X | I
-    }
-
-    /// After a step that serviced the devices: the CPU still runs, and
-    /// with X and I set if the step began so (`fast`).
-    #[inline(always)]
-    pub(crate) fn may_stay(&self, fast: bool) -> bool {
-        if fast {
-            self.running_masked()
-        } else {
-            self.cpu.state == RunState::Running
-        }
-    }
-
-    /// A step of `run_until` whose write the board refused: undone and
-    /// reported if the run stops on that kind of fault, else counted as the
-    /// chip runs it (the byte is simply not stored).
-    #[cold]
-    fn fault_step(
-        &mut self,
-        step: Step,
-        before: WriteUndo,
-        stop: &StopConditions,
-    ) -> Option<StopReason> {
-        let fault = self.board.take_fault();
-        let reason = match fault {
-            Some(BusFault::RomWrite { addr, value, .. }) if stop.on_rom_write => {
-                Some(StopReason::RomWrite {
-                    addr,
-                    value,
-                    pc: step.pc,
-                })
-            }
-            Some(BusFault::UnmappedWrite { addr, value, .. }) if stop.on_unmapped_write => {
-                Some(StopReason::UnmappedWrite {
-                    addr,
-                    value,
-                    pc: step.pc,
-                })
-            }
-            _ => None,
-        };
-        if reason.is_some() {
-            let mut step = step;
-            self.undo_step(&mut step, before);
-            return reason;
-        }
-        self.board.tick(step.cycles);
-        self.after_step(step, stop)
-    }
-
-    /// The stop a single [`Machine::step`] outcome means for a run.
-    fn after_outcome(&mut self, out: &StepOutcome, stop: &StopConditions) -> Option<StopReason> {
-        if let Some(h) = out.halt {
-            return Some(StopReason::Halted(h));
-        }
-        if let StepEvent::IllegalRefused(op) = out.step.event {
-            return Some(StopReason::IllegalOpcode(op));
-        }
-        if !stop.breakpoints.is_empty() && stop.breakpoints.contains(self.cpu.regs.pc) {
-            return Some(StopReason::Breakpoint(self.cpu.regs.pc));
-        }
-        None
-    }
-
-    /// The slow path of `run_until`: counts the step and says whether the
-    /// run stops because of it.
-    #[cold]
-    fn after_step(&mut self, step: Step, stop: &StopConditions) -> Option<StopReason> {
-        if self.check_clock_monitor(self.board.now()) {
-            if matches!(step.event, StepEvent::None) {
-                self.instructions += 1;
-            }
-            return None;
-        }
-        match step.event {
-            StepEvent::None | StepEvent::Swi => self.instructions += 1,
-            StepEvent::Interrupt { .. } | StepEvent::Illegal(_) => {}
-            StepEvent::IllegalRefused(op) => return Some(StopReason::IllegalOpcode(op)),
-            StepEvent::Waiting | StepEvent::Stopped => {
-                if let Some(h) = self.halt_check(step.pc) {
-                    return Some(StopReason::Halted(h));
-                }
-            }
-        }
-        if step.event == StepEvent::None && self.cpu.regs.pc <= step.pc {
-            if let Some(h) = self.halt_check(step.pc) {
-                return Some(StopReason::Halted(h));
-            }
-        }
-        if !stop.breakpoints.is_empty() && stop.breakpoints.contains(self.cpu.regs.pc) {
-            return Some(StopReason::Breakpoint(self.cpu.regs.pc));
-        }
-        None
-    }
-
-    /// Out of line: inlined into `run_loop` (which calls it once per
-    /// script action) it cost the hot loop registers, 2% more host
-    /// instructions per grading.
-    #[inline(never)]
-    fn advance_script(&mut self) -> Option<StopReason> {
-        let Some(runner) = self.script.as_mut() else {
-            self.script_deadline = u64::MAX;
-            return None;
-        };
-        match runner.advance(&mut self.board) {
-            Progress::Continue(at) => {
-                self.script_deadline = at;
-                None
-            }
-            Progress::Finished { waiting_on } => {
-                let kept = runner.take_captures();
-                self.lcd_captures.extend(kept);
-                self.script = None;
-                self.script_deadline = u64::MAX;
-                self.waiting_on = Some(waiting_on);
-                Some(StopReason::Settled)
-            }
-        }
     }
 
     /// Applies a lab-bench action (`--analog`, `--signal`, `--pin`, IRQ) now.
@@ -1368,7 +503,9 @@ mod tests {
     }
 
     use super::*;
+    use crate::cpu::IllegalOpcode;
     use crate::image::Segment;
+    use crate::script::{Script, Timing};
 
     fn program(code: &[u8]) -> Program {
         Program {

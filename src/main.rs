@@ -73,6 +73,14 @@ enum Command {
     Lesson(LessonCommand),
     /// Grade student submissions (folders or .zip files) against an assignment.
     Grade(GradeArgs),
+    /// Serve the Debug Adapter Protocol on standard input and output (or TCP
+    /// with --port), for VS Code and other editors (docs/editors.md).
+    Dap {
+        /// Listen on 127.0.0.1:PORT instead (0: any free port, said on stderr)
+        /// and serve one client after another.
+        #[arg(long, value_name = "PORT")]
+        port: Option<u16>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -344,6 +352,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             cmd_grade(args)
         }
+        Some(Command::Dap { port }) => cmd_dap(port),
         None => cmd_gui(None),
         Some(Command::Gui {
             path,
@@ -376,6 +385,19 @@ fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
 }
 
 fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
+    let outputs: Vec<(&str, &Path)> = [
+        ("-o", &args.output),
+        ("--listing", &args.listing),
+        ("--symbols", &args.symbols),
+    ]
+    .into_iter()
+    .filter_map(|(what, p)| Some((what, p.as_deref()?)))
+    .collect();
+    // The main file and the outputs first, the includes once they are known.
+    if let Err(e) = open::refuse_overwrites(&[("the source", &args.file)], &outputs) {
+        errln!("error: {e}");
+        return Ok(ExitCode::from(USAGE));
+    }
     let opts = asm::AsmOptions {
         dialect: args.dialect,
         ..asm::AsmOptions::default()
@@ -387,6 +409,15 @@ fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     let Some(program) = assembly.program.as_ref().filter(|_| !assembly.has_errors()) else {
         return Ok(ExitCode::from(1));
     };
+    let includes: Vec<(&str, &Path)> = assembly
+        .files
+        .iter()
+        .map(|f| ("the included file", f.path.as_path()))
+        .collect();
+    if let Err(e) = open::refuse_overwrites(&includes, &outputs) {
+        errln!("error: {e}");
+        return Ok(ExitCode::from(USAGE));
+    }
     if let Some(out) = &args.output {
         write_file(out, &s19::write_s19(program))?;
     }
@@ -555,6 +586,12 @@ fn cmd_lesson(cmd: &LessonCommand) -> anyhow::Result<ExitCode> {
 /// Exit status for bad usage (a malformed option value).
 const USAGE: u8 = 2;
 
+/// Largest `--script` file read, in bytes.
+const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// Most `--serial-in-file` bytes read, whatever `--max-cycles` allows.
+const MAX_SERIAL_BYTES: u64 = 16 << 20;
+
 fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let script = match (&args.script, &args.keys) {
         (Some(_), Some(_)) => {
@@ -562,7 +599,9 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(USAGE));
         }
         (Some(path), None) => {
-            let text = std::fs::read_to_string(path)
+            let text = hc11lab::platform::fs::read_limited(path, MAX_SCRIPT_BYTES)
+                .map_err(anyhow::Error::from)
+                .and_then(|b| String::from_utf8(b).map_err(anyhow::Error::from))
                 .with_context(|| format!("cannot read script {}", path.display()))?;
             match Script::parse_file(&text) {
                 Ok(s) => Some(s),
@@ -589,16 +628,36 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::from(USAGE));
             }
         },
-        (None, Some(path)) if path.as_os_str() == "-" => {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+        (None, Some(path)) => {
+            // Only what the run can receive is read: standard input or a
+            // file may be endless (`/dev/zero` is refused as a device).
+            let max_cycles = args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES);
+            let deliverable = hc11lab::script::serial_bytes_deliverable(max_cycles);
+            let limit = deliverable.min(MAX_SERIAL_BYTES);
+            let (bytes, more) = if path.as_os_str() == "-" {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(std::io::stdin(), limit.saturating_add(1)),
+                    &mut bytes,
+                )
                 .context("cannot read --serial-in-file from standard input")?;
+                let more = bytes.len() as u64 > limit;
+                bytes.truncate(limit as usize);
+                (bytes, more)
+            } else {
+                hc11lab::platform::fs::read_head(path, limit)
+                    .with_context(|| format!("cannot read --serial-in-file {}", path.display()))?
+            };
+            if more && limit < deliverable {
+                errln!("warning: --serial-in-file: only the first {limit} bytes are sent (the most read)");
+            } else if more {
+                errln!(
+                    "warning: --serial-in-file: only the first {limit} bytes are sent: no more can arrive in {max_cycles} E-cycles (--max-cycles), even at the SCI's fastest rate ({} E-cycles a byte)",
+                    hc11lab::script::MIN_SERIAL_FRAME_CYCLES
+                );
+            }
             Some(bytes)
         }
-        (None, Some(path)) => Some(
-            std::fs::read(path)
-                .with_context(|| format!("cannot read --serial-in-file {}", path.display()))?,
-        ),
         (None, None) => None,
     };
     let script = match serial {
@@ -652,8 +711,51 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
+    if let Some(png) = &args.lcd_png {
+        let mut inputs: Vec<(&str, &Path)> = Vec::new();
+        match &opened.origin {
+            open::Origin::Source(_) => inputs.extend(
+                opened
+                    .program
+                    .files
+                    .iter()
+                    .map(|f| ("the source", f.path.as_path())),
+            ),
+            open::Origin::Image(p, _) => inputs.push(("the program", p)),
+            open::Origin::Bundled => {}
+        }
+        let named = [
+            ("--rom", args.rom.as_deref()),
+            ("--script", args.script.as_deref()),
+            ("--serial-in-file", args.serial_in_file.as_deref()),
+            (
+                "--board",
+                Some(Path::new(&args.board))
+                    .filter(|_| !matches!(args.board.trim(), "trainer11" | "evb")),
+            ),
+        ];
+        inputs.extend(named.into_iter().filter_map(|(w, p)| Some((w, p?))));
+        if let Err(e) = open::refuse_overwrites(&inputs, &[("--lcd-png", png)]) {
+            errln!("error: {e}");
+            return Ok(ExitCode::from(USAGE));
+        }
+    }
     for w in &opened.warnings {
         errln!("{}", warning_line(w));
+    }
+    if let Some(rom) = &args.rom {
+        let over = open::rom_overlaps(&setup, &opened.program);
+        if !over.is_empty() {
+            let ranges: Vec<String> = over
+                .iter()
+                .map(|(a, b)| format!("${a:04X}-${b:04X}"))
+                .collect();
+            errln!(
+                "warning: the program's bytes at {} lie over the --rom image {}: the program's bytes replace the ROM's there",
+                ranges.join(", "),
+                rom.display()
+            );
+        }
     }
     let machine = match Machine::with_board(opened.program, &setup) {
         Ok(m) => m,
@@ -781,6 +883,14 @@ fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn cmd_dap(port: Option<u16>) -> anyhow::Result<ExitCode> {
+    let served = match port {
+        Some(p) => hc11lab::dap::serve_tcp(p).with_context(|| format!("hc11lab dap --port {p}")),
+        None => hc11lab::dap::serve_stdio().context("hc11lab dap"),
+    };
+    served.map(|()| ExitCode::SUCCESS)
 }
 
 fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {

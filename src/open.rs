@@ -8,6 +8,7 @@ use crate::asm::{self, AsmOptions, Assembly};
 use crate::firmware;
 use crate::image::load::{self, LoadError};
 use crate::image::Program;
+use crate::platform::fs::{read_limited, ReadError};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -63,6 +64,14 @@ pub enum OpenError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The file is no regular file, or larger than a program may be.
+    #[error("cannot open {}: {source}", .path.display())]
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// Why it was not read.
+        source: ReadError,
+    },
 }
 
 fn describe(candidates: &[String]) -> String {
@@ -92,10 +101,21 @@ pub fn open_in(path: Option<&Path>, dialect: asm::Dialect) -> Result<Opened, Ope
         let main = main_file_in(path)?;
         return assemble_path(&main, dialect);
     }
-    let bytes = std::fs::read(path).map_err(|source| OpenError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let limit = load::MAX_IMAGE_BYTES.max(AsmOptions::default().max_file_size);
+    let bytes = match read_limited(path, limit) {
+        Ok(b) => b,
+        // A source says so in the assembler's words (E0014), which reads
+        // no more of it than this did.
+        Err(ReadError::TooLarge { .. }) if !load::is_image_path(path) => {
+            return assemble_path(path, dialect)
+        }
+        Err(source) => {
+            return Err(OpenError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
     // An image by content, or by name (then a damaged one gets the
     // loader's error, not assembler errors about its bytes).
     if load::detect(&bytes).is_none() && !load::is_image_path(path) {
@@ -177,8 +197,8 @@ pub fn board_setup(
     let Some(path) = rom else {
         return Ok(setup);
     };
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
+    let bytes = read_limited(path, load::MAX_IMAGE_BYTES)
+        .map_err(|e| format!("cannot read --rom {}: {e}", path.display()))?;
     let loaded = load::load_bytes(&bytes, path).map_err(|e| format!("--rom: {e}"))?;
     let segments = loaded
         .program
@@ -189,6 +209,105 @@ pub fn board_setup(
     setup
         .with_rom(segments, &path.display().to_string())
         .map_err(|e| format!("--rom {e}"))
+}
+
+/// Checks a command's outputs against its inputs before anything is
+/// written: an output that is one of the inputs (the source, an include,
+/// `--rom`, a script) or another output would lose that file. Each entry is
+/// (what it is, as the message names it; path). Paths are compared as the
+/// system resolves them (links, `..`; an output not there yet by its
+/// folder's real path and its name); an output that is a device or pipe
+/// (`/dev/stdout`) loses nothing and is not compared. Err is the message.
+pub fn refuse_overwrites(
+    inputs: &[(&str, &Path)],
+    outputs: &[(&str, &Path)],
+) -> Result<(), String> {
+    let outputs: Vec<(&str, &Path, PathBuf)> = outputs
+        .iter()
+        .filter(|(_, p)| std::fs::metadata(p).map_or(true, |m| m.is_file()))
+        .map(|(what, p)| (*what, *p, real_path(p)))
+        .collect();
+    let inputs: Vec<(&str, &Path, PathBuf)> = inputs
+        .iter()
+        .filter(|(_, p)| p.exists())
+        .map(|(what, p)| (*what, *p, real_path(p)))
+        .collect();
+    for (i, (what, path, real)) in outputs.iter().enumerate() {
+        for (in_what, in_path, in_real) in &inputs {
+            if real == in_real {
+                return Err(format!(
+                    "{what} {} is {in_what} {}: writing it would replace that file; write the output to another file",
+                    path.display(),
+                    in_path.display()
+                ));
+            }
+        }
+        if let Some((other, _, _)) = outputs[..i].iter().find(|(_, _, r)| r == real) {
+            return Err(format!(
+                "{other} and {what} both name {}: one would replace the other; give each output its own file",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `path` as the system resolves it; a file not there yet by its folder's
+/// resolved path and its name.
+fn real_path(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => asm::source::normalize(
+            &std::env::current_dir()
+                .map(|d| d.join(path))
+                .unwrap_or_else(|_| path.to_path_buf()),
+        ),
+    }
+}
+
+/// The address ranges (first, last) where `program` puts bytes over the
+/// ROM image of `setup` (`--rom`), in order: loading the program replaces
+/// the ROM's bytes there, which a user should hear about.
+pub fn rom_overlaps(
+    setup: &crate::board::config::BoardSetup,
+    program: &Program,
+) -> Vec<(u16, u16)> {
+    let mut hits: Vec<(u32, u32)> = Vec::new();
+    for (rom_start, rom_bytes) in setup.rom_image.iter() {
+        let rom = (
+            u32::from(*rom_start),
+            u32::from(*rom_start) + rom_bytes.len() as u32,
+        );
+        for seg in &program.segments {
+            let ours = (
+                u32::from(seg.start),
+                u32::from(seg.start) + seg.bytes.len() as u32,
+            );
+            let (from, to) = (rom.0.max(ours.0), rom.1.min(ours.1));
+            if from < to {
+                hits.push((from, to - 1));
+            }
+        }
+    }
+    hits.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::new();
+    for (from, to) in hits {
+        match merged.last_mut() {
+            Some(last) if from <= last.1 + 1 => last.1 = last.1.max(to),
+            _ => merged.push((from, to)),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(a, b)| (a as u16, b as u16))
+        .collect()
 }
 
 /// A program with nothing in it: what `run --rom` runs when it is given no
@@ -213,8 +332,9 @@ fn from_assembly(assembly: Assembly, origin: Origin) -> Result<Opened, OpenError
         Some(program) if !assembly.has_errors() => Ok(Opened {
             program,
             origin,
-            warnings: assembly
-                .diagnostics
+            // As many as `asm` shows: a warning on every line of a long
+            // file would flood the terminal.
+            warnings: asm::triage::capped(&assembly.diagnostics, &assembly.files)
                 .iter()
                 .map(|d| asm::render(d, &assembly.files))
                 .collect(),

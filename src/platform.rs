@@ -59,6 +59,88 @@ pub mod fs {
     pub fn modified(path: &Path) -> Option<SystemTime> {
         imp::modified(path)
     }
+
+    /// Why a file the user named was not read.
+    #[derive(Debug, thiserror::Error)]
+    pub enum ReadError {
+        /// Nothing at that path.
+        #[error("No such file or directory")]
+        NotFound,
+        /// A folder, fifo, device or socket: never opened, since reading a
+        /// fifo waits for a writer and a device such as `/dev/zero` never ends.
+        #[error("it is {0}, not a regular file{why}", why = not_regular_why(.0))]
+        NotRegular(&'static str),
+        /// Larger than the limit; `size` is what the file system said, or
+        /// the bytes read before reading stopped.
+        #[error("it is {size} bytes, more than the {limit} bytes allowed")]
+        TooLarge {
+            /// Bytes (at least `limit + 1`).
+            size: u64,
+            /// The limit in bytes.
+            limit: u64,
+        },
+        /// The system refused (permissions, I/O).
+        #[error("{0}")]
+        Io(io::Error),
+    }
+
+    /// Why a file of this kind is not opened.
+    fn not_regular_why(kind: &str) -> &'static str {
+        if kind.contains("fifo") {
+            ": reading it would wait for a writer"
+        } else if kind.contains("device") {
+            ": reading it might never end"
+        } else {
+            ""
+        }
+    }
+
+    /// The whole file, if it is a regular file of at most `limit` bytes. The
+    /// kind and size are checked before a byte is read, and no more than
+    /// `limit + 1` bytes are ever read (a file that grows meanwhile is
+    /// refused too).
+    pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+        read_regular(path, limit, true)
+    }
+
+    /// [`read_limited`] as UTF-8 text, its error an `io::Error` (kind
+    /// `NotFound` for a missing file) for callers that report those.
+    pub fn read_to_string_limited(path: &Path, limit: u64) -> io::Result<String> {
+        let bytes = read_limited(path, limit).map_err(|e| match e {
+            ReadError::NotFound => io::Error::new(io::ErrorKind::NotFound, e.to_string()),
+            ReadError::Io(e) => e,
+            e => io::Error::new(io::ErrorKind::InvalidInput, e.to_string()),
+        })?;
+        String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+
+    /// The first `limit` bytes of a regular file (all of a shorter one), and
+    /// whether it has more; the rest is never read.
+    pub fn read_head(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), ReadError> {
+        let mut bytes = read_regular(path, limit, false)?;
+        let more = bytes.len() as u64 > limit;
+        bytes.truncate(limit as usize);
+        Ok((bytes, more))
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    use imp::read_regular;
+
+    /// The browser's store holds only the files the user gave it, so there
+    /// is no fifo or device to refuse; the size is checked after the read.
+    #[cfg(target_arch = "wasm32")]
+    fn read_regular(path: &Path, limit: u64, whole: bool) -> Result<Vec<u8>, ReadError> {
+        let mut bytes = imp::read(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => ReadError::NotFound,
+            _ => ReadError::Io(e),
+        })?;
+        let size = bytes.len() as u64;
+        if whole && size > limit {
+            return Err(ReadError::TooLarge { size, limit });
+        }
+        bytes.truncate(limit.saturating_add(1) as usize);
+        Ok(bytes)
+    }
 }
 
 /// The folder for the app's own files (the editor's recovery file), made

@@ -331,6 +331,17 @@ impl fmt::Display for Script {
     }
 }
 
+/// E-cycles the SCI needs at least for one received byte: a frame of 10
+/// bits at its fastest rate, 16 E-cycles a bit (BAUD = $00).
+pub const MIN_SERIAL_FRAME_CYCLES: u64 = 160;
+
+/// The most serial bytes a run of `max_cycles` E-cycles can receive, one
+/// frame after another at the SCI's fastest rate: more input than this is
+/// never read, whatever the program does.
+pub fn serial_bytes_deliverable(max_cycles: u64) -> u64 {
+    (max_cycles / MIN_SERIAL_FRAME_CYCLES).saturating_add(1)
+}
+
 /// Decodes the escapes of a `serial:` text (`\n \r \t \\ \xNN`); any other
 /// character stands for itself (as Latin-1: one byte each, up to U+00FF).
 pub fn decode_serial_escapes(text: &str) -> Result<Vec<u8>, String> {

@@ -2,6 +2,10 @@
 //! and commanding one [`session::Session`]. The window shows how a listing
 //! line turns bytes of the cell buffer into LCD pixels; every action is a
 //! library call (`Program`, the machine), no emulator logic lives here.
+//!
+//! Owns: the window, its panels, settings and what the user sees. Must not
+//! know about: how anything is computed (assembling, running, grading and
+//! lessons are library calls, the same the tests make).
 
 pub mod app;
 pub mod autorun;

@@ -1,4 +1,4 @@
-//! Boards on the command line (issues 16 and 21): `run --board evb`, a
+//! Boards on the command line: `run --board evb`, a
 //! board file, `--rom` with a monitor of our own (assembled by hc11lab into
 //! S19) booting to its prompt and echoing `--serial-in`, `--irq low@N`,
 //! errors for a bad board or ROM, and `board = "..."` in assignment.toml.

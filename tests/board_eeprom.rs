@@ -1,4 +1,4 @@
-//! EEPROM on the `evb` (issues 16 and 21): bytes programmed and erased with
+//! EEPROM on the `evb`: bytes programmed and erased with
 //! the reference manual's PPROG sequences and their 10 ms (20,000 E-cycle)
 //! time, exact to the cycle; reads of the array while EELAT is set; plain
 //! stores ignored; CONFIG programmed the same way, in effect after reset;

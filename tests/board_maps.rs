@@ -1,4 +1,4 @@
-//! Boards (issue 16): the built-in `trainer11` keeps its map, `evb` is the
+//! Boards: the built-in `trainer11` keeps its map, `evb` is the
 //! chip's reset map with the EVB's memory, board files are checked with
 //! file:line errors, INIT moves RAM and registers in the first 64 E-cycles,
 //! and the IRQ pin driven at a cycle (`--irq low@N`) interrupts exactly

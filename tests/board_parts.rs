@@ -1,4 +1,4 @@
-//! Parts outside the chip declared in a board file (issue 21):
+//! Parts outside the chip declared in a board file:
 //! `tests/data/boards/parts-lab.toml` puts LEDs, switches, a push button, a
 //! pot, a signal generator and a default logic trace around the chip, and
 //! `tests/data/boards/parts_lab.asm` uses them. Each test runs `hc11lab run`

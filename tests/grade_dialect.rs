@@ -1,4 +1,4 @@
-//! `dialect = "as11"` in assignment.toml and `grade --dialect` (issue 16):
+//! `dialect = "as11"` in assignment.toml and `grade --dialect`:
 //! a tiny AS11 assignment (tests/data/dialect) whose reference and
 //! submissions only assemble in that dialect.
 

@@ -1,4 +1,4 @@
-//! A course's worst batch (issue 17): names that collide with each other and
+//! A course's worst batch: names that collide with each other and
 //! with the reports, spreadsheet formulas as names, a second batch into the
 //! same folder, an interrupted one, fifos, devices and huge sparse files,
 //! pathological sources. Every case is made at test time in a temporary

@@ -384,7 +384,7 @@ fn selecting_a_load_from_the_buffer_lights_the_bytes_it_read() {
 }
 
 /// File > Source dialect > AS11 assembles the open program again in AS11:
-/// a file that fails in the course dialect loads (issue 16).
+/// a file that fails in the course dialect loads.
 #[test]
 fn the_file_menu_switches_the_source_dialect() {
     let dir = scratch("dialect");

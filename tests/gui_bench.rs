@@ -1,4 +1,4 @@
-//! The lab bench panel (issue 21) clicked through with egui_kittest: a
+//! The lab bench panel clicked through with egui_kittest: a
 //! potentiometer slider sets the machine's A/D input, a switch drives a
 //! port A input pin (its LED follows), and the logic analyser draws the
 //! traced pin's edges.

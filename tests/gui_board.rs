@@ -1,4 +1,4 @@
-//! The window follows the board (issue 16): a program opened on `evb`
+//! The window follows the board: a program opened on `evb`
 //! (no LCD, no keys; the SCI is its terminal) shows no LCD and no key pad,
 //! but a note that its output is on the Serial tab. Its own test binary
 //! because the board is chosen once per process, as `--board` does.

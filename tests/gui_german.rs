@@ -1,5 +1,5 @@
-//! The window in German (issue 20, "every label, menu and message in both
-//! languages"), with egui_kittest: switched to German in the View menu, the
+//! The window in German (every label, menu and message in both
+//! languages), with egui_kittest: switched to German in the View menu, the
 //! status bar's messages, the run state, a listing symbol's tooltip and the
 //! link bar's notes (with the recorded chain) are German, and none of a list
 //! of English words the window uses is left on screen.

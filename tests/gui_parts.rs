@@ -1,4 +1,4 @@
-//! The board file's parts on the GUI's Bench tab (issue 21), clicked
+//! The board file's parts on the GUI's Bench tab, clicked
 //! through with egui_kittest while `tests/data/boards/parts_live.asm` runs
 //! on `tests/data/boards/parts-lab.toml`: LEDs follow the program's port A
 //! writes, a switch, a push button, the pot's slider and the generator's

@@ -1,4 +1,4 @@
-//! The chip on a lab bench (issue 21): small lab programs under
+//! The chip on a lab bench: small lab programs under
 //! `tests/data/lab/`, assembled with hc11lab's assembler, run against the
 //! on-chip A/D converter, output compares, input captures, the pulse
 //! accumulator and the pins the bench drives. Each checks exact results.

@@ -1,4 +1,4 @@
-//! `hc11lab run` with the lab bench options (issue 21): `--analog`,
+//! `hc11lab run` with the lab bench options: `--analog`,
 //! `--signal`, `--trace-pin` edges in `--json`, and clear usage errors.
 
 use serde_json::Value;

@@ -3,7 +3,7 @@
 ; no MUL/IDIV (about 4 E-cycles per instruction); it never stops. Time it
 ; on the board with
 ;   time hc11lab run benches/programs/cpu_plain.asm --max-cycles 500000000
-; (500 M E-cycles; the goal of issue 18 is 1,000 M E-cycles per second).
+; (500 M E-cycles; the goal is 1,000 M E-cycles per second).
             org  $C000
 start       lds  #$01FF
 outer       ldx  #$2000

@@ -128,6 +128,8 @@ pub enum Code {
     /// W0004: the sources assemble to no bytes at all (an empty file, only
     /// comments or `equ`s).
     NoBytes,
+    /// W0005: more warnings in one file than are shown.
+    TooManyWarnings,
 }
 
 impl Code {
@@ -166,15 +168,18 @@ impl Code {
             Code::MaskRadix => "W0003",
             Code::Macro => "E0028",
             Code::NoBytes => "W0004",
+            Code::TooManyWarnings => "W0005",
         }
     }
 
     /// Errors stop the program from being built; warnings do not.
     pub fn severity(self) -> Severity {
         match self {
-            Code::Truncated | Code::LabelLikeInstruction | Code::MaskRadix | Code::NoBytes => {
-                Severity::Warning
-            }
+            Code::Truncated
+            | Code::LabelLikeInstruction
+            | Code::MaskRadix
+            | Code::NoBytes
+            | Code::TooManyWarnings => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -599,5 +599,13 @@ pub fn eval_error(err: EvalError, span: Span) -> Option<Diagnostic> {
             Diagnostic::new(Code::OutOfRange, s, format!("shift by {n}"))
                 .hint("a shift count must be 0 to 63"),
         ),
+        EvalError::Overflow(s) => Some(
+            Diagnostic::new(
+                Code::OutOfRange,
+                s.unwrap_or(span),
+                "the value does not fit in 64 bits",
+            )
+            .hint("values are 64-bit signed numbers; check the multiplications and sums here"),
+        ),
     }
 }

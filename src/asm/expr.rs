@@ -5,8 +5,9 @@
 //! `* / % + - << >> & ^ | == != < <= > >= && ||`, with C-like precedence
 //! except that `&`, `^`, `|` bind tighter than comparisons.
 //!
-//! Values are `i64`; arithmetic wraps and never panics. Range checks happen
-//! where a value is used (byte, word, direct page, offset).
+//! Values are `i64`; arithmetic past 64 bits is an error (it never wraps
+//! quietly, nor panics). Range checks happen where a value is used (byte,
+//! word, direct page, offset).
 
 use super::diagnostics::{Code, Diagnostic, Span};
 use super::lexer::{is_ident_char, is_ident_start, is_open_char};
@@ -124,6 +125,9 @@ pub enum EvalError {
     /// A shift by a count outside 0..63 (the operator's span, the count):
     /// no 64-bit value has a meaning there, so it is not quietly 0.
     BadShift(Span, i64),
+    /// The result does not fit in 64 bits (the operator's span, if it has
+    /// one): `65536*65536*65536*65536` is no number here, not 0.
+    Overflow(Option<Span>),
 }
 
 /// What an expression needs from the assembler to be evaluated.
@@ -143,7 +147,7 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<i64, EvalError> {
         Expr::Unary(op, a) => {
             let v = eval(a, env)?;
             match op {
-                UnOp::Neg => v.wrapping_neg(),
+                UnOp::Neg => v.checked_neg().ok_or(EvalError::Overflow(None))?,
                 UnOp::Not => !v,
                 UnOp::LogicalNot => i64::from(v == 0),
                 UnOp::Low => v & 0xFF,
@@ -153,13 +157,14 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<i64, EvalError> {
         Expr::Binary(op, a, b, span) => {
             let x = eval(a, env)?;
             let y = eval(b, env)?;
+            let overflow = EvalError::Overflow(Some(*span));
             match op {
-                BinOp::Mul => x.wrapping_mul(y),
                 BinOp::Div | BinOp::Rem if y == 0 => return Err(EvalError::DivZero(*span)),
-                BinOp::Div => x.wrapping_div(y),
-                BinOp::Rem => x.wrapping_rem(y),
-                BinOp::Add => x.wrapping_add(y),
-                BinOp::Sub => x.wrapping_sub(y),
+                BinOp::Mul => x.checked_mul(y).ok_or(overflow)?,
+                BinOp::Div => x.checked_div(y).ok_or(overflow)?,
+                BinOp::Rem => x.checked_rem(y).ok_or(overflow)?,
+                BinOp::Add => x.checked_add(y).ok_or(overflow)?,
+                BinOp::Sub => x.checked_sub(y).ok_or(overflow)?,
                 BinOp::Shl | BinOp::Shr if !(0..64).contains(&y) => {
                     return Err(EvalError::BadShift(*span, y))
                 }
@@ -745,11 +750,22 @@ mod tests {
             assert!(value(t).unwrap_err().contains("BadShift"), "{t}");
         }
         assert_eq!(value("1<<63"), Ok(i64::MIN));
+        // Past 64 bits is an error, never a wrapped value.
+        for t in [
+            "65536*65536*65536*65536+$C000",
+            "$7FFFFFFFFFFFFFFF+1",
+            "-(1<<63)",
+            "(1<<63)-1",
+            "(1<<63)/-1",
+        ] {
+            assert!(value(t).unwrap_err().contains("Overflow"), "{t}");
+        }
+        assert_eq!(value("$7FFFFFFFFFFFFFFF"), Ok(i64::MAX));
         assert_eq!(value("-8>>1"), Ok(-4));
         assert!(value("nope").unwrap_err().contains("Undefined"));
         assert!(value("(1").unwrap_err().contains("expected `)`"));
         assert!(value("'ab'").is_err());
-        // Issue 16: a character constant without its closing quote (AS11 style).
+        // A character constant without its closing quote (AS11 style).
         assert_eq!(value("'a"), Ok(97));
         assert_eq!(value("&10+1"), Ok(11));
         // Deep nesting and long chains are refused, not a stack overflow.

@@ -182,12 +182,13 @@ pub fn comment_start(line: &str, from: usize) -> usize {
 
 /// True if `text` (starting at a `'`) is a character constant without its
 /// closing quote (`#'A ; comment`, `fcb 'A,'B`, `'A+1`): the character
-/// after the quote is not a quote, no letter, digit or `_` follows it (a
-/// constant is one character: `'Hello, world!'` is a string with a comma
-/// in it), and no quote later on the line closes a string that ends an
-/// item (`fcc 'A,B'` and `fcc ' [/,=] x,'` are strings: their closing
-/// quote is followed by the end, a blank, `;` or `,`; in `fcb 'A,'B` the
-/// next quote opens the next item).
+/// after the quote is not a quote, no letter, digit, `_` or closing quote
+/// follows it (a constant is one character: `'Hello, world!'` is a string
+/// with a comma in it, `'A'+1` a closed constant), and no quote later on
+/// the line closes a string that ends an item (`fcc 'A,B'` and
+/// `fcc ' [/,=] x,'` are strings: their closing quote is followed by the
+/// end, a blank, `;` or `,`; in `fcb 'A,'B` the next quote opens the next
+/// item).
 pub fn is_open_char(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next() == Some('\'')
@@ -195,7 +196,7 @@ pub fn is_open_char(text: &str) -> bool {
         && !chars
             .clone()
             .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '\'')
         && !closes_as_string(&text[1..])
 }
 
@@ -238,6 +239,7 @@ mod tests {
         assert!(!is_open_char("', ' ; comma and blank"));
         assert!(is_open_char("'A,'B,'C"));
         assert!(is_open_char("'; it's a comment"));
+        assert!(!is_open_char("'A'+1"));
         let line = "msg fcc 'Hello, world!' ; greeting";
         assert_eq!(comment_start(line, 0), line.find(';').unwrap_or(0));
     }

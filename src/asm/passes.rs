@@ -130,6 +130,8 @@ struct Asm<'a> {
     /// Each expansion's lines in that file and where its macro was used,
     /// so a message about an expanded line can name the use.
     expansion_uses: Vec<macros::ExpansionUse>,
+    /// The expansion limits of [`AsmOptions`] and their bookkeeping.
+    expansion_budget: macros::Budget,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -161,6 +163,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         expansions: None,
         expansion_lines: 0,
         expansion_uses: Vec::new(),
+        expansion_budget: macros::Budget::default(),
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -279,9 +282,23 @@ impl Asm<'_> {
         self.unfinished_macro(file);
         if !ended {
             for c in conds {
+                // In the file's own spelling: `#if` wants `#endif`, `if` `endif`.
+                let word = self
+                    .files
+                    .get(c.span.file)
+                    .and_then(|f| f.text.get(c.span.start as usize..c.span.end as usize))
+                    .filter(|w| !w.is_empty())
+                    .unwrap_or(".if")
+                    .to_string();
+                let lead = word.chars().next().filter(|ch| matches!(ch, '.' | '#'));
+                let endif = format!("{}endif", lead.map(String::from).unwrap_or_default());
                 self.error(
-                    Diagnostic::new(Code::Conditional, c.span, "this `.if` has no `.endif`")
-                        .hint("add `.endif` before the end of the file"),
+                    Diagnostic::new(
+                        Code::Conditional,
+                        c.span,
+                        format!("this `{word}` has no `{endif}`"),
+                    )
+                    .hint(format!("add `{endif}` before the end of the file")),
                 );
             }
         }

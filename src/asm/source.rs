@@ -4,7 +4,6 @@
 //! (case-insensitive fallback, `\` or `/`), never leaving the main file's folder tree.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a source file could not be loaded.
@@ -37,6 +36,11 @@ pub trait SourceProvider {
     fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, SourceError>;
     /// True if `path` is an existing file.
     fn is_file(&self, path: &Path) -> bool;
+    /// What `path` is when something is there that is no regular file (`a
+    /// folder`), so a message can say so instead of "not found".
+    fn not_regular(&self, _path: &Path) -> Option<&'static str> {
+        None
+    }
     /// The names of the entries (files and folders) directly in `dir`.
     fn list_dir(&self, dir: &Path) -> Vec<String>;
     /// A path that identifies the file's real location (symbolic links
@@ -50,33 +54,27 @@ pub struct FsProvider;
 
 impl SourceProvider for FsProvider {
     fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, SourceError> {
-        let file = std::fs::File::open(path).map_err(io_error)?;
-        let meta = file.metadata().map_err(io_error)?;
-        if meta.is_dir() {
-            return Err(SourceError::Io("is a folder, not a file".into()));
-        }
-        if meta.len() > limit {
-            return Err(SourceError::TooLarge {
-                size: meta.len(),
-                limit,
-            });
-        }
-        // The size may change while reading (or be unknown for devices): cap it.
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(io_error)?;
-        if bytes.len() as u64 > limit {
-            return Err(SourceError::TooLarge {
-                size: bytes.len() as u64,
-                limit,
-            });
-        }
-        Ok(bytes)
+        use crate::platform::fs::{read_limited, ReadError};
+        read_limited(path, limit).map_err(|e| match e {
+            ReadError::NotFound => SourceError::NotFound,
+            ReadError::TooLarge { size, limit } => SourceError::TooLarge { size, limit },
+            e => SourceError::Io(e.to_string()),
+        })
     }
 
     fn is_file(&self, path: &Path) -> bool {
         path.is_file()
+    }
+
+    fn not_regular(&self, path: &Path) -> Option<&'static str> {
+        let meta = std::fs::metadata(path).ok()?;
+        if meta.is_file() {
+            None
+        } else if meta.is_dir() {
+            Some("a folder")
+        } else {
+            Some("a fifo, device or socket")
+        }
     }
 
     fn list_dir(&self, dir: &Path) -> Vec<String> {
@@ -108,14 +106,6 @@ impl SourceProvider for FsProvider {
                 .unwrap_or_else(|_| p.to_path_buf());
             normalize(&abs)
         })
-    }
-}
-
-fn io_error(e: std::io::Error) -> SourceError {
-    if e.kind() == std::io::ErrorKind::NotFound {
-        SourceError::NotFound
-    } else {
-        SourceError::Io(e.to_string())
     }
 }
 
@@ -161,6 +151,10 @@ impl SourceProvider for MemoryFiles {
 
     fn is_file(&self, path: &Path) -> bool {
         self.files.contains_key(&normalize(path))
+    }
+
+    fn not_regular(&self, path: &Path) -> Option<&'static str> {
+        (!self.is_file(path) && !self.list_dir(path).is_empty()).then_some("a folder")
     }
 
     fn list_dir(&self, dir: &Path) -> Vec<String> {
@@ -238,6 +232,8 @@ pub enum Resolved {
     Escapes(PathBuf),
     /// Nothing by that name, even ignoring case.
     NotFound(PathBuf),
+    /// Something by that name that is no regular file (what it is).
+    NotRegular(PathBuf, &'static str),
 }
 
 /// Resolves `name` (as written after `include`) relative to `dir`, the folder of
@@ -305,16 +301,25 @@ pub fn resolve_include(
             }
         }
     }
-    if !provider.is_file(&cur) {
-        return Resolved::NotFound(lexical);
-    }
-    // Symbolic links (or an absolute path) may still lead out of the tree.
+    let not_regular = if provider.is_file(&cur) {
+        None
+    } else {
+        match provider.not_regular(&cur) {
+            Some(kind) => Some(kind),
+            None => return Resolved::NotFound(lexical),
+        }
+    };
+    // Symbolic links (or an absolute path) may still lead out of the tree;
+    // that is said first, whatever is there (`/dev/zero`, a folder).
     let real = provider.identity(&cur);
     let real_root = provider.identity(root);
     if !real.starts_with(&real_root) {
         return Resolved::Escapes(cur);
     }
-    Resolved::Found(cur)
+    match not_regular {
+        Some(kind) => Resolved::NotRegular(cur, kind),
+        None => Resolved::Found(cur),
+    }
 }
 
 /// Decodes source bytes: NUL bytes or many control characters mean "not a
@@ -472,5 +477,9 @@ mod tests {
             resolve_include(&files, root, root, "nope.inc"),
             Resolved::NotFound(_)
         ));
+        assert_eq!(
+            resolve_include(&files, root, root, "LIB"),
+            Resolved::NotRegular(PathBuf::from("fw/lib"), "a folder")
+        );
     }
 }

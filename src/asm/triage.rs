@@ -12,6 +12,9 @@ use std::path::Path;
 /// Errors shown per file before the rest are summed up in one line.
 pub const MAX_ERRORS_PER_FILE: usize = 25;
 
+/// Warnings shown per file before the rest are summed up in one line.
+pub const MAX_WARNINGS_PER_FILE: usize = 25;
+
 /// Fewest "text after the operands" errors taken as AS11's free comments.
 const MIN_ERRORS_FOR_DIALECT: usize = 3;
 
@@ -207,42 +210,59 @@ fn reasons(asm: &Assembly, dialect: Dialect) -> Option<String> {
     (!out.is_empty()).then(|| out.join(", "))
 }
 
-/// The diagnostics as shown: the first [`MAX_ERRORS_PER_FILE`] errors of
-/// each file, then one line per file with how many more there are (the
-/// [`Assembly`] keeps them all for the GUI and the grader). Warnings are kept.
+/// The diagnostics as shown: the first [`MAX_ERRORS_PER_FILE`] errors and
+/// [`MAX_WARNINGS_PER_FILE`] warnings of each file, then one line per file
+/// with how many more there are (the [`Assembly`] keeps them all for the
+/// GUI and the grader).
 pub fn capped(diagnostics: &[Diagnostic], files: &[SourceFile]) -> Vec<Diagnostic> {
-    let mut per_file: Vec<usize> = Vec::new();
-    let mut dropped: Vec<usize> = Vec::new();
-    let mut kept = Vec::with_capacity(diagnostics.len());
+    // Per file: (errors, warnings) seen, and left out.
+    let mut seen: Vec<[usize; 2]> = Vec::new();
+    let mut dropped: Vec<[usize; 2]> = Vec::new();
+    let mut kept = Vec::with_capacity(diagnostics.len().min(1024));
     for d in diagnostics {
-        let Some(file) = d.span.map(|s| s.file).filter(|_| d.is_error()) else {
+        let Some(file) = d.span.map(|s| s.file) else {
             kept.push(d.clone());
             continue;
         };
-        if per_file.len() <= file {
-            per_file.resize(file + 1, 0);
-            dropped.resize(file + 1, 0);
+        if seen.len() <= file {
+            seen.resize(file + 1, [0; 2]);
+            dropped.resize(file + 1, [0; 2]);
         }
-        per_file[file] += 1;
-        if per_file[file] > MAX_ERRORS_PER_FILE {
-            dropped[file] += 1;
+        let (kind, cap) = if d.is_error() {
+            (0, MAX_ERRORS_PER_FILE)
+        } else {
+            (1, MAX_WARNINGS_PER_FILE)
+        };
+        seen[file][kind] += 1;
+        if seen[file][kind] > cap {
+            dropped[file][kind] += 1;
         } else {
             kept.push(d.clone());
         }
     }
-    for (file, n) in dropped.iter().enumerate().filter(|(_, n)| **n > 0) {
+    for (file, [errors, warnings]) in dropped.iter().enumerate() {
         let name = files
             .get(file)
             .map_or_else(|| "this file".to_string(), display_path);
-        kept.push(
-            Diagnostic::global(
-                Code::TooManyErrors,
+        if *errors > 0 {
+            kept.push(
+                Diagnostic::global(
+                    Code::TooManyErrors,
+                    format!(
+                        "{errors} more errors in {name} not shown (the first {MAX_ERRORS_PER_FILE} are)"
+                    ),
+                )
+                .hint("fix these first: later errors often follow from earlier ones"),
+            );
+        }
+        if *warnings > 0 {
+            kept.push(Diagnostic::global(
+                Code::TooManyWarnings,
                 format!(
-                    "{n} more errors in {name} not shown (the first {MAX_ERRORS_PER_FILE} are)"
+                    "{warnings} more warnings in {name} not shown (the first {MAX_WARNINGS_PER_FILE} are)"
                 ),
-            )
-            .hint("fix these first: later errors often follow from earlier ones"),
-        );
+            ));
+        }
     }
     kept
 }

@@ -146,13 +146,16 @@ impl BoardConfig {
 
     /// Reads and checks a board file.
     pub fn load(path: &Path) -> Result<BoardConfig, BoardFileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BoardFileError {
-            file: path.to_path_buf(),
-            line: None,
-            message: format!(
-                "cannot read the board file: {e}; give `trainer11`, `evb` or a .toml file"
-            ),
-        })?;
+        let text = crate::platform::fs::read_limited(path, 1 << 20)
+            .map_err(|e| e.to_string())
+            .and_then(|b| String::from_utf8(b).map_err(|e| e.to_string()))
+            .map_err(|e| BoardFileError {
+                file: path.to_path_buf(),
+                line: None,
+                message: format!(
+                    "cannot read the board file: {e}; give `trainer11`, `evb` or a .toml file"
+                ),
+            })?;
         Self::parse(&text, path)
     }
 
@@ -167,7 +170,10 @@ impl BoardConfig {
         let range =
             |s: &Spanned<String>| parse_range(s.get_ref()).map_err(|m| err(Some(s.span()), m));
         let byte = |s: &Spanned<Number>, what: &str| {
-            let v = s.get_ref().value().map_err(|m| err(Some(s.span()), m))?;
+            let v = s
+                .get_ref()
+                .value()
+                .map_err(|m| err(Some(s.span()), format!("`{what}`: {m}")))?;
             u8::try_from(v).map_err(|_| {
                 err(
                     Some(s.span()),
@@ -202,7 +208,7 @@ impl BoardConfig {
                     .base
                     .get_ref()
                     .value()
-                    .map_err(|m| err(Some(p.base.span()), m))?;
+                    .map_err(|m| err(Some(p.base.span()), format!("`base`: {m}")))?;
                 let base = u16::try_from(v)
                     .ok()
                     .filter(|b| *b <= 0xFFFC)
@@ -260,7 +266,10 @@ impl BoardConfig {
         let init = raw.init.as_ref().map_or(Ok(0x01), |s| byte(s, "init"))?;
         let internal_ram = match &raw.internal_ram {
             Some(s) => {
-                let v = s.get_ref().value().map_err(|m| err(Some(s.span()), m))?;
+                let v = s
+                    .get_ref()
+                    .value()
+                    .map_err(|m| err(Some(s.span()), format!("`internal_ram`: {m}")))?;
                 if v % 256 != 0 || v > 4096 {
                     return Err(err(
                         Some(s.span()),
@@ -327,17 +336,56 @@ fn line_of(text: &str, offset: usize) -> usize {
 }
 
 /// A number written as a TOML integer (`0xC000`, `256`) or a string in
-/// the assembler's notation (`"$C000"`, `"0xC000"`, `"%1010"`, `"256"`).
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
+/// the assembler's notation (`"$C000"`, `"0xC000"`, `"%1010"`, `"256"`);
+/// anything else (`256.0`, an integer past 64 bits) as written, so the
+/// error names the key and line (serde's untagged enums say neither).
+#[derive(Debug)]
 enum Number {
     Int(i64),
     Text(String),
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Number;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Number, E> {
+                Ok(Number::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Number, E> {
+                Ok(i64::try_from(v).map_or(Number::Other(v.to_string()), Number::Int))
+            }
+            fn visit_i128<E>(self, v: i128) -> Result<Number, E> {
+                Ok(Number::Other(v.to_string()))
+            }
+            fn visit_u128<E>(self, v: u128) -> Result<Number, E> {
+                Ok(Number::Other(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Number, E> {
+                Ok(Number::Other(format!("{v:?}")))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Number, E> {
+                Ok(Number::Other(v.to_string()))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Number, E> {
+                Ok(Number::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 impl Number {
     fn value(&self) -> Result<u32, String> {
         match self {
+            Number::Other(v) => Err(format!(
+                "{v} is not a whole number from 0 to $FFFF: write it as 256, 0x100 or \"$100\""
+            )),
             Number::Int(v) => u32::try_from(*v)
                 .ok()
                 .filter(|v| *v <= 0xFFFF)

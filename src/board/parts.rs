@@ -1,4 +1,4 @@
-//! Parts outside the chip that a board file declares (issue 21): LEDs on
+//! Parts outside the chip that a board file declares: LEDs on
 //! port A's output pins, switches and push buttons on input pins,
 //! potentiometers on the A/D inputs, signal generators on the timer's input
 //! pins and the pins the logic analyser traces from power-on.

@@ -33,10 +33,9 @@
 //!   instructions (CLR too) read then write their location once.
 //! * All bytes of an instruction (prebyte, opcode, operands) are fetched
 //!   before its data accesses, so BRSET/BRCLR read their displacement
-//!   before the data byte (until session 10 it was read after it). The
-//!   chip's bus cycle order within an instruction is not modelled; it
-//!   could only matter to code running in the register block, where a
-//!   read has effects. From plain memory ([`Bus::code`]) the bytes come in
+//!   before the data byte. The chip's bus cycle order within an
+//!   instruction is not modelled; it could only matter to code running in
+//!   the register block, where a read has effects. From plain memory ([`Bus::code`]) the bytes come in
 //!   one load, which is what makes the fetch cheap.
 
 mod dispatch;

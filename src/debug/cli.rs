@@ -46,6 +46,15 @@ pub enum AddressError {
         /// The expression's error (column within `text`).
         source: ConditionError,
     },
+    /// Its evaluation failed (a division by a register that is zero, a
+    /// memory read outside $0000-$FFFF).
+    #[error("`{text}`: {fault}")]
+    Fault {
+        /// As given.
+        text: String,
+        /// What went wrong.
+        fault: super::condition::Fault,
+    },
     /// It evaluates to something that is no 16-bit address.
     #[error("`{text}` is {value} (${value:X}), outside the addresses $0000-$FFFF")]
     OutOfRange {
@@ -210,11 +219,44 @@ pub fn parse_address<T: Target>(
     };
     let expr = Expr::parse(text).map_err(bad)?;
     let bound = expr.bind(program).map_err(bad)?;
-    let value = bound.value(&super::session::TargetView(target));
+    let value = bound
+        .value(&super::session::TargetView(target))
+        .map_err(|fault| AddressError::Fault {
+            text: text.to_string(),
+            fault,
+        })?;
     u16::try_from(value).map_err(|_| AddressError::OutOfRange {
         text: text.to_string(),
         value,
     })
+}
+
+/// A note for breakpoint `spec` at `addr` in the interrupt vector table
+/// ($FFD6-$FFFF, RM section 5): it holds the addresses the CPU jumps
+/// through, not code, so the breakpoint never hits; the note names the
+/// vector and the handler it points to.
+fn vector_note(program: &Program, spec: &str, addr: u16) -> Option<String> {
+    let first = addr.checked_sub(0xFFD6).map(|off| 0xFFD6 + off / 2 * 2)?;
+    let name = crate::cpu::vector_name(first)?;
+    let target = match (
+        program.byte_at(first),
+        program.byte_at(first.wrapping_add(1)),
+    ) {
+        (Some(h), Some(l)) => Some(u16::from_be_bytes([h, l])),
+        _ => None,
+    };
+    let handler = target.map_or_else(String::new, |t| {
+        let label = program
+            .label_for(t)
+            .filter(|(_, off)| *off == 0)
+            .map(|(s, _)| format!(" (`{}`)", s.name))
+            .unwrap_or_default();
+        format!("; did you mean the code it points to, ${t:04X}{label}?")
+    });
+    Some(format!(
+        "breakpoint `{spec}`: ${addr:04X} is in the {name} vector (${first:04X}-${:04X}), which holds an address the CPU jumps through, not an instruction, so it never hits{handler}",
+        first + 1
+    ))
 }
 
 /// A note for breakpoint `spec` at `addr` when `addr` lies inside the bytes
@@ -262,7 +304,8 @@ pub fn run_debug(
         let id = d.add_breakpoint(b)?;
         let addrs = d.breakpoints.get(id).map(|bp| bp.addrs.clone());
         for a in addrs.unwrap_or_default() {
-            notes.extend(inside_note(d.program(), b, a));
+            let note = vector_note(d.program(), b, a).or_else(|| inside_note(d.program(), b, a));
+            notes.extend(note);
         }
     }
     for w in &req.watches {

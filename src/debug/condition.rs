@@ -25,6 +25,11 @@
 //! `@name` always means the symbol. `[e]` reads the byte at `e` (with `peek`,
 //! so evaluating a condition never changes the machine), `[e].w` the
 //! big-endian word at `e`, `e+1`.
+//!
+//! Nothing wraps quietly: a division by zero, a result past 64 bits and a
+//! memory address outside $0000-$FFFF are errors where the condition is
+//! parsed or bound (constants and symbols are folded then), and a
+//! [`Fault`] where they depend on registers or memory.
 
 use crate::image::Program;
 use std::fmt;
@@ -100,10 +105,119 @@ enum Node {
     Flag(u8),
     /// A program symbol, with the column it was written at.
     Sym(String, usize),
-    /// Memory read of 1 or 2 bytes.
-    Mem(Box<Node>, u8),
-    Un(UnOp, Box<Node>),
-    Bin(BinOp, Box<Node>, Box<Node>),
+    /// Memory read of 1 or 2 bytes; the column of its `[`.
+    Mem(Box<Node>, u8, usize),
+    /// An operation on values not all known before the run; the column
+    /// of its operator.
+    Un(UnOp, Box<Node>, usize),
+    Bin(BinOp, Box<Node>, Box<Node>, usize),
+}
+
+/// Why a condition has no value as it is evaluated: what a constant would
+/// have been refused for when the condition was parsed or bound, met with
+/// the values of registers or memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Fault {
+    /// A division or remainder by zero.
+    #[error("division by zero")]
+    DivZero,
+    /// A result that does not fit in 64 bits.
+    #[error("the value does not fit in 64 bits")]
+    Overflow,
+    /// A memory read outside $0000-$FFFF (the first address outside).
+    #[error("memory address {} is outside $0000-$FFFF", show_address(*.0))]
+    Address(i64),
+}
+
+fn show_address(v: i64) -> String {
+    if v < 0 {
+        v.to_string()
+    } else {
+        format!("${v:X}")
+    }
+}
+
+/// `op` on two values. Shift counts outside 0..63 shift everything out
+/// (constant counts are refused when parsing).
+fn apply_bin(op: BinOp, a: i64, b: i64) -> Result<i64, Fault> {
+    let checked = |v: Option<i64>| v.ok_or(Fault::Overflow);
+    Ok(match op {
+        BinOp::Or => (a != 0 || b != 0) as i64,
+        BinOp::And => (a != 0 && b != 0) as i64,
+        BinOp::Eq => (a == b) as i64,
+        BinOp::Ne => (a != b) as i64,
+        BinOp::Lt => (a < b) as i64,
+        BinOp::Le => (a <= b) as i64,
+        BinOp::Gt => (a > b) as i64,
+        BinOp::Ge => (a >= b) as i64,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::BitAnd => a & b,
+        BinOp::Shl if (0..64).contains(&b) => a << b,
+        BinOp::Shr if (0..64).contains(&b) => a >> b,
+        BinOp::Shl => 0,
+        BinOp::Shr => {
+            if a < 0 {
+                -1
+            } else {
+                0
+            }
+        }
+        BinOp::Add => checked(a.checked_add(b))?,
+        BinOp::Sub => checked(a.checked_sub(b))?,
+        BinOp::Mul => checked(a.checked_mul(b))?,
+        BinOp::Div | BinOp::Rem if b == 0 => return Err(Fault::DivZero),
+        BinOp::Div => checked(a.checked_div(b))?,
+        BinOp::Rem => checked(a.checked_rem(b))?,
+    })
+}
+
+fn apply_un(op: UnOp, v: i64) -> Result<i64, Fault> {
+    Ok(match op {
+        UnOp::Neg => v.checked_neg().ok_or(Fault::Overflow)?,
+        UnOp::Not => (v == 0) as i64,
+        UnOp::BitNot => !v,
+    })
+}
+
+/// The first address of a `width`-byte read at `v`, if all of it is in
+/// $0000-$FFFF.
+fn mem_address(v: i64, width: u8) -> Result<u16, Fault> {
+    let last = v.saturating_add(i64::from(width) - 1);
+    match (u16::try_from(v), u16::try_from(last)) {
+        (Ok(a), Ok(_)) => Ok(a),
+        _ if v < 0 => Err(Fault::Address(v)),
+        _ => Err(Fault::Address(v.max(0x1_0000))),
+    }
+}
+
+/// A binary node, computed now if both sides are constants; a fault of a
+/// constant (`1/0`, `[cell+99999]` after binding) is an error at `col`.
+fn bin_node(op: BinOp, l: Node, r: Node, col: usize) -> Result<Node, ConditionError> {
+    let at = |f: Fault| syntax(col, f.to_string());
+    if let (Node::Num(a), Node::Num(b)) = (&l, &r) {
+        return apply_bin(op, *a, *b).map(Node::Num).map_err(at);
+    }
+    if matches!(op, BinOp::Div | BinOp::Rem) && r == Node::Num(0) {
+        return Err(at(Fault::DivZero));
+    }
+    Ok(Node::Bin(op, Box::new(l), Box::new(r), col))
+}
+
+fn un_node(op: UnOp, e: Node, col: usize) -> Result<Node, ConditionError> {
+    match e {
+        Node::Num(v) => apply_un(op, v)
+            .map(Node::Num)
+            .map_err(|f| syntax(col, f.to_string())),
+        e => Ok(Node::Un(op, Box::new(e), col)),
+    }
+}
+
+fn mem_node(e: Node, width: u8, col: usize) -> Result<Node, ConditionError> {
+    if let Node::Num(v) = e {
+        mem_address(v, width).map_err(|f| syntax(col, f.to_string()))?;
+    }
+    Ok(Node::Mem(Box::new(e), width, col))
 }
 
 /// A condition expression as written, parsed.
@@ -365,6 +479,7 @@ impl Parser {
                 .find(|(p, _)| matches!(self.peek(), Tok::Punct(q) if q == p));
             let Some((_, op)) = found else { return Ok(lhs) };
             let op = *op;
+            let col = self.col();
             self.count()?;
             self.bump();
             let rhs = next(self)?;
@@ -378,7 +493,7 @@ impl Parser {
                     }
                 }
             }
-            lhs = Node::Bin(op, Box::new(lhs), Box::new(rhs));
+            lhs = bin_node(op, lhs, rhs, col)?;
             if !repeat {
                 return Ok(lhs);
             }
@@ -423,11 +538,12 @@ impl Parser {
     }
     fn unary(&mut self) -> Result<Node, ConditionError> {
         for (p, op) in [("-", UnOp::Neg), ("!", UnOp::Not), ("~", UnOp::BitNot)] {
+            let col = self.col();
             if self.eat(p) {
                 self.enter()?;
                 let inner = self.unary()?;
                 self.depth -= 1;
-                return Ok(Node::Un(op, Box::new(inner)));
+                return un_node(op, inner, col);
             }
         }
         self.primary()
@@ -463,7 +579,7 @@ impl Parser {
                     }
                     self.bump();
                 }
-                Ok(Node::Mem(Box::new(e), width))
+                mem_node(e, width, col)
             }
             Tok::At => {
                 self.bump();
@@ -600,92 +716,58 @@ fn bind_node(n: &Node, lookup: &dyn Fn(&str) -> Option<u16>) -> Result<Node, Con
                 })
             }
         },
-        Node::Mem(e, w) => Node::Mem(Box::new(bind_node(e, lookup)?), *w),
-        Node::Un(op, e) => Node::Un(*op, Box::new(bind_node(e, lookup)?)),
-        Node::Bin(op, l, r) => Node::Bin(
-            *op,
-            Box::new(bind_node(l, lookup)?),
-            Box::new(bind_node(r, lookup)?),
-        ),
+        // Built again, so what the symbols' values make constant is
+        // computed and checked now.
+        Node::Mem(e, w, col) => mem_node(bind_node(e, lookup)?, *w, *col)?,
+        Node::Un(op, e, col) => un_node(*op, bind_node(e, lookup)?, *col)?,
+        Node::Bin(op, l, r, col) => {
+            bin_node(*op, bind_node(l, lookup)?, bind_node(r, lookup)?, *col)?
+        }
         other => other.clone(),
     })
 }
 
 impl BoundExpr {
-    /// Evaluates to a number (comparisons give 0 or 1). Division by zero gives 0.
-    pub fn value(&self, ctx: &dyn EvalContext) -> i64 {
+    /// Evaluates to a number (comparisons give 0 or 1), or the fault met:
+    /// a division by a register or byte that is zero, a result past 64
+    /// bits, a memory address outside $0000-$FFFF.
+    pub fn value(&self, ctx: &dyn EvalContext) -> Result<i64, Fault> {
         eval(&self.root, ctx)
     }
 
-    /// True when the value is non-zero.
+    /// True when the value is non-zero; a condition that meets a
+    /// [`Fault`] does not hold.
     pub fn holds(&self, ctx: &dyn EvalContext) -> bool {
-        self.value(ctx) != 0
+        matches!(self.value(ctx), Ok(v) if v != 0)
     }
 }
 
-fn eval(n: &Node, ctx: &dyn EvalContext) -> i64 {
-    match n {
+fn eval(n: &Node, ctx: &dyn EvalContext) -> Result<i64, Fault> {
+    Ok(match n {
         Node::Num(v) => *v,
         Node::Reg(r) => ctx.reg(*r) as i64,
         Node::Flag(mask) => ((ctx.reg(Reg::Ccr) as u8 & mask) != 0) as i64,
         // Unbound symbols never reach evaluation through the public API.
         Node::Sym(..) => 0,
-        Node::Mem(e, width) => {
-            let addr = eval(e, ctx) as u16;
+        Node::Mem(e, width, _) => {
+            let addr = mem_address(eval(e, ctx)?, *width)?;
             if *width == 2 {
                 u16::from_be_bytes([ctx.peek(addr), ctx.peek(addr.wrapping_add(1))]) as i64
             } else {
                 ctx.peek(addr) as i64
             }
         }
-        Node::Un(op, e) => {
-            let v = eval(e, ctx);
-            match op {
-                UnOp::Neg => v.wrapping_neg(),
-                UnOp::Not => (v == 0) as i64,
-                UnOp::BitNot => !v,
-            }
-        }
-        Node::Bin(op, l, r) => {
-            let a = eval(l, ctx);
+        Node::Un(op, e, _) => apply_un(*op, eval(e, ctx)?)?,
+        Node::Bin(op, l, r, _) => {
+            let a = eval(l, ctx)?;
             // Short-circuit like C so `[x] && ...` reads no more than needed.
             match op {
-                BinOp::Or => return (a != 0 || eval(r, ctx) != 0) as i64,
-                BinOp::And => return (a != 0 && eval(r, ctx) != 0) as i64,
-                _ => {}
-            }
-            let b = eval(r, ctx);
-            match op {
-                BinOp::Eq => (a == b) as i64,
-                BinOp::Ne => (a != b) as i64,
-                BinOp::Lt => (a < b) as i64,
-                BinOp::Le => (a <= b) as i64,
-                BinOp::Gt => (a > b) as i64,
-                BinOp::Ge => (a >= b) as i64,
-                BinOp::BitOr => a | b,
-                BinOp::BitXor => a ^ b,
-                BinOp::BitAnd => a & b,
-                // Counts past the 64 bits shift everything out (as the
-                // assembler does), rather than by 63 or modulo 64.
-                BinOp::Shl if (0..64).contains(&b) => a << b,
-                BinOp::Shr if (0..64).contains(&b) => a >> b,
-                BinOp::Shl => 0,
-                BinOp::Shr => {
-                    if a < 0 {
-                        -1
-                    } else {
-                        0
-                    }
-                }
-                BinOp::Add => a.wrapping_add(b),
-                BinOp::Sub => a.wrapping_sub(b),
-                BinOp::Mul => a.wrapping_mul(b),
-                BinOp::Div => a.checked_div(b).unwrap_or(0),
-                BinOp::Rem => a.checked_rem(b).unwrap_or(0),
-                BinOp::Or | BinOp::And => 0,
+                BinOp::Or if a != 0 => 1,
+                BinOp::And if a == 0 => 0,
+                _ => apply_bin(*op, a, eval(r, ctx)?)?,
             }
         }
-    }
+    })
 }
 
 impl fmt::Display for Expr {
@@ -750,6 +832,7 @@ mod tests {
             .bind_with(&lookup)
             .unwrap_or_else(|e| panic!("{}", e.render(s)))
             .value(&ctx())
+            .unwrap_or_else(|f| panic!("{s}: {f}"))
     }
 
     #[test]
@@ -778,7 +861,7 @@ mod tests {
         assert_eq!(eval_str("A == 3 || [coordy+0] == 5"), 1);
         assert_eq!(eval_str("1 << 4 | 1"), 17);
         assert_eq!(eval_str("-1 < 0 && ~0 == -1"), 1);
-        assert_eq!(eval_str("5 / 0"), 0);
+        assert_eq!(eval_str("7 / (A - 2)"), 3);
     }
 
     #[test]
@@ -852,8 +935,55 @@ mod tests {
                 .bind_with(&lookup)
                 .unwrap()
                 .value(&ctx()),
-            1
+            Ok(1)
         );
+    }
+
+    #[test]
+    fn nothing_wraps_or_divides_by_zero_quietly() {
+        // Constants are refused where the condition is parsed, at the
+        // operator or bracket.
+        for (text, column, what) in [
+            ("1/0", 2, "division by zero"),
+            ("5%0", 2, "division by zero"),
+            ("A / 0 == 1", 3, "division by zero"),
+            ("[$10000] == 0", 1, "$10000 is outside"),
+            ("[-1] == 0", 1, "-1 is outside"),
+            ("[$FFFF].w == 0", 1, "$10000 is outside"),
+            ("65536*65536*65536*65536 == 0", 18, "64 bits"),
+            ("-(1 << 63) < 0", 1, "64 bits"),
+        ] {
+            let e = Expr::parse(text).unwrap_err();
+            assert_eq!(e.column(), column, "{text}: {e}");
+            assert!(e.to_string().contains(what), "{text}: {e}");
+        }
+        assert_eq!(eval_str("[$FFFF] == 0"), 1);
+        // Symbols are constants once bound.
+        let e = Expr::parse("[coordy+$FFFF] == 0")
+            .unwrap()
+            .bind_with(&lookup)
+            .unwrap_err();
+        assert!(e.to_string().contains("$1004F is outside"), "{e}");
+        let e = Expr::parse("A % (coordy - $50)")
+            .unwrap()
+            .bind_with(&lookup)
+            .unwrap_err();
+        assert!(e.to_string().contains("division by zero"), "{e}");
+        // Registers and memory are known only as the condition is
+        // evaluated: a fault there, and the condition does not hold.
+        let at = |s: &str| {
+            Expr::parse(s)
+                .unwrap()
+                .bind_with(&lookup)
+                .unwrap()
+                .value(&ctx())
+        };
+        assert_eq!(at("[coordy] / (A - 4)"), Err(Fault::DivZero));
+        assert_eq!(at("[X + $F000]"), Err(Fault::Address(0x1_0234)));
+        assert_eq!(at("[A - 5]"), Err(Fault::Address(-1)));
+        assert_eq!(at("X * $7FFFFFFFFFFFFFFF"), Err(Fault::Overflow));
+        let div = Expr::parse("A / (B - $90) == 0").unwrap();
+        assert!(!div.bind_with(&lookup).unwrap().holds(&ctx()));
     }
 
     #[test]

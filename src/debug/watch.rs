@@ -84,6 +84,37 @@ pub enum WatchError {
     /// No watchpoint with this id.
     #[error("no watchpoint #{0}")]
     NoSuchId(u32),
+    /// The watched bytes do not all lie in $0000-$FFFF (as `--dump`
+    /// refuses them).
+    #[error("watchpoint `{spec}`: {why}")]
+    OutOfRange {
+        /// As written.
+        spec: String,
+        /// Which addresses.
+        why: String,
+    },
+}
+
+/// The range `start`, `len` bytes, if it lies in $0000-$FFFF.
+fn inside(spec: &str, start: i64, len: u16) -> Result<(u16, u16), WatchError> {
+    let out = |why: String| WatchError::OutOfRange {
+        spec: spec.to_string(),
+        why,
+    };
+    let Ok(first) = u16::try_from(start) else {
+        return Err(out(format!(
+            "{} is outside the addresses $0000-$FFFF",
+            if start < 0 {
+                start.to_string()
+            } else {
+                format!("${start:X}")
+            }
+        )));
+    };
+    if start + i64::from(len) > 0x1_0000 {
+        return Err(out(format!("{len} bytes from ${first:04X} run past $FFFF")));
+    }
+    Ok((first, len))
 }
 
 fn number(s: &str) -> Option<i64> {
@@ -126,7 +157,7 @@ impl WatchSpec {
             Some((l, n)) => {
                 let col = rest_col + l.len() + 1;
                 match number(n.trim()) {
-                    Some(v) if (1..=0x10000).contains(&v) => (l.trim(), Some(v.min(0xFFFF) as u16)),
+                    Some(v) if (1..=0xFFFF).contains(&v) => (l.trim(), Some(v as u16)),
                     _ => return Err(err(col, "expected a length in bytes (1..65535)")),
                 }
             }
@@ -137,7 +168,10 @@ impl WatchSpec {
         }
         let location = if loc.starts_with('$') || loc.starts_with("0x") || loc.starts_with("0X") {
             match number(loc) {
-                Some(v) if (0..=0xFFFF).contains(&v) => WatchLocation::Address(v as u16),
+                Some(v) if (0..=0xFFFF).contains(&v) => {
+                    inside(t, v, len.unwrap_or(1))?;
+                    WatchLocation::Address(v as u16)
+                }
                 _ => return Err(err(rest_col, "expected an address $0000..$FFFF")),
             }
         } else {
@@ -179,7 +213,7 @@ impl WatchSpec {
     /// The watched range (start, length) in `program`.
     pub fn resolve(&self, program: Option<&Program>) -> Result<(u16, u16), WatchError> {
         match &self.location {
-            WatchLocation::Address(a) => Ok((*a, self.len.unwrap_or(1))),
+            WatchLocation::Address(a) => inside(&self.text, i64::from(*a), self.len.unwrap_or(1)),
             WatchLocation::Symbol { name, offset } => {
                 let sym = program.and_then(|p| p.symbol(name)).ok_or_else(|| {
                     WatchError::UnknownSymbol {
@@ -187,12 +221,12 @@ impl WatchSpec {
                         name: name.clone(),
                     }
                 })?;
-                let start = (sym.value as i32).wrapping_add(*offset) as u16;
+                let start = i64::from(sym.value) + i64::from(*offset);
                 let default_len = match sym.size {
                     Some(s) if *offset == 0 && (1..=64).contains(&s) => s as u16,
                     _ => 1,
                 };
-                Ok((start, self.len.unwrap_or(default_len)))
+                inside(&self.text, start, self.len.unwrap_or(default_len))
             }
         }
     }
@@ -477,6 +511,46 @@ mod tests {
                 .resolve(Some(&program())),
             Err(WatchError::UnknownSymbol { .. })
         ));
+    }
+
+    #[test]
+    fn ranges_past_ffff_are_refused_as_dump_refuses_them() {
+        let e = WatchSpec::parse("write $FFFF:2").unwrap_err().to_string();
+        assert!(e.contains("2 bytes from $FFFF run past $FFFF"), "{e}");
+        assert_eq!(
+            WatchSpec::parse("$FFFF:1").unwrap().resolve(None),
+            Ok((0xFFFF, 1))
+        );
+        assert_eq!(
+            WatchSpec::parse("$0000:65535").unwrap().resolve(None),
+            Ok((0, 0xFFFF))
+        );
+        assert!(matches!(
+            WatchSpec::parse("board:65536"),
+            Err(WatchError::Syntax { .. })
+        ));
+        let far = |s: &str| {
+            WatchSpec::parse(s)
+                .unwrap()
+                .resolve(Some(&program()))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            far("board+999999").contains("$F427F is outside"),
+            "{}",
+            far("board+999999")
+        );
+        assert!(
+            far("board-100").contains("-36 is outside"),
+            "{}",
+            far("board-100")
+        );
+        assert!(
+            far("board:65535").contains("run past $FFFF"),
+            "{}",
+            far("board:65535")
+        );
     }
 
     #[test]

@@ -152,7 +152,7 @@ impl Assignment {
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&file).map_err(|e| GradeError::Assignment {
+        let text = super::read_course_file(&file).map_err(|e| GradeError::Assignment {
             path: file.clone(),
             message: format!(
                 "cannot read the assignment ({e}); --assignment names a folder with an assignment.toml (as lessons/viergewinnt) or the file itself"

@@ -108,7 +108,9 @@ pub fn run(req: &GradeRequest) -> Result<GradeOutcome, GradeError> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
-    // Before grading, so a wrong --out costs seconds, not a graded batch.
+    // A wrong --assignment is told before the report folder is made, and a
+    // wrong --out before grading, so neither costs a graded batch.
+    super::assignment::Assignment::load(&req.assignment)?;
     prepare_out(&out)?;
     let opts = GradeOptions {
         jobs: req.jobs,
@@ -232,6 +234,7 @@ mod tests {
 
     #[test]
     fn missing_assignment_is_an_error() {
+        let existed = std::path::Path::new(DEFAULT_OUT).exists();
         let e = run(&GradeRequest {
             assignment: "/nonexistent/assignment".into(),
             paths: vec!["s".into()],
@@ -240,5 +243,9 @@ mod tests {
         .unwrap_err();
         assert!(e.to_string().contains("/nonexistent/assignment"), "{e}");
         assert!(e.to_string().contains("--assignment names a folder"), "{e}");
+        assert!(
+            existed || !std::path::Path::new(DEFAULT_OUT).exists(),
+            "a wrong --assignment leaves no report folder behind"
+        );
     }
 }

@@ -133,7 +133,7 @@ impl Grader {
         if let Some(sub) = reference_sub {
             let program = if let Some(ReferenceSource::Image(image)) = &grader.assignment.reference
             {
-                crate::lesson::reference::load(image).map_err(GradeError::Reference)?
+                super::reference::load(image).map_err(GradeError::Reference)?
             } else {
                 let entry = sub
                     .find_entry(&grader.assignment.entry)

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::platform::fs::{read_limited, ReadError};
+
 use super::elf::{parse_elf, ElfError};
 use super::program::Program;
 use super::s19::{parse_s19, S19Error};
@@ -37,13 +39,14 @@ pub struct Loaded {
 /// Why a file cannot be loaded as a program image.
 #[derive(Debug, Error)]
 pub enum LoadError {
-    /// The file cannot be read.
+    /// The file cannot be read: missing, no regular file, larger than
+    /// [`MAX_IMAGE_BYTES`], or the system refused.
     #[error("cannot read {}: {source}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
+        /// Why.
+        source: ReadError,
     },
     /// The file is an ELF file with a problem.
     #[error("{}: {source}", .path.display())]
@@ -136,14 +139,35 @@ pub fn detect(bytes: &[u8]) -> Option<Format> {
     }
 }
 
-/// Reads `path` and loads it as ELF or S19, whichever its content is.
-/// Assembly source is refused with a message saying to assemble it.
+/// Largest image file read, in bytes (16 MiB): far more than a 64 KiB
+/// address space needs, as S-records or as an ELF file with its debug
+/// information.
+pub const MAX_IMAGE_BYTES: u64 = 16 << 20;
+
+/// Reads `path` (a regular file of at most [`MAX_IMAGE_BYTES`]) and loads
+/// it as ELF or S19, whichever its content is. Assembly source is refused
+/// with a message saying to assemble it.
 pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+    let bytes = read_limited(path, MAX_IMAGE_BYTES).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
     load_bytes(&bytes, path)
+}
+
+/// The first warnings of an ELF file (as many as an S19 file lists of one
+/// kind, [`super::s19::MAX_WARNINGS_OF_A_KIND`]), then one counting the
+/// rest: a damaged file must not print thousands of lines.
+fn first_few(mut warnings: Vec<String>) -> Vec<String> {
+    let keep = super::s19::MAX_WARNINGS_OF_A_KIND;
+    if warnings.len() > keep {
+        let more = warnings.len() - keep;
+        warnings.truncate(keep);
+        warnings.push(format!(
+            "{more} more warnings (the first {keep} are listed)"
+        ));
+    }
+    warnings
 }
 
 /// Loads file content already in memory; `path` names it in messages and
@@ -160,7 +184,7 @@ pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Loaded, LoadError> {
                 program,
                 format: Format::Elf,
                 header: None,
-                warnings,
+                warnings: first_few(warnings),
             })
         }
         Some(Format::S19) => {

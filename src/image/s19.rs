@@ -49,6 +49,55 @@ pub enum S19Warning {
         /// First address written twice.
         addr: u16,
     },
+    /// More warnings of one kind than are listed: the first
+    /// [`MAX_WARNINGS_OF_A_KIND`] are, this counts the rest.
+    More {
+        /// How many were left out.
+        count: usize,
+        /// What they are about, as the message says it.
+        what: &'static str,
+    },
+}
+
+/// Warnings of one kind listed before the rest are only counted: a file of
+/// a million records at one address gets a few lines, not a million.
+pub const MAX_WARNINGS_OF_A_KIND: usize = 10;
+
+/// Keeps the [`MAX_WARNINGS_OF_A_KIND`] warnings of the lowest lines among
+/// those pushed, and counts the others, in bounded memory.
+#[derive(Default)]
+struct FirstFew {
+    kept: Vec<(usize, S19Warning)>,
+    dropped: usize,
+}
+
+impl FirstFew {
+    fn push(&mut self, line: usize, w: S19Warning) {
+        self.kept.push((line, w));
+        if self.kept.len() >= 64 * MAX_WARNINGS_OF_A_KIND {
+            self.trim();
+        }
+    }
+
+    fn trim(&mut self) {
+        if self.kept.len() > MAX_WARNINGS_OF_A_KIND {
+            self.kept.sort_by_key(|(line, _)| *line);
+            self.dropped += self.kept.len() - MAX_WARNINGS_OF_A_KIND;
+            self.kept.truncate(MAX_WARNINGS_OF_A_KIND);
+        }
+    }
+
+    /// The kept warnings, then one that counts the rest (if any).
+    fn finish(mut self, what: &'static str, out: &mut Vec<S19Warning>) {
+        self.trim();
+        out.extend(self.kept.into_iter().map(|(_, w)| w));
+        if self.dropped > 0 {
+            out.push(S19Warning::More {
+                count: self.dropped,
+                what,
+            });
+        }
+    }
 }
 
 impl fmt::Display for S19Warning {
@@ -72,6 +121,10 @@ impl fmt::Display for S19Warning {
             } => write!(
                 f,
                 "line {line}: overwrites ${addr:04X} already loaded by line {earlier_line}; the later bytes are kept"
+            ),
+            S19Warning::More { count, what } => write!(
+                f,
+                "{count} more {what} (the first {MAX_WARNINGS_OF_A_KIND} are listed)"
             ),
         }
     }
@@ -202,6 +255,7 @@ pub fn parse_s19(text: &str) -> Result<S19File, S19Error> {
     let mut entry = None;
     let mut terminator_line = None;
     let mut warnings = Vec::new();
+    let mut after_end = FirstFew::default();
     let mut any = false;
 
     // Lines end in LF, CRLF or a lone CR (old Mac files), as sources may.
@@ -218,10 +272,13 @@ pub fn parse_s19(text: &str) -> Result<S19File, S19Error> {
         let rec = parse_record(content, line, indent)?;
         any = true;
         if let Some(terminator_line) = terminator_line {
-            warnings.push(S19Warning::AfterTerminator {
+            after_end.push(
                 line,
-                terminator_line,
-            });
+                S19Warning::AfterTerminator {
+                    line,
+                    terminator_line,
+                },
+            );
             continue;
         }
         match rec.kind {
@@ -287,6 +344,7 @@ pub fn parse_s19(text: &str) -> Result<S19File, S19Error> {
     if terminator_line.is_none() {
         warnings.push(S19Warning::MissingTerminator);
     }
+    after_end.finish("records after the end record are ignored", &mut warnings);
     let segments = merge_chunks(chunks, &mut warnings);
     Ok(S19File {
         program: Program {
@@ -397,6 +455,7 @@ struct Chunk {
 fn merge_chunks(mut chunks: Vec<Chunk>, warnings: &mut Vec<S19Warning>) -> Vec<Segment> {
     chunks.sort_by_key(|c| (c.start, c.line));
     let mut segments = Vec::new();
+    let mut overlaps = FirstFew::default();
     let mut i = 0;
     while i < chunks.len() {
         // Find the run of chunks that touch or overlap.
@@ -418,11 +477,14 @@ fn merge_chunks(mut chunks: Vec<Chunk>, warnings: &mut Vec<S19Warning>) -> Vec<S
             for (k, &b) in c.bytes.iter().enumerate() {
                 let earlier = owner[off + k];
                 if earlier != 0 && !warned {
-                    warnings.push(S19Warning::Overlap {
-                        line: c.line,
-                        earlier_line: earlier,
-                        addr: (c.start as usize + k) as u16,
-                    });
+                    overlaps.push(
+                        c.line,
+                        S19Warning::Overlap {
+                            line: c.line,
+                            earlier_line: earlier,
+                            addr: (c.start as usize + k) as u16,
+                        },
+                    );
                     warned = true;
                 }
                 owner[off + k] = c.line;
@@ -436,9 +498,13 @@ fn merge_chunks(mut chunks: Vec<Chunk>, warnings: &mut Vec<S19Warning>) -> Vec<S
         });
         i = j;
     }
+    overlaps.finish("records overwrite bytes loaded before", warnings);
+    // By line; the counts of those left out last (a stable sort keeps them
+    // in their order).
     warnings.sort_by_key(|w| match w {
-        S19Warning::MissingTerminator => usize::MAX,
         S19Warning::AfterTerminator { line, .. } | S19Warning::Overlap { line, .. } => *line,
+        S19Warning::MissingTerminator => usize::MAX - 1,
+        S19Warning::More { .. } => usize::MAX,
     });
     segments
 }

@@ -114,7 +114,7 @@ impl Lesson {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let read = |p: PathBuf| {
-            std::fs::read_to_string(&p).map_err(|source| LessonError::Io { path: p, source })
+            super::read_course_file(&p).map_err(|source| LessonError::Io { path: p, source })
         };
         let manifest = read(dir.join("lesson.toml"))?;
         let mut texts = Vec::new();
@@ -308,7 +308,7 @@ impl Exercise {
     /// Reads the title from `dir/assignment.toml`.
     pub fn load(dir: &Path) -> Result<Exercise, LessonError> {
         let path = dir.join("assignment.toml");
-        let text = std::fs::read_to_string(&path).map_err(|source| LessonError::Io {
+        let text = super::read_course_file(&path).map_err(|source| LessonError::Io {
             path: path.clone(),
             source,
         })?;
@@ -328,7 +328,7 @@ impl Exercise {
         let mut texts = BTreeMap::new();
         for l in Lang::ALL {
             for name in [format!("task.{}.md", l.code()), format!("{}.md", l.code())] {
-                if let Ok(t) = std::fs::read_to_string(dir.join(&name)) {
+                if let Ok(t) = super::read_course_file(&dir.join(&name)) {
                     texts.insert(l, t);
                     break;
                 }

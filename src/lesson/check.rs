@@ -195,6 +195,9 @@ fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, S
         |n| n.to_string_lossy().into_owned(),
     );
     let given = path.display().to_string();
+    if let Some(e) = main_file_not_regular(path, &assignment.entry) {
+        return Err(e);
+    }
     // Only the submission itself is named by its file name; a file inside
     // it keeps its path relative to the submission.
     Submission::load(path, &assignment.limits).map_err(|e| match e {
@@ -208,6 +211,37 @@ fn load_submission(path: &Path, assignment: &Assignment) -> Result<Submission, S
             SubmissionError::NotRegular { path: given, kind }
         }
         e => e,
+    })
+}
+
+/// When the folder `dir` has no regular file named `entry` (in any letter
+/// case) but something else by that name, why it is not read: a symbolic
+/// link is not followed, a folder or fifo is no source. Without this the
+/// check would only say the file is missing.
+fn main_file_not_regular(dir: &Path, entry: &str) -> Option<SubmissionError> {
+    let named: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(entry))
+        .collect();
+    let kinds: Vec<(std::path::PathBuf, std::fs::FileType)> = named
+        .iter()
+        .filter_map(|e| Some((e.path(), e.file_type().ok()?)))
+        .collect();
+    if kinds.iter().any(|(_, t)| t.is_file()) {
+        return None;
+    }
+    let (path, kind) = kinds.first()?;
+    let why = if kind.is_symlink() {
+        "it is a symbolic link, which is not followed: put the file itself in the folder"
+    } else if kind.is_dir() {
+        "it is a folder, not a file: the main file is a source file"
+    } else {
+        "it is a fifo, device or socket, not a regular file, so it is not read"
+    };
+    Some(SubmissionError::Unreadable {
+        path: path.display().to_string(),
+        message: why.to_string(),
     })
 }
 
@@ -228,7 +262,7 @@ pub fn assemble_submission(assignment: &Assignment, sub: &Submission) -> Option<
     }
     for name in &assignment.provided {
         let text = match &provided_dir {
-            Some(d) => std::fs::read_to_string(d.join(name)).ok(),
+            Some(d) => super::read_course_file(&d.join(name)).ok(),
             None => crate::firmware::FILES
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(name))

@@ -44,7 +44,7 @@ struct File {
 /// has none). Err names the file and what is wrong.
 pub fn load_german(dir: &Path) -> Result<BTreeMap<String, Localized>, String> {
     let path = dir.join(GERMAN_FILE);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match super::read_course_file(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),

@@ -60,7 +60,7 @@ impl Progress {
     /// Reads `FILE_NAME` from `dir`; a missing file is empty progress.
     pub fn load(dir: &Path) -> Result<Progress, ProgressError> {
         let path = dir.join(FILE_NAME);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match super::read_course_file(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Progress::default()),
             Err(source) => return Err(ProgressError::Io { path, source }),

@@ -594,7 +594,7 @@ pub fn image_is_current(assignment: &Assignment, image: &Path, sol: &Path) -> Re
         assignment.dir.display(),
         sol.display()
     );
-    let shipped = std::fs::read_to_string(image).unwrap_or_default();
+    let shipped = super::read_course_file(image).unwrap_or_default();
     if shipped.replace("\r\n", "\n") != s19 {
         return Err(format!(
             "{} is not what {} assembles to: {fix}",
@@ -603,7 +603,7 @@ pub fn image_is_current(assignment: &Assignment, image: &Path, sol: &Path) -> Re
         ));
     }
     let sym_path = reference::symbols_path(image);
-    let shipped = std::fs::read_to_string(&sym_path).unwrap_or_default();
+    let shipped = super::read_course_file(&sym_path).unwrap_or_default();
     if shipped.replace("\r\n", "\n") != sym {
         return Err(format!(
             "{} does not list the symbols of {}: {fix}",
@@ -673,7 +673,7 @@ pub fn write_reference(dir: &Path, sol: &Path) -> Result<PathBuf, String> {
     for name in &assignment.provided {
         let from = sol.join(name);
         let text =
-            std::fs::read_to_string(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+            super::read_course_file(&from).map_err(|e| format!("{}: {e}", from.display()))?;
         write(out.join(name), &text)?;
     }
     Ok(out.join(reference::IMAGE))

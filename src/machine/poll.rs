@@ -31,7 +31,7 @@
 //! opcode table gives. Anything else, or a breakpoint on the head or the
 //! branch, goes to the probe as before.
 
-use super::fastforward::Measured;
+use super::skip::Measured;
 use super::{Machine, StopConditions};
 use crate::board::InputKind;
 use crate::cpu::alu;

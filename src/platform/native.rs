@@ -1,6 +1,7 @@
 //! The desktop: `std`'s threads and file system.
 
-use std::io::{self, Write};
+use crate::platform::fs::ReadError;
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -78,6 +79,90 @@ pub fn data_dir() -> Option<std::path::PathBuf> {
     Some(dir)
 }
 
+/// What a path is when it is no regular file (links followed), in words.
+fn not_regular(ft: std::fs::FileType) -> Option<&'static str> {
+    if ft.is_file() {
+        return None;
+    }
+    if ft.is_dir() {
+        return Some("a folder");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("a fifo (named pipe)");
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return Some("a device");
+        }
+        if ft.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("a special file")
+}
+
+fn read_error(e: io::Error) -> ReadError {
+    if e.kind() == io::ErrorKind::NotFound {
+        ReadError::NotFound
+    } else {
+        ReadError::Io(e)
+    }
+}
+
+/// Reads a regular file, at most `limit + 1` bytes; with `whole`, one
+/// larger than `limit` is refused, before reading when its size says so.
+pub fn read_regular(path: &Path, limit: u64, whole: bool) -> Result<Vec<u8>, ReadError> {
+    // The kind is checked before opening: opening a fifo blocks until a
+    // writer comes.
+    let meta = std::fs::metadata(path).map_err(read_error)?;
+    if let Some(kind) = not_regular(meta.file_type()) {
+        return Err(ReadError::NotRegular(kind));
+    }
+    if whole && meta.len() > limit {
+        return Err(ReadError::TooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // A fifo swapped in after the check must not block the open either
+    // (O_NONBLOCK of Linux's common architectures, asm-generic/fcntl.h;
+    // it changes nothing for a regular file).
+    #[cfg(all(
+        target_os = "linux",
+        any(
+            target_arch = "x86_64",
+            target_arch = "x86",
+            target_arch = "aarch64",
+            target_arch = "arm",
+            target_arch = "riscv64"
+        )
+    ))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(0o4000);
+    }
+    let file = options.open(path).map_err(read_error)?;
+    let meta = file.metadata().map_err(read_error)?;
+    if let Some(kind) = not_regular(meta.file_type()) {
+        return Err(ReadError::NotRegular(kind));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if whole && bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +181,66 @@ mod tests {
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("p.asm")]);
         assert!(modified(&file).is_some());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn only_regular_files_within_the_limit_are_read() {
+        use crate::platform::fs::{read_head, read_limited};
+        let dir = std::env::temp_dir().join(format!("hc11lab-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let small = dir.join("small.txt");
+        std::fs::write(&small, b"0123456789").expect("write");
+        assert_eq!(read_limited(&small, 10).expect("fits"), b"0123456789");
+        let e = read_limited(&small, 9).unwrap_err();
+        assert!(
+            matches!(e, ReadError::TooLarge { size: 10, limit: 9 }),
+            "{e}"
+        );
+        assert_eq!(
+            read_head(&small, 4).expect("head"),
+            (b"0123".to_vec(), true)
+        );
+        assert_eq!(
+            read_head(&small, 10).expect("all"),
+            (b"0123456789".to_vec(), false)
+        );
+        // A sparse file of 1 GiB is refused by its size, before any read.
+        let big = dir.join("big.bin");
+        std::fs::File::create(&big)
+            .and_then(|f| f.set_len(1 << 30))
+            .expect("sparse file");
+        let e = read_limited(&big, 1 << 20).unwrap_err().to_string();
+        assert!(e.contains("1073741824 bytes, more than the 1048576"), "{e}");
+        let e = read_limited(&dir, 100).unwrap_err().to_string();
+        assert!(e.contains("a folder"), "{e}");
+        assert!(matches!(
+            read_limited(&dir.join("none"), 1),
+            Err(ReadError::NotFound)
+        ));
+        #[cfg(unix)]
+        {
+            let e = read_limited(Path::new("/dev/zero"), 100)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("a device"), "{e}");
+            let e = read_head(Path::new("/dev/zero"), 100)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("a device"), "{e}");
+            let fifo = dir.join("fifo");
+            let made = std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(made, "mkfifo is needed for this test");
+            // Without the check this would block for ever: no writer comes.
+            let e = read_limited(&fifo, 100).unwrap_err().to_string();
+            assert!(
+                e.contains("a fifo") && e.contains("wait for a writer"),
+                "{e}"
+            );
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

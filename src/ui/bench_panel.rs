@@ -1,4 +1,4 @@
-//! The lab bench panel (issue 21): the board file's parts (LEDs lit by
+//! The lab bench panel: the board file's parts (LEDs lit by
 //! their pins, switches and push buttons, pots, signal generators), the
 //! IRQ and XIRQ pins, a potentiometer for each A/D input AN0-AN7 (port E)
 //! in volts, the eight port A pins as LEDs with switches on the input pins

@@ -6,6 +6,8 @@
 use super::super::diagnostics::{did_you_mean, suggestions, Code, Diagnostic, Span};
 use super::super::dialect;
 use super::super::directives::{data_len, parse_data, Directive};
+use super::super::encode::eval_error;
+use super::super::expr::EvalError;
 use super::super::lexer::Piece;
 use super::{Asm, Flow, Kind, SectionInfo};
 use crate::image::{FileId, SymbolKind};
@@ -37,9 +39,28 @@ impl Asm<'_> {
             }
             _ => {
                 let (e, span) = self.one_expr(file, ops, mspan, "condition")?;
-                match self.known(&e) {
-                    Some(v) => Some(v),
-                    None => {
+                let value = super::super::expr::eval(
+                    &e,
+                    &mut super::resolve::Pass1Env {
+                        table: &self.table,
+                        here: self.lc(),
+                    },
+                );
+                match value {
+                    Ok(v) => Some(v),
+                    // A division by zero or a value past 64 bits is that
+                    // mistake, not a value that is not known yet.
+                    Err(
+                        err @ (EvalError::DivZero(_)
+                        | EvalError::BadShift(..)
+                        | EvalError::Overflow(_)),
+                    ) => {
+                        if let Some(d) = eval_error(err, span) {
+                            self.error(d);
+                        }
+                        None
+                    }
+                    Err(_) => {
                         self.error(
                             Diagnostic::new(
                                 Code::NotKnownYet,

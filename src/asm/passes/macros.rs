@@ -8,7 +8,7 @@
 //! macro and where it is used, so that every byte has a line to show in the
 //! listing, the debugger and messages.
 
-use super::super::diagnostics::{location, Code, Diagnostic, Span};
+use super::super::diagnostics::{display_path, location, Code, Diagnostic, Span};
 use super::super::directives::Directive;
 use super::super::lexer::{is_open_char, Piece};
 use super::super::{asm11, dialect};
@@ -22,13 +22,39 @@ const MAX_DEPTH: usize = 16;
 /// Most arguments a macro can refer to (`~1~` ... `~9~`).
 const MAX_ARGS: usize = 9;
 
+/// How often the clock is read while expanding: every this many lines.
+const CLOCK_EVERY: u32 = 256;
+
 /// The lines of one expansion in the expansion file (its comment line
-/// first, `first..=last`) and the use it came from.
+/// first, `first..=last`), the use it came from, and the expansion it
+/// lies in (an index into the list of uses).
 pub(super) struct ExpansionUse {
     first: u32,
     last: u32,
     name: String,
     used_at: Span,
+    parent: Option<usize>,
+}
+
+/// The bookkeeping of the expansion limits ([`AsmOptions`]'s
+/// `max_expansion_lines` and `max_expansion_time`).
+///
+/// [`AsmOptions`]: super::super::AsmOptions
+#[derive(Default)]
+pub(super) struct Budget {
+    /// Time spent in expansions that have ended.
+    spent: std::time::Duration,
+    /// When the outermost expansion under way began.
+    since: Option<crate::platform::Instant>,
+    /// The open expansions' records, outermost first.
+    open: Vec<usize>,
+    /// The expansion under way stops (an error was reported inside it):
+    /// every enclosing one stops reading its body too.
+    abandon: bool,
+    /// A limit was reported: nothing expands any more.
+    exhausted: bool,
+    /// Expanded lines checked against the limits so far.
+    checks: u32,
 }
 
 /// A recorded macro.
@@ -216,15 +242,28 @@ impl Asm<'_> {
                 return Flow::Go;
             }
         }
+        if self.expansion_budget.exhausted {
+            // The limit was reported once; more uses would only repeat it.
+            return Flow::Go;
+        }
         if self.expanding.len() >= MAX_DEPTH {
             self.error(
                 Diagnostic::new(
                     Code::Macro,
                     mspan,
-                    format!("macros expand more than {MAX_DEPTH} levels deep here"),
+                    format!(
+                        "macro `{name}` expands more than {MAX_DEPTH} levels deep here; its expansion stops"
+                    ),
                 )
-                .hint(format!("does `{name}` use itself?")),
+                .hint(if self.expanding.contains(&name) {
+                    format!("`{name}` uses itself, so its expansion never ends")
+                } else {
+                    format!("macros may use other macros at most {MAX_DEPTH} levels deep")
+                }),
             );
+            // The whole expansion stops, not just this level: a macro that
+            // uses itself twice would otherwise report 2^16 times.
+            self.expansion_budget.abandon = true;
             return Flow::Go;
         }
         let args = ops.map(|o| split_args(o.text)).unwrap_or_default();
@@ -236,7 +275,7 @@ impl Asm<'_> {
             ));
             return Flow::Go;
         }
-        let from = location(mspan, &self.files);
+        let from = self.use_location(line, mspan);
         let vfile = self.expansion_file();
         let (first, _) = self.expansion_line(vfile, &format!("; {name} at {from}"));
         let record = self.expansion_uses.len();
@@ -245,11 +284,16 @@ impl Asm<'_> {
             last: first,
             name: name.clone(),
             used_at: mspan,
+            parent: self.expansion_budget.open.last().copied(),
         });
+        if self.expanding.is_empty() {
+            self.expansion_budget.since = Some(crate::platform::Instant::now());
+        }
+        self.expansion_budget.open.push(record);
         self.expanding.push(name);
         let mut flow = Flow::Go;
         for raw in &body {
-            if self.must_stop(mspan) {
+            if self.expansion_budget.abandon || self.must_stop(mspan) || self.over_budget() {
                 break;
             }
             let text = substitute(raw, &args);
@@ -260,11 +304,84 @@ impl Asm<'_> {
             }
         }
         self.expanding.pop();
+        self.expansion_budget.open.pop();
+        if self.expanding.is_empty() {
+            let b = &mut self.expansion_budget;
+            b.abandon = false;
+            b.spent += b.since.take().map(|t| t.elapsed()).unwrap_or_default();
+        }
         let last = self.expansion_lines;
         if let Some(u) = self.expansion_uses.get_mut(record) {
             u.last = last;
         }
         flow
+    }
+
+    /// `file:line:col` of a use on line `line`, its column counted from the
+    /// line's own start: [`location`] counts lines from the file's start,
+    /// which for uses inside the growing expansion file made expanding
+    /// take time with the square of the expanded lines.
+    fn use_location(&self, line: u32, span: Span) -> String {
+        let Some(f) = self.files.get(span.file) else {
+            return location(span, &self.files);
+        };
+        let before = f.text.get(..span.start as usize).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        format!("{}:{line}:{col}", display_path(f))
+    }
+
+    /// True once the expansions have made more lines or taken longer than
+    /// the options allow; the first time, says so at the outermost use,
+    /// naming its macro (and the one expanding, if another).
+    fn over_budget(&mut self) -> bool {
+        if self.expansion_budget.exhausted {
+            return true;
+        }
+        let too_long = self.expansion_lines as usize >= self.opts.max_expansion_lines;
+        self.expansion_budget.checks = self.expansion_budget.checks.wrapping_add(1);
+        let too_slow = !too_long
+            && self.expansion_budget.checks % CLOCK_EVERY == 0
+            && self.expansion_budget.spent
+                + self
+                    .expansion_budget
+                    .since
+                    .map(|t| t.elapsed())
+                    .unwrap_or_default()
+                > self.opts.max_expansion_time;
+        if !too_long && !too_slow {
+            return false;
+        }
+        self.expansion_budget.exhausted = true;
+        let outer = self
+            .expansion_budget
+            .open
+            .first()
+            .and_then(|&r| self.expansion_uses.get(r))
+            .map(|u| (u.name.clone(), u.used_at));
+        let Some((outer, at)) = outer else {
+            return true;
+        };
+        let what = if too_long {
+            format!("makes more than {} lines", self.opts.max_expansion_lines)
+        } else {
+            format!(
+                "takes longer than {:.1} s",
+                self.opts.max_expansion_time.as_secs_f64()
+            )
+        };
+        let mut d = Diagnostic::new(
+            Code::Macro,
+            at,
+            format!("expanding the macro `{outer}` {what}; expansion stops here"),
+        );
+        if let Some(inner) = self.expanding.last().filter(|n| **n != outer) {
+            d = d.hint(format!("it stopped inside `{inner}`"));
+        }
+        self.error(d.hint(
+            "a macro that uses another macro several times multiplies the lines at every level of nesting: is that meant?",
+        ));
+        true
     }
 
     /// Adds to every message about a line of the expansion file the use in
@@ -277,13 +394,24 @@ impl Asm<'_> {
         let Some(text) = self.files.get(vfile).map(|f| f.text.as_str()) else {
             return;
         };
-        let line_of = |span: Span| super::super::diagnostics::line_col(text, span.start as usize).0;
-        // The innermost expansion holding line `l` of the expansion file.
+        // Where each line of the expansion file starts, to find a span's
+        // line by bisection (there may be a message on every line).
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let line_of = |span: Span| starts.partition_point(|&s| s <= span.start as usize) as u32;
+        let uses = &self.expansion_uses;
+        // The innermost expansion holding line `l` of the expansion file:
+        // the last to start at or before it, or the one around that.
         let innermost = |l: u32| {
-            self.expansion_uses
-                .iter()
-                .filter(|u| u.first <= l && l <= u.last)
-                .min_by_key(|u| u.last - u.first)
+            let mut at = uses.partition_point(|u| u.first <= l).checked_sub(1)?;
+            loop {
+                let u = uses.get(at)?;
+                if l <= u.last {
+                    return Some(u);
+                }
+                at = u.parent?;
+            }
         };
         for d in &mut self.diags {
             let Some(span) = d.span.filter(|s| s.file == vfile) else {

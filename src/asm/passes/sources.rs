@@ -106,6 +106,20 @@ impl Asm<'_> {
                 );
                 return;
             }
+            Resolved::NotRegular(p, kind) => {
+                self.error(
+                    Diagnostic::new(
+                        Code::Io,
+                        span,
+                        format!(
+                            "cannot include `{}`: it is {kind}, not a regular file",
+                            p.to_string_lossy().replace('\\', "/")
+                        ),
+                    )
+                    .hint("include a source file (`.inc`, `.asm`) by its name"),
+                );
+                return;
+            }
             Resolved::NotFound(p) => {
                 let mut d = Diagnostic::new(
                     Code::IncludeNotFound,

@@ -262,7 +262,7 @@ pub enum ReferenceSource {
     /// A folder (absolute, or resolved against the assignment folder).
     Folder(PathBuf),
     /// An assembled image (`*.s19` with `reference.sym` beside it, see
-    /// [`crate::lesson::reference`]), so no solution source ships; the other
+    /// [`crate::grade::reference`]), so no solution source ships; the other
     /// files of its folder are the provided ones.
     Image(PathBuf),
 }

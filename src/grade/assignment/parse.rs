@@ -567,7 +567,7 @@ pub(super) fn convert_expect(e: &RawExpect, dir: &Path) -> Result<Assertion, Str
                 "frame" => {
                     let text = match (&e.frame, &e.frame_file) {
                         (Some(t), None) => t.clone(),
-                        (None, Some(f)) => std::fs::read_to_string(dir.join(f))
+                        (None, Some(f)) => crate::grade::read_course_file(&dir.join(f))
                             .map_err(|err| format!("frame_file `{f}`: {err}"))?,
                         _ => {
                             return Err(

@@ -1,4 +1,4 @@
-//! The lab bench the session keeps around the chip (issue 21): voltages on
+//! The lab bench the session keeps around the chip: voltages on
 //! the A/D inputs, levels on the port A input pins, signal generators, the
 //! IRQ/XIRQ pins and the pins the logic analyser traces. Like a bench
 //! beside a real board it outlives a reset and a reload: the machine gets a

@@ -95,7 +95,7 @@ pub fn parse_symbols(text: &str) -> Result<Vec<Symbol>, String> {
 pub fn load(image: &Path) -> Result<Program, String> {
     let loaded = crate::image::load::load_file(image).map_err(|e| e.to_string())?;
     let sym_path = symbols_path(image);
-    let text = std::fs::read_to_string(&sym_path)
+    let text = super::read_course_file(&sym_path)
         .map_err(|e| format!("{}: {e} (the reference's symbols)", sym_path.display()))?;
     let mut program = loaded.program;
     program.symbols = parse_symbols(&text).map_err(|e| format!("{}: {e}", sym_path.display()))?;
