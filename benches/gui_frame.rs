@@ -4,8 +4,9 @@
 //! Painting is not included; `tests/gui_xvfb.sh` measures whole frames of
 //! the real window. Then typing into the editor, a character a frame, in
 //! Viergewinnt.asm and in the whole program as one file (its includes in
-//! line), and the frames while the background assembly after a pause runs
-//! and arrives. Run: `cargo bench --bench gui_frame`.
+//! line), the frames while the background assembly after a pause runs
+//! and arrives, and typing while assemblies run back to back on their
+//! thread. Run: `cargo bench --bench gui_frame`.
 
 use std::time::Instant;
 
@@ -179,6 +180,32 @@ fn typing_plain(name: &str, input: AppInput) {
     );
     let idle: Vec<f64> = (0..100).map(|_| frame(&mut app, Vec::new())).collect();
     report(&format!("  editor shown, no input, {name}"), idle);
+
+    // Typing while the assembler works: no pause before an assembly, so
+    // one runs on its thread all the time (each starts when the last one
+    // arrived); a character every 16 ms, as at 60 frames a second.
+    app.session.edits.pause = std::time::Duration::ZERO;
+    let mut arrived = 0;
+    let mut last = app.session.edits.live().cloned();
+    let typed: Vec<f64> = " ; typed while assembling"
+        .chars()
+        .cycle()
+        .take(300)
+        .map(|c| {
+            let ms = frame(&mut app, vec![egui::Event::Text(c.to_string())]);
+            let now = app.session.edits.live().cloned();
+            if !matches!((&now, &last), (Some(a), Some(b)) if std::sync::Arc::ptr_eq(a, b)) {
+                arrived += 1;
+                last = now;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(16));
+            ms
+        })
+        .collect();
+    report(
+        &format!("  typing while assembling ({arrived} arrived), {name}"),
+        typed,
+    );
 }
 
 fn main() {
