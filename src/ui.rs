@@ -13,6 +13,7 @@ pub mod bench_panel;
 pub mod cells;
 pub mod course;
 pub mod debug_words;
+pub mod editor;
 pub mod exercises;
 pub mod goto;
 pub mod i18n;

@@ -268,6 +268,51 @@ impl Op {
     }
 }
 
+/// The condition code bits in the order [`Op::flags`] gives them.
+pub const FLAG_NAMES: [char; 8] = ['S', 'X', 'H', 'I', 'N', 'Z', 'V', 'C'];
+
+impl Op {
+    /// What the instruction does to each CCR bit, S X H I N Z V C (M68HC11
+    /// RM appendix A, the "Condition Codes" columns): `-` unchanged, `*`
+    /// set or cleared by the result, `0` cleared, `1` set, `v` X may be
+    /// cleared but never set (RTI, TAP), `?` undefined (V after DAA).
+    /// `tests/cpu_flags.rs` checks every opcode of the core against it.
+    pub fn flags(self) -> &'static str {
+        use Op::*;
+        match self {
+            Aba | Adca | Adcb | Adda | Addb => "--*-****",
+            Addd | Asl | Asla | Aslb | Asld | Asr | Asra | Asrb | Cba | Cmpa | Cmpb | Cpd | Cpx
+            | Cpy | Neg | Nega | Negb | Rol | Rola | Rolb | Ror | Rora | Rorb | Sba | Sbca
+            | Sbcb | Suba | Subb | Subd => "----****",
+            Anda | Andb | Bclr | Bset | Bita | Bitb | Eora | Eorb | Ldaa | Ldab | Ldd | Lds
+            | Ldx | Ldy | Oraa | Orab | Staa | Stab | Std | Sts | Stx | Sty | Tab | Tba => {
+                "----**0-"
+            }
+            Clc => "-------0",
+            Cli => "---0----",
+            Clv => "------0-",
+            Clr | Clra | Clrb => "----0100",
+            Com | Coma | Comb => "----**01",
+            Daa => "----**?*",
+            Dec | Deca | Decb | Inc | Inca | Incb => "----***-",
+            Dex | Dey | Inx | Iny => "-----*--",
+            Fdiv => "-----***",
+            Idiv => "-----*0*",
+            Lsr | Lsra | Lsrb | Lsrd => "----0***",
+            Mul => "-------*",
+            Rti | Tap => "*v******",
+            Sec => "-------1",
+            Sei | Swi => "---1----",
+            Sev => "------1-",
+            Tst | Tsta | Tstb => "----**00",
+            Abx | Aby | Bcc | Bcs | Beq | Bge | Bgt | Bhi | Ble | Bls | Blt | Bmi | Bne | Bpl
+            | Bra | Brclr | Brn | Brset | Bsr | Bvc | Bvs | Des | Ins | Jmp | Jsr | Nop | Psha
+            | Pshb | Pshx | Pshy | Pula | Pulb | Pulx | Puly | Rts | Stop | Test | Tpa | Tsx
+            | Tsy | Txs | Tys | Wai | Xgdx | Xgdy => "--------",
+        }
+    }
+}
+
 impl fmt::Display for Op {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.mnemonic())

@@ -16,7 +16,7 @@ use super::cells::CellBufferPanel;
 use super::course::CoursePanel;
 use super::goto::GotoLabel;
 use super::i18n::tr;
-use super::keys::{keyboard_keys, keys_widget};
+use super::keys::keys_widget;
 use super::layout::{self, Mode};
 use super::lcd::LcdPanel;
 use super::listing::ListingPanel;
@@ -227,6 +227,7 @@ impl App {
             // Edits made in another editor reload the program even while
             // the window is idle (no frames are drawn then).
             app.watcher = Some(SourceWatcher::start(&cc.egui_ctx));
+            super::editor::keep_recovery(&mut app.session);
         }
         // Files a browser dialog reads arrive between frames: show them.
         let ctx = cc.egui_ctx.clone();
@@ -237,6 +238,7 @@ impl App {
     /// The app on given settings (tests use this; no storage, no window).
     pub fn with_settings(settings: Settings, initial: AppInput, autorun: Option<Autorun>) -> Self {
         let mut session = Session::new(settings);
+        session.edits.close_ok = autorun.is_some(); // a scripted run closes itself
         session.open(initial);
         // A scripted run that works with the course names its own folder.
         let mut course = CoursePanel::new(autorun.as_ref().and_then(|a| a.data.clone()));
@@ -309,6 +311,7 @@ impl App {
         self.last_frame = Some(start);
         self.apply_look(&ctx);
 
+        super::editor::frame(&ctx, &mut self.session, &mut self.listing);
         self.shortcuts(&ctx);
         // A file or folder dropped on the window opens like File > Open. (A
         // page knows only the name of a dropped file, not its path: the
@@ -320,7 +323,7 @@ impl App {
             self.session.open(AppInput::Path(p));
         }
         self.files.show(&ctx, &mut self.session);
-        let held = keyboard_keys(&ctx) | self.mouse_keys;
+        let held = super::editor::board_keys(&ctx, &self.session) | self.mouse_keys;
         self.session.set_held_keys(held);
         if let Some(a) = &mut self.autorun {
             a.drive(&mut self.session, &ctx, &self.stats.report());
@@ -376,6 +379,7 @@ impl App {
         }
 
         self.goto.ui(&ctx, &mut self.session);
+        super::editor::dialogs::show(&ctx, &mut self.session);
         if self.session.settings.frame_overlay {
             self.overlay(&ctx);
         }
@@ -679,6 +683,7 @@ impl App {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button(t("File"), |ui| {
                 menu_items(ui, "file", |ui| {
+                    super::editor::file_menu(ui, &mut self.session, &mut self.listing);
                     if ui
                         .add(egui::Button::new(t("Open file…")).shortcut_text(sc(&OPEN)))
                         .clicked()
@@ -740,6 +745,10 @@ impl App {
                         ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 });
+            });
+            let (s, l) = (&mut self.session, &mut self.listing);
+            ui.menu_button(t("Edit"), |ui| {
+                menu_items(ui, "edit", |ui| super::editor::edit_menu(ui, s, l))
             });
             ui.menu_button(t("Debug"), |ui| {
                 menu_items(ui, "debug", |ui| {
@@ -937,6 +946,7 @@ impl App {
             ui.label(RichText::new(format!("{} {:>11}", t("cycles"), s.cycles())).monospace())
                 .on_hover_text(t("E-clock cycles since reset (2 MHz)"));
             ui.add(egui::Label::new(RichText::new(s.run_state_text()).strong()).truncate());
+            super::editor::run_badge(ui, s);
         });
     }
 
@@ -979,7 +989,8 @@ impl eframe::App for App {
         // another frame, and not every window system reports the title back
         // (Xvfb without a window manager does not), so comparing with the
         // viewport's title would repaint forever.
-        let title = format!("hc11lab — {}", self.session.title());
+        let unsaved = super::editor::title_mark(&self.session);
+        let title = format!("hc11lab — {}{unsaved}", self.session.title());
         if self.sent_title != title {
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -44,6 +44,12 @@
 //!
 //! The report also gives where the LCD was drawn (`lcd_rect X Y W H` in
 //! points, and `pixels_per_point`), for tests that read the screen.
+//! - `edit=N` — once the script is done, the editor at the end of line N of
+//!   the main file, with the keyboard (for keys sent from outside);
+//! - `editor_report=PATH` — written whenever the editor's text, its
+//!   assembly or the board keys change: `unsaved 0|1`, `board_keys MASK`
+//!   (every board key seen down since the script ended), `problem ...` and
+//!   one `line N: $ADDR BYTES` per line of the main file that assembled.
 //!
 //! Settings from earlier sessions are ignored and not saved in such a run.
 
@@ -99,6 +105,15 @@ pub struct Autorun {
     /// E-cycles and time when the script ended (the speed is measured
     /// from there to `done`).
     measured_from: Option<(u64, Instant)>,
+    /// The editor at the end of this line of the main file once done.
+    pub edit: Option<u32>,
+    /// Where to write what the editor holds and assembled.
+    pub editor_report: Option<PathBuf>,
+    /// Board keys seen down since the script ended.
+    keys_seen: u8,
+    /// What the last editor report was made of (assembly, text, keys,
+    /// unsaved).
+    reported: Option<(u64, u64, u8, bool)>,
     /// The key script was still running at `play_limit`.
     unfinished: bool,
     /// How long the key script may run ([`PLAY_LIMIT`]).
@@ -148,7 +163,7 @@ pub enum AutorunError {
     NotPair(String),
     /// A name this version does not know.
     #[error(
-        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size, links, data, lesson, answer, check, handin)"
+        "HC11LAB_AUTORUN: unknown item `{0}` (keys, select, run, frames, idle_ms, done, quit_after_ms, size, links, data, lesson, answer, check, handin, edit, editor_report)"
     )]
     Unknown(String),
     /// A value that does not parse.
@@ -223,6 +238,8 @@ impl Autorun {
                 "answer" => a.answers.push(v.into()),
                 "check" => a.check = Some(v.into()),
                 "handin" => a.hand_in = Some(v.into()),
+                "edit" => a.edit = Some(v.parse().map_err(|_| bad())?),
+                "editor_report" => a.editor_report = Some(PathBuf::from(v)),
                 "idle_ms" => a.idle = Some(Duration::from_millis(v.parse().map_err(|_| bad())?)),
                 "quit_after_ms" => {
                     a.quit_after = Some(Duration::from_millis(v.parse().map_err(|_| bad())?))
@@ -260,6 +277,10 @@ impl Autorun {
 
     /// Advances the script by one frame.
     pub fn drive(&mut self, session: &mut Session, ctx: &egui::Context, frames: &str) {
+        if !matches!(self.state, State::Start | State::Playing(_)) {
+            self.keys_seen |= session.keys_down();
+            self.report_editor(session);
+        }
         match self.state {
             State::Start => {
                 if !session.has_machine() {
@@ -307,6 +328,16 @@ impl Autorun {
                     if let Some(speed) = self.run {
                         session.settings.speed = speed;
                         session.run();
+                    }
+                    if let Some(line) = self.edit {
+                        let end = session
+                            .edits
+                            .buffers
+                            .first()
+                            .map_or(0, |b| b.line(line).len());
+                        session.edits.request.reveal = Some((0, line, end));
+                        session.edits.request.editor = true;
+                        session.edits.request.focus = true;
                     }
                     self.state = State::Settling(0);
                     self.reset_stats = true;
@@ -424,6 +455,54 @@ impl Autorun {
             };
         }
         self.course = CourseState::Done(lines);
+    }
+
+    /// Writes the editor report when something in it changed.
+    fn report_editor(&mut self, session: &Session) {
+        let Some(path) = &self.editor_report else {
+            return;
+        };
+        let live = session.edits.live();
+        let key = (
+            live.map_or(0, |l| l.id),
+            session.edits.buffers.first().map_or(0, |b| b.generation),
+            self.keys_seen,
+            session.edits.has_unsaved(),
+        );
+        if self.reported == Some(key) || session.edits.assembling() {
+            return;
+        }
+        self.reported = Some(key);
+        let mut out = format!(
+            "unsaved {}\nboard_keys {}\n",
+            u8::from(session.edits.has_unsaved()),
+            self.keys_seen
+        );
+        for p in &session.problems {
+            let at = p.at.as_ref().map_or(0, |a| a.1);
+            let first = p.message.lines().next().unwrap_or("");
+            out.push_str(&format!("problem {} {at}: {first}\n", p.severity));
+        }
+        if let (Some(l), Some(b)) = (live, session.edits.buffers.first()) {
+            if let Some(f) = session.edits.live_of_buffer(0) {
+                for (i, ll) in b.now_to_live().into_iter().enumerate() {
+                    let code =
+                        ll.and_then(|ll| l.files[f].code.get(ll as usize - 1).cloned().flatten());
+                    if let Some(c) = code {
+                        let hex: Vec<String> = c.bytes.iter().map(|x| format!("{x:02X}")).collect();
+                        out.push_str(&format!(
+                            "line {}: ${:04X} {}\n",
+                            i + 1,
+                            c.addr,
+                            hex.join(" ")
+                        ));
+                    }
+                }
+            }
+        }
+        if let Err(e) = std::fs::write(path, out) {
+            eprintln!("hc11lab autorun: cannot write {}: {e}", path.display());
+        }
     }
 
     fn finish(&mut self, session: &Session, ctx: &egui::Context, frames: &str) {

@@ -174,6 +174,7 @@ impl ExercisesPanel {
             crate::lesson::start::copy_starter(&dir, &work).map_err(|e| e.to_string())?;
         }
         session.open(AppInput::Path(main.clone()));
+        session.edits.request.editor = true; // the copy opens in the editor
         Ok(main)
     }
 
@@ -323,8 +324,8 @@ impl ExercisesPanel {
                 )
             } else {
                 t(
-                    "Your copy lives in the folder shown below; edit it in your editor, \
-                   the window reloads when you save.",
+                    "Your copy lives in the folder shown below and opens in the editor here \
+                     (or edit it in your own editor: the window reloads when you save).",
                 )
             };
             if ui
@@ -361,11 +362,16 @@ impl ExercisesPanel {
             if ui
                 .add_enabled(started && !running, egui::Button::new(t("Check")))
                 .on_hover_text(t(
-                    "Grade your copy with the course's checks (as the server does)",
+                    "Save the editor's changes and grade your copy with the course's checks \
+                     (as the server does)",
                 ))
                 .clicked()
             {
-                self.check_in(&id, lang);
+                // What the editor holds is what is checked: saved first.
+                match work.as_deref().map(|w| session.save_files_under(w)) {
+                    Some(Err(e)) => self.message = Some((false, e)),
+                    _ => self.check_in(&id, lang),
+                }
             }
             if ui
                 .add_enabled(started, egui::Button::new(t("Hand in")))

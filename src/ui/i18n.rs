@@ -76,7 +76,11 @@ pub fn problem_text(lang: Lang, message: &str) -> String {
 
 /// The German of `en`, if the table has it.
 pub fn german(en: &str) -> Option<&'static str> {
-    GERMAN.iter().find(|(e, _)| *e == en).map(|(_, d)| *d)
+    GERMAN
+        .iter()
+        .find(|(e, _)| *e == en)
+        .map(|(_, d)| *d)
+        .or_else(|| super::editor::words::german(en))
 }
 
 /// English label -> German label.
@@ -145,27 +149,27 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Exercise", "Aufgabe"),
     ("Open my copy", "Meine Kopie öffnen"),
     ("Start (copy the starter code)", "Beginnen (Startcode kopieren)"),
-    ("Your copy lives in the folder shown below; edit it in your editor, the window reloads when you save.", "Deine Kopie liegt im unten gezeigten Ordner; bearbeite sie in deinem Editor, das Fenster lädt beim Speichern neu."),
+    ("Your copy lives in the folder shown below and opens in the editor here (or edit it in your own editor: the window reloads when you save).", "Deine Kopie liegt im unten gezeigten Ordner und öffnet sich hier im Editor (oder bearbeite sie in deinem eigenen Editor: das Fenster lädt beim Speichern neu)."),
     ("Opened", "Geöffnet"),
-    ("Your copy lives in this page (the browser's storage); bring in what you edited on your computer with Take files from my computer.", "Ihre Kopie liegt in dieser Seite (im Speicher des Browsers); was Sie auf Ihrem Computer bearbeitet haben, holen Sie mit Dateien von meinem Computer holen herein."),
+    ("Your copy lives in this page (the browser's storage); bring in what you edited on your computer with Take files from my computer.", "Deine Kopie liegt in dieser Seite (im Speicher des Browsers); was du auf deinem Computer bearbeitet hast, holst du mit Dateien von meinem Computer holen herein."),
     ("Take files from my computer…", "Dateien von meinem Computer holen…"),
-    ("Copy files from your computer (or a zip) into your copy; a file of the same name is replaced", "Dateien von Ihrem Computer (oder ein Zip) in Ihre Kopie kopieren; eine Datei gleichen Namens wird ersetzt"),
+    ("Copy files from your computer (or a zip) into your copy; a file of the same name is replaced", "Dateien von deinem Computer (oder ein Zip) in deine Kopie kopieren; eine Datei gleichen Namens wird ersetzt"),
     ("Opened {}: a copy kept in the browser as {}.", "{} geöffnet: eine Kopie liegt im Browser als {}."),
     ("Download the sources (.zip)…", "Quelltexte herunterladen (.zip)…"),
-    ("The program's source files in one zip, saved where you choose (in a browser: downloaded)", "Die Quelltexte des Programms in einem Zip, gespeichert, wo Sie wählen (im Browser: heruntergeladen)"),
+    ("The program's source files in one zip, saved where you choose (in a browser: downloaded)", "Die Quelltexte des Programms in einem Zip, gespeichert, wo du wählst (im Browser: heruntergeladen)"),
     ("Saved {}.", "{} gespeichert."),
     ("Downloaded {}.", "{} heruntergeladen."),
     ("Not saved.", "Nicht gespeichert."),
     ("Files in the browser…", "Dateien im Browser…"),
     ("Files in the browser", "Dateien im Browser"),
     ("This page keeps {} KB in the browser's storage (about {} KB allowed).", "Diese Seite belegt {} KB im Speicher des Browsers (etwa {} KB erlaubt)."),
-    ("Your files stay in this browser only: download what you want to keep elsewhere.", "Ihre Dateien bleiben nur in diesem Browser: laden Sie herunter, was Sie anderswo behalten wollen."),
+    ("Your files stay in this browser only: download what you want to keep elsewhere.", "Deine Dateien bleiben nur in diesem Browser: lade herunter, was du anderswo behalten willst."),
     ("Open", "Öffnen"),
     ("Download", "Herunterladen"),
     ("Really delete?", "Wirklich löschen?"),
     ("Delete", "Löschen"),
     ("Deleted {}.", "{} gelöscht."),
-    ("Choose the files in the browser's dialog…", "Wählen Sie die Dateien im Dialog des Browsers…"),
+    ("Choose the files in the browser's dialog…", "Wähle die Dateien im Dialog des Browsers…"),
     ("Nothing copied: no file chosen.", "Nichts kopiert: keine Datei gewählt."),
     ("Copied into {}: {}.", "Kopiert nach {}: {}."),
     ("Check", "Prüfen"),

@@ -288,11 +288,19 @@ pub struct ListingPanel {
     prepared: Vec<PreparedFile>,
     prepared_for: Option<(usize, bool)>,
     symbols: HashMap<String, usize>,
-    /// The file shown.
-    pub tab: FileId,
+    /// The file shown: an index into the editor's files (the program's
+    /// files come first, in its order).
+    pub tab: usize,
     scroll_to: Option<(FileId, u32)>,
+    /// A line of the program to show once the session is at hand, and
+    /// whether the editor's cursor goes there too.
+    pending_reveal: Option<(FileId, u32, bool)>,
     disasm: Vec<DisasmLine>,
     disasm_for: Option<usize>,
+    /// The listing is the editor (Ctrl+E, a click into the text).
+    editing: bool,
+    /// The editor.
+    pub editor: super::editor::view::EditorView,
 }
 
 impl ListingPanel {
@@ -394,10 +402,52 @@ impl ListingPanel {
         }
     }
 
-    /// Scrolls to a line (and shows its file) on the next frame.
+    /// Scrolls to a line of the program (and shows its file) on the next
+    /// frame, as after a stop: the editor's cursor stays where it is (a
+    /// breakpoint hit while typing does not move it).
     pub fn reveal(&mut self, file: FileId, line: u32) {
-        self.tab = file;
         self.scroll_to = Some((file, line));
+        self.pending_reveal = Some((file, line, false));
+    }
+
+    /// The editor's file shown (an index into `session.edits.buffers`).
+    pub fn current(&self) -> usize {
+        self.tab
+    }
+
+    /// True while the panel is the editor.
+    pub fn is_editing(&self) -> bool {
+        self.editing
+    }
+
+    /// A line of the program to show: its file's tab, and in the editor the
+    /// line where it is now.
+    fn take_reveal(&mut self, session: &mut Session, program: &Program) {
+        let Some((f, l, cursor)) = self.pending_reveal.take() else {
+            return;
+        };
+        let Some(b) = program
+            .files
+            .get(f)
+            .and_then(|f| session.edits.find(&f.path))
+        else {
+            return;
+        };
+        self.tab = b;
+        if self.editing {
+            if let Some(now) = session
+                .edits
+                .buffers
+                .get(b)
+                .and_then(|x| x.loaded_to_now(l))
+            {
+                if cursor {
+                    session.edits.request.reveal = Some((b, now, 0));
+                } else {
+                    self.editor.scroll_to_line(b, now);
+                }
+            }
+        }
     }
 
     /// Shows the panel.
@@ -405,56 +455,54 @@ impl ListingPanel {
         let dark = ui.visuals().dark_mode;
         self.refresh(session, dark);
         if let Some((f, l)) = session.take_reveal_line() {
-            self.reveal(f, l);
+            // Asked for (a problem, a label, a link): the cursor goes there.
+            self.scroll_to = Some((f, l));
+            self.pending_reveal = Some((f, l, true));
+        }
+        if std::mem::take(&mut session.edits.request.editor) {
+            self.editing = true;
+        }
+        if let Some((b, _, _)) = session.edits.request.reveal {
+            self.tab = b;
         }
         let Some(program) = session.program().cloned() else {
+            if !session.edits.buffers.is_empty() {
+                // New files, no program: they can still be edited.
+                self.tab = self.tab.min(session.edits.buffers.len() - 1);
+                self.file_tabs(ui, session, &Program::default());
+                ui.separator();
+                self.editor.ui(ui, session, self.tab);
+                return;
+            }
             ui.weak(tr(
                 session.lang(),
                 "No program loaded: File > Open, or see the Problems panel.",
             ));
             return;
         };
-        if program.files.is_empty() {
+        if program.files.is_empty() && session.edits.buffers.is_empty() {
             self.disassembly(ui, session, &program);
             return;
         }
-        // Tabs; a drop-down where a row of tabs would take several lines.
-        let name_of = |f: &crate::image::SourceFile| {
-            f.path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| f.path.display().to_string())
-        };
-        if ui.available_width() < 420.0 && program.files.len() > 2 {
-            let current = program.files.get(self.tab).map(name_of).unwrap_or_default();
-            ui.horizontal(|ui| {
-                let label = ui.label(tr(session.lang(), "File"));
-                egui::ComboBox::from_id_salt("listing-file")
-                    .selected_text(current)
-                    .width(ui.available_width() - 8.0)
-                    .show_ui(ui, |ui| {
-                        for (i, f) in program.files.iter().enumerate() {
-                            ui.selectable_value(&mut self.tab, i, name_of(f));
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
-            });
-        } else {
-            ui.horizontal_wrapped(|ui| {
-                for (i, f) in program.files.iter().enumerate() {
-                    if ui
-                        .selectable_label(self.tab == i, name_of(f))
-                        .on_hover_text(f.path.display().to_string())
-                        .clicked()
-                    {
-                        self.tab = i;
-                    }
-                }
-            });
-        }
+        self.take_reveal(session, &program);
+        self.tab = self.tab.min(session.edits.buffers.len().saturating_sub(1));
+        self.file_tabs(ui, session, &program);
         ui.separator();
-        let file = self.tab.min(program.files.len() - 1);
+        let bi = self.tab;
+        let shown = session.edits.buffers.get(bi);
+        let file_of_tab = shown.and_then(|b| program.files.iter().position(|f| f.path == b.path));
+        let must_edit = shown.is_some_and(|b| b.differs_from_run()) || file_of_tab.is_none();
+        if shown.is_some() && (self.editing || must_edit) {
+            self.editor.ui(ui, session, bi);
+            return;
+        }
+        let Some(file) = file_of_tab.or(if program.files.is_empty() {
+            None
+        } else {
+            Some(0)
+        }) else {
+            return;
+        };
         let Some(pf) = self.prepared.get(file) else {
             return;
         };
@@ -705,9 +753,11 @@ impl ListingPanel {
                                             .sense(Sense::click())
                                             .selectable(false),
                                     )
+                                    .on_hover_cursor(egui::CursorIcon::Text)
                                     .clicked()
                                 {
-                                    actions.push(Action::Select(file, line_no));
+                                    // A click into the text: the editor, there.
+                                    actions.push(Action::Edit(file, line_no, start));
                                 }
                             }
                         }
@@ -742,6 +792,18 @@ impl ListingPanel {
                 Action::ToggleLine(f, l) => session.toggle_breakpoint_line(f, l),
                 Action::ToggleAddr(addr) => session.toggle_breakpoint(addr),
                 Action::Select(f, l) => session.select(Selection::Line { file: f, line: l }),
+                Action::Edit(f, l, col) => {
+                    session.select(Selection::Line { file: f, line: l });
+                    let b = program
+                        .files
+                        .get(f)
+                        .and_then(|x| session.edits.find(&x.path));
+                    if let Some(b) = b {
+                        self.editing = true;
+                        session.edits.request.reveal = Some((b, l, col));
+                        session.edits.request.focus = true;
+                    }
+                }
                 Action::GoToSymbol(i) => {
                     if let Some((f, l)) = program.symbols.get(i).and_then(|s| s.defined_at) {
                         self.reveal(f, l);
@@ -755,10 +817,144 @@ impl ListingPanel {
     }
 }
 
+impl ListingPanel {
+    /// The files as tabs (a drop-down where a row of tabs would take
+    /// several lines), a dot on those with unsaved changes; then the
+    /// switch between listing and editor, and a new file.
+    fn file_tabs(&mut self, ui: &mut egui::Ui, session: &mut Session, program: &Program) {
+        let lang = session.lang();
+        let entries: Vec<(String, String)> = if session.edits.buffers.is_empty() {
+            program
+                .files
+                .iter()
+                .map(|f| {
+                    let name = f
+                        .path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| f.path.display().to_string());
+                    (name, f.path.display().to_string())
+                })
+                .collect()
+        } else {
+            session
+                .edits
+                .buffers
+                .iter()
+                .map(|b| {
+                    let dot = if b.is_dirty() { " *" } else { "" };
+                    (format!("{}{dot}", b.name()), b.path.display().to_string())
+                })
+                .collect()
+        };
+        let editable = !session.edits.buffers.is_empty();
+        let shown_differs = session.edits.buffers.get(self.tab).is_some_and(|b| {
+            b.differs_from_run() || !program.files.iter().any(|f| f.path == b.path)
+        });
+        let switch = |ui: &mut egui::Ui, this: &mut Self, session: &mut Session| {
+            if !editable {
+                return;
+            }
+            if this.editing {
+                let r = ui
+                    .add_enabled(!shown_differs, egui::Button::new(tr(lang, "Listing")))
+                    .on_hover_text(tr(
+                        lang,
+                        "The listing: links, narrow columns, the running program's text",
+                    ))
+                    .on_disabled_hover_text(tr(
+                        lang,
+                        "This text is not the running program's: F7 assembles and resets first.",
+                    ));
+                if r.clicked() {
+                    this.editing = false;
+                }
+            } else if ui
+                .button(tr(lang, "Edit"))
+                .on_hover_text(tr(
+                    lang,
+                    "Edit the source here (Ctrl+E, or click into the text)",
+                ))
+                .clicked()
+            {
+                super::editor::edit_here(session);
+            }
+            if ui
+                .small_button("+")
+                .on_hover_text(tr(lang, "New file (Ctrl+N)"))
+                .clicked()
+            {
+                session.new_file();
+            }
+        };
+        if ui.available_width() < 420.0 && entries.len() > 2 {
+            let current = entries
+                .get(self.tab)
+                .map(|e| e.0.clone())
+                .unwrap_or_default();
+            // Room for the switch and `+` beside the drop-down.
+            let button = |ui: &egui::Ui, text: &str| {
+                egui::WidgetText::from(text)
+                    .into_galley(
+                        ui,
+                        Some(egui::TextWrapMode::Extend),
+                        f32::INFINITY,
+                        egui::TextStyle::Button,
+                    )
+                    .size()
+                    .x
+                    + 2.0 * ui.spacing().button_padding.x
+                    + ui.spacing().item_spacing.x
+            };
+            let reserve = if editable {
+                let switch_label = if self.editing { "Listing" } else { "Edit" };
+                button(ui, tr(lang, switch_label)) + button(ui, "+")
+            } else {
+                0.0
+            };
+            ui.horizontal(|ui| {
+                let label = ui.label(tr(lang, "File"));
+                let width = (ui.available_width() - 8.0 - reserve).max(40.0);
+                ui.scope(|ui| {
+                    // The name is cut to the room left beside the buttons.
+                    ui.set_max_width(width);
+                    egui::ComboBox::from_id_salt("listing-file")
+                        .selected_text(current)
+                        .truncate()
+                        .width(width)
+                        .show_ui(ui, |ui| {
+                            for (i, (name, _)) in entries.iter().enumerate() {
+                                ui.selectable_value(&mut self.tab, i, name);
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                });
+                switch(ui, self, session);
+            });
+        } else {
+            ui.horizontal_wrapped(|ui| {
+                for (i, (name, path)) in entries.iter().enumerate() {
+                    if ui
+                        .selectable_label(self.tab == i, name)
+                        .on_hover_text(path)
+                        .clicked()
+                    {
+                        self.tab = i;
+                    }
+                }
+                switch(ui, self, session);
+            });
+        }
+    }
+}
+
 enum Action {
     ToggleLine(FileId, u32),
     ToggleAddr(u16),
     Select(FileId, u32),
+    /// Into the editor at this line and byte column.
+    Edit(FileId, u32, usize),
     GoToSymbol(usize),
     RunTo(u16),
     ShowMemory(u16),

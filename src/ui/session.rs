@@ -166,6 +166,8 @@ pub struct Session {
     /// [`crate::lesson::program::LessonProgram::board_key`] gives it, and
     /// the board); `None`: the command line's board.
     board: Option<(String, crate::board::config::BoardSetup)>,
+    /// The files open in the editor and their live assembly.
+    pub edits: super::editor::edits::Edits,
 }
 
 impl Session {
@@ -220,6 +222,7 @@ impl Session {
             dialect: crate::open::default_dialect(),
             bench: Bench::default(),
             board: None,
+            edits: Default::default(),
         }
     }
 
@@ -1040,6 +1043,7 @@ impl ProvenanceSource for DebuggerProvenance<'_> {
 
 mod bench;
 mod breakpoints;
+mod editing;
 mod files;
 
 pub use bench::{Bench, INPUT_BITS};

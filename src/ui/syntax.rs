@@ -166,6 +166,17 @@ impl Highlighter {
     }
 }
 
+impl Highlighter {
+    /// Colours one line on its own (the course syntax carries nothing from
+    /// one line to the next), for the editor's cache of lines.
+    pub fn highlight_line(&self, line: &str, dark: bool) -> Vec<Span> {
+        self.highlight(line, dark)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,7 +48,8 @@ impl Session {
     }
 
     /// Loads what `input` names on the command line's board; problems go
-    /// to the Problems panel.
+    /// to the Problems panel. With unsaved changes in the editor it asks
+    /// first (the load waits for the answer).
     pub fn open(&mut self, input: AppInput) {
         self.board = None;
         self.load(input);
@@ -76,6 +77,10 @@ impl Session {
 
     fn load(&mut self, input: AppInput) {
         self.repaint = true;
+        if !self.edits.may_leave() {
+            self.edits.question = Some(super::super::editor::edits::Question::BeforeOpen(input));
+            return;
+        }
         let loaded = crate::ui::load::load_in(&input, self.dialect);
         self.problems = loaded.problems;
         if let AppInput::Path(p) = &input {
@@ -124,7 +129,12 @@ impl Session {
     pub fn set_dialect(&mut self, dialect: crate::asm::Dialect) {
         if self.dialect != dialect {
             self.dialect = dialect;
-            self.reload();
+            if self.edits.has_unsaved() || self.edits.run_differs() {
+                // The editor's texts, not the files on disk.
+                self.assemble_and_reset();
+            } else {
+                self.reload();
+            }
         }
     }
 
@@ -148,8 +158,13 @@ impl Session {
             return;
         }
         self.last_poll = Some(now);
-        let changed = self.mtimes.iter().any(|(p, t)| mtime(p) != *t);
-        if changed {
+        let changed: Vec<PathBuf> = self
+            .mtimes
+            .iter()
+            .filter(|(p, t)| mtime(p) != *t)
+            .map(|(p, _)| p.clone())
+            .collect();
+        if !changed.is_empty() && !self.editor_takes_disk_change(&changed) {
             self.reload();
             self.status = tr(self.lang, "Reloaded: a source file changed on disk.").into();
         }
@@ -170,6 +185,7 @@ impl Session {
     /// Installs a program (replacing the previous one) and loads it onto a
     /// fresh machine.
     pub fn set_program(&mut self, program: Program, origin: Origin) {
+        let before = self.program_key();
         let program = Arc::new(program);
         self.program = Some(program.clone());
         self.origin = Some(origin);
@@ -213,6 +229,7 @@ impl Session {
         self.recording_since = None;
         self.mark_before();
         self.switch_watches();
+        self.editor_loaded(before);
         self.restore_breakpoints();
         self.reapply_bench();
         let warnings = self
@@ -233,6 +250,7 @@ impl Session {
 
     /// Shows the sources of a program that did not assemble, with no machine.
     pub fn set_sources(&mut self, sources: Program, origin: Origin) {
+        let before = self.program_key();
         self.program = Some(Arc::new(sources));
         self.origin = Some(origin);
         self.generation += 1;
@@ -244,16 +262,27 @@ impl Session {
         self.dbg = None;
         self.mark_before();
         self.switch_watches();
+        self.editor_loaded(before);
     }
 
     /// The program's source files as (path relative to the main file's
     /// folder, text); for the bundled program all of `firmware/` under the
     /// names the authors gave them.
     pub fn source_files(&self) -> Vec<(PathBuf, String)> {
+        // What the editor holds, where it holds the file.
+        let text_of = |path: &std::path::Path, text: &str| {
+            self.edits
+                .find(path)
+                .and_then(|i| self.edits.buffers.get(i))
+                .map_or_else(|| text.to_string(), |b| b.text.clone())
+        };
         if self.origin == Some(Origin::Bundled) {
             return crate::firmware::FILES
                 .iter()
-                .map(|(n, t)| (PathBuf::from(n), t.to_string()))
+                .map(|(n, t)| {
+                    let shown = PathBuf::from(crate::firmware::FOLDER).join(n);
+                    (PathBuf::from(n), text_of(&shown, t))
+                })
                 .collect();
         }
         let Some(p) = self.program.as_deref() else {
@@ -276,7 +305,7 @@ impl Session {
                     .map(PathBuf::from)
                     .or_else(|| f.path.file_name().map(PathBuf::from))
                     .unwrap_or_else(|| PathBuf::from("source.asm"));
-                (rel, f.text.clone())
+                (rel, text_of(&f.path, &f.text))
             })
             .collect()
     }
@@ -313,6 +342,8 @@ impl Session {
             crate::platform::fs::write(&path, text.as_bytes())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }
+        // The copy holds the editor's texts: nothing is lost by leaving them.
+        self.edits.allow_leave();
         self.open(AppInput::Path(main.clone()));
         self.status = trf(
             self.lang,
