@@ -8,13 +8,16 @@
 //!
 //! Entry points: [`cli::run`] (`hc11lab grade`), [`grade_batch`] and
 //! [`write_reports`] for a course, [`Grader`] / [`grade_one`] for one
-//! submission (`hc11lab lesson check`), [`run_gradescope`] for Gradescope.
+//! submission (`hc11lab lesson check`), [`autograder::grade_in_place`] for
+//! a course platform (PrairieLearn, Gradescope; [`run_gradescope`] is the
+//! older entry), [`Grader::write_prepared`] for the prepared reference.
 //!
 //! Owns: assignments, submissions, running the checks, the reference image
 //! format ([`reference`]) and the reports. Must not know about: lessons
 //! (they build on grading) or the window.
 
 pub mod assignment;
+pub mod autograder;
 pub mod batch;
 pub mod cli;
 pub mod engine;
@@ -42,7 +45,7 @@ pub use assignment::{Assignment, Check, CheckKind, Limits, Visibility};
 pub use batch::{
     grade_batch, grade_one, run_gradescope, terminal_progress, try_grade_one, GradeOptions,
 };
-pub use engine::Grader;
+pub use engine::{Grader, Prepared, PREPARED_FILE};
 pub use error::{GradeError, SubmissionError};
 pub use report::{summary_line, write_reports};
 pub use result::{BatchReport, CheckResult, SubmissionResult, SubmissionStatus};

@@ -156,7 +156,8 @@ struct GradeArgs {
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// Grade one submission as Gradescope's autograder does
-    /// (default /autograder/submission -> /autograder/results/results.json).
+    /// (default /autograder/submission -> /autograder/results/results.json);
+    /// the older spelling of --platform gradescope, which also takes the two paths.
     #[arg(long)]
     gradescope: bool,
     /// Grade identical programs again instead of reusing the first result.
@@ -170,9 +171,30 @@ struct GradeArgs {
     #[arg(long, value_name = "DIALECT")]
     dialect: Option<asm::Dialect>,
     /// Grade only part K of N of the batch (split by submission name, the
-    /// same on every machine) and write shard.json for `grade merge`.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<grade::shard::ShardSpec>,
+    /// same on every machine) and write shard.json for `grade merge`;
+    /// auto/N takes K from the job array (JOB_COMPLETION_INDEX,
+    /// SLURM_ARRAY_TASK_ID) or --shard-index. `{shard}` in --out becomes K.
+    #[arg(long, value_name = "K/N|auto/N")]
+    shard: Option<grade::shard::ShardArg>,
+    /// With --shard auto/N: this task's index, from 0 (GitHub Actions:
+    /// ${{ strategy.job-index }}).
+    #[arg(long, value_name = "I")]
+    shard_index: Option<usize>,
+    /// Grade the one submission a course platform put in place and write
+    /// its results.json there: prairielearn (/grade/student ->
+    /// /grade/results/results.json) or gradescope (/autograder/submission
+    /// -> /autograder/results/results.json).
+    #[arg(long, value_name = "prairielearn|gradescope")]
+    platform: Option<grade::autograder::Platform>,
+    /// Stands in for / in the --platform paths (to try a platform's layout
+    /// in a folder).
+    #[arg(long, value_name = "ROOT", requires = "platform")]
+    platform_root: Option<PathBuf>,
+    /// Run the reference through every check once and write the result
+    /// beside assignment.toml (reference.prepared), so later gradings by
+    /// this same hc11lab build skip it (a container image's set-up step).
+    #[arg(long)]
+    prepare: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -180,7 +202,8 @@ enum GradeCommand {
     /// Merge the --out folders of `grade --shard K/N` runs into one report
     /// set (the same a single run writes, similarity across all shards).
     Merge {
-        /// The output folders of the shards (each holds a shard.json).
+        /// The output folders of the shards (each holds a shard.json), or a
+        /// folder of them (the SHARDS of `--out SHARDS/{shard}`).
         #[arg(value_name = "SHARD_DIR", required = true)]
         dirs: Vec<PathBuf>,
         /// Where the merged reports go (default grade-report).
@@ -903,8 +926,19 @@ fn cmd_grade(args: GradeArgs) -> anyhow::Result<ExitCode> {
             jobs: args.jobs,
             gradescope: args.gradescope,
             no_cache: args.no_cache,
-            shard: args.shard,
+            shard: match args.shard {
+                Some(grade::shard::ShardArg::Fixed(spec)) => Some(spec),
+                _ => None,
+            },
             dialect: args.dialect,
+            shard_auto: match args.shard {
+                Some(grade::shard::ShardArg::Auto { count }) => Some(count),
+                _ => None,
+            },
+            shard_index: args.shard_index,
+            platform: args.platform,
+            platform_root: args.platform_root,
+            prepare: args.prepare,
         }),
     };
     match result {

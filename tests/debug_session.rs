@@ -440,3 +440,41 @@ fn a_breakpoint_on_the_entry_stops_the_first_run_before_it() {
         assert_eq!(s.pc, 0xC003, "fast {fast}: {}", s.message);
     }
 }
+
+/// A run cut into slices stops where one uninterrupted run stops, with the
+/// same hit count, whatever the slice: a slice that ends right after a
+/// breakpoint was asked (and said go on) does not count that visit again
+/// when the next slice starts there.
+#[test]
+fn slices_count_each_breakpoint_visit_once() {
+    for fast in [true, false] {
+        let mut whole = debugger();
+        whole.set_fast_path(fast);
+        whole.add_breakpoint("inner:3").unwrap();
+        let expected = whole.run();
+        assert!(matches!(
+            expected.reason,
+            Reason::Breakpoint { hits: 3, .. }
+        ));
+        for slice in 1..=40 {
+            let mut d = debugger();
+            d.set_fast_path(fast);
+            d.add_breakpoint("inner:3").unwrap();
+            let stop = loop {
+                let s = d.run_for(slice);
+                if !matches!(s.reason, Reason::Budget { .. }) {
+                    break s;
+                }
+            };
+            assert!(
+                matches!(stop.reason, Reason::Breakpoint { hits: 3, .. }),
+                "fast {fast}, slices of {slice}: {:?}",
+                stop.reason
+            );
+            assert_eq!(
+                stop.cycles, expected.cycles,
+                "fast {fast}, slices of {slice}: stopped at another visit"
+            );
+        }
+    }
+}

@@ -215,37 +215,201 @@ fn four_shards_merge_to_the_reports_of_one_run() {
     assert!(err.contains("K/N"), "{err}");
 }
 
-/// The shipped GitHub Actions example runs the commands this hc11lab has:
-/// one matrix entry per shard, each `--shard K/N` with N = the matrix size,
-/// and a merge of all of them.
-#[test]
-fn workflow_example_matches_the_command_line() {
-    let yml =
-        std::fs::read_to_string(root().join("lessons/viergewinnt/grade-sharded.yml")).unwrap();
-    let shards: usize = yml
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("SHARDS:"))
-        .and_then(|v| v.trim().parse().ok())
-        .expect("SHARDS: N");
-    let matrix = yml
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("shard: ["))
-        .expect("matrix shard list");
-    let entries: Vec<usize> = matrix
-        .trim_end_matches(']')
-        .split(',')
-        .map(|v| v.trim().parse().unwrap())
-        .collect();
-    assert_eq!(entries, (1..=shards).collect::<Vec<_>>());
-    assert!(yml.contains(r#"--shard "${{ matrix.shard }}/$SHARDS""#));
-    assert!(yml.contains("hc11lab grade merge shard-* --out grade-report"));
-    // The flags the workflow uses exist.
-    let (code, help, _) = hc11lab(&["grade", "--help"]);
-    assert_eq!(code, 0);
-    for flag in ["--shard", "--assignment", "--out"] {
-        assert!(help.contains(flag), "{flag} in grade --help");
+/// Runs hc11lab with exactly these job-array variables set (the others
+/// removed, whatever the machine running the tests has).
+fn hc11lab_in_array(args: &[&str], vars: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hc11lab"));
+    for v in [
+        "JOB_COMPLETION_INDEX",
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_MIN",
+        "SLURM_ARRAY_TASK_STEP",
+    ] {
+        cmd.env_remove(v);
     }
-    let (code, help, _) = hc11lab(&["grade", "merge", "--help"]);
-    assert_eq!(code, 0, "grade merge --help");
-    assert!(help.contains("--out"));
+    cmd.envs(vars.iter().copied());
+    let out = cmd.args(args).output().expect("run hc11lab");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A task of a job array: its variables, its extra arguments, and what
+/// it should say.
+type ArrayCase = (
+    &'static [(&'static str, &'static str)],
+    &'static [&'static str],
+    &'static str,
+);
+
+/// `--shard auto/N` takes the task's index from Kubernetes'
+/// `JOB_COMPLETION_INDEX`, from Slurm's `SLURM_ARRAY_TASK_ID` counted from
+/// `SLURM_ARRAY_TASK_MIN`, or from `--shard-index` (a GitHub Actions
+/// matrix's `strategy.job-index`); `{shard}` in `--out` names each task's
+/// folder. No index, or one outside the array, is a usage error (exit 2)
+/// and grades nothing.
+#[test]
+fn auto_shards_take_their_index_from_the_job_array() {
+    let tmp = Scratch::new("shard-auto");
+    let a = assignment(tmp.path());
+    let b = tmp.path().join("batch");
+    for name in ["anna", "ben", "cem", "dora"] {
+        copy_tree(&root().join("tests/grade_corpus/correct"), &b.join(name));
+    }
+    let out = tmp.path().join("shards").join("{shard}");
+    let (a, b, out) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    let args = |extra: &[&'static str]| {
+        let mut v = vec![
+            "grade",
+            "--assignment",
+            a,
+            b,
+            "--shard",
+            "auto/3",
+            "--out",
+            out,
+        ];
+        v.extend_from_slice(extra);
+        v
+    };
+    let cases: [ArrayCase; 4] = [
+        (
+            &[("JOB_COMPLETION_INDEX", "1")],
+            &[],
+            "shard 2/3 (index 1 from JOB_COMPLETION_INDEX)",
+        ),
+        (
+            &[
+                ("SLURM_ARRAY_TASK_ID", "12"),
+                ("SLURM_ARRAY_TASK_MIN", "10"),
+            ],
+            &[],
+            "shard 3/3 (index 2 from SLURM_ARRAY_TASK_ID 12 - SLURM_ARRAY_TASK_MIN 10)",
+        ),
+        (
+            &[],
+            &["--shard-index", "0"],
+            "shard 1/3 (index 0 from --shard-index)",
+        ),
+        // The command line wins over the environment.
+        (
+            &[("JOB_COMPLETION_INDEX", "2")],
+            &["--shard-index", "0"],
+            "shard 1/3 (index 0 from --shard-index)",
+        ),
+    ];
+    for (vars, extra, want) in cases {
+        let (code, text, err) = hc11lab_in_array(&args(extra), vars);
+        assert_eq!(code, 0, "{vars:?}: {err}");
+        assert!(text.contains(want), "{vars:?}: {text}");
+    }
+    for k in 1..=3 {
+        let dir = tmp.path().join("shards").join(k.to_string());
+        assert!(dir.join("shard.json").is_file(), "{}", dir.display());
+    }
+    // The folder of the tasks' folders is enough for the merge.
+    let merged = tmp.path().join("merged");
+    let shards = tmp.path().join("shards");
+    let (code, text, err) = hc11lab(&[
+        "grade",
+        "merge",
+        shards.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("merged 3 shard(s)"), "{text}");
+    assert!(text.contains("graded 4 submission(s)"), "{text}");
+
+    let refused: [ArrayCase; 5] = [
+        (&[], &[], "no task index"),
+        (&[("JOB_COMPLETION_INDEX", "3")], &[], "out of range"),
+        (
+            &[("JOB_COMPLETION_INDEX", "one")],
+            &[],
+            "not a whole number",
+        ),
+        (&[("SLURM_ARRAY_TASK_ID", "4")], &[], "SLURM_ARRAY_TASK_MIN"),
+        (&[], &["--shard-index", "7"], "out of range"),
+    ];
+    for (vars, extra, want) in refused {
+        let before = std::fs::read_dir(tmp.path().join("shards"))
+            .unwrap()
+            .count();
+        let (code, text, err) = hc11lab_in_array(&args(extra), vars);
+        assert_eq!(code, 2, "{vars:?} {extra:?}: {text}{err}");
+        assert!(err.contains(want), "{vars:?}: {err}");
+        let after = std::fs::read_dir(tmp.path().join("shards"))
+            .unwrap()
+            .count();
+        assert_eq!(before, after, "nothing graded");
+    }
+    let (code, _, err) =
+        hc11lab_in_array(&["grade", "--assignment", a, b, "--shard-index", "1"], &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("auto/N"), "{err}");
+}
+
+/// Merging the shards of a batch gives the reports one run gives, for
+/// every N from 1 to 64 (most shards then hold one submission or none):
+/// every report file byte for byte, similarity across shards included.
+#[test]
+fn merged_shards_equal_one_run_for_every_n_up_to_64() {
+    use hc11lab::grade::batch::grade_paths_sharded;
+    use hc11lab::grade::report::report_files;
+    use hc11lab::grade::shard::{merge_shards, ShardOutput, ShardSpec};
+    use hc11lab::grade::similarity::SimilarityOptions;
+    use hc11lab::grade::{Assignment, Grader};
+
+    let tmp = Scratch::new("shard-64");
+    let a = Assignment::load(&assignment(tmp.path())).unwrap();
+    let b = batch(tmp.path());
+    // Identical programs are graded once: after the first run every
+    // program's result is known and the shards only split and merge.
+    let grader = Grader::new(a).unwrap();
+    let sim = SimilarityOptions::default();
+    let none = |_: usize, _: usize| {};
+    let paths = [b];
+    let one = grade_paths_sharded(&grader, &paths, Some(1), &sim, &none, None).unwrap();
+    let want = report_files(&one.report).unwrap();
+    assert!(one.report.submissions.len() >= 18);
+    for n in 1..=64 {
+        let mut shards = Vec::new();
+        let mut graded = 0;
+        for k in 1..=n {
+            let spec = ShardSpec { index: k, count: n };
+            let part =
+                grade_paths_sharded(&grader, &paths, Some(1), &sim, &none, Some(spec)).unwrap();
+            graded += part.report.submissions.len();
+            let output = ShardOutput::new(
+                spec,
+                part.batch_size,
+                part.report,
+                part.sources,
+                part.starter,
+                sim,
+            );
+            // Through shard.json's text, as between machines.
+            let output: ShardOutput = serde_json::from_str(&output.to_json().unwrap()).unwrap();
+            shards.push((PathBuf::from(format!("shard {k}")), output));
+        }
+        assert_eq!(graded, one.report.submissions.len(), "N = {n}");
+        shards.reverse();
+        let merged = merge_shards(&shards).unwrap_or_else(|e| panic!("N = {n}: {e}"));
+        let got = report_files(&merged).unwrap();
+        assert_eq!(want.len(), got.len(), "N = {n}");
+        for ((wn, wt), (gn, gt)) in want.iter().zip(&got) {
+            assert_eq!(wn, gn, "N = {n}");
+            assert!(
+                wt == gt,
+                "N = {n}: {wn} differs between one run and the merged shards"
+            );
+        }
+    }
 }

@@ -357,22 +357,6 @@ impl Session {
         let Some(d) = self.dbg.as_mut() else {
             return Ok(());
         };
-        // The debugger counted the visit to a breakpoint here before the
-        // slice ended, and would count it again at the start of the next
-        // run: take that instruction as a single step (which asks no
-        // breakpoint) instead.
-        if self.visited_at.take() == Some(d.index()) && d.breakpoints.maybe_at(d.registers().pc) {
-            let index = d.index();
-            let stop = d.step_into();
-            return match stop.reason {
-                Reason::Step => Ok(()),
-                Reason::Settled { .. } => {
-                    self.visited_at = Some(index);
-                    self.script_done(&stop, out)
-                }
-                _ => self.conclude(stop, out),
-            };
-        }
         if let Some(max) = self.args.max_cycles {
             let left = max.saturating_sub(d.target().cycles());
             if left == 0 {
@@ -421,10 +405,7 @@ impl Session {
     fn conclude(&mut self, stop: Stop, out: &mut Out<'_>) -> io::Result<()> {
         let motion = self.run.as_ref().map(|r| r.motion);
         let outcome = match &stop.reason {
-            Reason::Budget { .. } => {
-                self.visited_at = Some(stop.index);
-                Outcome::Keep
-            }
+            Reason::Budget { .. } => Outcome::Keep,
             Reason::Settled { .. } => {
                 self.script_done(&stop, out)?;
                 Outcome::Keep

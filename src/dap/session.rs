@@ -103,9 +103,6 @@ pub struct Session {
     /// The launch's key script is still playing.
     pub(super) launch_script: bool,
     pub(super) finished: bool,
-    /// The debugger's position when a run slice ended at a breakpoint
-    /// address it had already asked (see `control.rs`).
-    pub(super) visited_at: Option<u64>,
 }
 
 impl Default for Session {
@@ -136,7 +133,6 @@ impl Session {
             taps: VecDeque::new(),
             launch_script: false,
             finished: false,
-            visited_at: None,
         }
     }
 
@@ -381,7 +377,6 @@ impl Session {
         self.serial_sent = 0;
         self.taps.clear();
         self.run = None;
-        self.visited_at = None;
         Ok(())
     }
 
@@ -511,7 +506,6 @@ impl Session {
     /// Makes an edit through the debugger (its recorded future is dropped,
     /// so stepping back across the edit stays exact) and tells the client.
     pub(super) fn apply(&mut self, edit: &Edit, out: &mut Out<'_>) -> Result<(), Failure> {
-        self.visited_at = None;
         let dbg = self.debugger_mut()?;
         match edit {
             Edit::Registers(r) => dbg.target_mut().set_registers(*r),

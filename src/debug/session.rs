@@ -236,6 +236,10 @@ pub struct Debugger<T: Target> {
     replaying: bool,
     dirty: bool,
     check_first: bool,
+    /// The E-cycle count at which a breakpoint here was last asked and let
+    /// the run go on: a budget stop right after that ask must not ask
+    /// again (counting the visit twice) when the next run starts here.
+    asked_at: Option<u64>,
     spdr: Option<u16>,
     devices: Vec<(u16, u16)>,
     empty: Program,
@@ -281,6 +285,7 @@ impl<T: Target> Debugger<T> {
             dirty: false,
             // At reset: see `restart_tracking`.
             check_first: now == 0,
+            asked_at: None,
             spdr,
             devices,
             empty: Program::default(),

@@ -148,6 +148,8 @@ pub struct GradedBatch {
     /// What the batch folders held that is no submission (see
     /// [`super::submission::discover_noting`]).
     pub skipped: Vec<String>,
+    /// Where the reference's runs came from (a prepared reference or not).
+    pub prepared: super::engine::Prepared,
 }
 
 /// Grades a prepared assignment over submission paths (see
@@ -225,6 +227,7 @@ pub fn grade_paths_sharded(
         starter,
         batch_size,
         skipped,
+        prepared: grader.prepared().clone(),
     })
 }
 
@@ -314,25 +317,14 @@ pub fn run_gradescope_in(
     results: &Path,
     dialect: Option<crate::asm::Dialect>,
 ) -> Result<SubmissionResult, GradeError> {
-    let mut assignment = Assignment::load(assignment_dir)?;
-    if let Some(d) = dialect {
-        assignment.dialect = d;
-    }
-    let grader = Grader::new(assignment)?;
-    let (mut result, _) = guarded(|| grade_path(&grader, submission, "submission", None))
-        .unwrap_or_else(|p| (grader.internal_error("submission", &p), None));
-    result.submission = "submission".into();
-    if let Some(dir) = results.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| GradeError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-    }
-    super::report::output::write_atomic(
+    super::autograder::grade_in_place(
+        super::autograder::Platform::Gradescope,
+        assignment_dir,
+        submission,
         results,
-        super::report::gradescope_json(&result).as_bytes(),
-    )?;
-    Ok(result)
+        dialect,
+    )
+    .map(|placed| placed.result)
 }
 
 /// A progress reporter for the terminal: an indicatif bar on stderr when

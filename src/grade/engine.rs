@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 mod games;
 mod observe;
 mod prepare;
+mod record;
 mod run;
 mod stops;
 
@@ -35,6 +36,7 @@ pub use games::SplitMix;
 use games::*;
 use observe::*;
 use prepare::*;
+pub use record::PREPARED_FILE;
 use run::*;
 pub use run::{frame_of, frame_of_lcd, RunFailure};
 
@@ -62,6 +64,19 @@ pub struct Grader {
     cache: Option<ResultCache>,
     /// Games that begin with the same moves share them ([`Grader::set_shared_moves`]).
     shared_moves: bool,
+    /// Whether the reference's runs came from the prepared record.
+    prepared: Prepared,
+}
+
+/// Where the reference's runs came from (see [`record`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prepared {
+    /// No reference, or no record beside the assignment: the reference was run.
+    NotThere,
+    /// Read from the assignment's [`PREPARED_FILE`].
+    Used,
+    /// A record was there but not used (the reason); the reference was run.
+    Ignored(String),
 }
 
 /// Results by program: one slot per distinct program, filled once.
@@ -129,6 +144,7 @@ impl Grader {
             assignment,
             cache: Some(ResultCache::default()),
             shared_moves: true,
+            prepared: Prepared::NotThere,
         };
         if let Some(sub) = reference_sub {
             let program = if let Some(ReferenceSource::Image(image)) = &grader.assignment.reference
@@ -157,7 +173,33 @@ impl Grader {
                 games: HashMap::new(),
                 breaks: HashMap::new(),
             };
-            for (i, c) in grader.assignment.checks.iter().enumerate() {
+            let recorded =
+                match record::load(&grader.assignment, reference.booted.machine.program()) {
+                    Ok(Some(runs)) => match grader.covered(&runs) {
+                        Ok(()) => Some(runs),
+                        Err(why) => {
+                            grader.prepared = Prepared::Ignored(why);
+                            None
+                        }
+                    },
+                    Ok(None) => None,
+                    Err(why) => {
+                        grader.prepared = Prepared::Ignored(why);
+                        None
+                    }
+                };
+            if let Some(runs) = recorded {
+                reference.scenarios = runs.scenarios;
+                reference.games = runs.games;
+                reference.breaks = runs.breaks;
+                grader.prepared = Prepared::Used;
+            }
+            let checks = if grader.prepared == Prepared::Used {
+                &[][..]
+            } else {
+                &grader.assignment.checks[..]
+            };
+            for (i, c) in checks.iter().enumerate() {
                 match &c.kind {
                     CheckKind::Scenario(s) => {
                         if !reference.scenarios.contains_key(&s.keys) {

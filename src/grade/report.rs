@@ -10,7 +10,6 @@ pub use output::{folder_names, safe_dir_name};
 
 use super::error::GradeError;
 use super::result::{fmt_points, BatchReport, SubmissionResult, SubmissionStatus};
-use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -104,65 +103,10 @@ pub fn grades_csv(report: &BatchReport) -> String {
     out
 }
 
-/// One test in Gradescope's `results.json`.
-#[derive(Serialize)]
-struct GsTest<'a> {
-    name: &'a str,
-    score: f64,
-    max_score: f64,
-    output: &'a str,
-    visibility: &'a str,
-    status: &'a str,
-}
-
-/// Gradescope's `results.json` (autograder specification).
-#[derive(Serialize)]
-struct GsResults<'a> {
-    score: f64,
-    output: String,
-    visibility: &'a str,
-    stdout_visibility: &'a str,
-    tests: Vec<GsTest<'a>>,
-}
-
-/// Gradescope's `results.json` for one submission.
+/// Gradescope's `results.json` for one submission of a batch (see
+/// [`super::autograder::gradescope`]; no execution time or tags here).
 pub fn gradescope_json(result: &SubmissionResult) -> String {
-    let mut output = String::new();
-    match &result.status {
-        SubmissionStatus::Graded => {}
-        SubmissionStatus::Rejected(m) => {
-            let _ = writeln!(output, "Your submission could not be graded: {m}");
-        }
-        SubmissionStatus::InternalError(m) => {
-            let _ = writeln!(
-                output,
-                "The grader failed on your submission (not your fault; staff have been told): {m}"
-            );
-        }
-    }
-    for n in &result.notes {
-        let _ = writeln!(output, "Note: {n}");
-    }
-    let tests = result
-        .checks
-        .iter()
-        .map(|c| GsTest {
-            name: &c.name,
-            score: c.score,
-            max_score: c.max_score,
-            output: &c.output,
-            visibility: c.visibility.as_str(),
-            status: if c.passed { "passed" } else { "failed" },
-        })
-        .collect();
-    let doc = GsResults {
-        score: result.score,
-        output,
-        visibility: "visible",
-        stdout_visibility: "hidden",
-        tests,
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    super::autograder::gradescope::results_json(result, None, None)
 }
 
 /// Escapes text for XML attributes and content; drops characters XML 1.0 forbids.

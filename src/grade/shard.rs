@@ -61,6 +61,111 @@ impl std::str::FromStr for ShardSpec {
     }
 }
 
+/// What `--shard` asks for: a fixed part `K/N`, or `auto/N`, whose part
+/// comes from the job array the run is one task of ([`resolve_auto`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardArg {
+    /// `--shard K/N`.
+    Fixed(ShardSpec),
+    /// `--shard auto/N`: N shards, this task's index from the environment
+    /// or `--shard-index`.
+    Auto {
+        /// How many shards (N).
+        count: usize,
+    },
+}
+
+impl std::str::FromStr for ShardArg {
+    type Err = String;
+
+    /// Parses `K/N` or `auto/N`.
+    fn from_str(s: &str) -> Result<ShardArg, String> {
+        match s.split_once('/') {
+            Some((k, n)) if k.trim().eq_ignore_ascii_case("auto") => {
+                let usage = || {
+                    format!("--shard {s}: write auto/N with 1 <= N <= {MAX_SHARDS}, e.g. --shard auto/8 in each task of an array of 8")
+                };
+                let count: usize = n.trim().parse().map_err(|_| usage())?;
+                if count == 0 || count > MAX_SHARDS {
+                    return Err(usage());
+                }
+                Ok(ShardArg::Auto { count })
+            }
+            _ => s.parse().map(ShardArg::Fixed),
+        }
+    }
+}
+
+/// The environment variables a job array gives each task its index in,
+/// in the order they are looked at after `--shard-index`.
+pub const INDEX_VARIABLES: &str =
+    "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (a Slurm job array)";
+
+/// The shard of `auto/count` this task grades, and where its index came
+/// from (for the summary line): `--shard-index I` if given, else
+/// `JOB_COMPLETION_INDEX`, else `SLURM_ARRAY_TASK_ID` counted from
+/// `SLURM_ARRAY_TASK_MIN` in steps of `SLURM_ARRAY_TASK_STEP`. Every index
+/// counts from 0, as the job arrays (and GitHub Actions'
+/// `strategy.job-index`) do; shard K is index K-1. A missing, unreadable or
+/// out-of-range index is an error (a usage error for the caller): a task
+/// that guessed would grade the whole batch, or another task's part.
+pub fn resolve_auto(
+    count: usize,
+    cli_index: Option<usize>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(ShardSpec, String), String> {
+    let number = |name: &str, text: &str| -> Result<usize, String> {
+        text.trim().parse::<usize>().map_err(|_| {
+            format!("--shard auto/{count}: {name}={text:?} is not a whole number from 0")
+        })
+    };
+    let (index, source) = if let Some(i) = cli_index {
+        (i, "--shard-index".to_string())
+    } else if let Some(v) = env("JOB_COMPLETION_INDEX") {
+        (
+            number("JOB_COMPLETION_INDEX", &v)?,
+            "JOB_COMPLETION_INDEX".into(),
+        )
+    } else if let Some(v) = env("SLURM_ARRAY_TASK_ID") {
+        let id = number("SLURM_ARRAY_TASK_ID", &v)?;
+        let Some(min) = env("SLURM_ARRAY_TASK_MIN") else {
+            return Err(format!(
+                "--shard auto/{count}: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_MIN is not, so the task's place in the array is unknown; run it as a Slurm array (sbatch --array=0-{}) or give --shard-index",
+                count - 1
+            ));
+        };
+        let min = number("SLURM_ARRAY_TASK_MIN", &min)?;
+        let step = match env("SLURM_ARRAY_TASK_STEP") {
+            Some(v) => number("SLURM_ARRAY_TASK_STEP", &v)?.max(1),
+            None => 1,
+        };
+        let from_min = id.checked_sub(min).filter(|d| d % step == 0).ok_or_else(|| {
+            format!("--shard auto/{count}: SLURM_ARRAY_TASK_ID {id} is not in the array from SLURM_ARRAY_TASK_MIN {min} in steps of {step}")
+        })?;
+        (
+            from_min / step,
+            format!("SLURM_ARRAY_TASK_ID {id} - SLURM_ARRAY_TASK_MIN {min}"),
+        )
+    } else {
+        return Err(format!(
+            "--shard auto/{count}: no task index: run it as a task of a job array ({INDEX_VARIABLES}), or give --shard-index I (from 0, e.g. ${{{{ strategy.job-index }}}} in GitHub Actions)"
+        ));
+    };
+    if index >= count {
+        return Err(format!(
+            "--shard auto/{count}: index {index} from {source} is out of range: an array of {count} tasks counts 0..{}; make the array as large as N",
+            count - 1
+        ));
+    }
+    Ok((
+        ShardSpec {
+            index: index + 1,
+            count,
+        },
+        source,
+    ))
+}
+
 impl ShardSpec {
     /// True if the submission called `name` belongs to this shard.
     pub fn contains(&self, name: &str) -> bool {
@@ -167,6 +272,35 @@ pub fn check_merge_out(dirs: &[PathBuf], out: &Path) -> Result<(), GradeError> {
     Ok(())
 }
 
+/// The shard folders `dirs` name: each as given, except a folder without a
+/// `shard.json` whose sub-folders hold one (the `shards` of `--out
+/// shards/{shard}`): those, in name order. So a merge needs no shell to
+/// list the tasks' folders.
+pub fn shard_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in dirs {
+        if d.join(SHARD_FILE).is_file() || !d.is_dir() {
+            out.push(d.clone());
+            continue;
+        }
+        let mut inner: Vec<PathBuf> = std::fs::read_dir(d)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.join(SHARD_FILE).is_file())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if inner.is_empty() {
+            out.push(d.clone());
+        } else {
+            inner.sort();
+            out.extend(inner);
+        }
+    }
+    out
+}
+
 /// Reads `DIR/shard.json`.
 fn read_shard(dir: &Path) -> Result<ShardOutput, GradeError> {
     let file = if dir.is_file() {
@@ -202,20 +336,25 @@ fn read_shard(dir: &Path) -> Result<ShardOutput, GradeError> {
 /// Every shard 1..N of the same assignment must be there exactly once;
 /// similarity is computed again over all submissions together.
 pub fn merge(dirs: &[PathBuf]) -> Result<BatchReport, GradeError> {
-    let Some(first_dir) = dirs.first() else {
+    let mut shards: Vec<(PathBuf, ShardOutput)> = Vec::new();
+    for d in dirs {
+        shards.push((d.clone(), read_shard(d)?));
+    }
+    merge_shards(&shards)
+}
+
+/// [`merge`] over shards already read, each with the folder (or name) it
+/// came from for messages.
+pub fn merge_shards(shards: &[(PathBuf, ShardOutput)]) -> Result<BatchReport, GradeError> {
+    let Some((first_dir, first)) = shards.first() else {
         return Err(merge_error(
             Path::new("grade merge"),
             "no shard folders given: hc11lab grade merge DIR... --out DIR",
         ));
     };
-    let mut shards: Vec<(PathBuf, ShardOutput)> = Vec::new();
-    for d in dirs {
-        shards.push((d.clone(), read_shard(d)?));
-    }
-    let (_, first) = &shards[0];
     let count = first.shard.count;
     let mut seen: Vec<Option<&Path>> = vec![None; count];
-    for (dir, s) in &shards {
+    for (dir, s) in shards {
         let same = s.report.assignment == first.report.assignment
             && s.report.check_names == first.report.check_names
             && s.shard.count == count
@@ -265,7 +404,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<BatchReport, GradeError> {
     }
     let mut results = Vec::new();
     let mut sources = Vec::new();
-    for (_, s) in &shards {
+    for (_, s) in shards {
         results.extend(s.report.submissions.iter().cloned());
         sources.extend(s.sources.iter().cloned());
     }
@@ -312,6 +451,86 @@ mod tests {
             let e = bad.parse::<ShardSpec>().unwrap_err();
             assert!(e.contains("K/N"), "{bad}: {e}");
         }
+    }
+
+    /// `auto/N` takes its index from the command line, then Kubernetes,
+    /// then Slurm (counted from the array's first task, in its steps); a
+    /// missing, unreadable or out-of-range index is refused, naming where
+    /// it looked.
+    #[test]
+    fn auto_shards_find_their_index() {
+        assert_eq!("auto/8".parse(), Ok(ShardArg::Auto { count: 8 }));
+        assert_eq!(
+            "3/8".parse(),
+            Ok(ShardArg::Fixed(ShardSpec { index: 3, count: 8 }))
+        );
+        for bad in ["auto/0", "auto/x", "auto", "auto/20000"] {
+            assert!(bad.parse::<ShardArg>().is_err(), "{bad}");
+        }
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let spec = |index| ShardSpec { index, count: 4 };
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
+        assert_eq!(resolve_auto(4, None, k8s).unwrap().0, spec(3));
+        assert_eq!(
+            resolve_auto(4, None, k8s).unwrap().1,
+            "JOB_COMPLETION_INDEX"
+        );
+        // The command line wins over the environment.
+        assert_eq!(resolve_auto(4, Some(0), k8s).unwrap().0, spec(1));
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "12"),
+            ("SLURM_ARRAY_TASK_MIN", "10"),
+        ]);
+        assert_eq!(resolve_auto(4, None, slurm).unwrap().0, spec(3));
+        let stepped = env(&[
+            ("SLURM_ARRAY_TASK_ID", "7"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+        ]);
+        assert_eq!(resolve_auto(4, None, stepped).unwrap().0, spec(4));
+        let refused = |e: Result<(ShardSpec, String), String>, want: &str| {
+            let e = e.unwrap_err();
+            assert!(e.contains(want), "{e}");
+        };
+        refused(resolve_auto(4, None, env(&[])), "JOB_COMPLETION_INDEX");
+        refused(resolve_auto(4, Some(4), env(&[])), "out of range");
+        refused(
+            resolve_auto(4, None, env(&[("JOB_COMPLETION_INDEX", "4")])),
+            "out of range",
+        );
+        refused(
+            resolve_auto(4, None, env(&[("JOB_COMPLETION_INDEX", "-1")])),
+            "not a whole number",
+        );
+        refused(
+            resolve_auto(4, None, env(&[("SLURM_ARRAY_TASK_ID", "3")])),
+            "SLURM_ARRAY_TASK_MIN",
+        );
+        refused(
+            resolve_auto(
+                4,
+                None,
+                env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MIN", "5")]),
+            ),
+            "not in the array",
+        );
+        refused(
+            resolve_auto(
+                4,
+                None,
+                env(&[
+                    ("SLURM_ARRAY_TASK_ID", "15"),
+                    ("SLURM_ARRAY_TASK_MIN", "10"),
+                ]),
+            ),
+            "out of range",
+        );
     }
 
     #[test]

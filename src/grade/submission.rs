@@ -2,19 +2,31 @@
 //! those for a batch. Files are read into memory within the assignment's
 //! limits; nothing is extracted to disk, symlinks are not followed, and zip
 //! entries with absolute paths or `..` are refused.
+//!
+//! The reading is split by source: [`files`] reads from disk within the
+//! limits (a folder's walk, one regular file at a time), [`archive`] reads
+//! a `.zip` in memory, and [`discover`] turns the command line's paths into
+//! the batch's submissions and their names.
+
+mod archive;
+mod discover;
+mod files;
+#[cfg(test)]
+mod test_support;
+
+pub use archive::zip_from_bytes;
+pub use discover::{discover, discover_noting, unique_names};
+pub(crate) use files::short_list;
 
 use super::assignment::Limits;
-use super::error::{GradeError, SubmissionError};
+use super::error::SubmissionError;
 use super::text::{decode_source, Encoding};
+use files::{open_regular, read_bounded, read_folder, special_kind, Budget};
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// File extensions read as assembler sources; other files are listed in a note and skipped.
 pub const SOURCE_EXTENSIONS: &[&str] = &["asm", "inc", "s", "a11", "asm11", "mac", "def", "h"];
-
-/// Deepest folder nesting read inside a submission.
-const MAX_DEPTH: usize = 8;
 
 /// A decoded source file of a submission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,79 +97,6 @@ pub fn normalize(path: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// What a file-system entry is, in words, when it is neither a regular
-/// file, a folder nor a symbolic link (those are handled by name).
-fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return Some("fifo");
-        }
-        if ft.is_char_device() {
-            return Some("character device");
-        }
-        if ft.is_block_device() {
-            return Some("block device");
-        }
-        if ft.is_socket() {
-            return Some("socket");
-        }
-    }
-    (!ft.is_file() && !ft.is_dir() && !ft.is_symlink()).then_some("special file")
-}
-
-/// Opens a file only if it is a regular file, with its size checked against
-/// `limit` before a byte is read. On Unix the open does not block (a fifo
-/// swapped in after the check would otherwise hang the batch), and the
-/// opened handle is checked again.
-fn open_regular(path: &Path, shown: &str, limit: u64) -> Result<std::fs::File, SubmissionError> {
-    let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
-        path: shown.to_string(),
-        message: e.to_string(),
-    };
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // O_NONBLOCK on Linux's common architectures (asm-generic/fcntl.h).
-        #[cfg(any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        ))]
-        opts.custom_flags(0o4000);
-    }
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    if let Some(kind) = special_kind(meta.file_type()) {
-        return Err(SubmissionError::NotRegular {
-            path: shown.to_string(),
-            kind: kind.to_string(),
-        });
-    }
-    let file = opts.open(path).map_err(unreadable)?;
-    let meta = file.metadata().map_err(unreadable)?;
-    if !meta.is_file() {
-        return Err(SubmissionError::NotRegular {
-            path: shown.to_string(),
-            kind: special_kind(meta.file_type())
-                .unwrap_or("folder")
-                .to_string(),
-        });
-    }
-    if meta.len() > limit {
-        return Err(SubmissionError::FileTooLarge {
-            file: shown.to_string(),
-            size: meta.len(),
-            limit,
-        });
-    }
-    Ok(file)
-}
-
 impl Submission {
     /// Reads a submission from a folder or a `.zip`. Anything else (a fifo,
     /// a device, a file that is not a zip) is refused without being read.
@@ -184,7 +123,7 @@ impl Submission {
         let raw = if meta.is_dir() {
             read_folder(path, limits, &mut notes)?
         } else if is_zip {
-            read_zip(path, limits, &mut notes)?
+            archive::read_zip(path, limits, &mut notes)?
         } else {
             return Err(SubmissionError::Unreadable {
                 path: shown,
@@ -400,7 +339,6 @@ pub fn submission_name(path: &Path) -> String {
         .unwrap_or_else(|| "submission".to_string())
 }
 
-/// Keeps the running totals against the limits.
 /// Files on disk, noting each the assembler read
 /// ([`Submission::load_source_file`]).
 #[derive(Default)]
@@ -427,467 +365,10 @@ impl crate::asm::source::SourceProvider for OpenedFiles {
     }
 }
 
-struct Budget<'a> {
-    limits: &'a Limits,
-    files: usize,
-    bytes: u64,
-}
-
-impl Budget<'_> {
-    fn admit(&mut self, file: &str, size: u64) -> Result<(), SubmissionError> {
-        if size > self.limits.max_file_bytes {
-            return Err(SubmissionError::FileTooLarge {
-                file: file.to_string(),
-                size,
-                limit: self.limits.max_file_bytes,
-            });
-        }
-        self.files += 1;
-        if self.files > self.limits.max_files {
-            return Err(SubmissionError::TooManyFiles {
-                limit: self.limits.max_files,
-            });
-        }
-        self.bytes += size;
-        if self.bytes > self.limits.max_total_bytes {
-            return Err(SubmissionError::TooLarge {
-                limit: self.limits.max_total_bytes,
-            });
-        }
-        Ok(())
-    }
-}
-
-impl Budget<'_> {
-    fn grow(&mut self, extra: u64) -> Result<(), SubmissionError> {
-        self.bytes += extra;
-        if self.bytes > self.limits.max_total_bytes {
-            return Err(SubmissionError::TooLarge {
-                limit: self.limits.max_total_bytes,
-            });
-        }
-        Ok(())
-    }
-}
-
-/// Reads at most `limit` bytes; an error if there is more (a zip header may lie).
-fn read_bounded(r: impl Read, file: &str, limit: u64) -> Result<Vec<u8>, SubmissionError> {
-    let mut buf = Vec::new();
-    r.take(limit.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(|e| SubmissionError::Unreadable {
-            path: file.to_string(),
-            message: e.to_string(),
-        })?;
-    if buf.len() as u64 > limit {
-        // Only `limit + 1` bytes were read: the real size is unknown.
-        return Err(SubmissionError::FileTooLargeRead {
-            file: file.to_string(),
-            limit,
-        });
-    }
-    Ok(buf)
-}
-
-fn skipped_note(skipped: &[String]) -> Option<String> {
-    if skipped.is_empty() {
-        return None;
-    }
-    Some(format!(
-        "skipped {} file(s) that are not assembler sources: {}",
-        skipped.len(),
-        short_list(skipped)
-    ))
-}
-
-/// The first five of `items`, comma-separated, and how many more there
-/// are: a note names what was left out without growing with the batch.
-pub(crate) fn short_list(items: &[String]) -> String {
-    const SHOW: usize = 5;
-    let mut list = items[..items.len().min(SHOW)].join(", ");
-    if items.len() > SHOW {
-        list.push_str(&format!(" and {} more", items.len() - SHOW));
-    }
-    list
-}
-
-/// Names that the zip's central directory lists more than once (the zip
-/// reader keeps only the last entry of a name, so it cannot tell). Read from
-/// the end of the file: the end record gives the directory's size, which
-/// ends where the record starts. Empty when the zip is not understood (the
-/// zip reader then says what is wrong).
-fn repeated_zip_names(f: &mut (impl Read + std::io::Seek)) -> Vec<String> {
-    use std::io::SeekFrom;
-    const EOCD: &[u8] = b"PK\x05\x06";
-    const ENTRY: &[u8] = b"PK\x01\x02";
-    // Beyond this a directory is not read for this check (200 files' worth is far less).
-    const MAX_DIRECTORY: u64 = 4 << 20;
-    let Ok(len) = f.seek(SeekFrom::End(0)) else {
-        return Vec::new();
-    };
-    let tail_len = len.min(65_557 + MAX_DIRECTORY);
-    let mut tail = Vec::new();
-    if f.seek(SeekFrom::Start(len - tail_len)).is_err()
-        || f.take(tail_len).read_to_end(&mut tail).is_err()
-    {
-        return Vec::new();
-    }
-    let Some(eocd) = tail.windows(4).rposition(|w| w == EOCD) else {
-        return Vec::new();
-    };
-    let u16_at = |b: &[u8], i: usize| {
-        b.get(i..i + 2)
-            .map(|x| usize::from(u16::from_le_bytes([x[0], x[1]])))
-    };
-    let u32_at = |b: &[u8], i: usize| {
-        b.get(i..i + 4)
-            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]) as usize)
-    };
-    let Some(size) = u32_at(&tail, eocd + 12) else {
-        return Vec::new();
-    };
-    let Some(dir) = eocd
-        .checked_sub(size)
-        .and_then(|start| tail.get(start..eocd))
-    else {
-        return Vec::new();
-    };
-    let mut seen: BTreeMap<&[u8], usize> = BTreeMap::new();
-    let mut at = 0usize;
-    while dir.get(at..at + 4) == Some(ENTRY) {
-        let (Some(n), Some(x), Some(c)) = (
-            u16_at(dir, at + 28),
-            u16_at(dir, at + 30),
-            u16_at(dir, at + 32),
-        ) else {
-            break;
-        };
-        let Some(name) = dir.get(at + 46..at + 46 + n) else {
-            break;
-        };
-        *seen.entry(name).or_default() += 1;
-        at += 46 + n + x + c;
-    }
-    seen.into_iter()
-        .filter(|(_, count)| *count > 1)
-        .map(|(name, _)| String::from_utf8_lossy(name).into_owned())
-        .collect()
-}
-
-fn read_zip(
-    path: &Path,
-    limits: &Limits,
-    notes: &mut Vec<String>,
-) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
-    let zip_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let file = open_regular(path, &zip_name, limits.max_zip_bytes).map_err(|e| match e {
-        SubmissionError::FileTooLarge { size, limit, .. } => SubmissionError::ZipTooLarge {
-            name: zip_name.clone(),
-            size,
-            limit,
-        },
-        e => e,
-    })?;
-    read_zip_from(std::io::BufReader::new(file), &zip_name, limits, notes)
-}
-
-/// Reads the sources of a `.zip` submission held in memory (what
-/// [`Submission::load`] does with a file; the fuzz target feeds it bytes).
-pub fn zip_from_bytes(
-    name: &str,
-    bytes: &[u8],
-    limits: &Limits,
-) -> Result<Submission, SubmissionError> {
-    let mut notes = Vec::new();
-    let raw = read_zip_from(std::io::Cursor::new(bytes), name, limits, &mut notes)?;
-    Submission::from_files(
-        name.trim_end_matches(".zip").to_string(),
-        PathBuf::from(name),
-        raw,
-        notes,
-    )
-}
-
-fn read_zip_from(
-    mut reader: impl Read + std::io::Seek,
-    zip_name: &str,
-    limits: &Limits,
-    notes: &mut Vec<String>,
-) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
-    let repeated = repeated_zip_names(&mut reader);
-    let mut archive = zip::ZipArchive::new(reader).map_err(|e| SubmissionError::BadZip {
-        name: zip_name.to_string(),
-        message: e.to_string(),
-    })?;
-    if !repeated.is_empty() {
-        notes.push(format!(
-            "the zip holds {} more than once; only the last copy of each was read",
-            repeated.join(", ")
-        ));
-    }
-    // A zip can claim millions of entries; refuse before walking them.
-    if archive.len() > limits.max_entries() {
-        return Err(SubmissionError::TooManyEntries {
-            limit: limits.max_entries(),
-        });
-    }
-    let mut budget = Budget {
-        limits,
-        files: 0,
-        bytes: 0,
-    };
-    let mut out = BTreeMap::new();
-    let mut skipped = Vec::new();
-    for i in 0..archive.len() {
-        let listed_name = archive
-            .name_for_index(i)
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("#{i}"));
-        let mut entry = match archive.by_index(i) {
-            Ok(e) => e,
-            Err(e) => {
-                let entry = listed_name;
-                return Err(SubmissionError::ZipEntryUnsupported {
-                    entry,
-                    message: e.to_string(),
-                });
-            }
-        };
-        let raw_name = entry.name().to_string();
-        let Some(parts) = normalize(&raw_name) else {
-            return Err(SubmissionError::ZipPathOutside { entry: raw_name });
-        };
-        let rel = parts.join("/");
-        if entry.is_dir() || rel.is_empty() || is_junk(&rel) {
-            continue;
-        }
-        if entry.is_symlink() {
-            notes.push(format!("skipped symbolic link {rel} in the zip"));
-            continue;
-        }
-        if !is_source(&rel) {
-            skipped.push(rel);
-            continue;
-        }
-        if entry.encrypted() {
-            return Err(SubmissionError::ZipEntryUnsupported {
-                entry: raw_name,
-                message: "it is encrypted".into(),
-            });
-        }
-        let declared = entry.size();
-        budget.admit(&rel, declared)?;
-        let bytes = read_bounded(&mut entry, &rel, limits.max_file_bytes)?;
-        // A header may understate the size: count what was really read.
-        budget.grow((bytes.len() as u64).saturating_sub(declared))?;
-        if out.insert(rel.clone(), bytes).is_some() {
-            notes.push(format!("the zip holds {rel} twice; the last copy was used"));
-        }
-    }
-    notes.extend(skipped_note(&skipped));
-    Ok(out)
-}
-
-fn read_folder(
-    root: &Path,
-    limits: &Limits,
-    notes: &mut Vec<String>,
-) -> Result<BTreeMap<String, Vec<u8>>, SubmissionError> {
-    let mut budget = Budget {
-        limits,
-        files: 0,
-        bytes: 0,
-    };
-    let mut out = BTreeMap::new();
-    let mut skipped = Vec::new();
-    let mut stack: Vec<(PathBuf, String, usize)> = vec![(root.to_path_buf(), String::new(), 0)];
-    // Every file and folder seen, as a zip's entries are counted.
-    let mut entries_seen = 0usize;
-    while let Some((dir, prefix, depth)) = stack.pop() {
-        let unreadable = |e: std::io::Error| SubmissionError::Unreadable {
-            path: dir.display().to_string(),
-            message: e.to_string(),
-        };
-        // No more than the limit is listed, however many there are.
-        let room = limits.max_entries().saturating_sub(entries_seen);
-        let mut entries: Vec<_> = std::fs::read_dir(&dir)
-            .map_err(unreadable)?
-            .filter_map(Result::ok)
-            .take(room.saturating_add(1))
-            .collect();
-        entries_seen += entries.len();
-        if entries_seen > limits.max_entries() {
-            return Err(SubmissionError::TooManyEntries {
-                limit: limits.max_entries(),
-            });
-        }
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            let fname = e.file_name().to_string_lossy().into_owned();
-            let rel = if prefix.is_empty() {
-                fname.clone()
-            } else {
-                format!("{prefix}/{fname}")
-            };
-            if is_junk(&rel) {
-                continue;
-            }
-            let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
-                continue;
-            };
-            if meta.file_type().is_symlink() {
-                notes.push(format!(
-                    "skipped symbolic link {rel} (links are not followed)"
-                ));
-            } else if meta.is_dir() {
-                if depth + 1 < MAX_DEPTH {
-                    stack.push((e.path(), rel, depth + 1));
-                } else {
-                    notes.push(format!("skipped {rel}: folders nest too deep"));
-                }
-            } else if meta.is_file() {
-                if !is_source(&rel) {
-                    skipped.push(rel);
-                    continue;
-                }
-                budget.admit(&rel, meta.len())?;
-                let f = open_regular(&e.path(), &rel, limits.max_file_bytes)?;
-                let bytes = read_bounded(f, &rel, limits.max_file_bytes)?;
-                out.insert(rel, bytes);
-            } else {
-                let kind = special_kind(meta.file_type()).unwrap_or("special file");
-                notes.push(format!(
-                    "skipped {rel}: a {kind}, not a regular file (it was not opened)"
-                ));
-            }
-        }
-    }
-    skipped.sort();
-    notes.extend(skipped_note(&skipped));
-    Ok(out)
-}
-
-/// True if a folder holds a submission itself (an entry file or any `.asm`
-/// at its top), rather than one submission per sub-folder or zip.
-fn is_submission_folder(dir: &Path, entry: &str) -> Result<bool, GradeError> {
-    let rd = std::fs::read_dir(dir).map_err(|source| GradeError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    Ok(rd.filter_map(Result::ok).any(|e| {
-        let n = e.file_name().to_string_lossy().into_owned();
-        let is_file = e.file_type().is_ok_and(|t| t.is_file());
-        is_file && (n.eq_ignore_ascii_case(entry) || n.to_ascii_lowercase().ends_with(".asm"))
-    }))
-}
-
-/// Expands the command line's paths into submission paths, sorted by name:
-/// a `.zip` is one submission; a folder with sources at its top is one; any
-/// other folder is a batch whose sub-folders and zips are submissions.
-pub fn discover(paths: &[PathBuf], entry: &str) -> Result<Vec<PathBuf>, GradeError> {
-    discover_noting(paths, entry).map(|(found, _)| found)
-}
-
-/// [`discover`], also naming what a batch folder holds that is no
-/// submission (a stray file, a hidden folder): a lecturer should hear that
-/// `notes.txt` or `.backup/` was not graded. Editor and OS litter
-/// (`.DS_Store`, `__MACOSX`) is left out of that list.
-pub fn discover_noting(
-    paths: &[PathBuf],
-    entry: &str,
-) -> Result<(Vec<PathBuf>, Vec<String>), GradeError> {
-    let mut out = Vec::new();
-    let mut skipped = Vec::new();
-    for p in paths {
-        let meta = std::fs::metadata(p).map_err(|source| GradeError::Io {
-            path: p.clone(),
-            source,
-        })?;
-        // Anything but a folder is one submission; loading it says what is
-        // wrong with a fifo or device instead of stopping the batch here.
-        if !meta.is_dir() || is_submission_folder(p, entry)? {
-            out.push(p.clone());
-        } else {
-            let rd = std::fs::read_dir(p).map_err(|source| GradeError::Io {
-                path: p.clone(),
-                source,
-            })?;
-            let mut children: Vec<PathBuf> = Vec::new();
-            for e in rd.filter_map(Result::ok) {
-                let n = e.file_name().to_string_lossy().into_owned();
-                let dir = e.file_type().is_ok_and(|t| t.is_dir());
-                let zip = n.to_ascii_lowercase().ends_with(".zip");
-                if is_junk(&n) {
-                    continue;
-                }
-                if dir && e.path().join(super::report::output::MANIFEST).exists() {
-                    skipped.push(format!("{n}/ (hc11lab grade's reports)"));
-                    continue;
-                }
-                if n.starts_with('.') || !(dir || zip) {
-                    skipped.push(format!("{n}{}", if dir { "/" } else { "" }));
-                    continue;
-                }
-                children.push(e.path());
-            }
-            if children.is_empty() {
-                // An empty-looking folder is still graded, so the student hears why.
-                children.push(p.clone());
-            }
-            out.extend(children);
-        }
-    }
-    out.sort_by_key(|p| (submission_name(p), p.clone()));
-    out.dedup();
-    if out.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(GradeError::NoSubmissions(shown.join(", ")));
-    }
-    skipped.sort();
-    Ok((out, skipped))
-}
-
-/// Unique report names for submission paths, in the same order: a second
-/// `alice` (say `alice/` and `alice.zip`) becomes `alice-2`, or `alice-3`
-/// when some submission is really called `alice-2`.
-pub fn unique_names(paths: &[PathBuf]) -> Vec<String> {
-    let bases: Vec<String> = paths.iter().map(|p| submission_name(p)).collect();
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut dup = vec![false; bases.len()];
-    for (i, b) in bases.iter().enumerate() {
-        if seen.insert(b) {
-            taken.insert(b.clone());
-        } else {
-            dup[i] = true;
-        }
-    }
-    bases
-        .iter()
-        .zip(dup)
-        .map(|(base, dup)| {
-            if !dup {
-                return base.clone();
-            }
-            let mut n = 2usize;
-            loop {
-                let candidate = format!("{base}-{n}");
-                if taken.insert(candidate.clone()) {
-                    return candidate;
-                }
-                n += 1;
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::test_support::tmpdir;
     use super::*;
-    use std::io::Write;
 
     /// A single source brings exactly the files the assembler opens for
     /// it: an include in a sub-folder whose name differs in case, one
@@ -921,26 +402,6 @@ mod tests {
             .iter()
             .any(|n| n == "mine.asm was checked as Main.asm, the exercise's main file"));
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    fn tmpdir(tag: &str) -> PathBuf {
-        let d =
-            std::env::temp_dir().join(format!("hc11lab-grade-sub-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
-    fn write_zip(path: &Path, entries: &[(&str, &[u8])]) {
-        let f = std::fs::File::create(path).unwrap();
-        let mut z = zip::ZipWriter::new(f);
-        let opts = zip::write::SimpleFileOptions::default()
-            .compression_method(zip::CompressionMethod::Deflated);
-        for (name, data) in entries {
-            z.start_file(*name, opts).unwrap();
-            z.write_all(data).unwrap();
-        }
-        z.finish().unwrap();
     }
 
     #[test]
@@ -989,154 +450,11 @@ mod tests {
     }
 
     #[test]
-    fn zip_with_parent_paths_is_refused() {
-        let d = tmpdir("zipslip");
-        let z = d.join("mallory.zip");
-        write_zip(
-            &z,
-            &[("Viergewinnt.asm", b"rts\n"), ("../../evil.inc", b"rts\n")],
-        );
-        let err = Submission::load(&z, &Limits::default()).unwrap_err();
-        assert_eq!(
-            err,
-            SubmissionError::ZipPathOutside {
-                entry: "../../evil.inc".into()
-            }
-        );
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    /// A zip and a folder obey the same rules: up to `max_entries` files and
-    /// folders in all (the non-sources skipped with a note), refused above
-    /// it with a message saying so; `max_files` counts the sources only.
-    #[test]
-    fn zips_and_folders_share_one_limit_on_entries() {
-        let d = tmpdir("entries");
-        let limits = Limits::default();
-        let n = limits.max_entries();
-        let main: &[u8] = b"\tnop\n";
-        // The folder counts `build` itself too.
-        for (tag, junk) in [("fits", n - 2), ("over", n + 1)] {
-            let names: Vec<String> = (0..junk).map(|i| format!("build/o{i}.txt")).collect();
-            let mut entries: Vec<(&str, &[u8])> = vec![("Viergewinnt.asm", main)];
-            entries.extend(names.iter().map(|n| (n.as_str(), &b"x"[..])));
-            let z = d.join(format!("{tag}.zip"));
-            write_zip(&z, &entries);
-            let folder = d.join(tag);
-            std::fs::create_dir_all(folder.join("build")).unwrap();
-            for (name, data) in &entries {
-                std::fs::write(folder.join(name), data).unwrap();
-            }
-            for path in [&z, &folder] {
-                let got = Submission::load(path, &limits);
-                if tag == "fits" {
-                    let sub = got.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    assert!(
-                        sub.notes.iter().any(|n| n.contains("skipped")),
-                        "{:?}",
-                        sub.notes
-                    );
-                } else {
-                    assert_eq!(
-                        got.unwrap_err(),
-                        SubmissionError::TooManyEntries { limit: n },
-                        "{}",
-                        path.display()
-                    );
-                }
-            }
-        }
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    /// A file found too large while reading (a zip header that understated
-    /// it) is not given the size where reading stopped.
-    #[test]
-    fn a_file_too_large_to_read_names_the_limit_only() {
-        let err = read_bounded(&[0u8; 100][..], "Bomb.inc", 10).unwrap_err();
-        assert_eq!(
-            err,
-            SubmissionError::FileTooLargeRead {
-                file: "Bomb.inc".into(),
-                limit: 10
-            }
-        );
-        assert!(err.to_string().contains("more than the 10 bytes"), "{err}");
-    }
-
-    #[test]
-    fn zip_sizes_are_bounded() {
-        let d = tmpdir("zipsize");
-        let z = d.join("big.zip");
-        let big = vec![b';'; 5000];
-        write_zip(&z, &[("Viergewinnt.asm", &big)]);
-        let limits = Limits {
-            max_file_bytes: 4096,
-            ..Limits::default()
-        };
-        let err = Submission::load(&z, &limits).unwrap_err();
-        assert!(
-            matches!(err, SubmissionError::FileTooLarge { size: 5000, .. }),
-            "{err:?}"
-        );
-        let ok = d.join("ok.zip");
-        write_zip(
-            &ok,
-            &[("top/Viergewinnt.asm", b"rts\n"), ("__MACOSX/._x", b"junk")],
-        );
-        let s = Submission::load(&ok, &limits).unwrap();
-        assert_eq!(s.name, "ok");
-        assert_eq!(s.files.keys().collect::<Vec<_>>(), ["top/Viergewinnt.asm"]);
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn garbage_zip_and_binary_source() {
-        let d = tmpdir("garbage");
-        std::fs::write(d.join("x.zip"), b"PK\x03\x04 not really").unwrap();
-        let err = Submission::load(&d.join("x.zip"), &Limits::default()).unwrap_err();
-        assert!(matches!(err, SubmissionError::BadZip { .. }), "{err:?}");
-        std::fs::create_dir_all(d.join("bin")).unwrap();
-        std::fs::write(d.join("bin/Viergewinnt.asm"), b"\x7fELF\x02\x01\x01\x00").unwrap();
-        let err = Submission::load(&d.join("bin"), &Limits::default()).unwrap_err();
-        assert!(
-            matches!(err, SubmissionError::NotText { offset: 7, .. }),
-            "{err:?}"
-        );
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
     fn entry_missing_names_candidates() {
         let mut raw = BTreeMap::new();
         raw.insert("game.asm".to_string(), b"rts\n".to_vec());
         let s = Submission::from_files("s".into(), PathBuf::new(), raw, vec![]).unwrap();
         let e = s.find_entry("Viergewinnt.asm").unwrap_err().to_string();
         assert!(e.contains("found game.asm"), "{e}");
-    }
-
-    #[test]
-    fn discovery_of_batches() {
-        let d = tmpdir("discover");
-        std::fs::create_dir_all(d.join("batch/bob")).unwrap();
-        std::fs::create_dir_all(d.join("batch/alice")).unwrap();
-        std::fs::write(d.join("batch/bob/Viergewinnt.asm"), "rts\n").unwrap();
-        std::fs::write(d.join("batch/alice/Viergewinnt.asm"), "rts\n").unwrap();
-        write_zip(&d.join("batch/carol.zip"), &[("Viergewinnt.asm", b"rts\n")]);
-        std::fs::write(d.join("batch/readme.txt"), "x").unwrap();
-        std::fs::create_dir_all(d.join("batch/.backup")).unwrap();
-        std::fs::write(d.join("batch/.DS_Store"), "x").unwrap();
-        let (_, skipped) = discover_noting(&[d.join("batch")], "Viergewinnt.asm").unwrap();
-        assert_eq!(skipped, [".backup/", "readme.txt"]);
-        let found = discover(&[d.join("batch")], "Viergewinnt.asm").unwrap();
-        let names: Vec<String> = found.iter().map(|p| submission_name(p)).collect();
-        assert_eq!(names, ["alice", "bob", "carol"]);
-        let single = discover(&[d.join("batch/bob")], "Viergewinnt.asm").unwrap();
-        assert_eq!(single, [d.join("batch/bob")]);
-        let names = unique_names(&[d.join("a/x"), d.join("b/x.zip")]);
-        assert_eq!(names, ["x", "x-2"]);
-        let names = unique_names(&[d.join("a/x"), d.join("b/x"), d.join("x-2")]);
-        assert_eq!(names, ["x", "x-3", "x-2"]);
-        let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -57,6 +57,8 @@ pub(super) struct FastHook<'a, T: Target> {
     pub(super) watchpoints: &'a mut Watchpoints,
     pub(super) watch_hits: Vec<WatchHit>,
     pub(super) accesses: Vec<crate::debug::observe::Access>,
+    /// The E-cycle count of the last breakpoint ask that let the run go on.
+    pub(super) asked_at: Option<u64>,
 }
 
 /// Condition inputs one measured iteration may record before its visits
@@ -163,6 +165,9 @@ impl<T: Target> StepHook<T> for FastHook<'_, T> {
         let visit = self
             .breakpoints
             .visit(pc, &TargetView(m), &read_kind, inputs, &mut self.hits);
+        // Counted now: a budget stop before this instruction runs must not
+        // count it again when the next run starts here.
+        self.asked_at = Some(m.cycles());
         if inputs.len() > MAX_ITERATION_INPUTS || self.hits.len() > MAX_ITERATION_INPUTS {
             inputs.clear();
             self.hits.clear();

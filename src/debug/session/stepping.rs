@@ -104,6 +104,7 @@ impl<T: Target> Debugger<T> {
                             .unwrap_or_default();
                         return self.stop(Reason::Breakpoint { id, spec, hits });
                     }
+                    self.asked_at = Some(self.target.cycles());
                 }
             }
             first = false;
@@ -214,6 +215,7 @@ impl<T: Target> Debugger<T> {
             watchpoints: &mut self.watchpoints,
             watch_hits: Vec::new(),
             accesses: Vec::new(),
+            asked_at: None,
         };
         let watching = hook.watchpoints.active();
         if watching {
@@ -235,6 +237,7 @@ impl<T: Target> Debugger<T> {
         self.stack_mark = std::mem::take(&mut hook.mark);
         self.rows = std::mem::take(&mut hook.rows);
         self.visits = std::mem::take(&mut hook.visits);
+        self.asked_at = hook.asked_at;
         match end {
             FastStop::Hook => {
                 let reason = reason.unwrap_or(Reason::Step);

@@ -12,7 +12,8 @@ use crate::machine::stray::ProgramExit;
 
 impl<T: Target> Debugger<T> {
     pub(super) fn stop(&mut self, reason: Reason) -> Stop {
-        self.check_first = matches!(reason, Reason::Budget { .. });
+        let asked_here = self.asked_at.take() == Some(self.target.cycles());
+        self.check_first = matches!(reason, Reason::Budget { .. }) && !asked_here;
         let regs = self.target.cpu().regs;
         let mut message = self.describe(&reason);
         let mut exit_words = None;

@@ -181,6 +181,66 @@ pub(super) fn check_symbols(
     Ok(())
 }
 
+/// The assembler's settings for a submission within `limits`.
+fn asm_options(
+    limits: &crate::grade::assignment::Limits,
+    dialect: crate::asm::Dialect,
+) -> AsmOptions {
+    AsmOptions {
+        dialect,
+        max_file_size: limits.max_file_bytes,
+        max_total_size: limits.max_total_bytes.saturating_mul(2),
+        max_lines: limits.max_source_lines,
+        time_limit: Some(std::time::Duration::from_millis(limits.max_assemble_ms)),
+        ..AsmOptions::default()
+    }
+}
+
+/// Most errors [`Grader::format_errors`] lists (then how many more).
+const MAX_FORMAT_ERRORS: usize = 50;
+
+impl Grader {
+    /// The assembler's errors for a submission, one `file:line: message`
+    /// each (at most 50, then how many more), assembled as [`Grader::grade`]
+    /// does (with the course's provided files); empty when it assembles or
+    /// has no entry file to assemble. Platforms that tell a submission
+    /// which cannot be graded from one that failed checks (PrairieLearn's
+    /// `format_errors`) show these.
+    pub fn format_errors(&self, sub: &Submission) -> Vec<String> {
+        let Ok(entry) = sub.find_entry(&self.assignment.entry) else {
+            return Vec::new();
+        };
+        let (limits, dialect) = (&self.assignment.limits, self.assignment.dialect);
+        let files = source_files(sub, &entry, &self.provided());
+        let asm = assemble_with(Path::new(&entry), &files, &asm_options(limits, dialect));
+        if !asm.has_errors() {
+            return Vec::new();
+        }
+        let errors: Vec<String> = asm
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(
+                |d| match d.span.and_then(|sp| Some((sp, asm.files.get(sp.file)?))) {
+                    Some((sp, file)) => {
+                        let (line, _) =
+                            crate::asm::diagnostics::line_col(&file.text, sp.start as usize);
+                        let path = crate::asm::diagnostics::display_path(file);
+                        format!("{path}:{line}: {}", d.message)
+                    }
+                    None => d.message.clone(),
+                },
+            )
+            .collect();
+        let more = errors.len().saturating_sub(MAX_FORMAT_ERRORS);
+        let mut shown: Vec<String> = errors.into_iter().take(MAX_FORMAT_ERRORS).collect();
+        if more > 0 {
+            shown.push(format!("... and {more} more error(s)"));
+        }
+        shown
+    }
+}
+
 /// Assembles a submission; Err carries the rendered diagnostics.
 pub(super) fn assemble(
     sub: &Submission,
@@ -190,15 +250,7 @@ pub(super) fn assemble(
     dialect: crate::asm::Dialect,
 ) -> Result<Program, String> {
     let files = source_files(sub, entry, provided);
-    let opts = AsmOptions {
-        dialect,
-        max_file_size: limits.max_file_bytes,
-        max_total_size: limits.max_total_bytes.saturating_mul(2),
-        max_lines: limits.max_source_lines,
-        time_limit: Some(std::time::Duration::from_millis(limits.max_assemble_ms)),
-        ..AsmOptions::default()
-    };
-    let asm = assemble_with(Path::new(entry), &files, &opts);
+    let asm = assemble_with(Path::new(entry), &files, &asm_options(limits, dialect));
     match asm.program {
         Some(p) if !asm.has_errors() => Ok(p),
         _ => {
