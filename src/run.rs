@@ -1,4 +1,4 @@
-//! The library side of `hc11lab run` (README, "Commands"): running a
+//! The library side of `hc11lab run` (docs/cli.md, "Commands"): running a
 //! program headless with a key script, memory dumps (`--dump`), and the
 //! report `--json` prints, whatever the stop.
 
