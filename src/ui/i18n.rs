@@ -149,7 +149,6 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("Exercise", "Aufgabe"),
     ("Open my copy", "Meine Kopie öffnen"),
     ("Start (copy the starter code)", "Beginnen (Startcode kopieren)"),
-    ("Your copy lives in the folder shown below and opens in the editor here (or edit it in your own editor: the window reloads when you save).", "Deine Kopie liegt im unten gezeigten Ordner und öffnet sich hier im Editor (oder bearbeite sie in deinem eigenen Editor: das Fenster lädt beim Speichern neu)."),
     ("Opened", "Geöffnet"),
     ("Your copy lives in this page (the browser's storage); bring in what you edited on your computer with Take files from my computer.", "Deine Kopie liegt in dieser Seite (im Speicher des Browsers); was du auf deinem Computer bearbeitet hast, holst du mit Dateien von meinem Computer holen herein."),
     ("Take files from my computer…", "Dateien von meinem Computer holen…"),
