@@ -334,7 +334,7 @@ async function main() {
       chooser = page.waitForEvent('filechooser', { timeout: 20000 });
       await page.mouse.click(20, 11);
       await page.waitForTimeout(400);
-      await page.mouse.click(60, 62);
+      await page.mouse.click(60, 162);
       const fc = await chooser;
       if (!fc.isMultiple() && !(await fc.element().evaluate((e) => e.hasAttribute('webkitdirectory')))) {
         throw new Error('File > Open folder… did not ask for a folder');
@@ -375,7 +375,7 @@ async function main() {
       };
       if (await statusLum(page) >= 160) throw new Error('the page did not start in the dark theme');
       // The menu's places in the 1280x800 window (egui's layout, English).
-      await page.mouse.click(113, 11);
+      await page.mouse.click(148, 11);
       await page.waitForTimeout(400);
       await page.mouse.click(158, 140);
       await page.waitForTimeout(300);
