@@ -4,6 +4,9 @@
 //! written for these tests; the bytes are the M68HC11 reference manual's and
 //! one program is checked against GNU `m68hc11-as` as an independent oracle.
 
+#[path = "support/asm_image.rs"]
+mod asm_image;
+use asm_image::image;
 use hc11lab::asm::{assemble_source, listing, AsmOptions, Assembly, Dialect};
 
 fn assemble(dialect: Dialect, text: &str) -> Assembly {
@@ -16,24 +19,6 @@ fn assemble(dialect: Dialect, text: &str) -> Assembly {
 
 fn asm11(text: &str) -> Assembly {
     assemble(Dialect::Asm11, text)
-}
-
-/// The bytes from `from` up to the first address the program does not fill.
-fn image(asm: &Assembly, from: u16) -> Vec<u8> {
-    let p = asm
-        .program
-        .as_ref()
-        .unwrap_or_else(|| panic!("no program:\n{}", asm.render_diagnostics()));
-    let mut out = Vec::new();
-    let mut a = from;
-    while let Some(b) = p.byte_at(a) {
-        out.push(b);
-        a = a.wrapping_add(1);
-        if a == from {
-            break;
-        }
-    }
-    out
 }
 
 fn codes(asm: &Assembly) -> Vec<&'static str> {

@@ -4,6 +4,9 @@
 //! tests. Encodings are the M68HC11 reference manual's (the opcode table is
 //! checked against GNU as in `asm_gnu_oracle.rs`).
 
+#[path = "support/asm_image.rs"]
+mod asm_image;
+use asm_image::image;
 use hc11lab::asm::{assemble_source, assemble_with, AsmOptions, Assembly, Dialect, MemoryFiles};
 use std::path::Path;
 
@@ -16,24 +19,6 @@ fn opts(dialect: Dialect) -> AsmOptions {
 
 fn assemble(dialect: Dialect, text: &str) -> Assembly {
     assemble_source("t.asm", text, &opts(dialect))
-}
-
-/// The bytes from `from` up to the first address the program does not fill.
-fn image(asm: &Assembly, from: u16) -> Vec<u8> {
-    let p = asm
-        .program
-        .as_ref()
-        .unwrap_or_else(|| panic!("no program:\n{}", asm.render_diagnostics()));
-    let mut out = Vec::new();
-    let mut a = from;
-    while let Some(b) = p.byte_at(a) {
-        out.push(b);
-        a = a.wrapping_add(1);
-        if a == from {
-            break;
-        }
-    }
-    out
 }
 
 fn codes(asm: &Assembly) -> Vec<&'static str> {

@@ -6,6 +6,9 @@
 //! without a reset vector starts. Every program here was written for these
 //! tests; the bytes are the M68HC11 reference manual's.
 
+#[path = "support/asm_image.rs"]
+mod asm_image;
+use asm_image::image;
 use hc11lab::asm::{assemble_source, AsmOptions, Assembly, Dialect, EntryFrom};
 
 fn assemble(dialect: Dialect, text: &str) -> Assembly {
@@ -14,24 +17,6 @@ fn assemble(dialect: Dialect, text: &str) -> Assembly {
         ..AsmOptions::default()
     };
     assemble_source("t.asm", text, &opts)
-}
-
-/// The bytes from `from` up to the first address the program does not fill.
-fn image(asm: &Assembly, from: u16) -> Vec<u8> {
-    let p = asm
-        .program
-        .as_ref()
-        .unwrap_or_else(|| panic!("no program:\n{}", asm.render_diagnostics()));
-    let mut out = Vec::new();
-    let mut a = from;
-    while let Some(b) = p.byte_at(a) {
-        out.push(b);
-        a = a.wrapping_add(1);
-        if a == from {
-            break;
-        }
-    }
-    out
 }
 
 fn entry(asm: &Assembly) -> Option<u16> {
