@@ -181,6 +181,7 @@ fn firmware() {
     }
 
     game_to_settled();
+    window_at_max();
     step_over_a_long_call();
 
     // Reverse across 100 million cycles: random jumps back, each checked
@@ -356,5 +357,28 @@ fn step_over_a_long_call() {
             secs / best[0],
             cycles
         );
+    }
+}
+
+/// The window's `max` speed (`ui::session::Session::advance`): 20,000-cycle
+/// slices, the data flow caught up after each, while the game plays its
+/// keys and then waits for the next one; with recording on and off.
+fn window_at_max() {
+    println!("-- the window at max: 20,000-cycle slices, caught up after each --");
+    const SLICE: u64 = 20_000;
+    const RUN: u64 = 400_000_000;
+    for (name, prov) in [
+        ("slices, recording off", false),
+        ("slices, recording on (caught up each slice)", true),
+    ] {
+        let mut d = Debugger::new(machine());
+        d.set_provenance(prov);
+        let t = Instant::now();
+        while d.target().cycles() < RUN {
+            d.max_cycles = SLICE;
+            d.run();
+            d.track_provenance();
+        }
+        report(name, d.target().cycles(), t.elapsed().as_secs_f64());
     }
 }

@@ -181,27 +181,6 @@ pub mod fs {
         imp::create_dir_all(path)
     }
 
-    /// Why [`read_bounded`] gave no bytes.
-    #[derive(Debug)]
-    pub enum BoundedError {
-        /// Not a regular file: what it is in words (`folder`, `fifo`).
-        NotRegular(&'static str),
-        /// Larger than the limit: its size.
-        TooLarge(u64),
-        /// More than the limit turned up while reading (the size changed
-        /// after it was looked at): reading stopped one byte past it.
-        TooLargeRead,
-        /// The system's error.
-        Io(io::Error),
-    }
-
-    /// A regular file's bytes, refusing anything else (a folder, a fifo, a
-    /// device: not opened, or on the desktop opened without blocking) and
-    /// a file over `limit` bytes without reading more than `limit + 1`.
-    pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedError> {
-        imp::read_bounded(path, limit)
-    }
-
     /// Replaces the file with `bytes` as one step: the old content stays
     /// whole until the new one is complete (a temporary file beside it,
     /// then a rename), so a full disk or a crash never leaves half a file.
@@ -271,6 +250,14 @@ pub mod fs {
         TooLarge {
             /// Bytes (at least `limit + 1`).
             size: u64,
+            /// The limit in bytes.
+            limit: u64,
+        },
+        /// Its size was within the limit when looked at, but more than
+        /// `limit` bytes turned up while reading (it grew meanwhile);
+        /// reading stopped one byte past the limit, so its size is unknown.
+        #[error("it grew past the {limit} bytes allowed while it was read")]
+        Grew {
             /// The limit in bytes.
             limit: u64,
         },

@@ -13,11 +13,15 @@
 //! it pays for tracking the steps since the previous question, one at a
 //! time but for poll loops, which it skips (about 500 host instructions per
 //! tracked step, as the observed path took per step; a game's replay skips
-//! a third of its steps). Going back ([`LazyProvenance::rewind`]) resumes
+//! a third of its steps), and for loops whose iterations repeat exactly (a
+//! program waiting for a key in a loop that calls its input routine): once
+//! the machine's probe has found such a loop, [`ALIKE_TRACKED`] of its
+//! iterations are tracked and the rest run without the tracker, whose
+//! answers they would not change (the constant says why). Going back ([`LazyProvenance::rewind`]) resumes
 //! from the newest checkpoint at or before the target, so a question after
 //! a step back replays at most one checkpoint spacing.
 
-use super::provenance::Tracker;
+use super::provenance::{Tracker, MAX_DEPTH};
 use super::target::{LcdProbe, Target, TargetStep};
 use crate::cpu::{Instruction, Registers, RunState, StepEvent};
 
@@ -31,6 +35,48 @@ const MAX_CHECKPOINTS: usize = 16;
 /// up and tracking's start moves to the present (going back before it then
 /// starts tracking afresh there, as for a snapshot older than tracking).
 const MAX_CHANGES: usize = 256;
+
+/// Iterations of an exactly repeating loop tracked before the rest runs
+/// untracked. A byte the loop writes is written alike in every iteration,
+/// so each link of a chain behind a value goes back at most one
+/// iteration, and the [`MAX_DEPTH`] links the tracker keeps (more than any
+/// question reads) lie within the newest `MAX_DEPTH + 1` iterations or
+/// reach bytes the loop never writes. After that many, further iterations
+/// leave every answer as it was: only the node numbers differ.
+pub(super) const ALIKE_TRACKED: u64 = MAX_DEPTH as u64 + 1;
+/// Steps before a loop head whose iteration did not repeat is measured
+/// again, at first (doubling per failure up to `<< MAX_RETRY_SHIFT`).
+const RETRY_STEPS: u64 = 256;
+/// Highest doubling of [`RETRY_STEPS`].
+const MAX_RETRY_SHIFT: u32 = 8;
+/// Steps the copy that measures a loop may run (the measured iteration
+/// and a few more: the copy is dropped).
+const PROBE_STEPS: u64 = 64;
+/// Loop heads whose backoff is kept (hashed).
+const RETRY_SLOTS: usize = 16;
+
+/// A loop found to repeat exactly, being tracked until
+/// [`ALIKE_TRACKED`] of its iterations are.
+#[derive(Clone, Copy, Debug)]
+struct Streak {
+    /// The loop's head and the address of its jump back.
+    head: u16,
+    from: u16,
+    /// Steps of one iteration.
+    period: u64,
+    /// Iterations tracked since the probe found it alike.
+    tracked: u64,
+    /// Its iterations stay alike until this cycle.
+    alike_until: u64,
+}
+
+/// When a loop head may be measured again.
+#[derive(Clone, Copy, Debug, Default)]
+struct Retry {
+    head: u16,
+    at_index: u64,
+    shift: u32,
+}
 
 /// What the tracker needs from before a step: the registers, whether the
 /// CPU was waiting (WAI stacked the registers already), the instruction
@@ -131,6 +177,14 @@ pub(super) struct LazyProvenance<T> {
     /// Steps between checkpoints now.
     spacing: u64,
     spdr: Option<u16>,
+    /// The exactly repeating loop the replay is in, if one was found.
+    streak: Option<Streak>,
+    /// Backoff of loop heads that did not repeat.
+    retries: [Retry; RETRY_SLOTS],
+    /// Steps replayed with the tracker, and steps run without it (poll
+    /// loops and repeating loops skipped).
+    tracked_steps: u64,
+    skipped_steps: u64,
 }
 
 impl<T: Target> LazyProvenance<T> {
@@ -147,6 +201,10 @@ impl<T: Target> LazyProvenance<T> {
             changes: Vec::new(),
             spacing: FIRST_SPACING,
             spdr,
+            streak: None,
+            retries: [Retry::default(); RETRY_SLOTS],
+            tracked_steps: 0,
+            skipped_steps: 0,
         }
     }
 
@@ -166,6 +224,7 @@ impl<T: Target> LazyProvenance<T> {
             .find(|c| c.index <= index && c.index > self.at.index)
         {
             self.at = c.clone();
+            self.streak = None;
         }
         let mut next = self.changes.partition_point(|(i, _)| *i < self.at.index);
         let mut probe = self.at.target.lcd_probe();
@@ -174,6 +233,7 @@ impl<T: Target> LazyProvenance<T> {
                 if *i == self.at.index {
                     self.at.target = state.clone();
                     probe = self.at.target.lcd_probe();
+                    self.streak = None;
                     next += 1;
                 }
             }
@@ -186,6 +246,7 @@ impl<T: Target> LazyProvenance<T> {
             let ts = self.at.target.step();
             probe = before.apply(&mut self.at.tracker, &self.at.target, &ts, self.spdr);
             self.at.index += 1;
+            self.tracked_steps += 1;
             let from = before.regs.pc;
             if self.at.target.cpu().regs.pc <= from {
                 // A poll loop's further iterations read what this one read
@@ -194,9 +255,13 @@ impl<T: Target> LazyProvenance<T> {
                 // meets an event may be among them: the byte the LCD takes
                 // then is noted as a step's would be.
                 let stop = self.changes.get(next).map_or(index, |(i, _)| index.min(*i));
-                let n = self.at.target.skip_poll_loop(from, stop - self.at.index);
+                let mut n = self.at.target.skip_poll_loop(from, stop - self.at.index);
+                if n == 0 {
+                    n = self.repeating_loop(from, stop - self.at.index);
+                }
                 if n > 0 {
                     self.at.index += n;
+                    self.skipped_steps += n;
                     let after = self.at.target.lcd_probe();
                     lcd_moved(&mut self.at.tracker, probe, after, self.spdr);
                     probe = after;
@@ -211,6 +276,75 @@ impl<T: Target> LazyProvenance<T> {
             let (a, b) = (self.at.target.cpu(), live.cpu());
             a.regs == b.regs && self.at.target.cycles() == live.cycles()
         })
+    }
+
+    /// At a jump back from `from` to the replay's PC: follows an exactly
+    /// repeating loop there. Measures the loop on a copy of the machine
+    /// (its first visit, or after a backoff); once it is found alike,
+    /// counts the iterations tracked, and when [`ALIKE_TRACKED`] are, runs
+    /// the rest of them (at most `max_steps` steps) without the tracker.
+    /// Returns the steps run so.
+    fn repeating_loop(&mut self, from: u16, max_steps: u64) -> u64 {
+        if !self.at.target.closes_loop(from) {
+            return 0;
+        }
+        let head = self.at.target.cpu().regs.pc;
+        let now = self.at.target.cycles();
+        if let Some(st) = self.streak.as_mut() {
+            if st.head == head && st.from == from && now < st.alike_until {
+                st.tracked += 1;
+                // Short of a whole iteration the replay's goal is near:
+                // the loop is followed on from there next time.
+                if st.tracked < ALIKE_TRACKED || max_steps < st.period {
+                    return 0;
+                }
+                let mut copy = self.at.target.clone();
+                if let Some(r) = copy.run_repeating_loop(max_steps) {
+                    self.at.target = copy;
+                    // Still alike after these: the next visit goes on.
+                    st.alike_until = st.alike_until.min(r.alike_until);
+                    return r.steps;
+                }
+                self.streak = None;
+                return 0;
+            }
+            if st.head == head {
+                self.streak = None;
+            }
+        }
+        let slot = usize::from(head) % RETRY_SLOTS;
+        let retry = self.retries[slot];
+        if retry.head == head && self.at.index < retry.at_index {
+            return 0;
+        }
+        // One iteration is run to measure it: on a copy, since an
+        // iteration that does not repeat must be tracked step by step.
+        let mut copy = self.at.target.clone();
+        match copy.run_repeating_loop(PROBE_STEPS) {
+            Some(r) if now < r.alike_until => {
+                self.retries[slot] = Retry::default();
+                self.streak = Some(Streak {
+                    head,
+                    from,
+                    period: r.period_steps,
+                    tracked: 0,
+                    alike_until: r.alike_until,
+                });
+            }
+            _ => {
+                let shift = if retry.head == head {
+                    (retry.shift + 1).min(MAX_RETRY_SHIFT)
+                } else {
+                    0
+                };
+                self.retries[slot] = Retry {
+                    head,
+                    at_index: self.at.index + (RETRY_STEPS << shift),
+                    shift,
+                };
+            }
+        }
+        0
     }
 
     fn checkpoint(&mut self) {
@@ -238,6 +372,7 @@ impl<T: Target> LazyProvenance<T> {
         match self.checkpoints.iter().rev().find(|c| c.index <= index) {
             Some(c) => {
                 self.at = c.clone();
+                self.streak = None;
                 true
             }
             None => false,
@@ -273,6 +408,12 @@ impl<T: Target> LazyProvenance<T> {
     /// Checkpoints and outside states kept (for tests and statistics).
     pub(super) fn kept(&self) -> (usize, usize) {
         (self.checkpoints.len(), self.changes.len())
+    }
+
+    /// Steps replayed with the tracker and steps skipped, since tracking
+    /// began (for tests and statistics).
+    pub(super) fn replayed(&self) -> (u64, u64) {
+        (self.tracked_steps, self.skipped_steps)
     }
 }
 

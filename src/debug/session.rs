@@ -435,6 +435,13 @@ impl<T: Target> Debugger<T> {
         self.lazy.borrow().as_ref().map(|l| l.kept())
     }
 
+    /// Steps the lazy provenance replayed with its tracker and steps it
+    /// skipped (loops whose further iterations change no answer), since
+    /// tracking began (`None` when it is off or tracked as it runs).
+    pub fn provenance_replayed(&self) -> Option<(u64, u64)> {
+        self.lazy.borrow().as_ref().map(|l| l.replayed())
+    }
+
     fn new_tracker(&self) -> Tracker {
         let mut t = Tracker::new();
         for &(s, e) in &self.devices {

@@ -101,6 +101,20 @@ pub trait Target: Clone {
     fn skip_poll_loop(&mut self, _from: u16, _max_steps: u64) -> u64 {
         0
     }
+    /// True if the jump back from `from` may close a loop that
+    /// [`Target::run_repeating_loop`] can follow (not a call or a return).
+    /// False by default.
+    fn closes_loop(&self, _from: u16) -> bool {
+        false
+    }
+    /// At a loop head just jumped back to: runs the loop's iterations
+    /// while they repeat exactly, at most `max_steps` steps (see
+    /// `Machine::run_repeating_loop`, which leaves a machine half through
+    /// an iteration when it gives `None`: call it on a copy). `None` by
+    /// default.
+    fn run_repeating_loop(&mut self, _max_steps: u64) -> Option<crate::machine::Repeating> {
+        None
+    }
     /// Runs with `hook` hearing every step until it stops the run, the
     /// budget of `max_cycles` is used, the key script settles or a step
     /// faults, meets an illegal opcode or halts; at an address in
@@ -361,6 +375,12 @@ impl Target for crate::machine::Machine {
     }
     fn skip_poll_loop(&mut self, from: u16, max_steps: u64) -> u64 {
         crate::machine::Machine::skip_poll_loop(self, from, max_steps)
+    }
+    fn closes_loop(&self, from: u16) -> bool {
+        !self.is_call_or_return_at(from)
+    }
+    fn run_repeating_loop(&mut self, max_steps: u64) -> Option<crate::machine::Repeating> {
+        crate::machine::Machine::run_repeating_loop(self, max_steps)
     }
     fn run_hooked<H: StepHook<Self>>(
         &mut self,

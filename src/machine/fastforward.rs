@@ -191,7 +191,7 @@ impl Machine {
     }
 
     /// Runs one iteration from `head` (the current PC) and says how it went.
-    fn measure_iteration(
+    pub(super) fn measure_iteration(
         &mut self,
         head: u16,
         stop: &StopConditions,
@@ -293,7 +293,7 @@ impl Machine {
 }
 
 /// How a measured iteration went.
-enum Iteration {
+pub(super) enum Iteration {
     /// A step stopped the run, or was an event (the reason, if the run stops).
     Stopped(Option<StopReason>),
     /// The run's budget or the script's next action came first.

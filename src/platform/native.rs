@@ -1,7 +1,7 @@
 //! The desktop: `std`'s threads and file system, the system's dialogs.
 
 use super::dialog::{Picked, Saved, Want};
-use super::fs::{BoundedError, DirEntry, Kind, Metadata, ReadError};
+use super::fs::{DirEntry, Kind, Metadata, ReadError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -137,50 +137,6 @@ pub fn remove_dir_all(path: &Path) -> io::Result<()> {
 
 pub fn canonicalize(path: &Path) -> io::Result<PathBuf> {
     std::fs::canonicalize(path)
-}
-
-pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedError> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // O_NONBLOCK on Linux's common architectures (asm-generic/fcntl.h):
-        // a fifo swapped in after the check below must not hang the reader.
-        #[cfg(any(
-            target_arch = "x86_64",
-            target_arch = "x86",
-            target_arch = "aarch64",
-            target_arch = "arm",
-            target_arch = "riscv64"
-        ))]
-        opts.custom_flags(0o4000);
-    }
-    let meta = std::fs::metadata(path).map_err(BoundedError::Io)?;
-    if let Kind::Special(kind) = kind_of(meta.file_type()) {
-        return Err(BoundedError::NotRegular(kind));
-    }
-    let file = opts.open(path).map_err(BoundedError::Io)?;
-    // The opened handle is checked again: the path may have changed.
-    let meta = file.metadata().map_err(BoundedError::Io)?;
-    match kind_of(meta.file_type()) {
-        Kind::File => {}
-        Kind::Dir => return Err(BoundedError::NotRegular("folder")),
-        Kind::Special(kind) => return Err(BoundedError::NotRegular(kind)),
-        Kind::Symlink => return Err(BoundedError::NotRegular("symbolic link")),
-    }
-    if meta.len() > limit {
-        return Err(BoundedError::TooLarge(meta.len()));
-    }
-    // The size may change while reading: never more than one byte past.
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(BoundedError::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(BoundedError::TooLargeRead);
-    }
-    Ok(bytes)
 }
 
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -351,10 +307,7 @@ pub fn read_regular(path: &Path, limit: u64, whole: bool) -> Result<Vec<u8>, Rea
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
     if whole && bytes.len() as u64 > limit {
-        return Err(ReadError::TooLarge {
-            size: bytes.len() as u64,
-            limit,
-        });
+        return Err(ReadError::Grew { limit });
     }
     Ok(bytes)
 }
@@ -381,19 +334,20 @@ mod tests {
     }
 
     #[test]
-    fn a_bounded_read_refuses_folders_and_large_files_and_lists_kinds() {
+    fn a_limited_read_refuses_folders_and_large_files_and_lists_kinds() {
+        use crate::platform::fs::read_limited;
         let dir = std::env::temp_dir().join(format!("hc11lab-bounded-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("sub")).expect("temp dir");
         let file = dir.join("a.asm");
         std::fs::write(&file, b"12345").expect("write");
-        assert_eq!(read_bounded(&file, 5).expect("fits"), b"12345");
+        assert_eq!(read_limited(&file, 5).expect("fits"), b"12345");
         assert!(matches!(
-            read_bounded(&file, 4),
-            Err(BoundedError::TooLarge(5))
+            read_limited(&file, 4),
+            Err(ReadError::TooLarge { size: 5, limit: 4 })
         ));
         assert!(matches!(
-            read_bounded(&dir.join("sub"), 100),
-            Err(BoundedError::NotRegular("folder"))
+            read_limited(&dir.join("sub"), 100),
+            Err(ReadError::NotRegular(_))
         ));
         let mut kinds: Vec<(String, Kind)> = read_dir(&dir)
             .expect("list")

@@ -9,7 +9,7 @@
 //! after the click; downloads are links the page clicks itself.
 
 use super::dialog::{Picked, PickedFile, Saved, Want};
-use super::fs::{BoundedError, DirEntry, Kind, Metadata};
+use super::fs::{DirEntry, Kind, Metadata};
 use super::store::{self, Node, Store, StoredFile};
 use super::{SystemTime, UNIX_EPOCH};
 use base64::Engine;
@@ -241,18 +241,6 @@ pub fn create_dir_all(path: &Path) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, BoundedError> {
-    match with_store(|s| s.node(path)) {
-        Some(Node::Dir) => Err(BoundedError::NotRegular("folder")),
-        Some(Node::File(len, _)) if len > limit => Err(BoundedError::TooLarge(len)),
-        Some(Node::File(..)) => read(path).map_err(BoundedError::Io),
-        None => Err(BoundedError::Io(io::Error::new(
-            io::ErrorKind::NotFound,
-            "no such file",
-        ))),
-    }
 }
 
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {

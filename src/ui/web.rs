@@ -82,6 +82,7 @@ async fn run() -> Result<(), JsValue> {
         page::page_ms()
     ));
     page::listen_for_drops()?;
+    plain_webgl_context(&canvas);
     let autorun = Autorun::from_env();
     let options = eframe::WebOptions {
         // As on the desktop: no gradients to dither, and every shaded pixel
@@ -101,6 +102,30 @@ async fn run() -> Result<(), JsValue> {
             }),
         )
         .await
+}
+
+/// Creates the canvas's WebGL 2 context without multisampling before
+/// eframe asks for it (a canvas keeps the context it was first given, and
+/// eframe asks with the browser's defaults, which multisample). egui
+/// smooths its own edges (feathering), so the samples only cost: four per
+/// pixel under a software rasterizer such as SwiftShader. If the browser
+/// has no WebGL 2, eframe falls back as it would have.
+fn plain_webgl_context(canvas: &web_sys::HtmlCanvasElement) {
+    let options = js_sys::Object::new();
+    for (key, on) in [
+        ("antialias", false),
+        ("depth", false),
+        ("stencil", false),
+        ("premultipliedAlpha", true),
+        ("preserveDrawingBuffer", false),
+    ] {
+        let _ = js_sys::Reflect::set(&options, &JsValue::from_str(key), &JsValue::from_bool(on));
+    }
+    if let Err(e) = canvas.get_context_with_context_options("webgl2", &options) {
+        note(&format!(
+            "hc11lab: no plain WebGL 2 context ({e:?}); the browser's default is used"
+        ));
+    }
 }
 
 /// The app with what only the page does: say when the first frame was drawn.

@@ -3,7 +3,7 @@
 //! header declares is checked again while reading (a zip bomb stops at the
 //! limit).
 
-use super::files::{read_bounded, read_regular, skipped_note, Budget};
+use super::files::{read_regular, read_stream_limited, skipped_note, Budget};
 use super::{is_junk, is_source, normalize, Limits, Submission, SubmissionError};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -178,7 +178,7 @@ fn read_zip_from(
         }
         let declared = entry.size();
         budget.admit(&rel, declared)?;
-        let bytes = read_bounded(&mut entry, &rel, limits.max_file_bytes)?;
+        let bytes = read_stream_limited(&mut entry, &rel, limits.max_file_bytes)?;
         // A header may understate the size: count what was really read.
         budget.grow((bytes.len() as u64).saturating_sub(declared))?;
         if out.insert(rel.clone(), bytes).is_some() {

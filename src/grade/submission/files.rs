@@ -21,22 +21,26 @@ pub(super) fn read_regular(
     shown: &str,
     limit: u64,
 ) -> Result<Vec<u8>, SubmissionError> {
-    use crate::platform::fs::{read_bounded, BoundedError};
-    read_bounded(path, limit).map_err(|e| match e {
-        BoundedError::NotRegular(kind) => SubmissionError::NotRegular {
+    use crate::platform::fs::{read_limited, ReadError};
+    read_limited(path, limit).map_err(|e| match e {
+        ReadError::NotRegular(kind) => SubmissionError::NotRegular {
             path: shown.to_string(),
             kind: kind.to_string(),
         },
-        BoundedError::TooLarge(size) => SubmissionError::FileTooLarge {
+        ReadError::TooLarge { size, limit } => SubmissionError::FileTooLarge {
             file: shown.to_string(),
             size,
             limit,
         },
-        BoundedError::TooLargeRead => SubmissionError::FileTooLargeRead {
+        ReadError::Grew { limit } => SubmissionError::FileTooLargeRead {
             file: shown.to_string(),
             limit,
         },
-        BoundedError::Io(e) => SubmissionError::Unreadable {
+        ReadError::NotFound => SubmissionError::Unreadable {
+            path: shown.to_string(),
+            message: e.to_string(),
+        },
+        ReadError::Io(e) => SubmissionError::Unreadable {
             path: shown.to_string(),
             message: e.to_string(),
         },
@@ -87,8 +91,9 @@ impl Budget<'_> {
     }
 }
 
-/// Reads at most `limit` bytes; an error if there is more (a zip header may lie).
-pub(super) fn read_bounded(
+/// Reads at most `limit` bytes of a stream (a zip entry); an error if there
+/// is more (a zip header may lie about the size).
+pub(super) fn read_stream_limited(
     r: impl Read,
     file: &str,
     limit: u64,
@@ -256,7 +261,7 @@ mod tests {
     /// it) is not given the size where reading stopped.
     #[test]
     fn a_file_too_large_to_read_names_the_limit_only() {
-        let err = read_bounded(&[0u8; 100][..], "Bomb.inc", 10).unwrap_err();
+        let err = read_stream_limited(&[0u8; 100][..], "Bomb.inc", 10).unwrap_err();
         assert_eq!(
             err,
             SubmissionError::FileTooLargeRead {
