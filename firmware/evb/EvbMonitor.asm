@@ -6,7 +6,9 @@
 ; documents (the EVB and EVBU manuals) and nothing of its code:
 ;
 ; - the utility jump table at $FFA0-$FFD2 (UPCASE ... VECINIT), each entry
-;   with the documented behaviour, and WARMST ($FF7C) and RPRINT ($FF82);
+;   with the documented behaviour, and from the table before it WARMST
+;   ($FF7C), RPRINT ($FF82) and the input-buffer routines READBUFF,
+;   INCBUFF, DECBUFF, WSKIP ($FF91-$FF9A) and CHKABRT ($FF9D);
 ; - the pseudo-vectors: every interrupt vector at $FFD6-$FFFE points to a
 ;   three-byte slot in RAM at $00C4-$00FF, where a program puts `jmp
 ;   handler` (`org $00EB` / `jmp Tick` for the real-time interrupt); slots
@@ -80,6 +82,7 @@ Arg1            ds.w    1
 Arg2            ds.w    1
 ArgCount        ds.b    1
 Digits          ds.b    1
+LinePtr         ds.w    1                       ; READBUFF's place in Line
 RamEnd          equ     *
 
                 org     $00C4
@@ -136,6 +139,9 @@ Boot            lds     #MonStack
                 jsr     Out1Byt
                 ldaa    #CR
                 jsr     Output
+                staa    Line                    ; its line holds nothing more
+                ldx     #Line
+                stx     LinePtr
                 jmp     GoUser
 
 ; The word hc11lab sets to the program's start ($FFFF: none).
@@ -296,6 +302,7 @@ MdDone          rts
 
 ; G [addr] or GO [addr]: run the program from addr (or the saved PC).
 CmdGo           jsr     Args
+                sty     LinePtr                 ; the rest of the line, for READBUFF
                 tst     ArgCount
                 beq     GoUser
                 ldd     Arg1
@@ -644,6 +651,55 @@ OutStrgWait     jsr     Input
 OutStrgDone     pula
                 rts
 
+; READBUFF: A = the character at the input buffer's pointer (after `G
+; addr`, what follows the address on the typed line; CR at its end).
+ReadBuff        pshx
+                ldx     LinePtr
+                ldaa    0,x
+                pulx
+                rts
+
+; INCBUFF, DECBUFF: the pointer one character on or back; A, B, X kept.
+IncBuff         pshx
+                ldx     LinePtr
+                inx
+                stx     LinePtr
+                pulx
+                rts
+DecBuff         pshx
+                ldx     LinePtr
+                dex
+                stx     LinePtr
+                pulx
+                rts
+
+; WSKIP: the pointer past white space; A = the character there, Z set if
+; it is the line's CR.
+WSkip           bsr     ReadBuff
+                jsr     WChek
+                bne     WSkipEnd
+                bsr     IncBuff
+                bra     WSkip
+WSkipEnd        cmpa    #CR
+                rts
+
+; CHKABRT: a key typed meanwhile: CTRL-X or DEL abort to the prompt,
+; CTRL-W waits for the next key, any other is read and dropped. A kept.
+ChkAbrt         psha
+                jsr     Input
+                beq     ChkAbrtDone
+                cmpa    #CTLX
+                beq     ChkAbrtStop
+                cmpa    #DEL
+                beq     ChkAbrtStop
+                cmpa    #CTLW
+                bne     ChkAbrtDone
+ChkAbrtWait     jsr     Input
+                beq     ChkAbrtWait
+ChkAbrtDone     pula
+                rts
+ChkAbrtStop     jmp     Main
+
 ; INCHAR: waits for a character, echoes it, returns it in A.
 InChar          jsr     Input
                 beq     InChar
@@ -758,6 +814,12 @@ VectorNames     dc.b    'SCI',EOT,'    '
 WarmSt          jmp     Main                    ; WARMST
                 org     $FF82
                 jmp     RPrint                  ; RPRINT
+                org     $FF91
+                jmp     ReadBuff                ; READBUFF
+                jmp     IncBuff                 ; INCBUFF
+                jmp     DecBuff                 ; DECBUFF
+                jmp     WSkip                   ; WSKIP
+                jmp     ChkAbrt                 ; CHKABRT
 
                 org     $FFA0
                 jmp     UpCase                  ; UPCASE
