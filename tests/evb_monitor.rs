@@ -607,3 +607,45 @@ fn chkabrt_drops_keys_waits_on_ctrl_w_and_aborts_on_ctrl_x() {
         assert!(after_g(&serial) == "*\r\n\0>", "{abort:?}: {serial:?}");
     }
 }
+
+/// HEXBIN, BUFFARG and TERMARG ($FF85-$FF8B) leave their number in
+/// SHFTREG ($0096) and count characters that are no hex digit in TMP1
+/// ($00C0), where BUFFALO keeps them: BUFFARG reads `1a2B3` after `G
+/// C000` (the last four digits stay), TERMARG reads `4g,` typed on the
+/// terminal, HEXBIN counts an `x` and shifts in an `e`.
+#[test]
+fn hexbin_buffarg_and_termarg_fill_shftreg_and_tmp1() {
+    let v = json(&hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        "--dialect",
+        "as11",
+        &data("hex_args.asm"),
+        "--serial-in",
+        "7g5 G C000 1a2B3\r4g,",
+        "--json",
+        "--dump",
+        "$0000:11",
+    ]));
+    assert_eq!(v["stop_reason"], "returned_to_monitor", "{v}");
+    let bytes: Vec<u64> = v["symbols"]["$0000:11"]["bytes"]
+        .as_array()
+        .expect("dump")
+        .iter()
+        .map(|b| b.as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(bytes[0], 0x0D, "BUFFARG ends on the CR");
+    assert_eq!(bytes[1..3], [0xA2, 0xB3], "BUFFARG: the last four digits");
+    assert_eq!(bytes[3], 0, "BUFFARG: no bad character");
+    assert_eq!(bytes[4], u64::from(b','), "TERMARG ends on the comma");
+    assert_eq!(bytes[5..7], [0x00, 0x04], "TERMARG: the digit 4");
+    assert_eq!(bytes[7], 1, "TERMARG: the g counted");
+    assert_eq!(bytes[8], 2, "HEXBIN: the x counted");
+    assert_eq!(bytes[9..11], [0x00, 0x4E], "HEXBIN: the e shifted in");
+    let serial = v["serial"].as_str().unwrap_or_default();
+    assert!(
+        serial.contains(">G C000 1a2B3\r\n4g,\r\n"),
+        "TERMARG echoes: {serial:?}"
+    );
+}
