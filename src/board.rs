@@ -210,7 +210,7 @@ pub struct ReadEffects {
     sci: (u8, bool, bool),
     tcnt_buffer: Option<u8>,
     irq: Option<u16>,
-    acia: Option<(bool, bool)>,
+    acia: Option<(bool, bool, bool)>,
 }
 
 /// A board: memory and devices, plain data.
@@ -395,8 +395,9 @@ impl Board {
         self.acia.as_deref()
     }
 
-    /// Queues bytes to arrive on the ACIA's receiver, one frame after
-    /// another; false (nothing queued) if the board has no ACIA.
+    /// Queues bytes to arrive on the ACIA's receiver, as its pacing says
+    /// ([`acia::Acia::feed`]); false (nothing queued) if the board has no
+    /// ACIA.
     pub fn feed_acia(&mut self, bytes: &[u8]) -> bool {
         let now = self.now;
         let Some(a) = self.acia.as_mut() else {
@@ -446,8 +447,22 @@ impl Board {
 
     /// How bytes fed to the SCI are sent from now on: on the wire, back to
     /// back (the default), or as a person types ([`sci::Pacing`]).
+    /// The board's ACIA, if it has one, sends its input the same way.
     pub fn set_serial_pacing(&mut self, pacing: sci::Pacing) {
         self.sci.set_pacing(pacing);
+        if let Some(a) = self.acia.as_mut() {
+            a.set_pacing(pacing);
+        }
+    }
+
+    /// The ACIA's input bytes: (lost because its receive data register
+    /// still held an unread byte, OVRN; not sent because the program has
+    /// not ended the master reset or, typed, not read the byte before).
+    /// (0, 0) on a board without an ACIA.
+    pub fn acia_input_left(&self) -> (u64, u64) {
+        self.acia
+            .as_ref()
+            .map_or((0, 0), |a| (a.lost(), a.rx_blocked() as u64))
     }
 
     /// Serial input bytes the program lost: (arrived while SCDR still held

@@ -496,6 +496,12 @@ impl Machine {
         self.board.feed_serial(bytes);
     }
 
+    /// Queues bytes for the board's ACIA receiver (the EVB's host port);
+    /// false if the board has none.
+    pub fn feed_acia(&mut self, bytes: &[u8]) -> bool {
+        self.board.feed_acia(bytes)
+    }
+
     /// How serial input is sent from now on: typed (the next byte once the
     /// program read the one before) or on the wire, back to back.
     pub fn set_serial_pacing(&mut self, pacing: crate::board::sci::Pacing) {

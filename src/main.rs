@@ -295,6 +295,13 @@ struct RunArgs {
     /// Like --serial-in, with the bytes of FILE (`-` = standard input), sent as they are.
     #[arg(long, value_name = "FILE", conflicts_with = "serial_in")]
     serial_in_file: Option<PathBuf>,
+    /// Send TEXT to the board's ACIA (the EVB's host port at $9800) once the program has
+    /// ended the ACIA's master reset (escapes as --serial-in); paced as --serial-timing says.
+    #[arg(long, value_name = "TEXT")]
+    acia_in: Option<String>,
+    /// Like --acia-in, with the bytes of FILE (`-` = standard input), sent as they are.
+    #[arg(long, value_name = "FILE", conflicts_with = "acia_in")]
+    acia_in_file: Option<PathBuf>,
     /// How serial input is sent: typed (default: each byte once the program has read the
     /// one before, 10 ms later; after a line end, once its answer is out) or wire (back to
     /// back at the baud rate; bytes the program reads too late are lost, as on the chip).

@@ -126,6 +126,16 @@ pub struct RunReport {
     /// port); left out when nothing (or the board has none).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub acia_serial: String,
+    /// Input bytes for the ACIA (`--acia-in`) the program lost: they
+    /// arrived while its receive data register still held an unread byte
+    /// (OVRN). Left out when none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub acia_lost: u64,
+    /// Input bytes for the ACIA never sent: the program did not end the
+    /// ACIA's master reset or, typed, did not read the byte before. Left
+    /// out when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub acia_unsent: u64,
     /// The LCD: 64 strings of 128 `#`/`.`, row 0 on top; empty (and left
     /// out of `--json`) on a board without an LCD.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -274,6 +284,8 @@ pub fn run(
             .acia()
             .map(|a| a.output().iter().map(|&b| b as char).collect())
             .unwrap_or_default(),
+        acia_lost: machine.board().acia_input_left().0,
+        acia_unsent: machine.board().acia_input_left().1,
         lcd: if machine.board().has_lcd() {
             machine.lcd_text()
         } else {
@@ -327,6 +339,46 @@ fn serial_loss_note(machine: &Machine) -> String {
         note.push_str(&format!(
             "; {} not sent: typed input waits for the program to read the byte before from SCDR, and it did not",
             chars(unsent as u64)
+        ));
+    }
+    note.push_str(&acia_loss_note(machine));
+    note
+}
+
+/// The same for the ACIA's input (`--acia-in`).
+fn acia_loss_note(machine: &Machine) -> String {
+    let Some(acia) = machine.board().acia() else {
+        return String::new();
+    };
+    let (lost, unsent) = machine.board().acia_input_left();
+    let chars = |n: u64| {
+        if n == 1 {
+            "1 character for the host port (ACIA) was".to_string()
+        } else {
+            format!("{n} characters for the host port (ACIA) were")
+        }
+    };
+    let mut note = String::new();
+    if lost > 0 {
+        note.push_str(&format!(
+            "; {} lost: its receive data register was read too late (OVRN set){}",
+            chars(lost),
+            if acia.pacing() == crate::board::sci::Pacing::Wire {
+                "; --serial-timing typed sends each byte once the program has read the one before"
+            } else {
+                ""
+            }
+        ));
+    }
+    if unsent > 0 {
+        note.push_str(&format!(
+            "; {} not sent: {}",
+            chars(unsent),
+            if acia.in_master_reset() {
+                "the program never ended the ACIA's master reset (a control word with CR1-CR0 other than 11), so its receiver never ran"
+            } else {
+                "typed input waits for the program to read the byte before from the ACIA's receive data register, and it did not"
+            }
         ));
     }
     note

@@ -484,3 +484,168 @@ fn typed_input_reaches_the_monitor_and_wire_input_loses_what_it_overruns() {
         "{message}"
     );
 }
+
+/// BUFFALO 3.72 built for its D-series target (your own copy, made
+/// consistent as docs/evb.md shows: HC11LAB_BUFFALO372_S19=buf372.s19, not
+/// shipped) answers ASM, BR, G, T, MD and RM on the d3-like board file.
+#[test]
+#[ignore = "needs BUFFALO 3.72's S19 in HC11LAB_BUFFALO372_S19"]
+fn buffalo_372_answers_its_commands_on_the_d3_like_board() {
+    let Ok(rom) = std::env::var("HC11LAB_BUFFALO372_S19") else {
+        panic!("set HC11LAB_BUFFALO372_S19 to BUFFALO 3.72's S19");
+    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/boards");
+    let board = dir.join("d3-like.toml").to_string_lossy().into_owned();
+    let steps = dir.join("d3_steps.asm").to_string_lossy().into_owned();
+    let v = json(&hc11lab(&[
+        "run",
+        "--board",
+        &board,
+        "--rom",
+        &rom,
+        &steps,
+        "--serial-in",
+        "\rASM 1000\r\x01BR 1004\rG 1000\rT\rT\rMD 1100 110F\rRM\r\rG\r",
+        "--json",
+    ]));
+    assert_eq!(v["stop_reason"], "settled", "{v}");
+    assert!(v.get("serial_lost").is_none(), "{v}");
+    // Without NULs and trailing spaces, CR LF as new lines.
+    let serial: String = v["serial"]
+        .as_str()
+        .unwrap_or_default()
+        .replace('\0', "")
+        .replace("\r\n", "\n")
+        .lines()
+        .map(|l| format!("{}\n", l.trim_end()))
+        .collect();
+    for line in [
+        "1000 LDAA #$01       >",
+        "1004 0000 0000 0000",
+        "P-1004 Y-0000 X-0000 A-01 B-02 C-D0 S-0083",
+        "MUL                  P-1005 Y-0000 X-0000 A-00 B-02 C-90 S-0083",
+        "ABA                  P-1009 Y-0000 X-0000 A-02 B-02 C-90 S-0083",
+        "1100 02 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 ................",
+        ">RM\nP-1009 Y-0000 X-0000 A-02 B-02 C-90 S-0083\nP-1009\n",
+        "P-100A Y-0000 X-0000 A-02 B-02 C-90 S-0083\n>",
+    ] {
+        assert!(serial.contains(line), "{line:?} not in\n{serial}");
+    }
+}
+
+/// The input-buffer routines ($FF91-$FF9A): a program started with
+/// `G C000   hello there` reads the rest of its line with WSKIP, READBUFF
+/// and INCBUFF and steps back with DECBUFF; started with nothing after the
+/// address (the monitor's own `G C000`), WSKIP finds the CR at once.
+#[test]
+fn the_buffer_routines_read_the_rest_of_the_g_line() {
+    let out = hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        "--dialect",
+        "as11",
+        &data("line_args.asm"),
+        "--serial-in",
+        "G C000   hello there\r",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["stop_reason"], "returned_to_monitor", "{v}");
+    let serial = v["serial"].as_str().unwrap_or_default();
+    assert!(
+        after_g(serial).starts_with("-\r\n\0P-C024 "),
+        "nothing after the address: {serial:?}"
+    );
+    assert!(
+        serial.contains(">G C000   hello there\r\nhelloo\r\n\0P-C01E "),
+        "{serial:?}"
+    );
+}
+
+/// CHKABRT ($FF9D): a key other than CTRL-X, DEL or CTRL-W is read and
+/// dropped (the program goes on), CTRL-W holds the program until the next
+/// key, CTRL-X and DEL end it at the monitor's prompt.
+#[test]
+fn chkabrt_drops_keys_waits_on_ctrl_w_and_aborts_on_ctrl_x() {
+    let calls = |serial_in: &str, keys: Option<&str>| {
+        let mut args = vec![
+            "run",
+            "--board",
+            "evb",
+            "--dialect",
+            "as11",
+            &data("abort_key.asm"),
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        args.extend(["--serial-in", serial_in, "--json", "--dump", "$0000:2"].map(String::from));
+        if let Some(k) = keys {
+            args.extend(["--keys".to_string(), k.to_string()]);
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let v = json(&hc11lab(&argv));
+        let b = &v["symbols"]["$0000:2"]["bytes"];
+        let n = b[0].as_u64().unwrap_or(0) << 8 | b[1].as_u64().unwrap_or(0);
+        (n, v["serial"].as_str().unwrap_or_default().to_string())
+    };
+    // A dropped key: the program calls on while the run waits longer.
+    let (short, serial) = calls("a", None);
+    let (long, _) = calls("a", Some("wait:200000"));
+    assert!(after_g(&serial) == "*", "{serial:?}");
+    assert!(long > short, "{short} {long}");
+    // CTRL-W: no call while it waits for the next key.
+    let (short, _) = calls("\x17", None);
+    let (long, _) = calls("\x17", Some("wait:200000"));
+    assert_eq!(short, long);
+    let (resumed, serial) = calls("\x17x", Some("wait:200000"));
+    assert!(resumed > long, "the next key goes on: {long} {resumed}");
+    assert!(after_g(&serial) == "*", "{serial:?}");
+    for abort in ["\x18", "\x7f", "a\x17b\x18"] {
+        let (_, serial) = calls(abort, None);
+        assert!(after_g(&serial) == "*\r\n\0>", "{abort:?}: {serial:?}");
+    }
+}
+
+/// HEXBIN, BUFFARG and TERMARG ($FF85-$FF8B) leave their number in
+/// SHFTREG ($0096) and count characters that are no hex digit in TMP1
+/// ($00C0), where BUFFALO keeps them: BUFFARG reads `1a2B3` after `G
+/// C000` (the last four digits stay), TERMARG reads `4g,` typed on the
+/// terminal, HEXBIN counts an `x` and shifts in an `e`.
+#[test]
+fn hexbin_buffarg_and_termarg_fill_shftreg_and_tmp1() {
+    let v = json(&hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        "--dialect",
+        "as11",
+        &data("hex_args.asm"),
+        "--serial-in",
+        "7g5 G C000 1a2B3\r4g,",
+        "--json",
+        "--dump",
+        "$0000:11",
+    ]));
+    assert_eq!(v["stop_reason"], "returned_to_monitor", "{v}");
+    let bytes: Vec<u64> = v["symbols"]["$0000:11"]["bytes"]
+        .as_array()
+        .expect("dump")
+        .iter()
+        .map(|b| b.as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(bytes[0], 0x0D, "BUFFARG ends on the CR");
+    assert_eq!(bytes[1..3], [0xA2, 0xB3], "BUFFARG: the last four digits");
+    assert_eq!(bytes[3], 0, "BUFFARG: no bad character");
+    assert_eq!(bytes[4], u64::from(b','), "TERMARG ends on the comma");
+    assert_eq!(bytes[5..7], [0x00, 0x04], "TERMARG: the digit 4");
+    assert_eq!(bytes[7], 1, "TERMARG: the g counted");
+    assert_eq!(bytes[8], 2, "HEXBIN: the x counted");
+    assert_eq!(bytes[9..11], [0x00, 0x4E], "HEXBIN: the e shifted in");
+    let serial = v["serial"].as_str().unwrap_or_default();
+    assert!(
+        serial.contains(">G C000 1a2B3\r\n4g,\r\n"),
+        "TERMARG echoes: {serial:?}"
+    );
+}

@@ -6,7 +6,11 @@
 ; documents (the EVB and EVBU manuals) and nothing of its code:
 ;
 ; - the utility jump table at $FFA0-$FFD2 (UPCASE ... VECINIT), each entry
-;   with the documented behaviour, and WARMST ($FF7C) and RPRINT ($FF82);
+;   with the documented behaviour, and from the table before it WARMST
+;   ($FF7C), RPRINT ($FF82), HEXBIN, BUFFARG, TERMARG ($FF85-$FF8B, with
+;   SHFTREG and TMP1 at BUFFALO's addresses $0096 and $00C0), the
+;   input-buffer routines READBUFF, INCBUFF, DECBUFF, WSKIP ($FF91-$FF9A)
+;   and CHKABRT ($FF9D);
 ; - the pseudo-vectors: every interrupt vector at $FFD6-$FFFE points to a
 ;   three-byte slot in RAM at $00C4-$00FF, where a program puts `jmp
 ;   handler` (`org $00EB` / `jmp Tick` for the real-time interrupt); slots
@@ -75,11 +79,17 @@ StrayVector     ds.b    1                       ; its slot number
 AutoLf          ds.b    1                       ; CR sent as CR LF
 Column          ds.b    1                       ; characters on the line
 LineLen         ds.b    1
-Line            ds.b    LINEMAX+1
 Arg1            ds.w    1
 Arg2            ds.w    1
 ArgCount        ds.b    1
 Digits          ds.b    1
+LinePtr         ds.w    1                       ; READBUFF's place in Line
+; Where BUFFALO 3.4 on the EVB keeps them: programs read them there.
+                org     $0096
+ShftReg         ds.w    1                       ; SHFTREG: HEXBIN's four digits
+Line            ds.b    LINEMAX+1
+                org     $00C0
+Tmp1            ds.b    1                       ; TMP1: HEXBIN's count of non-hex characters
 RamEnd          equ     *
 
                 org     $00C4
@@ -136,6 +146,9 @@ Boot            lds     #MonStack
                 jsr     Out1Byt
                 ldaa    #CR
                 jsr     Output
+                staa    Line                    ; its line holds nothing more
+                ldx     #Line
+                stx     LinePtr
                 jmp     GoUser
 
 ; The word hc11lab sets to the program's start ($FFFF: none).
@@ -295,10 +308,9 @@ MdShow          jsr     Output
 MdDone          rts
 
 ; G [addr] or GO [addr]: run the program from addr (or the saved PC).
-CmdGo           jsr     Args
-                tst     ArgCount
-                beq     GoUser
-                ldd     Arg1
+CmdGo           jsr     Hex                     ; one address, as BUFFALO's G
+                sty     LinePtr                 ; the rest of the line, for READBUFF
+                bcs     GoUser
                 std     UserPc
 GoUser          sei
                 clr     ReturnCause
@@ -644,6 +656,112 @@ OutStrgWait     jsr     Input
 OutStrgDone     pula
                 rts
 
+; HEXBIN: the hex digit in A (either case) shifted into SHFTREG from the
+; right (its oldest digit drops out); a character that is no hex digit
+; leaves SHFTREG as it is and counts one in TMP1. A, B, X kept.
+HexBin          psha
+                pshb
+                jsr     UpCase
+                suba    #'0'
+                blo     HexBinNot
+                cmpa    #9
+                bls     HexBinDigit
+                suba    #7                      ; 'A' is 10
+                cmpa    #10
+                blo     HexBinNot
+                cmpa    #15
+                bhi     HexBinNot
+HexBinDigit     ldab    #4
+HexBinShift     asl     ShftReg+1
+                rol     ShftReg
+                decb
+                bne     HexBinShift
+                oraa    ShftReg+1
+                staa    ShftReg+1
+                bra     HexBinDone
+HexBinNot       inc     Tmp1
+HexBinDone      pulb
+                pula
+                rts
+
+; BUFFARG: a hex argument from the input buffer into SHFTREG: SHFTREG and
+; TMP1 cleared, white space skipped (WSKIP), then every character up to
+; the next delimiter through HEXBIN, the pointer left on the delimiter; A
+; = the delimiter.
+BuffArg         clr     ShftReg
+                clr     ShftReg+1
+                clr     Tmp1
+                bsr     WSkip
+BuffArgLoop     bsr     ReadBuff
+                jsr     DChek
+                beq     BuffArgDone
+                bsr     HexBin
+                bsr     IncBuff
+                bra     BuffArgLoop
+BuffArgDone     rts
+
+; TERMARG: a hex argument typed on the terminal into SHFTREG: SHFTREG and
+; TMP1 cleared, then every character read with INCHAR (echoed) up to a
+; delimiter through HEXBIN; A = the delimiter.
+TermArg         clr     ShftReg
+                clr     ShftReg+1
+                clr     Tmp1
+TermArgLoop     jsr     InChar
+                jsr     DChek
+                beq     TermArgDone
+                bsr     HexBin
+                bra     TermArgLoop
+TermArgDone     rts
+
+; READBUFF: A = the character at the input buffer's pointer (after `G
+; addr`, what follows the address on the typed line; CR at its end).
+ReadBuff        pshx
+                ldx     LinePtr
+                ldaa    0,x
+                pulx
+                rts
+
+; INCBUFF, DECBUFF: the pointer one character on or back; A, B, X kept.
+IncBuff         pshx
+                ldx     LinePtr
+                inx
+                stx     LinePtr
+                pulx
+                rts
+DecBuff         pshx
+                ldx     LinePtr
+                dex
+                stx     LinePtr
+                pulx
+                rts
+
+; WSKIP: the pointer past white space; A = the character there, Z set if
+; it is the line's CR.
+WSkip           bsr     ReadBuff
+                jsr     WChek
+                bne     WSkipEnd
+                bsr     IncBuff
+                bra     WSkip
+WSkipEnd        cmpa    #CR
+                rts
+
+; CHKABRT: a key typed meanwhile: CTRL-X or DEL abort to the prompt,
+; CTRL-W waits for the next key, any other is read and dropped. A kept.
+ChkAbrt         psha
+                jsr     Input
+                beq     ChkAbrtDone
+                cmpa    #CTLX
+                beq     ChkAbrtStop
+                cmpa    #DEL
+                beq     ChkAbrtStop
+                cmpa    #CTLW
+                bne     ChkAbrtDone
+ChkAbrtWait     jsr     Input
+                beq     ChkAbrtWait
+ChkAbrtDone     pula
+                rts
+ChkAbrtStop     jmp     Main
+
 ; INCHAR: waits for a character, echoes it, returns it in A.
 InChar          jsr     Input
                 beq     InChar
@@ -758,6 +876,15 @@ VectorNames     dc.b    'SCI',EOT,'    '
 WarmSt          jmp     Main                    ; WARMST
                 org     $FF82
                 jmp     RPrint                  ; RPRINT
+                jmp     HexBin                  ; HEXBIN
+                jmp     BuffArg                 ; BUFFARG
+                jmp     TermArg                 ; TERMARG
+                org     $FF91
+                jmp     ReadBuff                ; READBUFF
+                jmp     IncBuff                 ; INCBUFF
+                jmp     DecBuff                 ; DECBUFF
+                jmp     WSkip                   ; WSKIP
+                jmp     ChkAbrt                 ; CHKABRT
 
                 org     $FFA0
                 jmp     UpCase                  ; UPCASE

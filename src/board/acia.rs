@@ -23,12 +23,26 @@
 //! - A byte written while the shifter is idle moves to it at once (TDRE
 //!   stays set); one written while a frame is going out waits in TDR
 //!   (TDRE clear) until that frame ends.
-//! - A byte that arrives while RDRF is set is lost and sets OVRN; a read of
-//!   the receive data register clears RDRF and OVRN. No framing or parity
+//! - A byte that arrives while RDRF is set is lost (counted,
+//!   [`Acia::lost`]). As the data sheet describes the overrun, OVRN shows
+//!   only once the valid byte before it has been read: that read leaves
+//!   RDRF set and raises OVRN, and the next read of the receive data
+//!   register (the same byte again) clears both. No framing or parity
 //!   errors (the bytes fed in are whole).
+//! - Input fed to the receiver ([`Acia::feed`]) waits while the chip is in
+//!   master reset: the terminal on the port starts sending once the
+//!   program has set the port up (bytes sent earlier would only be lost).
+//!   From then on they arrive as the SCI's do ([`Pacing`]): on the wire,
+//!   one frame after another; or typed, each one frame after the program
+//!   read the byte before from the receive data register plus the gap,
+//!   and after a carriage return or line feed only once this port's
+//!   transmitter has been idle for the gap (at most [`LINE_WAIT_CAP`]
+//!   E-cycles after the read), so a program that answers a line on this
+//!   port loses nothing while it prints.
 //! - The IRQ output is not wired to the chip (BUFFALO polls the ACIA): the
 //!   status register's IRQ bit shows it, nothing else sees it.
 
+use super::sci::{Pacing, LINE_WAIT_CAP};
 use super::{RegisterInfo, E_CLOCK_HZ};
 use std::collections::VecDeque;
 
@@ -58,9 +72,25 @@ pub struct Acia {
     rdr: u8,
     rdrf: bool,
     ovrn: bool,
+    /// A byte was lost while RDRF was set; OVRN rises at the next read of
+    /// the receive data register.
+    overrun_pending: bool,
     rx_queue: VecDeque<u8>,
+    /// The cycle the next queued byte has arrived; `u64::MAX` while none
+    /// is on its way (queue empty, master reset, or typed input waiting
+    /// for the program to read the byte before).
     next_rx: u64,
     log: Vec<u8>,
+    /// The cycle the transmitter's last frame ended.
+    last_done: u64,
+    pacing: Pacing,
+    /// Typed pacing after a line end was read: the next byte waits for the
+    /// transmitter to be idle for the gap, until this cycle at the latest.
+    line_wait_until: Option<u64>,
+    /// Bytes lost because RDRF was still set when they arrived (OVRN).
+    lost_overrun: u64,
+    /// The cycle the last input byte arrived (0 before the first).
+    last_arrival: u64,
 }
 
 impl Acia {
@@ -75,10 +105,49 @@ impl Acia {
             rdr: 0,
             rdrf: false,
             ovrn: false,
+            overrun_pending: false,
             rx_queue: VecDeque::new(),
             next_rx: u64::MAX,
             log: Vec::new(),
+            last_done: 0,
+            pacing: Pacing::Wire,
+            line_wait_until: None,
+            lost_overrun: 0,
+            last_arrival: 0,
         }
+    }
+
+    /// How input bytes are sent from now on (as the SCI's, [`Pacing`]).
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+    }
+
+    /// How input bytes are sent.
+    pub fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// Input bytes lost since power-on because they arrived while the
+    /// receive data register still held an unread byte (OVRN).
+    pub fn lost(&self) -> u64 {
+        self.lost_overrun
+    }
+
+    /// Queued bytes that wait for the program (it has not ended the master
+    /// reset, or, typed, has not read the byte before), so none is on its
+    /// way.
+    pub fn rx_blocked(&self) -> usize {
+        if self.next_rx == u64::MAX {
+            self.rx_queue.len()
+        } else {
+            0
+        }
+    }
+
+    /// True while the chip waits for its master reset to end (nothing is
+    /// sent or received).
+    pub fn in_master_reset(&self) -> bool {
+        self.in_reset
     }
 
     /// E-cycles one frame takes at the current control word.
@@ -108,15 +177,10 @@ impl Acia {
             // The frame ends and TDR moves into the shifter.
             tdr_empty = now >= done;
         }
-        let (mut rdrf, mut ovrn) = (self.rdrf, self.ovrn);
-        if now >= self.next_rx && !self.rx_queue.is_empty() {
-            if rdrf {
-                ovrn = true;
-            } else {
-                rdrf = true;
-            }
-        }
-        self.status_of(tdr_empty, rdrf, ovrn)
+        // A byte that arrives now sets RDRF; one lost to an overrun shows
+        // nothing until the byte before it is read.
+        let rdrf = self.rdrf || (now >= self.next_rx && !self.rx_queue.is_empty());
+        self.status_of(tdr_empty, rdrf, self.ovrn)
     }
 
     fn status_now(&self) -> u8 {
@@ -151,9 +215,60 @@ impl Acia {
         if reg & 1 == 0 {
             self.status_now()
         } else {
+            if self.overrun_pending && !self.ovrn {
+                // The valid byte before the overrun: OVRN shows now, RDRF
+                // stays until the overrun is reset by the next read.
+                self.overrun_pending = false;
+                self.ovrn = true;
+                return self.rdr;
+            }
+            let taken = self.rdrf;
             self.rdrf = false;
             self.ovrn = false;
+            if taken {
+                self.typed_after_read(self.rdr, now);
+            }
             self.rdr
+        }
+    }
+
+    /// With typed pacing, schedules the next queued byte after the program
+    /// read one at `now` (a line end waits for the answer, module doc).
+    fn typed_after_read(&mut self, read: u8, now: u64) {
+        let Pacing::Typed { gap } = self.pacing else {
+            return;
+        };
+        if self.rx_queue.is_empty() {
+            return;
+        }
+        let line_end = read == b'\r' || read == b'\n';
+        self.line_wait_until = line_end.then_some(now + LINE_WAIT_CAP);
+        self.next_rx = self.typed_start(now + gap, gap) + self.frame_cycles();
+    }
+
+    /// When the next typed byte starts: at `earliest`, and while a line's
+    /// answer is awaited, also `gap` after the transmitter's frame ends,
+    /// but no later than the cap.
+    fn typed_start(&self, earliest: u64, gap: u64) -> u64 {
+        match self.line_wait_until {
+            Some(cap) => earliest.max(self.busy_until() + gap).min(cap),
+            None => earliest,
+        }
+    }
+
+    /// The transmitter started a frame at `at`: a typed byte that waits for
+    /// a line's answer and has not started yet waits on.
+    fn typed_output_at(&mut self, at: u64) {
+        let (Pacing::Typed { gap }, Some(_)) = (self.pacing, self.line_wait_until) else {
+            return;
+        };
+        if self.next_rx == u64::MAX {
+            return;
+        }
+        let frame = self.frame_cycles();
+        let start = self.next_rx.saturating_sub(frame);
+        if start > at {
+            self.next_rx = self.typed_start(start, gap) + frame;
         }
     }
 
@@ -171,16 +286,29 @@ impl Acia {
         self.tick(now);
         if reg & 1 == 0 {
             if value & 0x03 == 0x03 {
-                // Master reset: the registers clear, nothing goes out.
+                // Master reset: the registers clear, nothing goes out, and
+                // input waits until the port is set up again.
                 self.in_reset = true;
                 self.tdr = None;
                 self.shifting = None;
                 self.rdrf = false;
                 self.ovrn = false;
+                self.overrun_pending = false;
+                self.next_rx = u64::MAX;
+                self.line_wait_until = None;
+                self.control = value;
             } else {
+                let ends_reset = self.in_reset;
                 self.in_reset = false;
+                self.control = value;
+                if ends_reset && !self.rx_queue.is_empty() {
+                    let gap = match self.pacing {
+                        Pacing::Typed { gap } => gap,
+                        Pacing::Wire => 0,
+                    };
+                    self.next_rx = now + gap + self.frame_cycles();
+                }
             }
-            self.control = value;
         } else if !self.in_reset {
             self.tdr = Some(value);
             self.start_next(now);
@@ -192,6 +320,7 @@ impl Acia {
         if self.shifting.is_none() {
             if let Some(b) = self.tdr.take() {
                 self.shifting = Some((b, at + self.frame_cycles()));
+                self.typed_output_at(at);
             }
         }
     }
@@ -205,21 +334,25 @@ impl Acia {
             }
             self.log.push(b);
             self.shifting = None;
+            self.last_done = done;
             self.start_next(done);
         }
         while now >= self.next_rx {
             let at = self.next_rx;
             if let Some(b) = self.rx_queue.pop_front() {
-                if !self.in_reset {
-                    if self.rdrf {
-                        self.ovrn = true;
-                    } else {
-                        self.rdr = b;
-                        self.rdrf = true;
-                    }
+                self.last_arrival = at;
+                if self.rdrf {
+                    self.overrun_pending = !self.ovrn;
+                    self.lost_overrun += 1;
+                } else {
+                    self.rdr = b;
+                    self.rdrf = true;
                 }
             }
-            self.next_rx = if self.rx_queue.is_empty() {
+            self.line_wait_until = None;
+            // Typed: the next byte waits until the program reads this one.
+            let typed = matches!(self.pacing, Pacing::Typed { .. }) && self.rdrf;
+            self.next_rx = if self.rx_queue.is_empty() || typed {
                 u64::MAX
             } else {
                 at + self.frame_cycles()
@@ -233,17 +366,27 @@ impl Acia {
         self.shifting.map_or(u64::MAX, |(_, t)| t).min(self.next_rx)
     }
 
-    /// Queues bytes to arrive on RxD, the first one frame after `now`.
+    /// Queues bytes to arrive on RxD, the first one frame after `now`: in
+    /// master reset, once the program ends it; typed, once the program has
+    /// read the byte still waiting in the receive data register.
     pub fn feed(&mut self, bytes: &[u8], now: u64) {
-        if self.rx_queue.is_empty() {
+        let waiting = self.in_reset
+            || (matches!(self.pacing, Pacing::Typed { .. })
+                && (self.rdrf || self.line_wait_until.is_some()));
+        if self.rx_queue.is_empty() && !waiting {
             self.next_rx = now + self.frame_cycles();
         }
         self.rx_queue.extend(bytes.iter().copied());
     }
 
-    /// Bytes queued on RxD that have not arrived yet.
+    /// Bytes queued on RxD that are on their way (bytes that wait for the
+    /// program are [`Acia::rx_blocked`]).
     pub fn rx_pending(&self) -> usize {
-        self.rx_queue.len()
+        if self.next_rx == u64::MAX {
+            0
+        } else {
+            self.rx_queue.len()
+        }
     }
 
     /// Every byte sent since power-on.
@@ -251,14 +394,19 @@ impl Acia {
         &self.log
     }
 
-    /// The cycle the frame going out ends (0 if none is).
+    /// The cycle the last input byte arrived on RxD (0 before the first).
+    pub fn last_arrival(&self) -> u64 {
+        self.last_arrival
+    }
+
+    /// The cycle the frame going out ends, or when the last one ended.
     pub fn busy_until(&self) -> u64 {
-        self.shifting.map_or(0, |(_, t)| t)
+        self.shifting.map_or(self.last_done, |(_, t)| t)
     }
 
     /// The fields a CPU read can change, for the fast-forward's check.
-    pub fn read_state(&self) -> (bool, bool) {
-        (self.rdrf, self.ovrn)
+    pub fn read_state(&self) -> (bool, bool, bool) {
+        (self.rdrf, self.ovrn, self.overrun_pending)
     }
 
     /// A hardware reset of the board: the 6850 has no reset pin, so only
@@ -346,9 +494,37 @@ mod tests {
         let frame = a.frame_cycles();
         a.feed(b"xy", 0);
         assert_eq!(a.read(0, frame) & RDRF, RDRF);
-        assert_eq!(a.read(0, 2 * frame) & (RDRF | OVRN), RDRF | OVRN);
+        // 'y' is lost, but OVRN waits for the read of 'x'.
+        assert_eq!(a.read(0, 2 * frame) & (RDRF | OVRN), RDRF);
+        assert_eq!(a.lost(), 1);
         assert_eq!(a.read(1, 2 * frame), b'x');
-        assert_eq!(a.read(0, 2 * frame + 1) & (RDRF | OVRN), 0);
+        assert_eq!(a.read(0, 2 * frame + 1) & (RDRF | OVRN), RDRF | OVRN);
+        assert_eq!(a.read(1, 2 * frame + 2), b'x', "the valid byte again");
+        assert_eq!(a.read(0, 2 * frame + 3) & (RDRF | OVRN), 0);
+    }
+
+    /// Typed input: the next byte comes a gap after the read of the one
+    /// before, and only once the master reset has ended.
+    #[test]
+    fn typed_input_waits_for_the_reset_and_for_each_read() {
+        let mut a = Acia::new(DEFAULT_CLOCK_HZ);
+        a.set_pacing(Pacing::Typed { gap: 100 });
+        a.feed(b"pq", 0);
+        assert_eq!(a.tick(1_000_000), u64::MAX, "held in master reset");
+        assert_eq!(a.rx_blocked(), 2);
+        a.write(0, 0x03, 1_000_000);
+        a.write(0, 0x16, 1_000_000);
+        let frame = a.frame_cycles();
+        let first = 1_000_000 + 100 + frame;
+        assert_eq!(a.tick(first - 1), first);
+        assert_eq!(a.read(0, first) & RDRF, RDRF);
+        assert_eq!(a.tick(first + 10 * frame), u64::MAX, "waits for the read");
+        assert_eq!(a.read(0, first + 10 * frame) & OVRN, 0);
+        let read_at = first + 10 * frame;
+        assert_eq!(a.read(1, read_at), b'p');
+        assert_eq!(a.tick(read_at), read_at + 100 + frame);
+        assert_eq!(a.read(1, read_at + 100 + frame), b'q');
+        assert_eq!(a.lost(), 0);
     }
 
     #[test]

@@ -397,8 +397,13 @@ impl Board {
                 let reg = abs.wrapping_sub(w.base);
                 if reg == 0 {
                     self.input_poll = Some((now, InputKind::Serial));
+                    acia.read(reg, now)
+                } else {
+                    // Taking a byte may schedule the next typed one.
+                    let v = acia.read(reg, now);
+                    self.service();
+                    v
                 }
-                acia.read(reg, now)
             }
             _ => self.peek_external(abs),
         }

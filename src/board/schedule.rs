@@ -164,12 +164,20 @@ impl Board {
     /// SCI (until its transfer ends), or a write that changed a port, PIO
     /// or control register (timer registers and COPRST do not count). A
     /// program polling in its main loop has none, one that draws or prints
-    /// has. The key-script runner settles on this.
+    /// has. The key-script runner settles on this. An input byte arriving
+    /// on the SCI or the ACIA counts too: the runner then waits for quiet
+    /// after it, so a program has time to take a typed byte it answers
+    /// with nothing (a key it drops, the last byte of a line it stores).
     pub fn last_activity(&self) -> u64 {
         self.last_activity
             .max(self.spi.busy_until())
             .max(self.sci.busy_until())
-            .max(self.acia.as_ref().map_or(0, |a| a.busy_until()))
+            .max(self.sci.last_arrival())
+            .max(
+                self.acia
+                    .as_ref()
+                    .map_or(0, |a| a.busy_until().max(a.last_arrival())),
+            )
     }
 
     /// The cycle and kind of the program's last read of an input register

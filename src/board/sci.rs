@@ -118,6 +118,8 @@ pub struct Sci {
     lost_overrun: u64,
     /// Bytes that arrived while the receiver was off (RE clear).
     lost_receiver_off: u64,
+    /// The cycle the last input byte arrived (0 before the first).
+    last_arrival: u64,
 }
 
 impl Default for Sci {
@@ -158,6 +160,7 @@ impl Sci {
             line_wait_until: None,
             lost_overrun: 0,
             lost_receiver_off: 0,
+            last_arrival: 0,
         };
         s.reset(0);
         s
@@ -278,6 +281,13 @@ impl Sci {
         if start > at {
             self.next_rx = self.typed_start(start, gap) + frame;
         }
+    }
+
+    /// The cycle the last input byte arrived on RxD (0 before the first):
+    /// the run waits for quiet after it, so the program has time to take
+    /// a byte that it answers with nothing ([`super::Board::last_activity`]).
+    pub fn last_arrival(&self) -> u64 {
+        self.last_arrival
     }
 
     /// The cycle the transmitter's current frame ends, or when the last ended.
@@ -450,6 +460,7 @@ impl Device for Sci {
         while now >= self.next_rx {
             let at = self.next_rx;
             if let Some(b) = self.rx_queue.pop_front() {
+                self.last_arrival = at;
                 if self.sccr2 & sccr2::RE == 0 {
                     self.lost_receiver_off += 1;
                 } else if self.scsr & RDRF != 0 {

@@ -32,45 +32,29 @@ pub(super) fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
         (None, None) => None,
     };
-    let serial = match (&args.serial_in, &args.serial_in_file) {
-        (Some(text), _) => match hc11lab::script::decode_serial_escapes(text) {
-            Ok(bytes) => Some(bytes),
-            Err(e) => {
-                errln!("error: --serial-in: {e}");
-                return Ok(ExitCode::from(USAGE));
-            }
-        },
-        (None, Some(path)) => {
-            // Only what the run can receive is read: standard input or a
-            // file may be endless (`/dev/zero` is refused as a device).
-            let max_cycles = args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES);
-            let deliverable = hc11lab::script::serial_bytes_deliverable(max_cycles);
-            let limit = deliverable.min(MAX_SERIAL_BYTES);
-            let (bytes, more) = if path.as_os_str() == "-" {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(
-                    &mut std::io::Read::take(std::io::stdin(), limit.saturating_add(1)),
-                    &mut bytes,
-                )
-                .context("cannot read --serial-in-file from standard input")?;
-                let more = bytes.len() as u64 > limit;
-                bytes.truncate(limit as usize);
-                (bytes, more)
-            } else {
-                hc11lab::platform::fs::read_head(path, limit)
-                    .with_context(|| format!("cannot read --serial-in-file {}", path.display()))?
-            };
-            if more && limit < deliverable {
-                errln!("warning: --serial-in-file: only the first {limit} bytes are sent (the most read)");
-            } else if more {
-                errln!(
-                    "warning: --serial-in-file: only the first {limit} bytes are sent: no more can arrive in {max_cycles} E-cycles (--max-cycles), even at the SCI's fastest rate ({} E-cycles a byte)",
-                    hc11lab::script::MIN_SERIAL_FRAME_CYCLES
-                );
-            }
-            Some(bytes)
-        }
-        (None, None) => None,
+    let stdin = |p: &Option<PathBuf>| p.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    if stdin(&args.serial_in_file) && stdin(&args.acia_in_file) {
+        errln!("error: --serial-in-file - and --acia-in-file - both read standard input: give one of them a file");
+        return Ok(ExitCode::from(USAGE));
+    }
+    let max_cycles = args.max_cycles.unwrap_or(run::DEFAULT_MAX_CYCLES);
+    let serial = match serial_input(
+        "--serial-in",
+        args.serial_in.as_deref(),
+        args.serial_in_file.as_deref(),
+        max_cycles,
+    ) {
+        Ok(bytes) => bytes,
+        Err(code) => return Ok(code),
+    };
+    let acia_input = match serial_input(
+        "--acia-in",
+        args.acia_in.as_deref(),
+        args.acia_in_file.as_deref(),
+        max_cycles,
+    ) {
+        Ok(bytes) => bytes,
+        Err(code) => return Ok(code),
     };
     let script = match serial {
         Some(bytes) => {
@@ -141,6 +125,7 @@ pub(super) fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             ("--rom", args.rom.as_deref()),
             ("--script", args.script.as_deref()),
             ("--serial-in-file", args.serial_in_file.as_deref()),
+            ("--acia-in-file", args.acia_in_file.as_deref()),
             (
                 "--board",
                 Some(Path::new(&args.board))
@@ -212,6 +197,15 @@ pub(super) fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         },
         SerialTiming::Wire => board::sci::Pacing::Wire,
     });
+    if let Some(bytes) = &acia_input {
+        if !machine.feed_acia(bytes) {
+            errln!(
+                "error: --acia-in: board `{}` has no ACIA (the `evb` board has one at $9800; a board file declares one with [acia], docs/boards.md)",
+                machine.board().config().name
+            );
+            return Ok(ExitCode::from(USAGE));
+        }
+    }
     let mut bench = Vec::new();
     let parsed = args
         .analog
@@ -326,4 +320,65 @@ pub(super) fn cmd_run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The bytes `--serial-in TEXT` or `--serial-in-file FILE` give (and the
+/// same for `--acia-in`), named by `option`; `Err` is the exit status after
+/// the error was printed.
+fn serial_input(
+    option: &str,
+    text: Option<&str>,
+    file: Option<&Path>,
+    max_cycles: u64,
+) -> Result<Option<Vec<u8>>, ExitCode> {
+    match (text, file) {
+        (Some(text), _) => match hc11lab::script::decode_serial_escapes(text) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) => {
+                errln!("error: {option}: {e}");
+                Err(ExitCode::from(USAGE))
+            }
+        },
+        (None, Some(path)) => {
+            // Only what the run can receive is read: standard input or a
+            // file may be endless (`/dev/zero` is refused as a device).
+            let deliverable = hc11lab::script::serial_bytes_deliverable(max_cycles);
+            let limit = deliverable.min(MAX_SERIAL_BYTES);
+            let read = if path.as_os_str() == "-" {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(std::io::stdin(), limit.saturating_add(1)),
+                    &mut bytes,
+                )
+                .map(|_| {
+                    let more = bytes.len() as u64 > limit;
+                    bytes.truncate(limit as usize);
+                    (bytes, more)
+                })
+                .map_err(|e| format!("cannot read {option}-file from standard input: {e}"))
+            } else {
+                hc11lab::platform::fs::read_head(path, limit)
+                    .map_err(|e| format!("cannot read {option}-file {}: {e}", path.display()))
+            };
+            let (bytes, more) = match read {
+                Ok(r) => r,
+                Err(e) => {
+                    errln!("error: {e}");
+                    return Err(ExitCode::from(1));
+                }
+            };
+            if more && limit < deliverable {
+                errln!(
+                    "warning: {option}-file: only the first {limit} bytes are sent (the most read)"
+                );
+            } else if more {
+                errln!(
+                    "warning: {option}-file: only the first {limit} bytes are sent: no more can arrive in {max_cycles} E-cycles (--max-cycles), even at the SCI's fastest rate ({} E-cycles a byte)",
+                    hc11lab::script::MIN_SERIAL_FRAME_CYCLES
+                );
+            }
+            Ok(Some(bytes))
+        }
+        (None, None) => Ok(None),
+    }
 }
