@@ -58,6 +58,19 @@ impl Env for LayoutEnv<'_, '_> {
     fn here(&self) -> Result<i64, EvalError> {
         self.here.ok_or(EvalError::Unknown)
     }
+    fn size(&mut self, id: SymId, span: Span) -> Result<i64, EvalError> {
+        let Some(sym) = self.table.get(id).filter(|s| s.kind.is_some()) else {
+            // Undefined: reported as a value would be.
+            return self.value(id, span);
+        };
+        match sym.size {
+            Some(n) => Ok(i64::from(n)),
+            // A name that labels no bytes (a constant, an instruction's
+            // label) has size 0 once the layout is final.
+            None if self.diags.is_some() => Ok(0),
+            None => Err(EvalError::Unknown),
+        }
+    }
 }
 
 /// Bytes one statement placed.
