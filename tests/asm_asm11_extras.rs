@@ -3,7 +3,8 @@
 //! `#`-directives for listing, options and case (`#ListOff`, `#ExtraOn`,
 //! `#CaseOn`, ...), `#Uses`, `#ifz`/`#ifnz`/`#IfMain`, `def`, `?name`
 //! labels private to their file, repeated instructions (`lsra:4`), the
-//! extra mnemonics (`pshd`, `clrx`, `jeq`, ...), `:AnRTS` and `::NAME`.
+//! extra mnemonics (`pshd`, `clrx`, `jeq`, ...), `!jmp`, `:AnRTS` and
+//! `::NAME`.
 //! Every program here was written for these tests; the bytes are the
 //! M68HC11 reference manual's, and the extra mnemonics are checked against
 //! GNU `m68hc11-as` as an independent oracle.
@@ -272,6 +273,27 @@ Table               fcc       'ABC'
     );
     // With no `rts` above, `:AnRTS` has no value.
     assert!(asm11(" org $C000\n bra :AnRTS\n rts\n").has_errors());
+}
+
+/// A `!` before a mnemonic keeps the instruction as written (ASM11 then
+/// neither shortens nor warns); hc11lab never shortens, so the bytes are
+/// the instruction's.
+#[test]
+fn a_bang_before_the_mnemonic_keeps_the_instruction() {
+    let asm = asm11(
+        "                    org       $C000
+Table               !jmp      Start
+Start               !bra      Start
+                    !jsr      Start
+",
+    );
+    assert!(asm.diagnostics.is_empty(), "{}", asm.render_diagnostics());
+    assert_eq!(
+        image(&asm, 0xC000),
+        vec![0x7E, 0xC0, 0x03, 0x20, 0xFE, 0xBD, 0xC0, 0x03]
+    );
+    let course = assemble_source("t.asm", " org $C000\n !jmp $C000\n", &AsmOptions::default());
+    assert_eq!(codes(&course), vec!["E0003"]);
 }
 
 /// The extra mnemonics take the operand their expansion needs, and say
