@@ -3,8 +3,8 @@
 //! `#`-directives for listing, options and case (`#ListOff`, `#ExtraOn`,
 //! `#CaseOn`, ...), `#Uses`, `#ifz`/`#ifnz`/`#IfMain`, `def`, `?name`
 //! labels private to their file, repeated instructions (`lsra:4`), the
-//! extra mnemonics (`pshd`, `clrx`, `jeq`, ...), `!jmp`, `:AnRTS` and
-//! `::NAME`.
+//! extra mnemonics (`pshd`, `clrx`, `jeq`, ...), `!jmp`, `long`,
+//! `:AnRTS` and `::NAME`.
 //! Every program here was written for these tests; the bytes are the
 //! M68HC11 reference manual's, and the extra mnemonics are checked against
 //! GNU `m68hc11-as` as an independent oracle.
@@ -273,6 +273,26 @@ Table               fcc       'ABC'
     );
     // With no `rts` above, `:AnRTS` has no value.
     assert!(asm11(" org $C000\n bra :AnRTS\n rts\n").has_errors());
+}
+
+/// `long` places 32-bit values, high byte first; a value that does not
+/// fit is cut with a warning, as in `fdb`.
+#[test]
+fn long_places_four_bytes_each() {
+    let asm = asm11(
+        "                    org       $C000
+Pi                  long      $82490FDB,-1,'A'
+",
+    );
+    assert!(asm.diagnostics.is_empty(), "{}", asm.render_diagnostics());
+    assert_eq!(
+        image(&asm, 0xC000),
+        vec![0x82, 0x49, 0x0F, 0xDB, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x41]
+    );
+    let wide = asm11(" org $C000\n long $123456789\n");
+    assert_eq!(image(&wide, 0xC000), vec![0x23, 0x45, 0x67, 0x89]);
+    assert!(!wide.has_errors(), "{}", wide.render_diagnostics());
+    assert_eq!(wide.diagnostics.len(), 1, "{}", wide.render_diagnostics());
 }
 
 /// A `!` before a mnemonic keeps the instruction as written (ASM11 then

@@ -30,6 +30,7 @@ pub const DIRECTIVES: &[(&str, Directive)] = &[
     ("endm", Directive::Endm),
     ("#endm", Directive::Endm),
     ("def", Directive::Def),
+    ("long", Directive::Dc(4)),
     ("#uses", Directive::Uses),
     ("#ifz", Directive::Ifz),
     ("#ifnz", Directive::If),

@@ -25,7 +25,8 @@ pub enum Directive {
     Equ,
     /// `ds.b`/`ds`/`rmb` (unit 1), `ds.w`/`rmw` (unit 2): reserve space.
     Ds(u8),
-    /// `dc.b`/`db`/`fcb` (unit 1), `dc.w`/`dw`/`fdb` (unit 2): data.
+    /// `dc.b`/`db`/`fcb` (unit 1), `dc.w`/`dw`/`fdb` (unit 2), ASM11's
+    /// `long` (unit 4, big-endian): data.
     Dc(u8),
     /// `fcc`: a string, in quotes or between any delimiter (`fcc /text/`).
     Fcc,

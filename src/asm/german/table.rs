@@ -423,6 +423,10 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("-128..255 ($00-$FF)", "-128..255 ($00-$FF)"),
     ("-32768..65535 ($0000-$FFFF)", "-32768..65535 ($0000-$FFFF)"),
     (
+        "-2147483648..4294967295 ($00000000-$FFFFFFFF)",
+        "-2147483648..4294967295 ($00000000-$FFFFFFFF)",
+    ),
+    (
         "value {} does not fit in a {what}; {} is stored",
         "der Wert {} passt nicht in ein {what}; gespeichert wird {}",
     ),
@@ -618,6 +622,7 @@ pub const MESSAGES: &[(&str, &str)] = &[
 pub const WORDS: &[(&str, &str)] = &[
     ("byte", "Byte"),
     ("word", "Wort"),
+    ("long", "Langwort"),
     ("condition", "Bedingung"),
     ("address", "Adresse"),
     ("none", "keine"),
