@@ -112,13 +112,39 @@ pub fn split_line(line: &str, base: usize) -> Result<Fields<'_>, BadLabel> {
     let fcc = word.eq_ignore_ascii_case("fcc");
     let op_end = match bit_operands(word) {
         Some(needed) => bit_operand_end(line, op_start, needed),
-        None => operand_end(line, op_start, fcc),
+        None => fcc
+            .then(|| counted_fcc_end(line, op_start))
+            .flatten()
+            .unwrap_or_else(|| operand_end(line, op_start, fcc)),
     };
     f.operands = Some(Piece {
         text: &line[op_start..op_end],
         start: base + op_start,
     });
     Ok(f)
+}
+
+/// The older AS11 variants' `FCC 5,HELLO`: a count, a comma and that many
+/// characters taken literally (blanks too). The count and the characters
+/// after the comma, if `field` is written so.
+pub fn counted_fcc(field: &str) -> Option<(usize, &str)> {
+    let (count, rest) = field.split_once(',')?;
+    if count.is_empty() || count.len() > 3 || !count.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((count.parse().ok()?, rest))
+}
+
+/// Where the operand field of a counted `FCC` that starts at `from` ends:
+/// after its count of characters (or at the end of the line).
+fn counted_fcc_end(line: &str, from: usize) -> Option<usize> {
+    let (n, rest) = counted_fcc(&line[from..])?;
+    let start = line.len() - rest.len();
+    Some(
+        rest.char_indices()
+            .nth(n)
+            .map_or(line.len(), |(i, _)| start + i),
+    )
 }
 
 /// How many operands a bit instruction takes (address, mask, and for the
@@ -243,6 +269,10 @@ mod tests {
         assert_eq!(
             parts(" FCC /HELLO WORLD/ greeting"),
             (None, Some("FCC"), Some("/HELLO WORLD/"))
+        );
+        assert_eq!(
+            parts(" FCC 7,HI THERE a greeting"),
+            (None, Some("FCC"), Some("7,HI THER"))
         );
         assert_eq!(parts("* a comment line"), (None, None, None));
         assert_eq!(parts("DONE"), (Some("DONE"), None, None));

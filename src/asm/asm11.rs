@@ -1,8 +1,8 @@
 //! The full ASM11 dialect, as far as hc11lab implements it (see
 //! `docs/dialects.md`): `#`-directives (also in column 1), the segment
 //! directives with one location counter each, `fcs`, `proc`/`endp` with
-//! `@@` local labels, `set`, macros, and the pseudo-instructions `clrd`,
-//! `incd`, `decd`.
+//! `@@` local labels, `set`, `def`, macros, the pseudo-instructions
+//! (`clrd`, `pshd`, `jeq`, ...) and repeated instructions (`lsra:4`).
 
 use super::directives::Directive;
 use super::lexer::{self, BadLabel, Fields, Piece};
@@ -29,6 +29,27 @@ pub const DIRECTIVES: &[(&str, Directive)] = &[
     ("#macro", Directive::Macro),
     ("endm", Directive::Endm),
     ("#endm", Directive::Endm),
+    ("def", Directive::Def),
+    ("long", Directive::Dc(4)),
+    ("#uses", Directive::Uses),
+    ("#ifz", Directive::Ifz),
+    ("#ifnz", Directive::If),
+    ("#ifmain", Directive::IfMain),
+    ("#caseon", Directive::Case(true)),
+    ("#caseoff", Directive::Case(false)),
+    // Listing, optimisation hints and messages: they change no byte.
+    ("#liston", Directive::Listing),
+    ("#listoff", Directive::Listing),
+    ("#extraon", Directive::Listing),
+    ("#extraoff", Directive::Listing),
+    ("#optrtson", Directive::Listing),
+    ("#optrtsoff", Directive::Listing),
+    ("#optrelon", Directive::Listing),
+    ("#optreloff", Directive::Listing),
+    ("#cycles", Directive::Listing),
+    ("#hint", Directive::Listing),
+    ("#message", Directive::Listing),
+    ("#memory", Directive::Listing),
 ];
 
 /// The character that stands for `@@` in a name while the assembler reads
@@ -36,14 +57,49 @@ pub const DIRECTIVES: &[(&str, Directive)] = &[
 /// text cannot contain. Reserved in ASM11 sources.
 pub const LOCAL_MARK: char = '\u{0298}';
 
-/// The pseudo-instructions ASM11 offers for the D register, with the real
-/// instructions each stands for (expanded like a macro and listed so).
-/// `incd`/`decd` set the flags as `addd`/`subd` do (C too, unlike `inx`).
+/// The pseudo-instructions ASM11 offers (its "extra mnemonics"), with the
+/// real instructions each stands for (expanded like a macro and listed so;
+/// `~1~` is the operand). `incd`/`decd` set the flags as `addd`/`subd` do
+/// (C too, unlike `inx`); `pshd` leaves A at the lower address, as `pshx`
+/// does with X's high byte, so `pshd` / `pulx` moves D to X; `clrx`/`clry`
+/// are loads of zero (N, Z, V as `ldx`, C kept). A `jXX` is the branch
+/// that reaches any address: the opposite branch over a `jmp` (5 bytes).
 pub const PSEUDO_INSTRUCTIONS: &[(&str, &[&str])] = &[
     ("clrd", &["clra", "clrb"]),
     ("incd", &["addd #1"]),
     ("decd", &["subd #1"]),
+    ("pshd", &["pshb", "psha"]),
+    ("puld", &["pula", "pulb"]),
+    ("clrx", &["ldx #0"]),
+    ("clry", &["ldy #0"]),
+    ("jeq", &["bne *+5", "jmp ~1~"]),
+    ("jne", &["beq *+5", "jmp ~1~"]),
+    ("jcc", &["bcs *+5", "jmp ~1~"]),
+    ("jcs", &["bcc *+5", "jmp ~1~"]),
+    ("jhs", &["blo *+5", "jmp ~1~"]),
+    ("jlo", &["bhs *+5", "jmp ~1~"]),
+    ("jhi", &["bls *+5", "jmp ~1~"]),
+    ("jls", &["bhi *+5", "jmp ~1~"]),
+    ("jge", &["blt *+5", "jmp ~1~"]),
+    ("jlt", &["bge *+5", "jmp ~1~"]),
+    ("jgt", &["ble *+5", "jmp ~1~"]),
+    ("jle", &["bgt *+5", "jmp ~1~"]),
+    ("jmi", &["bpl *+5", "jmp ~1~"]),
+    ("jpl", &["bmi *+5", "jmp ~1~"]),
+    ("jvc", &["bvs *+5", "jmp ~1~"]),
+    ("jvs", &["bvc *+5", "jmp ~1~"]),
 ];
+
+/// Most times one line may repeat its instruction (`lsra:4`).
+pub const MAX_REPEAT: u32 = 256;
+
+/// `lsra:4`: ASM11 repeats an instruction that many times. The mnemonic
+/// and the count (1 to [`MAX_REPEAT`]), if `word` is written so.
+pub fn repeated(word: &str) -> Option<(&str, u32)> {
+    let (name, count) = word.split_once(':')?;
+    let n: u32 = count.parse().ok()?;
+    (!name.is_empty() && (1..=MAX_REPEAT).contains(&n)).then_some((name, n))
+}
 
 /// The real instructions of a pseudo-instruction, if `word` is one.
 pub fn pseudo_instruction(word: &str) -> Option<&'static [&'static str]> {
@@ -89,6 +145,38 @@ pub fn mark_locals(line: &str) -> Option<String> {
     }
     out.push_str(&line[end..]);
     changed.then_some(out)
+}
+
+/// ASM11's `:AnRTS` ("an RTS"): the address of the last `rts` above the
+/// line, as public sources use it to branch to a near return (`Done@@ equ
+/// :AnRTS`). `line` with every `:AnRTS` outside quotes and comments
+/// replaced by that address as `$0HHHH` (the same length, so offsets stay
+/// valid); `None` if the line has none or no `rts` is known yet (then the
+/// name stays and is reported as no value).
+pub fn put_an_rts(line: &str, last_rts: Option<i64>) -> Option<String> {
+    const NAME: &str = ":anrts";
+    let lower = line.to_ascii_lowercase();
+    if !lower.contains(NAME) {
+        return None;
+    }
+    let address = last_rts.filter(|a| (0..=0xFFFF).contains(a))?;
+    let end = lexer::comment_start(line, 0);
+    let mut out = line.to_string();
+    let mut from = 0;
+    while let Some(i) = lower.get(from..end).and_then(|t| t.find(NAME)) {
+        let at = from + i;
+        let after = lower[at + NAME.len()..].chars().next();
+        if !after.is_some_and(lexer::is_ident_char) && !inside_quotes(&line[..at]) {
+            out.replace_range(at..at + NAME.len(), &format!("${address:05X}"));
+        }
+        from = at + NAME.len();
+    }
+    (out != line).then_some(out)
+}
+
+/// True if `before` leaves a `"` string open (an odd number of `"`).
+fn inside_quotes(before: &str) -> bool {
+    before.matches('"').count() % 2 == 1
 }
 
 /// Splits one ASM11 line: as the course dialect, except that a line starting

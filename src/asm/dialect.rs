@@ -118,8 +118,14 @@ const ALIASES: &[(&str, Op)] = &[
     ("stad", Op::Std),
 ];
 
-/// Looks up an instruction mnemonic of `dialect`, aliases included.
-pub fn instruction(_dialect: Dialect, word: &str) -> Option<Op> {
+/// Looks up an instruction mnemonic of `dialect`, aliases included. In
+/// ASM11 a `!` before the mnemonic (`!jmp`) keeps the instruction as
+/// written, which hc11lab always does: `!jmp` is `jmp`.
+pub fn instruction(dialect: Dialect, word: &str) -> Option<Op> {
+    let word = match dialect {
+        Dialect::Asm11 => word.strip_prefix('!').unwrap_or(word),
+        _ => word,
+    };
     directives::instruction(word).or_else(|| {
         ALIASES
             .iter()

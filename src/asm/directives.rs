@@ -25,7 +25,8 @@ pub enum Directive {
     Equ,
     /// `ds.b`/`ds`/`rmb` (unit 1), `ds.w`/`rmw` (unit 2): reserve space.
     Ds(u8),
-    /// `dc.b`/`db`/`fcb` (unit 1), `dc.w`/`dw`/`fdb` (unit 2): data.
+    /// `dc.b`/`db`/`fcb` (unit 1), `dc.w`/`dw`/`fdb` (unit 2), ASM11's
+    /// `long` (unit 4, big-endian): data.
     Dc(u8),
     /// `fcc`: a string, in quotes or between any delimiter (`fcc /text/`).
     Fcc,
@@ -64,6 +65,19 @@ pub enum Directive {
     Macro,
     /// `endm` (ASM11): ends a macro definition.
     Endm,
+    /// `NAME def VALUE` (ASM11): as `equ`, unless NAME is defined already
+    /// (by `-D` or above), when the line changes nothing.
+    Def,
+    /// `#Uses FILE` (ASM11): as `#include`, but a file already read is
+    /// not read again.
+    Uses,
+    /// `#ifz EXPR` (ASM11): the branch is taken if EXPR is zero.
+    Ifz,
+    /// `#IfMain` (ASM11): the branch is taken in the main source file only.
+    IfMain,
+    /// `#CaseOn` (true) / `#CaseOff` (false) (ASM11): symbol names that
+    /// follow are case-sensitive, or not (the default).
+    Case(bool),
 }
 
 /// Every directive spelling (without the optional leading dot), for lookups

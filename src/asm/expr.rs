@@ -82,6 +82,9 @@ pub enum Expr {
     Sym(SymId, Span),
     /// `*`: the address of the current line.
     Here,
+    /// `::NAME` (ASM11): how many bytes the line labelled NAME places
+    /// (`fcb`, `fcc`, `rmb`, ...), with where it is written.
+    Size(SymId, Span),
     /// A unary operation.
     Unary(UnOp, Box<Expr>),
     /// A binary operation; the span is the operator's (for division by zero).
@@ -93,7 +96,7 @@ impl Expr {
     pub fn mentions_here(&self) -> bool {
         match self {
             Expr::Here => true,
-            Expr::Num(_) | Expr::Sym(..) => false,
+            Expr::Num(_) | Expr::Sym(..) | Expr::Size(..) => false,
             Expr::Unary(_, e) => e.mentions_here(),
             Expr::Binary(_, a, b, _) => a.mentions_here() || b.mentions_here(),
         }
@@ -103,7 +106,7 @@ impl Expr {
     pub fn for_each_symbol(&self, f: &mut dyn FnMut(SymId, Span)) {
         match self {
             Expr::Num(_) | Expr::Here => {}
-            Expr::Sym(id, span) => f(*id, *span),
+            Expr::Sym(id, span) | Expr::Size(id, span) => f(*id, *span),
             Expr::Unary(_, e) => e.for_each_symbol(f),
             Expr::Binary(_, a, b, _) => {
                 a.for_each_symbol(f);
@@ -136,6 +139,12 @@ pub trait Env {
     fn value(&mut self, id: SymId, span: Span) -> Result<i64, EvalError>;
     /// The value of `*`.
     fn here(&self) -> Result<i64, EvalError>;
+    /// The size of the data a symbol labels (`::NAME`); not known unless
+    /// the environment says so.
+    fn size(&mut self, id: SymId, span: Span) -> Result<i64, EvalError> {
+        let _ = (id, span);
+        Err(EvalError::Unknown)
+    }
 }
 
 /// Evaluates an expression.
@@ -144,6 +153,7 @@ pub fn eval(e: &Expr, env: &mut dyn Env) -> Result<i64, EvalError> {
         Expr::Num(n) => *n,
         Expr::Sym(id, span) => env.value(*id, *span)?,
         Expr::Here => env.here()?,
+        Expr::Size(id, span) => env.size(*id, *span)?,
         Expr::Unary(op, a) => {
             let v = eval(a, env)?;
             match op {
@@ -549,6 +559,20 @@ impl<'a, 'i> Parser<'a, 'i> {
                     )
                     .hint("strings belong in `dc.b` or `fcc`")),
                 }
+            }
+            // `::NAME`: the size of what NAME labels (ASM11).
+            ':' if self.peek_at(1) == Some(':') && self.peek_at(2).is_some_and(is_ident_start) => {
+                self.pos += 2;
+                let name_start = self.pos;
+                let end = self
+                    .rest()
+                    .char_indices()
+                    .find(|&(_, ch)| !is_ident_char(ch))
+                    .map_or(self.text.len(), |(i, _)| self.pos + i);
+                let name = &self.text[name_start..end];
+                self.pos = end;
+                let id = (self.intern)(name);
+                Ok(Expr::Size(id, self.span(start, end)))
             }
             c if c.is_ascii_digit() => self.number(start),
             c if is_ident_start(c) => {

@@ -132,6 +132,8 @@ struct Asm<'a> {
     expansion_uses: Vec<macros::ExpansionUse>,
     /// The expansion limits of [`AsmOptions`] and their bookkeeping.
     expansion_budget: macros::Budget,
+    /// Where the last `rts` read so far is (ASM11's `:AnRTS`).
+    last_rts: Option<i64>,
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -164,6 +166,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         expansion_lines: 0,
         expansion_uses: Vec::new(),
         expansion_budget: macros::Budget::default(),
+        last_rts: None,
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -257,6 +260,19 @@ impl Asm<'_> {
     }
 
     fn read_file(&mut self, file: FileId) {
+        // ASM11's `?` names belong to the file they are written in (in the
+        // other dialects they are names like any other: all in file 0).
+        let private = if self.opts.dialect == Dialect::Asm11 {
+            file
+        } else {
+            0
+        };
+        let outer = std::mem::replace(&mut self.table.private_file, private);
+        self.read_file_lines(file);
+        self.table.private_file = outer;
+    }
+
+    fn read_file_lines(&mut self, file: FileId) {
         let text = match self.files.get(file) {
             Some(f) => f.text.clone(),
             None => return,
@@ -343,9 +359,12 @@ impl Asm<'_> {
         if active && self.record_macro_line(file, line, text, base) {
             return Flow::Go;
         }
-        // ASM11's `@@` local labels: marked so that they read as names.
+        // ASM11's `@@` local labels: marked so that they read as names;
+        // `:AnRTS` is the address of the last `rts` above.
         let marked = if self.opts.dialect == Dialect::Asm11 {
-            super::asm11::mark_locals(text)
+            let local = super::asm11::mark_locals(text);
+            let line = local.as_deref().unwrap_or(text);
+            super::asm11::put_an_rts(line, self.last_rts).or(local)
         } else {
             None
         };
@@ -378,7 +397,13 @@ impl Asm<'_> {
             .and_then(|m| dialect::directive(self.opts.dialect, m.text));
         let mspan = fields.mnemonic.map(|m| Span::new(file, m.start, m.end()));
         match dir {
-            Some(d @ (Directive::If | Directive::Ifdef | Directive::Ifndef)) => {
+            Some(
+                d @ (Directive::If
+                | Directive::Ifdef
+                | Directive::Ifndef
+                | Directive::Ifz
+                | Directive::IfMain),
+            ) => {
                 let span = mspan.unwrap_or(Span::new(file, base, base));
                 let value = if active {
                     self.condition(d, file, span, fields.operands)
@@ -520,6 +545,12 @@ impl Asm<'_> {
         }
         match dialect::instruction(self.opts.dialect, m.text) {
             Some(op) => self.instruction(op, file, line, fields.label, m, mspan, fields.operands),
+            None if self.repeat_body(m.text, fields.operands).is_some() => {
+                let body = self
+                    .repeat_body(m.text, fields.operands)
+                    .unwrap_or_default();
+                self.expand(body, file, line, fields.label, mspan, None, conds)
+            }
             None if self.macro_body(m.text).is_some() => {
                 let body = self.macro_body(m.text).unwrap_or_default();
                 self.expand(
@@ -704,6 +735,9 @@ impl Asm<'_> {
         });
         match chosen {
             Ok(c) => {
+                if op == Op::Rts {
+                    self.last_rts = self.lc();
+                }
                 let c = self.dialect_checks(c, file);
                 self.advance(c.info.byte_len() as i64);
                 self.push(file, line, lbl, Kind::Instr(c));

@@ -423,6 +423,10 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("-128..255 ($00-$FF)", "-128..255 ($00-$FF)"),
     ("-32768..65535 ($0000-$FFFF)", "-32768..65535 ($0000-$FFFF)"),
     (
+        "-2147483648..4294967295 ($00000000-$FFFFFFFF)",
+        "-2147483648..4294967295 ($00000000-$FFFFFFFF)",
+    ),
+    (
         "value {} does not fit in a {what}; {} is stored",
         "der Wert {} passt nicht in ein {what}; gespeichert wird {}",
     ),
@@ -480,6 +484,27 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ),
     ("`endm` without `macro`", "`endm` ohne `macro`"),
     ("`{name}` takes no operand", "`{name}` hat keinen Operanden"),
+    (
+        "`{name}` needs a target address",
+        "`{name}` braucht eine Zieladresse",
+    ),
+    (
+        "`{name}` takes one address (no indexed operand)",
+        "`{name}` nimmt eine Adresse (keinen indizierten Operanden)",
+    ),
+    ("write `{name} Label`", "schreib `{name} Label`"),
+    (
+        "missing file name after `#Uses`",
+        "nach `#Uses` fehlt der Dateiname",
+    ),
+    (
+        "`FCC {n},...` needs {n} characters after the comma",
+        "`FCC {n},...` braucht {n} Zeichen nach dem Komma",
+    ),
+    (
+        "write as many characters as the count says, or `FCC /text/`",
+        "schreib so viele Zeichen, wie die Zahl sagt, oder `FCC /text/`",
+    ),
     (
         "macros expand more than {MAX_DEPTH} levels deep here",
         "die Makros werden hier mehr als {MAX_DEPTH} Ebenen tief aufgelöst",
@@ -597,6 +622,7 @@ pub const MESSAGES: &[(&str, &str)] = &[
 pub const WORDS: &[(&str, &str)] = &[
     ("byte", "Byte"),
     ("word", "Wort"),
+    ("long", "Langwort"),
     ("condition", "Bedingung"),
     ("address", "Adresse"),
     ("none", "keine"),
@@ -626,6 +652,27 @@ pub const NOT_MESSAGES: &[&str] = &[
     // Code the ASM11 dialect expands to.
     "addd #1",
     "subd #1",
+    "ldx #0",
+    "ldy #0",
+    "jmp ~1~",
+    "bne *+5",
+    "beq *+5",
+    "bcs *+5",
+    "bcc *+5",
+    "blo *+5",
+    "bhs *+5",
+    "bls *+5",
+    "bhi *+5",
+    "blt *+5",
+    "bge *+5",
+    "ble *+5",
+    "bgt *+5",
+    "bpl *+5",
+    "bmi *+5",
+    "bvs *+5",
+    "bvc *+5",
+    // A repeated instruction (`lsra:4`) as it is expanded.
+    "\t{name} {}",
     // How a diagnostic is laid out (the words in it are translated by
     // `translate_rendered`).
     "{}[{}]: {}\n",

@@ -152,6 +152,38 @@ impl Asm<'_> {
         }
     }
 
+    /// ASM11's `#Uses FILE` and `#CaseOn`/`#CaseOff` (`def` is read as
+    /// `equ` where it defines).
+    pub(super) fn asm11_directive(
+        &mut self,
+        d: Directive,
+        file: FileId,
+        line: u32,
+        label: Option<Piece>,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) {
+        let lbl = self.label_here(file, line, label);
+        match d {
+            Directive::Uses => {
+                self.push(file, line, lbl, Kind::Include);
+                match ops {
+                    Some(ops) => self.include(file, ops, true),
+                    None => self.error(Diagnostic::new(
+                        Code::Operands,
+                        mspan,
+                        "missing file name after `#Uses`",
+                    )),
+                }
+            }
+            Directive::Case(on) => {
+                self.table.case_sensitive = on;
+                self.push(file, line, lbl, Kind::Plain);
+            }
+            _ => self.push(file, line, lbl, Kind::Plain),
+        }
+    }
+
     /// `NAME set VALUE`: the first `set` defines NAME like `equ`; each later
     /// one makes a new version that the lines after it see (the lines before
     /// keep the value they saw).

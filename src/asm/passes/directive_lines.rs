@@ -4,15 +4,49 @@
 //! `dialect_directives.rs`.
 
 use super::super::diagnostics::{did_you_mean, suggestions, Code, Diagnostic, Span};
-use super::super::dialect;
-use super::super::directives::{data_len, parse_data, Directive};
+use super::super::directives::{data_len, parse_data, string_bytes, Directive, Item};
 use super::super::encode::eval_error;
 use super::super::expr::EvalError;
 use super::super::lexer::Piece;
+use super::super::{as11, dialect};
 use super::{Asm, Flow, Kind, SectionInfo};
 use crate::image::{FileId, SymbolKind};
 
 impl Asm<'_> {
+    /// AS11's `FCC 5,HELLO`: the `n` characters of `text` as bytes.
+    fn counted_fcc(
+        &mut self,
+        file: FileId,
+        line: u32,
+        lbl: Option<(super::SymId, Span)>,
+        ops: Piece,
+        n: usize,
+        text: &str,
+    ) {
+        let span = Span::new(file, ops.start, ops.end());
+        let chars: String = text.chars().take(n).collect();
+        let bytes = if chars.chars().count() < n {
+            Err(Diagnostic::new(
+                Code::Operands,
+                span,
+                format!("`FCC {n},...` needs {n} characters after the comma"),
+            )
+            .hint("write as many characters as the count says, or `FCC /text/`"))
+        } else {
+            string_bytes(&chars, span)
+        };
+        match bytes {
+            Ok(bytes) => {
+                self.advance(bytes.len() as i64);
+                self.push(file, line, lbl, Kind::Dc(1, vec![Item::Bytes(bytes)]));
+            }
+            Err(e) => {
+                self.error(e);
+                self.push(file, line, lbl, Kind::Plain);
+            }
+        }
+    }
+
     pub(super) fn condition(
         &mut self,
         d: Directive,
@@ -37,6 +71,8 @@ impl Asm<'_> {
                     .is_some_and(|id| self.table.is_defined(id));
                 Some(i64::from(defined == (d == Directive::Ifdef)))
             }
+            // The main file is the only one on the include stack.
+            Directive::IfMain => Some(i64::from(self.stack.len() <= 1)),
             _ => {
                 let (e, span) = self.one_expr(file, ops, mspan, "condition")?;
                 let value = super::super::expr::eval(
@@ -47,6 +83,7 @@ impl Asm<'_> {
                     },
                 );
                 match value {
+                    Ok(v) if d == Directive::Ifz => Some(i64::from(v == 0)),
                     Ok(v) => Some(v),
                     // A division by zero or a value past 64 bits is that
                     // mistake, not a value that is not known yet.
@@ -100,7 +137,7 @@ impl Asm<'_> {
                     ));
                     return Flow::Go;
                 };
-                self.include(file, ops);
+                self.include(file, ops, false);
             }
             Directive::Section => {
                 let name = label.or(ops);
@@ -246,6 +283,12 @@ impl Asm<'_> {
                     self.push(file, line, lbl, Kind::Plain);
                     return Flow::Go;
                 };
+                if d == Directive::Fcc && self.opts.dialect == dialect::Dialect::As11 {
+                    if let Some((n, text)) = as11::counted_fcc(ops.text) {
+                        self.counted_fcc(file, line, lbl, ops, n, text);
+                        return Flow::Go;
+                    }
+                }
                 let table = &mut self.table;
                 let mut intern = |n: &str| table.intern(n);
                 let mut p = Self::parser(ops, file, &mut intern, self.opts.dialect);
@@ -283,9 +326,26 @@ impl Asm<'_> {
             }
             Directive::Macro => self.start_macro(file, line, label, mspan, ops),
             Directive::Endm => self.stray_endm(file, line, mspan),
+            Directive::Def => {
+                // ASM11's default value: a name defined already (by `-D`
+                // or a line above) keeps its value.
+                let taken = label
+                    .and_then(|l| self.table.lookup(l.text))
+                    .is_some_and(|id| self.table.is_defined(id));
+                if taken {
+                    self.push(file, line, None, Kind::Plain);
+                    return Flow::Go;
+                }
+                return self.directive(Directive::Equ, file, line, label, m, mspan, ops);
+            }
+            Directive::Uses | Directive::Case(_) => {
+                self.asm11_directive(d, file, line, label, mspan, ops);
+            }
             Directive::If
             | Directive::Ifdef
             | Directive::Ifndef
+            | Directive::Ifz
+            | Directive::IfMain
             | Directive::Else
             | Directive::Endif => {}
         }

@@ -58,6 +58,19 @@ impl Env for LayoutEnv<'_, '_> {
     fn here(&self) -> Result<i64, EvalError> {
         self.here.ok_or(EvalError::Unknown)
     }
+    fn size(&mut self, id: SymId, span: Span) -> Result<i64, EvalError> {
+        let Some(sym) = self.table.get(id).filter(|s| s.kind.is_some()) else {
+            // Undefined: reported as a value would be.
+            return self.value(id, span);
+        };
+        match sym.size {
+            Some(n) => Ok(i64::from(n)),
+            // A name that labels no bytes (a constant, an instruction's
+            // label) has size 0 once the layout is final.
+            None if self.diags.is_some() => Ok(0),
+            None => Err(EvalError::Unknown),
+        }
+    }
 }
 
 /// Bytes one statement placed.
@@ -310,10 +323,10 @@ impl Layout {
                                 Item::Value(e, span) => {
                                     let v = self.eval(e, *span, table, here).ok();
                                     let v = v.map(|v| self.truncate(v, *unit, *span)).unwrap_or(0);
-                                    if *unit == 1 {
-                                        bytes.push(v as u8);
-                                    } else {
-                                        bytes.extend_from_slice(&(v as u16).to_be_bytes());
+                                    match unit {
+                                        1 => bytes.push(v as u8),
+                                        2 => bytes.extend_from_slice(&(v as u16).to_be_bytes()),
+                                        _ => bytes.extend_from_slice(&(v as u32).to_be_bytes()),
                                     }
                                 }
                             }
@@ -453,17 +466,17 @@ impl Layout {
     }
 
     fn truncate(&mut self, v: i64, unit: u8, span: Span) -> i64 {
-        let (lo, hi) = if unit == 1 {
-            (-128, 0xFF)
-        } else {
-            (-32768, 0xFFFF)
+        let (lo, hi, mask) = match unit {
+            1 => (-128, 0xFF, 0xFF),
+            2 => (-32768, 0xFFFF, 0xFFFF),
+            _ => (-0x8000_0000, 0xFFFF_FFFF, 0xFFFF_FFFF),
         };
         if !(lo..=hi).contains(&v) && self.report {
-            let kept = if unit == 1 { v & 0xFF } else { v & 0xFFFF };
-            let (what, range) = if unit == 1 {
-                ("byte", "-128..255 ($00-$FF)")
-            } else {
-                ("word", "-32768..65535 ($0000-$FFFF)")
+            let kept = v & mask;
+            let (what, range) = match unit {
+                1 => ("byte", "-128..255 ($00-$FF)"),
+                2 => ("word", "-32768..65535 ($0000-$FFFF)"),
+                _ => ("long", "-2147483648..4294967295 ($00000000-$FFFFFFFF)"),
             };
             self.diags.push(
                 Diagnostic::new(

@@ -218,6 +218,29 @@ impl Asm<'_> {
         })
     }
 
+    /// ASM11's `lsra:4`: the instruction (or pseudo-instruction) written
+    /// that many times, with the line's operand, as an expansion.
+    pub(super) fn repeat_body(
+        &self,
+        word: &str,
+        ops: Option<Piece>,
+    ) -> Option<(String, Vec<String>, bool)> {
+        if self.opts.dialect != dialect::Dialect::Asm11 {
+            return None;
+        }
+        let (name, count) = asm11::repeated(word)?;
+        let known = dialect::instruction(self.opts.dialect, name).is_some()
+            || asm11::pseudo_instruction(name).is_some();
+        if !known {
+            return None;
+        }
+        let line = match ops {
+            Some(o) => format!("\t{name} {}", o.text),
+            None => format!("\t{name}"),
+        };
+        Some((word.to_string(), vec![line; count as usize], false))
+    }
+
     /// A use of a macro (or pseudo-instruction): defines the line's label,
     /// then reads the body with the arguments put in, each line in the
     /// expansion file.
@@ -235,15 +258,26 @@ impl Asm<'_> {
         let lbl = self.label_here(file, line, label);
         self.push(file, line, lbl, Kind::Plain);
         if pseudo {
-            if let Some(o) = ops {
-                self.error(
-                    Diagnostic::new(
-                        Code::Operands,
-                        Span::new(file, o.start, o.end()),
-                        format!("`{name}` takes no operand"),
-                    )
-                    .hint("comments start with `;`"),
-                );
+            // A pseudo-instruction takes one operand where its body has
+            // `~1~` (`jeq Label`), none elsewhere (`clrd`).
+            let wants = body.iter().any(|l| l.contains("~1~"));
+            let given = ops.map(|o| split_args(o.text).len());
+            let problem = match (wants, given) {
+                (false, Some(_)) => Some(format!("`{name}` takes no operand")),
+                (true, None) => Some(format!("`{name}` needs a target address")),
+                (true, Some(n)) if n > 1 => {
+                    Some(format!("`{name}` takes one address (no indexed operand)"))
+                }
+                _ => None,
+            };
+            if let Some(message) = problem {
+                let at = ops.map_or(mspan, |o| Span::new(file, o.start, o.end()));
+                let hint = if wants {
+                    format!("write `{name} Label`")
+                } else {
+                    "comments start with `;`".to_string()
+                };
+                self.error(Diagnostic::new(Code::Operands, at, message).hint(hint));
                 return Flow::Go;
             }
         }

@@ -24,6 +24,13 @@ impl Env for Pass1Env<'_> {
     fn here(&self) -> Result<i64, EvalError> {
         self.here.ok_or(EvalError::Unknown)
     }
+    fn size(&mut self, id: SymId, _: Span) -> Result<i64, EvalError> {
+        self.table
+            .get(id)
+            .and_then(|s| s.size)
+            .map(i64::from)
+            .ok_or(EvalError::Unknown)
+    }
 }
 
 /// True if `from`'s definition leads (through `equ` expressions and the

@@ -78,7 +78,9 @@ impl Asm<'_> {
         Ok(id)
     }
 
-    pub(super) fn include(&mut self, file: FileId, ops: Piece) {
+    /// Reads the file an `include` names; with `once` (ASM11's `#Uses`),
+    /// a file that was read before is not read again.
+    pub(super) fn include(&mut self, file: FileId, ops: Piece, once: bool) {
         let span = Span::new(file, ops.start, ops.end());
         let dir = self
             .files
@@ -156,6 +158,9 @@ impl Asm<'_> {
             }
         };
         let identity = self.provider.identity(&path);
+        if once && self.identities.contains_key(&identity) {
+            return;
+        }
         if self.stack.iter().any(|(p, _)| *p == identity) {
             let mut chain: Vec<String> = self
                 .stack

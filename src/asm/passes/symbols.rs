@@ -1,6 +1,7 @@
-//! The assembler's symbol table: names interned case-insensitively, the
-//! scopes of ASM11's `@@` local labels (one per `proc` and per macro
-//! expansion), and the versions of symbols that `set` redefines.
+//! The assembler's symbol table: names interned case-insensitively (unless
+//! ASM11's `#CaseOn` says otherwise), the scopes of ASM11's `@@` local
+//! labels (one per `proc` and per macro expansion) and `?` file-private
+//! labels, and the versions of symbols that `set` redefines.
 
 use super::super::asm11::LOCAL_MARK;
 use super::super::diagnostics::Span;
@@ -42,6 +43,10 @@ pub(super) struct SymTable {
     pub scope: Scope,
     /// Scopes opened so far (the next one's number).
     scopes: u32,
+    /// ASM11's `#CaseOn`: names read now are case-sensitive.
+    pub case_sensitive: bool,
+    /// The file whose `?` names (ASM11's file-private labels) are read now.
+    pub private_file: FileId,
 }
 
 impl SymTable {
@@ -77,20 +82,46 @@ impl SymTable {
         self.index.get(self.scratch.as_str()).copied()
     }
 
-    /// The lookup key of `name`: lower case, and for a local `@@` name the
-    /// number of its scope (after `#`, which no name can contain).
+    /// The lookup key of `name`: lower case (as written after ASM11's
+    /// `#CaseOn`), for a local `@@` name the number of its scope and for a
+    /// file-private `?` name the file (each after `#`, which no name can
+    /// contain).
     fn key_into_scratch(&mut self, name: &str) {
+        self.plain_key_into_scratch(name, self.case_sensitive);
+        if self.case_sensitive && !self.index.contains_key(self.scratch.as_str()) {
+            // A name defined before `#CaseOn` is still found when it is
+            // written the same way.
+            let exact = std::mem::take(&mut self.scratch);
+            self.plain_key_into_scratch(name, false);
+            let same = self
+                .index
+                .get(self.scratch.as_str())
+                .and_then(|&id| self.syms.get(id as usize))
+                .is_some_and(|s| s.name == name);
+            if !same {
+                self.scratch = exact;
+            }
+        }
+    }
+
+    fn plain_key_into_scratch(&mut self, name: &str, exact: bool) {
         self.scratch.clear();
-        if name.is_ascii() {
+        if exact {
+            self.scratch.push_str(name);
+        } else if name.is_ascii() {
             self.scratch
                 .extend(name.chars().map(|c| c.to_ascii_lowercase()));
         } else {
             self.scratch.push_str(&name.to_lowercase());
-            // The mark is not ASCII, so only this branch can see it.
-            if name.contains(LOCAL_MARK) {
-                self.scratch.push('#');
-                self.scratch.push_str(&self.scope.id.to_string());
-            }
+        }
+        // The mark is not ASCII, so only such names can contain it.
+        if !name.is_ascii() && name.contains(LOCAL_MARK) {
+            self.scratch.push('#');
+            self.scratch.push_str(&self.scope.id.to_string());
+        }
+        if name.starts_with('?') {
+            self.scratch.push_str("#f");
+            self.scratch.push_str(&self.private_file.to_string());
         }
     }
 
