@@ -191,6 +191,23 @@ async function main() {
     const done = await waitConsole('hc11lab autorun: done', from, seconds);
     return { report: parseReport(done), from };
   }
+  // The browser's file chooser, opened by `act` (the user's clicks or
+  // keys). The page opens it in the frame after the input, which may come
+  // late on a loaded machine: the user's action is repeated (as a user
+  // clicks again) up to three times before the step fails, and each miss
+  // is reported with what the console said meanwhile.
+  async function chooserFrom(what, act) {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const from = consoleLines.length;
+      const chooser = page.waitForEvent('filechooser', { timeout: 10000 }).catch(() => null);
+      await act();
+      const fc = await chooser;
+      if (fc) return fc;
+      const said = consoleLines.slice(from).join(' | ').slice(0, 400);
+      console.log(`note ${what}: no file chooser within 10 s (try ${attempt}); console: ${said}`);
+    }
+    throw new Error(`${what}: no file chooser after three tries`);
+  }
   let handedIn = null;
   const want = lcdFile ? fs.readFileSync(lcdFile, 'utf8').split('\n').slice(0, 64) : null;
 
@@ -258,16 +275,17 @@ async function main() {
       await autorun('data=/data;check=e1-draw', 240);
       // Places in the 1280x800 window (egui's layout, English): the Course
       // tab, its Exercises tab, the button beside Check.
-      await page.mouse.click(1097, 62);
-      await page.waitForTimeout(400);
-      await page.mouse.click(1090, 94);
-      await page.waitForTimeout(400);
       const from = consoleLines.length;
-      const chooser = page.waitForEvent('filechooser', { timeout: 20000 });
-      await page.mouse.click(1083, 191);
+      const chooser = await chooserFrom('Take files from my computer…', async () => {
+        await page.mouse.click(1097, 62);
+        await page.waitForTimeout(400);
+        await page.mouse.click(1090, 94);
+        await page.waitForTimeout(400);
+        await page.mouse.click(1083, 191);
+      });
       // The files the solution changed, as a student picks what they edited.
       const edited = ['Input.inc', 'LCDutils.inc', 'Logic.inc', 'Viergewinnt.asm'];
-      await (await chooser).setFiles(edited.map((f) => path.resolve('tests/solutions/e1-draw', f)));
+      await chooser.setFiles(edited.map((f) => path.resolve('tests/solutions/e1-draw', f)));
       const line = await waitConsole('hc11lab: put', from, 60);
       if (line !== `hc11lab: put ${edited.join(', ')} into /data/exercises/e1-draw and opened ` +
           '/data/exercises/e1-draw/Viergewinnt.asm (loaded)') {
@@ -317,9 +335,11 @@ async function main() {
       const sources = fs.readdirSync('firmware').filter((n) => /\.(asm|inc)$/i.test(n))
         .map((f) => path.resolve('firmware', f));
       let from = consoleLines.length;
-      let chooser = page.waitForEvent('filechooser', { timeout: 20000 });
-      await page.keyboard.press('Control+O');
-      await (await chooser).setFiles(sources);
+      const picker = await chooserFrom('Ctrl+O', async () => {
+        await page.focus('#hc11lab_canvas');
+        await page.keyboard.press('Control+O');
+      });
+      await picker.setFiles(sources);
       let line = await waitConsole('hc11lab: opened', from, 60);
       if (line !== 'hc11lab: opened /files/Viergewinnt (loaded)') {
         throw new Error(`Ctrl+O: ${line}`);
@@ -331,11 +351,11 @@ async function main() {
       fs.mkdirSync(named);
       for (const f of sources) fs.copyFileSync(f, path.join(named, path.basename(f)));
       from = consoleLines.length;
-      chooser = page.waitForEvent('filechooser', { timeout: 20000 });
-      await page.mouse.click(20, 11);
-      await page.waitForTimeout(400);
-      await page.mouse.click(60, 162);
-      const fc = await chooser;
+      const fc = await chooserFrom('File > Open folder…', async () => {
+        await page.mouse.click(20, 11);
+        await page.waitForTimeout(400);
+        await page.mouse.click(60, 162);
+      });
       if (!fc.isMultiple() && !(await fc.element().evaluate((e) => e.hasAttribute('webkitdirectory')))) {
         throw new Error('File > Open folder… did not ask for a folder');
       }
