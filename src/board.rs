@@ -41,6 +41,7 @@ pub mod watch_bits;
 mod bus_access;
 mod memory;
 mod schedule;
+mod serial_input;
 mod setup;
 mod watch;
 

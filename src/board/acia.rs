@@ -36,15 +36,15 @@
 //!   one frame after another; or typed, each one frame after the program
 //!   read the byte before from the receive data register plus the gap,
 //!   and after a carriage return or line feed only once this port's
-//!   transmitter has been idle for the gap (at most [`LINE_WAIT_CAP`]
+//!   transmitter has been idle for the gap (at most [`super::sci::LINE_WAIT_CAP`]
 //!   E-cycles after the read), so a program that answers a line on this
 //!   port loses nothing while it prints.
 //! - The IRQ output is not wired to the chip (BUFFALO polls the ACIA): the
 //!   status register's IRQ bit shows it, nothing else sees it.
 
-use super::sci::{Pacing, LINE_WAIT_CAP};
+use super::sci::Pacing;
+use super::serial_input::SerialInput;
 use super::{RegisterInfo, E_CLOCK_HZ};
-use std::collections::VecDeque;
 
 /// Status: receive data register full.
 pub const RDRF: u8 = 0x01;
@@ -75,18 +75,11 @@ pub struct Acia {
     /// A byte was lost while RDRF was set; OVRN rises at the next read of
     /// the receive data register.
     overrun_pending: bool,
-    rx_queue: VecDeque<u8>,
-    /// The cycle the next queued byte has arrived; `u64::MAX` while none
-    /// is on its way (queue empty, master reset, or typed input waiting
-    /// for the program to read the byte before).
-    next_rx: u64,
+    /// Input on its way; none arrives during the master reset.
+    rx: SerialInput,
     log: Vec<u8>,
     /// The cycle the transmitter's last frame ended.
     last_done: u64,
-    pacing: Pacing,
-    /// Typed pacing after a line end was read: the next byte waits for the
-    /// transmitter to be idle for the gap, until this cycle at the latest.
-    line_wait_until: Option<u64>,
     /// Bytes lost because RDRF was still set when they arrived (OVRN).
     lost_overrun: u64,
     /// The cycle the last input byte arrived (0 before the first).
@@ -106,12 +99,9 @@ impl Acia {
             rdrf: false,
             ovrn: false,
             overrun_pending: false,
-            rx_queue: VecDeque::new(),
-            next_rx: u64::MAX,
+            rx: SerialInput::new(),
             log: Vec::new(),
             last_done: 0,
-            pacing: Pacing::Wire,
-            line_wait_until: None,
             lost_overrun: 0,
             last_arrival: 0,
         }
@@ -119,12 +109,12 @@ impl Acia {
 
     /// How input bytes are sent from now on (as the SCI's, [`Pacing`]).
     pub fn set_pacing(&mut self, pacing: Pacing) {
-        self.pacing = pacing;
+        self.rx.set_pacing(pacing);
     }
 
     /// How input bytes are sent.
     pub fn pacing(&self) -> Pacing {
-        self.pacing
+        self.rx.pacing()
     }
 
     /// Input bytes lost since power-on because they arrived while the
@@ -137,11 +127,7 @@ impl Acia {
     /// reset, or, typed, has not read the byte before), so none is on its
     /// way.
     pub fn rx_blocked(&self) -> usize {
-        if self.next_rx == u64::MAX {
-            self.rx_queue.len()
-        } else {
-            0
-        }
+        self.rx.blocked()
     }
 
     /// True while the chip waits for its master reset to end (nothing is
@@ -179,7 +165,7 @@ impl Acia {
         }
         // A byte that arrives now sets RDRF; one lost to an overrun shows
         // nothing until the byte before it is read.
-        let rdrf = self.rdrf || (now >= self.next_rx && !self.rx_queue.is_empty());
+        let rdrf = self.rdrf || (now >= self.rx.next && !self.rx.queue.is_empty());
         self.status_of(tdr_empty, rdrf, self.ovrn)
     }
 
@@ -226,49 +212,10 @@ impl Acia {
             self.rdrf = false;
             self.ovrn = false;
             if taken {
-                self.typed_after_read(self.rdr, now);
+                let (frame, busy) = (self.frame_cycles(), self.busy_until());
+                self.rx.after_read(self.rdr, now, frame, busy);
             }
             self.rdr
-        }
-    }
-
-    /// With typed pacing, schedules the next queued byte after the program
-    /// read one at `now` (a line end waits for the answer, module doc).
-    fn typed_after_read(&mut self, read: u8, now: u64) {
-        let Pacing::Typed { gap } = self.pacing else {
-            return;
-        };
-        if self.rx_queue.is_empty() {
-            return;
-        }
-        let line_end = read == b'\r' || read == b'\n';
-        self.line_wait_until = line_end.then_some(now + LINE_WAIT_CAP);
-        self.next_rx = self.typed_start(now + gap, gap) + self.frame_cycles();
-    }
-
-    /// When the next typed byte starts: at `earliest`, and while a line's
-    /// answer is awaited, also `gap` after the transmitter's frame ends,
-    /// but no later than the cap.
-    fn typed_start(&self, earliest: u64, gap: u64) -> u64 {
-        match self.line_wait_until {
-            Some(cap) => earliest.max(self.busy_until() + gap).min(cap),
-            None => earliest,
-        }
-    }
-
-    /// The transmitter started a frame at `at`: a typed byte that waits for
-    /// a line's answer and has not started yet waits on.
-    fn typed_output_at(&mut self, at: u64) {
-        let (Pacing::Typed { gap }, Some(_)) = (self.pacing, self.line_wait_until) else {
-            return;
-        };
-        if self.next_rx == u64::MAX {
-            return;
-        }
-        let frame = self.frame_cycles();
-        let start = self.next_rx.saturating_sub(frame);
-        if start > at {
-            self.next_rx = self.typed_start(start, gap) + frame;
         }
     }
 
@@ -294,19 +241,14 @@ impl Acia {
                 self.rdrf = false;
                 self.ovrn = false;
                 self.overrun_pending = false;
-                self.next_rx = u64::MAX;
-                self.line_wait_until = None;
+                self.rx.stop();
                 self.control = value;
             } else {
                 let ends_reset = self.in_reset;
                 self.in_reset = false;
                 self.control = value;
-                if ends_reset && !self.rx_queue.is_empty() {
-                    let gap = match self.pacing {
-                        Pacing::Typed { gap } => gap,
-                        Pacing::Wire => 0,
-                    };
-                    self.next_rx = now + gap + self.frame_cycles();
+                if ends_reset && !self.rx.queue.is_empty() {
+                    self.rx.next = now + self.rx.gap() + self.frame_cycles();
                 }
             }
         } else if !self.in_reset {
@@ -320,7 +262,8 @@ impl Acia {
         if self.shifting.is_none() {
             if let Some(b) = self.tdr.take() {
                 self.shifting = Some((b, at + self.frame_cycles()));
-                self.typed_output_at(at);
+                let (frame, busy) = (self.frame_cycles(), self.busy_until());
+                self.rx.output_started(at, frame, busy);
             }
         }
     }
@@ -337,9 +280,9 @@ impl Acia {
             self.last_done = done;
             self.start_next(done);
         }
-        while now >= self.next_rx {
-            let at = self.next_rx;
-            if let Some(b) = self.rx_queue.pop_front() {
+        while now >= self.rx.next {
+            let at = self.rx.next;
+            if let Some(b) = self.rx.queue.pop_front() {
                 self.last_arrival = at;
                 if self.rdrf {
                     self.overrun_pending = !self.ovrn;
@@ -349,44 +292,30 @@ impl Acia {
                     self.rdrf = true;
                 }
             }
-            self.line_wait_until = None;
             // Typed: the next byte waits until the program reads this one.
-            let typed = matches!(self.pacing, Pacing::Typed { .. }) && self.rdrf;
-            self.next_rx = if self.rx_queue.is_empty() || typed {
-                u64::MAX
-            } else {
-                at + self.frame_cycles()
-            };
+            let frame = self.frame_cycles();
+            self.rx.arrived(at, frame, self.rdrf);
         }
         self.next_due()
     }
 
     /// The cycle of the next event; a tick before it changes nothing.
     pub fn next_due(&self) -> u64 {
-        self.shifting.map_or(u64::MAX, |(_, t)| t).min(self.next_rx)
+        self.shifting.map_or(u64::MAX, |(_, t)| t).min(self.rx.next)
     }
 
     /// Queues bytes to arrive on RxD, the first one frame after `now`: in
     /// master reset, once the program ends it; typed, once the program has
     /// read the byte still waiting in the receive data register.
     pub fn feed(&mut self, bytes: &[u8], now: u64) {
-        let waiting = self.in_reset
-            || (matches!(self.pacing, Pacing::Typed { .. })
-                && (self.rdrf || self.line_wait_until.is_some()));
-        if self.rx_queue.is_empty() && !waiting {
-            self.next_rx = now + self.frame_cycles();
-        }
-        self.rx_queue.extend(bytes.iter().copied());
+        let frame = self.frame_cycles();
+        self.rx.feed(bytes, now, frame, self.in_reset, self.rdrf);
     }
 
     /// Bytes queued on RxD that are on their way (bytes that wait for the
     /// program are [`Acia::rx_blocked`]).
     pub fn rx_pending(&self) -> usize {
-        if self.next_rx == u64::MAX {
-            0
-        } else {
-            self.rx_queue.len()
-        }
+        self.rx.pending()
     }
 
     /// Every byte sent since power-on.

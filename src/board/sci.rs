@@ -24,8 +24,8 @@
 //! the board's reset state is that setup: 9600 baud (BAUD $30 at E = 2 MHz:
 //! 2 MHz / (16 x 13) = 9615 Bd) with TE and RE set.
 
+use super::serial_input::SerialInput;
 use super::{Device, RegisterInfo};
-use std::collections::VecDeque;
 
 const BAUD: u16 = 0x2B;
 const SCCR1: u16 = 0x2C;
@@ -107,13 +107,8 @@ pub struct Sci {
     rdr: u8,
     shifter: Shifter,
     last_done: u64,
-    rx_queue: VecDeque<u8>,
-    next_rx: u64,
+    rx: SerialInput,
     log: Vec<u8>,
-    pacing: Pacing,
-    /// Typed pacing after a line end was read: the next byte waits for the
-    /// transmitter to be idle for the gap, until this cycle at the latest.
-    line_wait_until: Option<u64>,
     /// Bytes lost because RDRF was still set when they arrived (OR).
     lost_overrun: u64,
     /// Bytes that arrived while the receiver was off (RE clear).
@@ -137,7 +132,7 @@ impl Sci {
             Shifter::Idle => u64::MAX,
             Shifter::Preamble(t) | Shifter::Byte(_, t) => t,
         };
-        tx.min(self.next_rx)
+        tx.min(self.rx.next)
     }
 
     /// The SCI as the monitor hands it to the program (see the module doc).
@@ -153,11 +148,8 @@ impl Sci {
             rdr: 0,
             shifter: Shifter::Idle,
             last_done: 0,
-            rx_queue: VecDeque::new(),
-            next_rx: u64::MAX,
+            rx: SerialInput::new(),
             log: Vec::new(),
-            pacing: Pacing::Wire,
-            line_wait_until: None,
             lost_overrun: 0,
             lost_receiver_off: 0,
             last_arrival: 0,
@@ -208,22 +200,19 @@ impl Sci {
     /// typed pacing, one frame after the program read the byte still
     /// waiting in SCDR, if there is one).
     pub fn feed(&mut self, bytes: &[u8], now: u64) {
-        let waiting = matches!(self.pacing, Pacing::Typed { .. })
-            && (self.scsr & RDRF != 0 || self.line_wait_until.is_some());
-        if self.rx_queue.is_empty() && !waiting {
-            self.next_rx = now + self.frame_cycles();
-        }
-        self.rx_queue.extend(bytes.iter().copied());
+        let frame = self.frame_cycles();
+        self.rx
+            .feed(bytes, now, frame, false, self.scsr & RDRF != 0);
     }
 
     /// How input bytes are sent from now on.
     pub fn set_pacing(&mut self, pacing: Pacing) {
-        self.pacing = pacing;
+        self.rx.set_pacing(pacing);
     }
 
     /// How input bytes are sent.
     pub fn pacing(&self) -> Pacing {
-        self.pacing
+        self.rx.pacing()
     }
 
     /// Input bytes lost since power-on: (arrived while RDRF was still set,
@@ -235,52 +224,7 @@ impl Sci {
     /// Queued bytes that wait for the program (typed pacing: it has not
     /// read the byte before from SCDR), so none is on its way.
     pub fn rx_blocked(&self) -> usize {
-        if self.next_rx == u64::MAX {
-            self.rx_queue.len()
-        } else {
-            0
-        }
-    }
-
-    /// With typed pacing, schedules the next queued byte after the program
-    /// read one at `now` (a line end waits for the answer, see the module
-    /// doc).
-    fn typed_after_read(&mut self, read: u8, now: u64) {
-        let Pacing::Typed { gap } = self.pacing else {
-            return;
-        };
-        if self.rx_queue.is_empty() {
-            return;
-        }
-        let line_end = read == b'\r' || read == b'\n';
-        self.line_wait_until = line_end.then_some(now + LINE_WAIT_CAP);
-        self.next_rx = self.typed_start(now + gap, gap) + self.frame_cycles();
-    }
-
-    /// When the next typed byte starts: at `earliest`, and while a line's
-    /// answer is awaited, also `gap` after the transmitter's frame ends,
-    /// but no later than the cap.
-    fn typed_start(&self, earliest: u64, gap: u64) -> u64 {
-        match self.line_wait_until {
-            Some(cap) => earliest.max(self.busy_until() + gap).min(cap),
-            None => earliest,
-        }
-    }
-
-    /// The transmitter started a frame at `at`: a typed byte that waits for
-    /// a line's answer and has not started yet waits on.
-    fn typed_output_at(&mut self, at: u64) {
-        let (Pacing::Typed { gap }, Some(_)) = (self.pacing, self.line_wait_until) else {
-            return;
-        };
-        if self.next_rx == u64::MAX {
-            return;
-        }
-        let frame = self.frame_cycles();
-        let start = self.next_rx.saturating_sub(frame);
-        if start > at {
-            self.next_rx = self.typed_start(start, gap) + frame;
-        }
+        self.rx.blocked()
     }
 
     /// The cycle the last input byte arrived on RxD (0 before the first):
@@ -313,11 +257,7 @@ impl Sci {
     /// (With typed pacing, only while one is on its way: bytes that wait
     /// for the program to read the one before are [`Sci::rx_blocked`].)
     pub fn rx_pending(&self) -> usize {
-        if self.next_rx == u64::MAX {
-            0
-        } else {
-            self.rx_queue.len()
-        }
+        self.rx.pending()
     }
 
     /// The SCI interrupt vector ($FFD6) if an enabled flag is set.
@@ -336,7 +276,8 @@ impl Sci {
             self.shifter = Shifter::Byte(self.tdr, at + self.frame_cycles());
             self.scsr |= TDRE;
             self.scsr &= !TC;
-            self.typed_output_at(at);
+            let (frame, busy) = (self.frame_cycles(), self.busy_until());
+            self.rx.output_started(at, frame, busy);
         }
     }
 
@@ -357,7 +298,7 @@ impl Sci {
                 s |= TC;
             }
         }
-        if now >= self.next_rx && self.sccr2 & sccr2::RE != 0 && !self.rx_queue.is_empty() {
+        if now >= self.rx.next && self.sccr2 & sccr2::RE != 0 && !self.rx.queue.is_empty() {
             s |= if s & RDRF != 0 { OR } else { RDRF };
         }
         s
@@ -393,7 +334,8 @@ impl Device for Sci {
                     self.scsr &= !(RDRF | OR);
                     self.armed_rx = false;
                     if taken {
-                        self.typed_after_read(self.rdr, now);
+                        let (frame, busy) = (self.frame_cycles(), self.busy_until());
+                        self.rx.after_read(self.rdr, now, frame, busy);
                     }
                 }
                 self.rdr
@@ -457,9 +399,9 @@ impl Device for Sci {
                 _ => break,
             }
         }
-        while now >= self.next_rx {
-            let at = self.next_rx;
-            if let Some(b) = self.rx_queue.pop_front() {
+        while now >= self.rx.next {
+            let at = self.rx.next;
+            if let Some(b) = self.rx.queue.pop_front() {
                 self.last_arrival = at;
                 if self.sccr2 & sccr2::RE == 0 {
                     self.lost_receiver_off += 1;
@@ -471,14 +413,9 @@ impl Device for Sci {
                     self.scsr |= RDRF;
                 }
             }
-            self.line_wait_until = None;
             // Typed: the next byte waits until the program reads this one.
-            let typed = matches!(self.pacing, Pacing::Typed { .. }) && self.scsr & RDRF != 0;
-            self.next_rx = if self.rx_queue.is_empty() || typed {
-                u64::MAX
-            } else {
-                at + self.frame_cycles()
-            };
+            let frame = self.frame_cycles();
+            self.rx.arrived(at, frame, self.scsr & RDRF != 0);
         }
         self.next_due()
     }
@@ -496,9 +433,7 @@ impl Device for Sci {
         self.rdr = 0;
         self.shifter = Shifter::Idle;
         self.last_done = now;
-        self.rx_queue.clear();
-        self.next_rx = u64::MAX;
-        self.line_wait_until = None;
+        self.rx.clear();
     }
 
     fn registers(&self, now: u64) -> Vec<RegisterInfo> {
