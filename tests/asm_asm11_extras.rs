@@ -11,7 +11,7 @@
 
 #[path = "support/asm_image.rs"]
 mod asm_image;
-use asm_image::image;
+use asm_image::{gnu_bytes, image};
 use hc11lab::asm::{assemble_source, assemble_with, AsmOptions, Assembly, Dialect, MemoryFiles};
 use std::path::Path;
 
@@ -395,48 +395,7 @@ far:    rts
 
 #[test]
 fn extra_mnemonics_match_gnu_as() {
-    use std::process::Command;
-    let dir = std::env::temp_dir().join(format!("hc11lab-asm11-extras-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let step = |cmd: &mut Command| {
-        let out = cmd.output().unwrap_or_else(|e| {
-            panic!("cannot run {cmd:?} ({e}); install binutils-m68hc1x, the independent oracle")
-        });
-        assert!(
-            out.status.success(),
-            "{cmd:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    std::fs::write(dir.join("p.s"), GNU).expect("write source");
-    step(
-        Command::new("m68hc11-as")
-            .args(["-m68hc11", "-o"])
-            .arg(dir.join("p.o"))
-            .arg(dir.join("p.s")),
-    );
-    step(
-        Command::new("m68hc11-ld")
-            .args([
-                "-m",
-                "m68hc11elf",
-                "--no-relax",
-                "-Ttext=0xc000",
-                "-e",
-                "0xc000",
-                "-o",
-            ])
-            .arg(dir.join("p.elf"))
-            .arg(dir.join("p.o")),
-    );
-    step(
-        Command::new("m68hc11-objcopy")
-            .args(["-O", "binary", "-j", ".text"])
-            .arg(dir.join("p.elf"))
-            .arg(dir.join("p.bin")),
-    );
-    let gnu = std::fs::read(dir.join("p.bin")).expect("read the binary");
-    let _ = std::fs::remove_dir_all(&dir);
+    let gnu = gnu_bytes(GNU, "asm11-extras");
     let ours = asm11(EXTRAS);
     assert!(ours.diagnostics.is_empty(), "{}", ours.render_diagnostics());
     assert_eq!(image(&ours, 0xC000), gnu);
