@@ -4,34 +4,9 @@
 //! what the program sends there is shown, and bytes it lost or never took
 //! are counted and named. The programs are in tests/data/evb.
 
-use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn hc11lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hc11lab"))
-        .args(args)
-        .output()
-        .expect("run hc11lab")
-}
-
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/evb")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
+#[path = "support/evb_run.rs"]
+mod evb_run;
+use evb_run::{data, hc11lab, json};
 
 /// The echo program answers on the ACIA what was typed to it, line by
 /// line; the answer is `acia_serial` in `--json` and the `host port

@@ -5,34 +5,9 @@
 //! back to the monitor with the registers printed, and the run says where
 //! the program started and why. The programs are in tests/data/evb.
 
-use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn hc11lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hc11lab"))
-        .args(args)
-        .output()
-        .expect("run hc11lab")
-}
-
-fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/evb")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
+#[path = "support/evb_run.rs"]
+mod evb_run;
+use evb_run::{data, hc11lab, json};
 
 /// What the monitor prints before a program it starts: its banner, then
 /// the prompt with the `G` it types for the program.
@@ -494,7 +469,7 @@ fn buffalo_372_answers_its_commands_on_the_d3_like_board() {
     let Ok(rom) = std::env::var("HC11LAB_BUFFALO372_S19") else {
         panic!("set HC11LAB_BUFFALO372_S19 to BUFFALO 3.72's S19");
     };
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/boards");
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/boards");
     let board = dir.join("d3-like.toml").to_string_lossy().into_owned();
     let steps = dir.join("d3_steps.asm").to_string_lossy().into_owned();
     let v = json(&hc11lab(&[
