@@ -71,9 +71,9 @@
 //! (`step`, `step_observed`) never fast-forward.
 
 use super::counted::Counted;
-use super::skip::{is_call_or_return, LoopKind, Measured, ProbeBus, MAX_ITERATION_STEPS};
+use super::skip::{LoopKind, Measured, ProbeBus, MAX_ITERATION_STEPS};
 use super::{Machine, StopConditions, StopReason};
-use crate::cpu::{Bus, RunState, StepEvent};
+use crate::cpu::{RunState, StepEvent};
 
 /// Iterations measured in one try at most (moving in to inner loops).
 const MAX_ATTEMPTS: u32 = 4;
@@ -101,13 +101,7 @@ impl Machine {
         {
             return None;
         }
-        let op = self.board.peek(from);
-        let second = if op == 0x18 {
-            self.board.peek(from.wrapping_add(1))
-        } else {
-            0
-        };
-        if is_call_or_return(op, second) {
+        if self.is_call_or_return_at(from) {
             return None;
         }
         let mut head = self.cpu.regs.pc;

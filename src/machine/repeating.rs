@@ -8,7 +8,7 @@
 
 use super::fastforward::Iteration;
 use super::{Machine, StopConditions};
-use crate::cpu::{Bus, RunState};
+use crate::cpu::RunState;
 
 /// What [`Machine::run_repeating_loop`] ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,17 +73,5 @@ impl Machine {
             period_steps: count,
             alike_until,
         })
-    }
-
-    /// True if the instruction at `addr` is a call or a return (JSR, BSR,
-    /// RTS, RTI): a jump back by one of those closes no loop.
-    pub fn is_call_or_return_at(&self, addr: u16) -> bool {
-        let op = self.board.peek(addr);
-        let second = if op == 0x18 {
-            self.board.peek(addr.wrapping_add(1))
-        } else {
-            0
-        };
-        super::skip::is_call_or_return(op, second)
     }
 }

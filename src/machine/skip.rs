@@ -408,6 +408,21 @@ impl Machine {
     }
 }
 
+impl Machine {
+    /// True if the instruction at `addr` is a call or a return (JSR, BSR,
+    /// RTS, RTI): a jump back by one of those closes no loop.
+    #[inline]
+    pub fn is_call_or_return_at(&self, addr: u16) -> bool {
+        let op = self.board.peek(addr);
+        let second = if op == 0x18 {
+            self.board.peek(addr.wrapping_add(1))
+        } else {
+            0
+        };
+        is_call_or_return(op, second)
+    }
+}
+
 /// True for the opcode bytes (`second`: the byte after a $18 prebyte) of
 /// JSR in every mode, BSR, RTS and RTI (RM appendix A).
 #[inline(always)]
