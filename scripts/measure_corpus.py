@@ -7,8 +7,9 @@ The folder holds the programs (not kept in this repository) and a list,
     PATH  DIALECT  [SHIPPED.s19]
 
 PATH and SHIPPED are relative to the folder, DIALECT is course, as11 or
-asm11 (the one the program was written for); `#` starts a comment. For
-each program the script runs `hc11lab asm --dialect DIALECT PATH -o OUT.s19`
+asm11 (the one the program was written for); `#` starts a comment. PATH's
+first folder is the program's repository. For each program the script runs
+`hc11lab asm --dialect DIALECT PATH -o OUT.s19` in that repository
 and, where the program ships an S19, compares the bytes at every address
 of the two images. It prints one line per program and the counts:
 
@@ -84,13 +85,17 @@ def main():
     assembled = shipped = same = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i, (path, dialect, s19) in enumerate(entries):
-            src = os.path.join(args.folder, path)
+            # Run in the program's repository (the first folder of PATH),
+            # as a user who cloned it would: some programs include files
+            # from the repository's root.
+            repo, _, inner = path.partition("/")
             out = os.path.join(tmp, f"{i}.s19")
             r = subprocess.run(
-                [exe, "asm", "--dialect", dialect, src, "-o", out],
+                [os.path.abspath(exe), "asm", "--dialect", dialect, inner, "-o", out],
                 capture_output=True,
                 text=True,
                 errors="replace",
+                cwd=os.path.join(args.folder, repo),
             )
             ok = r.returncode == 0 and os.path.exists(out)
             assembled += ok

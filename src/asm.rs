@@ -80,6 +80,11 @@ pub struct AsmOptions {
     pub defines: Vec<(String, i64)>,
     /// The source dialect (`--dialect`; default the course's).
     pub dialect: Dialect,
+    /// Folders searched, in order, for an include that is not next to the
+    /// file that includes it (`asm -I DIR`, then the folder hc11lab runs
+    /// in, as public sources that include from their repository's root
+    /// expect). Empty for the grader: a submission brings its includes.
+    pub include_dirs: Vec<std::path::PathBuf>,
 }
 
 impl Default for AsmOptions {
@@ -94,6 +99,7 @@ impl Default for AsmOptions {
             max_expansion_time: std::time::Duration::from_secs(10),
             defines: Vec::new(),
             dialect: Dialect::Course,
+            include_dirs: Vec::new(),
         }
     }
 }

@@ -266,6 +266,10 @@ struct AsmArgs {
     /// Source dialect: course (default), as11 or asm11 (docs/dialects.md).
     #[arg(long, value_name = "DIALECT", default_value = "course")]
     dialect: asm::Dialect,
+    /// A folder to look in for include files that are not next to the file
+    /// that includes them (repeatable; the current folder is looked in last).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
 }
 
 /// `run --serial-timing`.
@@ -491,8 +495,11 @@ fn cmd_asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
         errln!("error: {e}");
         return Ok(ExitCode::from(USAGE));
     }
+    let mut include_dirs = args.include_dirs.clone();
+    include_dirs.push(PathBuf::from("."));
     let opts = asm::AsmOptions {
         dialect: args.dialect,
+        include_dirs,
         ..asm::AsmOptions::default()
     };
     let assembly = asm::assemble_file(&args.file, &opts);

@@ -322,6 +322,9 @@ pub fn empty_program() -> Program {
 fn assemble_path(path: &Path, dialect: asm::Dialect) -> Result<Opened, OpenError> {
     let opts = AsmOptions {
         dialect,
+        // As `asm`: an include not next to its file may be in the folder
+        // hc11lab runs in.
+        include_dirs: vec![std::path::PathBuf::from(".")],
         ..AsmOptions::default()
     };
     from_assembly(

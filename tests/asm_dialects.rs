@@ -76,8 +76,8 @@ fn as11_constructs_and_their_bytes() {
         as11("TEN EQU #10\n FCB TEN\n FDB #TEN"),
         vec![10, 0x00, 0x0A]
     );
-    // END ends the source.
-    assert_eq!(as11(" NOP\n END\n this is not read"), vec![0x01]);
+    // AS11 reads on after END (tests/asm_as11_end.rs).
+    assert_eq!(as11(" NOP\n END\n NOP"), vec![0x01, 0x01]);
 }
 
 #[test]

@@ -109,7 +109,7 @@ fn asm11_else_ifdef_chains_take_the_first_true_branch() {
  ldaa #1
  #else ifdef CHIP_A
  ldaa #2
- #else if WIDTH>8
+ #else if WIDTH > 8
  ldaa #3
  #else (any other chip)
  ldaa #4

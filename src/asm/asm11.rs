@@ -5,6 +5,7 @@
 //! (`clrd`, `pshd`, `jeq`, ...) and repeated instructions (`lsra:4`).
 
 use super::directives::Directive;
+use super::expr::BinOp;
 use super::lexer::{self, BadLabel, Fields, Piece};
 
 /// The directives ASM11 has beyond the course table. `#if` and friends are
@@ -35,6 +36,8 @@ pub const DIRECTIVES: &[(&str, Directive)] = &[
     ("#ifz", Directive::Ifz),
     ("#ifnz", Directive::If),
     ("#ifmain", Directive::IfMain),
+    ("#temp", Directive::Temp),
+    ("next", Directive::Next),
     ("#caseon", Directive::Case(true)),
     ("#caseoff", Directive::Case(false)),
     // Listing, optimisation hints and messages: they change no byte.
@@ -46,7 +49,7 @@ pub const DIRECTIVES: &[(&str, Directive)] = &[
     ("#optrtsoff", Directive::Listing),
     ("#optrelon", Directive::Listing),
     ("#optreloff", Directive::Listing),
-    ("#cycles", Directive::Listing),
+    ("#cycles", Directive::Cycles),
     ("#hint", Directive::Listing),
     ("#message", Directive::Listing),
     ("#memory", Directive::Listing),
@@ -62,7 +65,13 @@ pub const LOCAL_MARK: char = '\u{0298}';
 /// `~1~` is the operand). `incd`/`decd` set the flags as `addd`/`subd` do
 /// (C too, unlike `inx`); `pshd` leaves A at the lower address, as `pshx`
 /// does with X's high byte, so `pshd` / `pulx` moves D to X; `clrx`/`clry`
-/// are loads of zero (N, Z, V as `ldx`, C kept). A `jXX` is the branch
+/// are loads of zero (N, Z, V as `ldx`, C kept). `negd` is the two's
+/// complement the Motorola application notes write out (`coma`, `comb`,
+/// `addd #1`: C is set only when D was 0, so an `adca #0` after it carries
+/// into a third byte, as AN974's 24-bit negation relies on). `aix #n` adds
+/// to X through D and gives D back (Y likewise for `aiy`); which sequence
+/// ASM11 itself emits is not documented where hc11lab could read it, so
+/// the bytes of these two may differ from ASM11's. A `jXX` is the branch
 /// that reaches any address: the opposite branch over a `jmp` (5 bytes).
 pub const PSEUDO_INSTRUCTIONS: &[(&str, &[&str])] = &[
     ("clrd", &["clra", "clrb"]),
@@ -70,6 +79,9 @@ pub const PSEUDO_INSTRUCTIONS: &[(&str, &[&str])] = &[
     ("decd", &["subd #1"]),
     ("pshd", &["pshb", "psha"]),
     ("puld", &["pula", "pulb"]),
+    ("negd", &["coma", "comb", "addd #1"]),
+    ("aix", &["xgdx", "addd #~1~", "xgdx"]),
+    ("aiy", &["xgdy", "addd #~1~", "xgdy"]),
     ("clrx", &["ldx #0"]),
     ("clry", &["ldy #0"]),
     ("jeq", &["bne *+5", "jmp ~1~"]),
@@ -147,29 +159,86 @@ pub fn mark_locals(line: &str) -> Option<String> {
     changed.then_some(out)
 }
 
-/// ASM11's `:AnRTS` ("an RTS"): the address of the last `rts` above the
-/// line, as public sources use it to branch to a near return (`Done@@ equ
-/// :AnRTS`). `line` with every `:AnRTS` outside quotes and comments
-/// replaced by that address as `$0HHHH` (the same length, so offsets stay
-/// valid); `None` if the line has none or no `rts` is known yet (then the
-/// name stays and is reported as no value).
-pub fn put_an_rts(line: &str, last_rts: Option<i64>) -> Option<String> {
-    const NAME: &str = ":anrts";
+/// How ASM11's counter `:temp` is written in a line while the assembler
+/// reads it: a name (a letter Windows-1252 text cannot contain, then
+/// `tmp`: five bytes, as `:temp`, so offsets stay valid). Messages and
+/// the symbol table show it as `:temp`.
+pub const TEMP_NAME: &str = "\u{0294}tmp";
+
+/// `line` with every `:temp` outside quotes and comments replaced by
+/// [`TEMP_NAME`]; `None` if the line has none.
+pub fn mark_temp(line: &str) -> Option<String> {
+    const WRITTEN: &str = ":temp";
     let lower = line.to_ascii_lowercase();
-    if !lower.contains(NAME) {
+    if !lower.contains(WRITTEN) {
         return None;
     }
-    let address = last_rts.filter(|a| (0..=0xFFFF).contains(a))?;
     let end = lexer::comment_start(line, 0);
     let mut out = line.to_string();
     let mut from = 0;
-    while let Some(i) = lower.get(from..end).and_then(|t| t.find(NAME)) {
+    while let Some(i) = lower.get(from..end).and_then(|t| t.find(WRITTEN)) {
         let at = from + i;
-        let after = lower[at + NAME.len()..].chars().next();
-        if !after.is_some_and(lexer::is_ident_char) && !inside_quotes(&line[..at]) {
-            out.replace_range(at..at + NAME.len(), &format!("${address:05X}"));
+        let after = lower[at + WRITTEN.len()..].chars().next();
+        let before = lower[..at].chars().next_back();
+        let whole = !after.is_some_and(lexer::is_ident_char)
+            && !before.is_some_and(|c| c == ':' || lexer::is_ident_char(c));
+        if whole && !inside_quotes(&line[..at]) {
+            out.replace_range(at..at + WRITTEN.len(), TEMP_NAME);
         }
-        from = at + NAME.len();
+        from = at + WRITTEN.len();
+    }
+    (out != line).then_some(out)
+}
+
+/// ASM11's `:AnRTS` ("an RTS"): the address of the last `rts` above the
+/// line, as public sources use it to branch to a near return (`Done@@ equ
+/// :AnRTS`). `line` with every `:AnRTS` outside quotes and comments
+/// replaced by that address; `None` if the line has none or no `rts` is
+/// known yet (then the name stays and is reported as no value).
+pub fn put_an_rts(line: &str, last_rts: Option<i64>) -> Option<String> {
+    put_value(
+        line,
+        ":anrts",
+        last_rts.filter(|a| (0..=0xFFFF).contains(a))?,
+    )
+}
+
+/// ASM11's cycle counters: `:cycles` is the sum of the cycles of the
+/// instructions since the last `#Cycles`, `:ocycles` the sum `#Cycles`
+/// found there before it started again. `line` with both put in; `None`
+/// if the line has neither.
+pub fn put_cycles(line: &str, cycles: i64, ocycles: i64) -> Option<String> {
+    let with = put_value(line, ":cycles", cycles);
+    let text = with.as_deref().unwrap_or(line);
+    put_value(text, ":ocycles", ocycles).or(with)
+}
+
+/// `line` with every `NAME` (an internal symbol written with its colon,
+/// lower case) outside quotes and comments replaced by `value` in
+/// hexadecimal, as long as the name (so offsets stay valid); `None` if
+/// the line has none, or the value does not fit.
+fn put_value(line: &str, name: &str, value: i64) -> Option<String> {
+    let lower = line.to_ascii_lowercase();
+    if !lower.contains(name) {
+        return None;
+    }
+    let digits = name.len() - 1;
+    let text = format!("${value:0digits$X}");
+    if value < 0 || text.len() != name.len() {
+        return None;
+    }
+    let end = lexer::comment_start(line, 0);
+    let mut out = line.to_string();
+    let mut from = 0;
+    while let Some(i) = lower.get(from..end).and_then(|t| t.find(name)) {
+        let at = from + i;
+        let after = lower[at + name.len()..].chars().next();
+        let before = lower[..at].chars().next_back();
+        let whole = !after.is_some_and(lexer::is_ident_char) && before != Some(':');
+        if whole && !inside_quotes(&line[..at]) {
+            out.replace_range(at..at + name.len(), &text);
+        }
+        from = at + name.len();
     }
     (out != line).then_some(out)
 }
@@ -179,11 +248,94 @@ fn inside_quotes(before: &str) -> bool {
     before.matches('"').count() % 2 == 1
 }
 
+/// An ASM11 condition written as a comparison with blanks around its
+/// operator (`#if ROM < $D000`, `#if :temp <> 67`): the two sides and the
+/// operator. Inside a value `<` and `>` shift (`CR<8`), so only the blanks
+/// tell a comparison. `None` if the condition has no such operator.
+pub fn comparison(ops: Piece<'_>) -> Option<(Piece<'_>, BinOp, Piece<'_>)> {
+    const OPERATORS: &[(&str, BinOp)] = &[
+        (" >= ", BinOp::Ge),
+        (" <= ", BinOp::Le),
+        (" <> ", BinOp::Ne),
+        (" != ", BinOp::Ne),
+        (" == ", BinOp::Eq),
+        (" = ", BinOp::Eq),
+        (" > ", BinOp::Gt),
+        (" < ", BinOp::Lt),
+    ];
+    let text = ops.text;
+    let (at, written, op) = OPERATORS
+        .iter()
+        .filter_map(|&(w, op)| text.find(w).map(|i| (i, w, op)))
+        .filter(|&(i, _, _)| !inside_quotes(&text[..i]))
+        .min_by_key(|&(i, w, _)| (i, std::cmp::Reverse(w.len())))?;
+    let right = &text[at + written.len()..];
+    let right_trimmed = right.trim_start();
+    Some((
+        Piece {
+            text: text[..at].trim_end(),
+            start: ops.start,
+        },
+        op,
+        Piece {
+            text: right_trimmed,
+            start: ops.start + at + written.len() + (right.len() - right_trimmed.len()),
+        },
+    ))
+}
+
+/// ASM11's `equ value,size`: the value and the size, split at the last
+/// comma outside quotes and parentheses; `None` without such a comma.
+pub fn value_and_size(ops: Piece<'_>) -> Option<(Piece<'_>, Piece<'_>)> {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut comma = None;
+    let mut skip = false;
+    for (i, c) in ops.text.char_indices() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            // `',`: one character, whatever it is.
+            (None, '\'') if lexer::is_open_char(&ops.text[i..]) => skip = true,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => depth -= 1,
+            (None, ',') if depth == 0 => comma = Some(i),
+            _ => {}
+        }
+    }
+    let at = comma?;
+    let value = ops.text[..at].trim_end();
+    let size_text = &ops.text[at + 1..];
+    let size = size_text.trim_start();
+    Some((
+        Piece {
+            text: value,
+            start: ops.start,
+        },
+        Piece {
+            text: size.trim_end(),
+            start: ops.start + at + 1 + (size_text.len() - size.len()),
+        },
+    ))
+}
+
 /// Splits one ASM11 line: as the course dialect, except that a line starting
 /// with `#` in column 1 is a directive line without a label.
 pub fn split_line(line: &str, base: usize) -> Result<Fields<'_>, BadLabel> {
     if !line.starts_with('#') {
-        return lexer::split_line(line, base);
+        let mut f = lexer::split_line(line, base)?;
+        // ASM11 reads an instruction that takes no operand without one: the
+        // rest of its line is a comment, `;` or not (`tsta WAS NEGATIVE?`).
+        if f.mnemonic
+            .is_some_and(|m| super::as11::takes_no_operand(m.text))
+        {
+            f.operands = None;
+        }
+        return Ok(f);
     }
     let word_end = line
         .char_indices()

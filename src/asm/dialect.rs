@@ -49,9 +49,11 @@ impl Dialect {
     }
 
     /// True if binary operators have no precedence and group left to right
-    /// (AS11: `2+3*4` is 20).
+    /// (AS11: `2+3*4` is 20). ASM11 too: its sources rely on it, as in
+    /// `~1~>{:mloop-1*8}&$FF` (the byte numbered `:mloop`, counting from 1)
+    /// and `BUS_KHZ-:cycles-:ocycles/:temp` (a loop count).
     pub fn left_to_right(self) -> bool {
-        self == Dialect::As11
+        matches!(self, Dialect::As11 | Dialect::Asm11)
     }
 
     /// True if a value that does not fit an 8-bit immediate is cut to its

@@ -78,6 +78,14 @@ pub enum Directive {
     /// `#CaseOn` (true) / `#CaseOff` (false) (ASM11): symbol names that
     /// follow are case-sensitive, or not (the default).
     Case(bool),
+    /// `#Temp [VALUE]` (ASM11): sets the counter `:temp` (0 without a value).
+    Temp,
+    /// `#Cycles [VALUE]` (ASM11): `:ocycles` takes the cycles counted so
+    /// far, and counting starts again from VALUE (0 without one).
+    Cycles,
+    /// `NAME next COUNTER[,STEP]` (ASM11): NAME is COUNTER's value, then
+    /// COUNTER grows by STEP (1 without one); lays out tables of offsets.
+    Next,
 }
 
 /// Every directive spelling (without the optional leading dot), for lookups

@@ -211,6 +211,13 @@ pub struct Parser<'a, 'i> {
     /// When true, binary operators have no precedence and group left to
     /// right (the AS11 rule: `2+3*4` is 20).
     pub left_to_right: bool,
+    /// When true, `[` before a value is its low byte (ASM11's register
+    /// offset: `sta [TFLG1,x` with TFLG1 = REGS+$23 is `sta $23,x`).
+    pub bracket_low_byte: bool,
+    /// When true, a single `<` or `>` between two values shifts (ASM11:
+    /// `#JMP<8|3`, `~1~>16`); comparisons are written with blanks around
+    /// them in conditions (`#if ROM < $D000`), which split there first.
+    pub angle_shifts: bool,
     /// Operators and parentheses parsed so far in the current expression;
     /// capped so that parsing, evaluation and dropping never recurse deeply.
     nodes: usize,
@@ -237,6 +244,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             file,
             ws_separates: false,
             left_to_right: false,
+            bracket_low_byte: false,
+            angle_shifts: false,
             intern,
             nodes: 0,
         }
@@ -438,6 +447,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             b'>' if two(b'>', b'=') => (BinOp::Ge, 7, 2),
             b'<' if two(b'<', b'<') => (BinOp::Shl, 8, 2),
             b'>' if two(b'>', b'>') => (BinOp::Shr, 8, 2),
+            b'<' if self.angle_shifts => (BinOp::Shl, 8, 1),
+            b'>' if self.angle_shifts => (BinOp::Shr, 8, 1),
             b'<' => (BinOp::Lt, 7, 1),
             b'>' => (BinOp::Gt, 7, 1),
             b'+' => (BinOp::Add, 9, 1),
@@ -457,6 +468,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             Some('!') => Some(UnOp::LogicalNot),
             Some('<') => Some(UnOp::Low),
             Some('>') => Some(UnOp::High),
+            Some('[') if self.bracket_low_byte => Some(UnOp::Low),
             Some('+') => {
                 self.node()?;
                 self.pos += 1;

@@ -134,6 +134,9 @@ struct Asm<'a> {
     expansion_budget: macros::Budget,
     /// Where the last `rts` read so far is (ASM11's `:AnRTS`).
     last_rts: Option<i64>,
+    /// ASM11's `:cycles` (the instructions' cycles since `#Cycles`) and
+    /// `:ocycles` (the count `#Cycles` ended).
+    cycles: (i64, i64),
 }
 
 /// Runs the whole assembler on `path` read through `provider`.
@@ -167,6 +170,7 @@ pub fn assemble(path: &Path, provider: &dyn SourceProvider, opts: &AsmOptions) -
         expansion_uses: Vec::new(),
         expansion_budget: macros::Budget::default(),
         last_rts: None,
+        cycles: (0, 0),
     };
     for (name, value) in &opts.defines {
         let id = asm.table.intern(name);
@@ -363,8 +367,11 @@ impl Asm<'_> {
         // `:AnRTS` is the address of the last `rts` above.
         let marked = if self.opts.dialect == Dialect::Asm11 {
             let local = super::asm11::mark_locals(text);
-            let line = local.as_deref().unwrap_or(text);
-            super::asm11::put_an_rts(line, self.last_rts).or(local)
+            let temp = super::asm11::mark_temp(local.as_deref().unwrap_or(text)).or(local);
+            let line = temp.as_deref().unwrap_or(text);
+            let rts = super::asm11::put_an_rts(line, self.last_rts).or(temp);
+            let line = rts.as_deref().unwrap_or(text);
+            super::asm11::put_cycles(line, self.cycles.0, self.cycles.1).or(rts)
         } else {
             None
         };
@@ -660,6 +667,8 @@ impl Asm<'_> {
     ) -> Parser<'t, 'i> {
         let mut p = Parser::new(text.text, text.start, file, intern);
         p.left_to_right = dialect.left_to_right();
+        p.bracket_low_byte = dialect == Dialect::Asm11;
+        p.angle_shifts = dialect == Dialect::Asm11;
         p
     }
 
@@ -739,6 +748,7 @@ impl Asm<'_> {
                     self.last_rts = self.lc();
                 }
                 let c = self.dialect_checks(c, file);
+                self.cycles.0 += i64::from(c.info.cycles);
                 self.advance(c.info.byte_len() as i64);
                 self.push(file, line, lbl, Kind::Instr(c));
             }
@@ -899,11 +909,16 @@ fn else_if(
         "ifndef" => Directive::Ifndef,
         _ => return None,
     };
-    // The operand is one field, as after `#ifdef`; text after it is a
-    // comment.
+    // After `ifdef` the operand is one field, text after it a comment;
+    // after `if` it is the rest of the line, as after `#if` (a comparison
+    // has blanks around its operator: `#else if ~1~ > ~2~`).
     let tail = &rest[word_len..];
     let gap = tail.len() - tail.trim_start().len();
-    let operand = tail[gap..].split(char::is_whitespace).next().unwrap_or("");
+    let operand = if d == Directive::If {
+        tail[gap..].trim_end()
+    } else {
+        tail[gap..].split(char::is_whitespace).next().unwrap_or("")
+    };
     Some((
         d,
         (!operand.is_empty()).then_some(Piece {

@@ -233,6 +233,17 @@ pub enum Resolved {
     NotRegular(PathBuf, &'static str),
 }
 
+/// True if the folder `dir` is `root` or below it, by their names (no
+/// `..` leads out of it).
+pub fn is_inside(dir: &Path, root: &Path) -> bool {
+    let (dir, root) = (normalize(dir), normalize(root));
+    dir.starts_with(&root)
+        && !dir
+            .components()
+            .skip(root.components().count())
+            .any(|c| c == Component::ParentDir)
+}
+
 /// Resolves `name` (as written after `include`) relative to `dir`, the folder of
 /// the including file; `root` is the folder of the main file, which includes
 /// may not leave. Each part falls back to a case-insensitive match.

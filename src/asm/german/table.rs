@@ -493,6 +493,40 @@ pub const MESSAGES: &[(&str, &str)] = &[
         "`{name}` nimmt eine Adresse (keinen indizierten Operanden)",
     ),
     ("write `{name} Label`", "schreib `{name} Label`"),
+    ("`{name}` needs a value", "`{name}` braucht einen Wert"),
+    ("write `{name} #value`", "schreib `{name} #Wert`"),
+    (
+        "missing counter after `next`",
+        "nach `next` fehlt der Zähler",
+    ),
+    (
+        "write `NAME next :temp,2` after `#temp`",
+        "schreib `NAME next :temp,2` nach `#temp`",
+    ),
+    (
+        "the counter after `next` must be a name (`:temp` or a `set` name)",
+        "der Zähler nach `next` muss ein Name sein (`:temp` oder ein `set`-Name)",
+    ),
+    ("counter after `next`", "Zähler nach `next`"),
+    ("step after the counter", "Schritt nach dem Zähler"),
+    (
+        "`next` needs a value known here",
+        "`next` braucht einen hier bekannten Wert",
+    ),
+    (
+        "set the counter above this line (`#temp 0` or `COUNTER set 0`)",
+        "setz den Zähler über dieser Zeile (`#temp 0` oder `ZAEHLER set 0`)",
+    ),
+    ("size after the value", "Größe nach dem Wert"),
+    ("cycle count", "Zyklenzahl"),
+    (
+        "the size after `equ value,` must be a number from 0 to 65535 known here",
+        "die Größe nach `equ Wert,` muss eine hier bekannte Zahl von 0 bis 65535 sein",
+    ),
+    (
+        "write the size as a number: `PORTB equ REGS+4,1`",
+        "schreib die Größe als Zahl: `PORTB equ REGS+4,1`",
+    ),
     (
         "missing file name after `#Uses`",
         "nach `#Uses` fehlt der Dateiname",
@@ -651,6 +685,7 @@ pub const WORDS: &[(&str, &str)] = &[
 pub const NOT_MESSAGES: &[&str] = &[
     // Code the ASM11 dialect expands to.
     "addd #1",
+    "addd #~1~",
     "subd #1",
     "ldx #0",
     "ldy #0",

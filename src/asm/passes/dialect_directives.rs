@@ -12,7 +12,7 @@ use super::{Asm, Kind, SectionInfo};
 use crate::cpu::opcodes::Mode;
 use crate::image::{FileId, SymbolKind};
 
-use super::super::lexer::Piece;
+use super::super::lexer::{is_ident_char, is_ident_start, Piece};
 
 /// Most bytes one `bsz`/`zmb`/`fill` may produce (the whole address space).
 const MAX_FILL: i64 = 0x1_0000;
@@ -135,11 +135,24 @@ impl Asm<'_> {
                 self.push(file, line, lbl, kind);
             }
             Directive::Proc => {
-                let lbl = self.label_here(file, line, label);
-                let name = label
-                    .map(|l| self.table.shown_name(l.text))
-                    .unwrap_or_default();
-                self.table.enter_scope(&name);
+                // A procedure named with an `@@` name (`Loop@@ proc`) is
+                // called by that name from inside itself: the name belongs
+                // to the new procedure. Any other name is global.
+                use super::super::asm11::LOCAL_MARK;
+                let lbl = match label {
+                    Some(l) if l.text.contains(LOCAL_MARK) => {
+                        self.table.enter_scope(&l.text.replace(LOCAL_MARK, "@@"));
+                        self.label_here(file, line, label)
+                    }
+                    _ => {
+                        let name = label
+                            .map(|l| self.table.shown_name(l.text))
+                            .unwrap_or_default();
+                        let lbl = self.label_here(file, line, label);
+                        self.table.enter_scope(&name);
+                        lbl
+                    }
+                };
                 self.push(file, line, lbl, Kind::Plain);
             }
             Directive::Endp => {
@@ -163,6 +176,36 @@ impl Asm<'_> {
         mspan: Span,
         ops: Option<Piece>,
     ) {
+        match d {
+            Directive::Temp => {
+                let label = label.map(|l| self.label_here(file, line, Some(l)));
+                if let Some(lbl) = label {
+                    self.push(file, line, lbl, Kind::Plain);
+                }
+                let counter = Piece {
+                    text: super::super::asm11::TEMP_NAME,
+                    start: mspan.start as usize,
+                };
+                let zero = Piece {
+                    text: "0",
+                    start: mspan.end as usize,
+                };
+                self.set(file, line, Some(counter), mspan, Some(ops.unwrap_or(zero)));
+                return;
+            }
+            Directive::Next => return self.next_counter(file, line, label, mspan, ops),
+            Directive::Cycles => {
+                let start = match ops {
+                    Some(o) => {
+                        let e = self.one_expr(file, Some(o), mspan, "cycle count");
+                        e.and_then(|(e, _)| self.known(&e)).unwrap_or(0)
+                    }
+                    None => 0,
+                };
+                self.cycles = (start, self.cycles.0);
+            }
+            _ => {}
+        }
         let lbl = self.label_here(file, line, label);
         match d {
             Directive::Uses => {
@@ -206,12 +249,28 @@ impl Asm<'_> {
             return;
         };
         let v = e.as_ref().and_then(|(e, _)| self.known(e));
+        let lbl = self.set_version(file, line, label, v);
+        match e {
+            Some((e, span)) => self.push(file, line, lbl, Kind::Equ(e, span)),
+            None => self.push(file, line, None, Kind::Plain),
+        }
+    }
+
+    /// Defines the `set` name `label` with value `v`, or makes a new version
+    /// of it if a `set` defined it before.
+    fn set_version(
+        &mut self,
+        file: FileId,
+        line: u32,
+        label: Piece,
+        v: Option<i64>,
+    ) -> Option<(super::super::expr::SymId, Span)> {
         let existing = self.table.lookup(label.text).and_then(|id| {
             self.table
                 .get(id)
                 .map(|s| (id, s.kind.is_some() && s.redefinable))
         });
-        let lbl = match existing {
+        match existing {
             Some((old, true)) => {
                 let span = Span::new(file, label.start, label.end());
                 self.table.new_version(old, label.text).map(|id| {
@@ -232,11 +291,84 @@ impl Asm<'_> {
                 }
                 lbl
             }
+        }
+    }
+
+    /// `NAME next COUNTER[,STEP]`: NAME takes COUNTER's value, then COUNTER
+    /// (a `set` name or `:temp`) grows by STEP. Both must be known here.
+    fn next_counter(
+        &mut self,
+        file: FileId,
+        line: u32,
+        label: Option<Piece>,
+        mspan: Span,
+        ops: Option<Piece>,
+    ) {
+        let Some(ops) = ops else {
+            self.error(
+                Diagnostic::new(Code::Operands, mspan, "missing counter after `next`")
+                    .hint("write `NAME next :temp,2` after `#temp`"),
+            );
+            self.push(file, line, None, Kind::Plain);
+            return;
         };
-        match e {
-            Some((e, span)) => self.push(file, line, lbl, Kind::Equ(e, span)),
+        let (counter, step) = match super::super::asm11::value_and_size(ops) {
+            Some((c, s)) => (c, Some(s)),
+            None => (ops, None),
+        };
+        let is_name = counter
+            .text
+            .trim()
+            .chars()
+            .next()
+            .is_some_and(is_ident_start)
+            && counter.text.trim().chars().all(is_ident_char);
+        if !is_name {
+            self.error(
+                Diagnostic::new(
+                    Code::Operands,
+                    Span::new(file, counter.start, counter.end()),
+                    "the counter after `next` must be a name (`:temp` or a `set` name)",
+                )
+                .hint("write `NAME next :temp,2` after `#temp`"),
+            );
+            self.push(file, line, None, Kind::Plain);
+            return;
+        }
+        let value = self
+            .one_expr(file, Some(counter), mspan, "counter after `next`")
+            .map(|(e, span)| (self.known(&e), span));
+        let step = match step {
+            Some(s) => self
+                .one_expr(file, Some(s), mspan, "step after the counter")
+                .map(|(e, span)| (self.known(&e), span)),
+            None => Some((Some(1), mspan)),
+        };
+        let (Some((value, vspan)), Some((step, sspan))) = (value, step) else {
+            self.push(file, line, None, Kind::Plain);
+            return;
+        };
+        let (Some(value), Some(step)) = (value, step) else {
+            let span = if value.is_none() { vspan } else { sspan };
+            self.error(
+                Diagnostic::new(Code::NotKnownYet, span, "`next` needs a value known here")
+                    .hint("set the counter above this line (`#temp 0` or `COUNTER set 0`)"),
+            );
+            self.push(file, line, None, Kind::Plain);
+            return;
+        };
+        let lbl = label.and_then(|l| self.define(file, line, l, Some(value), SymbolKind::Constant));
+        match lbl {
+            Some(_) => self.push(file, line, lbl, Kind::Equ(super::Expr::Num(value), vspan)),
             None => self.push(file, line, None, Kind::Plain),
         }
+        // The counter's next value, as a later `set` would make it; known
+        // here, so no statement needs to compute it again.
+        let name = Piece {
+            text: counter.text.trim(),
+            start: counter.start,
+        };
+        self.set_version(file, line, name, Some(value.wrapping_add(step)));
     }
 
     /// A byte count that must be known in pass 1 (it decides the layout).

@@ -6,7 +6,7 @@
 use super::super::diagnostics::{did_you_mean, suggestions, Code, Diagnostic, Span};
 use super::super::directives::{data_len, parse_data, string_bytes, Directive, Item};
 use super::super::encode::eval_error;
-use super::super::expr::EvalError;
+use super::super::expr::{EvalError, Expr};
 use super::super::lexer::Piece;
 use super::super::{as11, dialect};
 use super::{Asm, Flow, Kind, SectionInfo};
@@ -56,6 +56,11 @@ impl Asm<'_> {
     ) -> Option<i64> {
         match d {
             Directive::Ifdef | Directive::Ifndef => {
+                // ASM11 sources switch lines off with a bare `#ifdef`: no
+                // name is defined, so `#ifdef` alone is false, `#ifndef` true.
+                if ops.is_none() && self.opts.dialect == dialect::Dialect::Asm11 {
+                    return Some(i64::from(d == Directive::Ifndef));
+                }
                 let Some(ops) = ops else {
                     self.error(Diagnostic::new(
                         Code::Operands,
@@ -74,7 +79,18 @@ impl Asm<'_> {
             // The main file is the only one on the include stack.
             Directive::IfMain => Some(i64::from(self.stack.len() <= 1)),
             _ => {
-                let (e, span) = self.one_expr(file, ops, mspan, "condition")?;
+                let (e, span) = match ops.and_then(|o| {
+                    let asm11 = self.opts.dialect == dialect::Dialect::Asm11;
+                    asm11.then(|| crate::asm::asm11::comparison(o)).flatten()
+                }) {
+                    Some((left, op, right)) => {
+                        let (l, lspan) = self.one_expr(file, Some(left), mspan, "condition")?;
+                        let (r, rspan) = self.one_expr(file, Some(right), mspan, "condition")?;
+                        let span = Span::new(file, lspan.start as usize, rspan.end as usize);
+                        (Expr::Binary(op, Box::new(l), Box::new(r), span), span)
+                    }
+                    None => self.one_expr(file, ops, mspan, "condition")?,
+                };
                 let value = super::super::expr::eval(
                     &e,
                     &mut super::resolve::Pass1Env {
@@ -230,6 +246,18 @@ impl Asm<'_> {
             }
             Directive::Equ => {
                 let ops = ops.map(dialect::strip_hash);
+                // ASM11's `NAME equ value,size`: the size is what `::NAME`
+                // gives (a register's width, say).
+                let (ops, size) = match ops {
+                    Some(o) if self.opts.dialect == dialect::Dialect::Asm11 => {
+                        match crate::asm::asm11::value_and_size(o) {
+                            Some((v, n)) => (Some(v), Some(n)),
+                            None => (Some(o), None),
+                        }
+                    }
+                    o => (o, None),
+                };
+                let size = size.and_then(|n| self.equ_size(file, n, mspan));
                 let e = self.one_expr(file, ops, mspan, &format!("value after `{word}`"));
                 let Some(label) = label else {
                     self.error(
@@ -247,6 +275,11 @@ impl Asm<'_> {
                     Some((e, span)) => {
                         let v = self.known(&e);
                         let lbl = self.define(file, line, label, v, SymbolKind::Constant);
+                        if let (Some((id, _)), Some(n)) = (lbl, size) {
+                            if let Some(sym) = self.table.get_mut(id) {
+                                sym.size = Some(n);
+                            }
+                        }
                         self.push(file, line, lbl, Kind::Equ(e, span));
                     }
                     None => {
@@ -311,7 +344,12 @@ impl Asm<'_> {
                     None => None,
                 };
                 self.push(file, line, lbl, Kind::End(e));
-                return Flow::End;
+                // Motorola's AS11 reads on after END (its table lists END
+                // among the pseudo-ops it ignores), and AS11 sources put
+                // subroutines below it; the other dialects stop there.
+                if self.opts.dialect != dialect::Dialect::As11 {
+                    return Flow::End;
+                }
             }
             Directive::Zero
             | Directive::Fill
@@ -338,7 +376,11 @@ impl Asm<'_> {
                 }
                 return self.directive(Directive::Equ, file, line, label, m, mspan, ops);
             }
-            Directive::Uses | Directive::Case(_) => {
+            Directive::Uses
+            | Directive::Case(_)
+            | Directive::Temp
+            | Directive::Next
+            | Directive::Cycles => {
                 self.asm11_directive(d, file, line, label, mspan, ops);
             }
             Directive::If
@@ -352,12 +394,40 @@ impl Asm<'_> {
         Flow::Go
     }
 
+    /// The size after an ASM11 `equ value,size`: a number known where it
+    /// stands, 0 to 65535.
+    fn equ_size(&mut self, file: FileId, n: Piece, mspan: Span) -> Option<u32> {
+        let (e, span) = self.one_expr(file, Some(n), mspan, "size after the value")?;
+        match self.known(&e).map(u32::try_from) {
+            Some(Ok(v)) if v <= 0xFFFF => Some(v),
+            _ => {
+                self.error(
+                    Diagnostic::new(
+                        Code::Syntax,
+                        span,
+                        "the size after `equ value,` must be a number from 0 to 65535 known here",
+                    )
+                    .hint("write the size as a number: `PORTB equ REGS+4,1`"),
+                );
+                None
+            }
+        }
+    }
+
     /// The start address field of an `END` line: ASM11's `end :Start`
     /// loses its colon; in AS11 a word that names no symbol defined above
     /// (END is the last line, so none can come later) is free text, a
     /// comment, as AS11 reads it (`END   Tells the assembler we're done`).
     fn end_operand<'a>(&mut self, ops: Option<Piece<'a>>) -> Option<Piece<'a>> {
         let mut ops = ops?;
+        // `end :s19crc` asks ASM11 to put its S19 file's checksum in the
+        // S9 record; the S19 hc11lab writes has its own, so the line names
+        // no start address.
+        if self.opts.dialect == dialect::Dialect::Asm11
+            && ops.text.trim().eq_ignore_ascii_case(":s19crc")
+        {
+            return None;
+        }
         if let Some(rest) = ops.text.strip_prefix(':') {
             ops = Piece {
                 text: rest,

@@ -264,6 +264,9 @@ impl Asm<'_> {
             let given = ops.map(|o| split_args(o.text).len());
             let problem = match (wants, given) {
                 (false, Some(_)) => Some(format!("`{name}` takes no operand")),
+                (true, None) if body.iter().any(|l| l.contains("#~1~")) => {
+                    Some(format!("`{name}` needs a value"))
+                }
                 (true, None) => Some(format!("`{name}` needs a target address")),
                 (true, Some(n)) if n > 1 => {
                     Some(format!("`{name}` takes one address (no indexed operand)"))
@@ -272,7 +275,9 @@ impl Asm<'_> {
             };
             if let Some(message) = problem {
                 let at = ops.map_or(mspan, |o| Span::new(file, o.start, o.end()));
-                let hint = if wants {
+                let hint = if body.iter().any(|l| l.contains("#~1~")) {
+                    format!("write `{name} #value`")
+                } else if wants {
                     format!("write `{name} Label`")
                 } else {
                     "comments start with `;`".to_string()
@@ -305,7 +310,16 @@ impl Asm<'_> {
             self.expansion_budget.abandon = true;
             return Flow::Go;
         }
-        let args = ops.map(|o| split_args(o.text)).unwrap_or_default();
+        let mut args = ops.map(|o| split_args(o.text)).unwrap_or_default();
+        // A body that writes the `#` itself (`aix #31` is `addd #31`) takes
+        // the value with or without the user's `#`.
+        if pseudo && body.iter().any(|l| l.contains("#~1~")) {
+            for a in &mut args {
+                if let Some(v) = a.strip_prefix('#') {
+                    *a = v.to_string();
+                }
+            }
+        }
         if args.len() > MAX_ARGS {
             self.error(Diagnostic::new(
                 Code::Operands,

@@ -87,7 +87,31 @@ impl Asm<'_> {
             .get(file)
             .map(|f| parent_dir(&f.path))
             .unwrap_or_default();
-        let path = match resolve_include(self.provider, &self.root, &dir, ops.text) {
+        // A file found through the search path includes from its own tree.
+        let root = if source::is_inside(&dir, &self.root) {
+            self.root.clone()
+        } else {
+            self.opts
+                .include_dirs
+                .iter()
+                .find(|f| source::is_inside(&dir, f))
+                .cloned()
+                .unwrap_or_else(|| self.root.clone())
+        };
+        let mut resolved = resolve_include(self.provider, &root, &dir, ops.text);
+        if matches!(resolved, Resolved::NotFound(_)) {
+            // The search path: each folder is a tree of its own, which the
+            // include may not leave either.
+            for folder in &self.opts.include_dirs {
+                if let found @ Resolved::Found(_) =
+                    resolve_include(self.provider, folder, folder, ops.text)
+                {
+                    resolved = found;
+                    break;
+                }
+            }
+        }
+        let path = match resolved {
             Resolved::Found(p) => p,
             Resolved::Escapes(_) => {
                 let root = if self.root.as_os_str().is_empty() {

@@ -128,6 +128,9 @@ impl SymTable {
     /// The name as messages and the symbol table show it: `@@` as written,
     /// qualified by its `proc` or macro expansion (`Delay.Loop@@`).
     pub fn shown_name(&self, name: &str) -> String {
+        if name == super::super::asm11::TEMP_NAME {
+            return ":temp".to_string();
+        }
         if !name.contains(LOCAL_MARK) {
             return name.to_string();
         }
