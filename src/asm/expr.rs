@@ -214,10 +214,11 @@ pub struct Parser<'a, 'i> {
     /// When true, `[` before a value is its low byte (ASM11's register
     /// offset: `sta [TFLG1,x` with TFLG1 = REGS+$23 is `sta $23,x`).
     pub bracket_low_byte: bool,
-    /// When true, a single `<` or `>` between two values shifts (ASM11:
-    /// `#JMP<8|3`, `~1~>16`); comparisons are written with blanks around
-    /// them in conditions (`#if ROM < $D000`), which split there first.
-    pub angle_shifts: bool,
+    /// ASM11's operators: a single `<` or `>` between two values shifts
+    /// (`#JMP<8|3`, `~1~>16`; comparisons are written with blanks around
+    /// them in conditions, `#if ROM < $D000`, which split there first) and
+    /// `\` is the remainder, as `%`.
+    pub asm11_operators: bool,
     /// Operators and parentheses parsed so far in the current expression;
     /// capped so that parsing, evaluation and dropping never recurse deeply.
     nodes: usize,
@@ -245,7 +246,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             ws_separates: false,
             left_to_right: false,
             bracket_low_byte: false,
-            angle_shifts: false,
+            asm11_operators: false,
             intern,
             nodes: 0,
         }
@@ -447,8 +448,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             b'>' if two(b'>', b'=') => (BinOp::Ge, 7, 2),
             b'<' if two(b'<', b'<') => (BinOp::Shl, 8, 2),
             b'>' if two(b'>', b'>') => (BinOp::Shr, 8, 2),
-            b'<' if self.angle_shifts => (BinOp::Shl, 8, 1),
-            b'>' if self.angle_shifts => (BinOp::Shr, 8, 1),
+            b'<' if self.asm11_operators => (BinOp::Shl, 8, 1),
+            b'>' if self.asm11_operators => (BinOp::Shr, 8, 1),
             b'<' => (BinOp::Lt, 7, 1),
             b'>' => (BinOp::Gt, 7, 1),
             b'+' => (BinOp::Add, 9, 1),
@@ -456,6 +457,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             b'*' => (BinOp::Mul, 10, 1),
             b'/' => (BinOp::Div, 10, 1),
             b'%' => (BinOp::Rem, 10, 1),
+            b'\\' if self.asm11_operators => (BinOp::Rem, 10, 1),
             _ => return None,
         })
     }

@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 mod dialect_directives;
 mod directive_lines;
 mod layout;
+mod macro_language;
 mod macros;
 mod resolve;
 mod sources;
@@ -668,7 +669,7 @@ impl Asm<'_> {
         let mut p = Parser::new(text.text, text.start, file, intern);
         p.left_to_right = dialect.left_to_right();
         p.bracket_low_byte = dialect == Dialect::Asm11;
-        p.angle_shifts = dialect == Dialect::Asm11;
+        p.asm11_operators = dialect == Dialect::Asm11;
         p
     }
 

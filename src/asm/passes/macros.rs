@@ -12,7 +12,7 @@ use super::super::diagnostics::{display_path, location, Code, Diagnostic, Span};
 use super::super::directives::Directive;
 use super::super::lexer::{is_open_char, Piece};
 use super::super::{asm11, dialect};
-use super::{Asm, Cond, Flow, Kind};
+use super::{macro_language, Asm, Cond, Flow, Kind};
 use crate::image::{FileId, SourceFile};
 use std::path::PathBuf;
 
@@ -255,7 +255,19 @@ impl Asm<'_> {
         ops: Option<Piece>,
         conds: &mut Vec<Cond>,
     ) -> Flow {
-        let lbl = self.label_here(file, line, label);
+        // ASM11's language: a body that uses `~label~` takes the use's
+        // label as text (`PORTA @? $00` defines PORTA through `~label~ set
+        // ...`), so the label does not label the first byte.
+        let language = self.opts.dialect == dialect::Dialect::Asm11 && !pseudo;
+        let label_as_text = language
+            && body
+                .iter()
+                .any(|l| l.to_ascii_lowercase().contains("~label~"));
+        let lbl = if label_as_text {
+            None
+        } else {
+            self.label_here(file, line, label)
+        };
         self.push(file, line, lbl, Kind::Plain);
         if pseudo {
             // A pseudo-instruction takes one operand where its body has
@@ -343,14 +355,46 @@ impl Asm<'_> {
             self.expansion_budget.since = Some(crate::platform::Instant::now());
         }
         self.expansion_budget.open.push(record);
-        self.expanding.push(name);
+        self.expanding.push(name.clone());
+        let mut call = macro_language::Call {
+            name,
+            label: label.map(|l| l.text.to_string()).unwrap_or_default(),
+            operands: ops.map(|o| o.text.to_string()).unwrap_or_default(),
+            args,
+        };
+        let open_conds = conds.len();
         let mut flow = Flow::Go;
         for raw in &body {
             if self.expansion_budget.abandon || self.must_stop(mspan) || self.over_budget() {
                 break;
             }
-            let text = substitute(raw, &args);
+            let text = if language {
+                match macro_language::substitute(raw, &call, &mut |e| self.value_while_expanding(e))
+                {
+                    Ok(t) => t,
+                    Err(message) => {
+                        self.error(Diagnostic::new(Code::Macro, mspan, message));
+                        continue;
+                    }
+                }
+            } else {
+                substitute(raw, &call.args)
+            };
             let (vline, base) = self.expansion_line(vfile, &text);
+            let active = conds.last().is_none_or(|c| c.active);
+            if let Some(control) = macro_language::control(&text).filter(|_| language && active) {
+                self.push(vfile, vline, None, Kind::Plain);
+                if control == macro_language::Control::Exit {
+                    // Its `#if`s end with it: their `#endif`s stay unread.
+                    conds.truncate(open_conds);
+                    break;
+                }
+                if let Err(message) = macro_language::apply(control, &mut call) {
+                    let at = Span::new(vfile, base, base + text.len());
+                    self.error(Diagnostic::new(Code::Macro, at, message));
+                }
+                continue;
+            }
             if self.read_line(vfile, vline, &text, base, conds) == Flow::End {
                 flow = Flow::End;
                 break;
@@ -368,6 +412,24 @@ impl Asm<'_> {
             u.last = last;
         }
         flow
+    }
+
+    /// The value of `text` (an ASM11 `{expr}` in a macro body) with what
+    /// is known at this line; `None` if it has none.
+    fn value_while_expanding(&mut self, text: &str) -> Option<i64> {
+        let temp = asm11::mark_temp(text);
+        let text = temp.as_deref().unwrap_or(text);
+        let cycles = asm11::put_cycles(text, self.cycles.0, self.cycles.1);
+        let text = cycles.as_deref().unwrap_or(text);
+        let table = &mut self.table;
+        let mut intern = |n: &str| table.intern(n);
+        let piece = Piece { text, start: 0 };
+        let mut p = Self::parser(piece, 0, &mut intern, self.opts.dialect);
+        let (e, _) = p.expr().ok()?;
+        if !p.at_end() {
+            return None;
+        }
+        self.known(&e)
     }
 
     /// `file:line:col` of a use on line `line`, its column counted from the
