@@ -3,8 +3,8 @@
 //! `[` for a register's offset, text after an instruction that takes no
 //! operand, `negd`/`aix`/`aiy`, left-to-right expressions, the cycle
 //! counters `:cycles`/`:ocycles` with `#Cycles`, a procedure named with an
-//! `@@` name, a bare `#ifdef`, `end :s19crc`, and include files found
-//! through the search path. Every program here was written for these
+//! `@@` name, a bare `#ifdef`, `end :s19crc`, the numbered segments
+//! `#Seg1`..`#Seg9`, and include files found through the search path. Every program here was written for these
 //! tests; the bytes are the M68HC11 reference manual's, and the expansions
 //! are checked against GNU `m68hc11-as`.
 
@@ -403,4 +403,20 @@ fn asm_finds_includes_with_dash_i_and_in_the_current_folder() {
         String::from_utf8_lossy(&from_root.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn numbered_segments_keep_their_own_counters() {
+    let asm = asm11(
+        "        #Seg1 $C000
+        nop
+        #SEG2 $D000
+        inx
+        #Seg1
+        rts
+",
+    );
+    clean(&asm);
+    assert_eq!(image(&asm, 0xC000), vec![0x01, 0x39]);
+    assert_eq!(image(&asm, 0xD000), vec![0x08]);
 }
