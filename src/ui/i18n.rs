@@ -213,6 +213,11 @@ pub const GERMAN: &[(&str, &str)] = &[
     ("; they arrive while the program runs", "; sie kommen an, während das Programm läuft"),
     ("Nothing sent on the serial line yet.", "Noch nichts über die serielle Leitung gesendet."),
     ("Host port (ACIA)", "Host-Schnittstelle (ACIA)"),
+    ("to", "an"),
+    (
+        "Where the line goes: the SCI (the terminal port) or the host port's ACIA",
+        "Wohin die Zeile geht: zum SCI (der Terminal-Schnittstelle) oder zum ACIA der Host-Schnittstelle",
+    ),
     ("Nothing sent on the host port yet.", "Noch nichts über die Host-Schnittstelle gesendet."),
     ("Registers", "Register"),
     ("Stop:", "Halt:"),

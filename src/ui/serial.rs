@@ -1,6 +1,7 @@
 //! The serial terminal: what the program sent through the SCI (M68HC11 RM
 //! section 9) and an input line whose text goes to the program's serial
-//! receiver, as a terminal on the board's RS-232 port would send it.
+//! receiver, as a terminal on the board's RS-232 port would send it; on a
+//! board with a host-port ACIA (the EVB) the line may go there instead.
 
 use egui::RichText;
 
@@ -41,11 +42,22 @@ impl LineEnd {
     }
 }
 
+/// Where the typed line goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Port {
+    /// The SCI, the terminal port of every board.
+    #[default]
+    Sci,
+    /// The board's second port, the EVB's host-port ACIA at $9800.
+    Acia,
+}
+
 /// The serial terminal panel.
 #[derive(Default)]
 pub struct SerialPanel {
     input: String,
     line_end: LineEnd,
+    port: Port,
     /// Bytes sent so far (shown, so a student sees the send happened even
     /// when the program does not echo).
     sent: usize,
@@ -84,13 +96,42 @@ impl SerialPanel {
                 })
                 .response
                 .on_hover_text(tr(lang, "What Enter sends after the text"));
+            // A board with a second port: the user picks where the line goes.
+            let has_acia = session.has_acia();
+            if !has_acia {
+                self.port = Port::Sci;
+            } else {
+                let shown = |p: Port| match p {
+                    Port::Sci => "SCI",
+                    Port::Acia => "ACIA",
+                };
+                let to = ui.label(tr(lang, "to"));
+                egui::ComboBox::from_id_salt("serial-port")
+                    .selected_text(shown(self.port))
+                    .width(60.0)
+                    .show_ui(ui, |ui| {
+                        for p in [Port::Sci, Port::Acia] {
+                            ui.selectable_value(&mut self.port, p, shown(p));
+                        }
+                    })
+                    .response
+                    .labelled_by(to.id)
+                    .on_hover_text(tr(
+                        lang,
+                        "Where the line goes: the SCI (the terminal port) or the host port's ACIA",
+                    ));
+            }
             let send = ui
                 .add_enabled(session.has_machine(), egui::Button::new(tr(lang, "Send")))
                 .clicked();
             if send || enter {
                 let mut bytes = to_serial_bytes(&self.input);
                 bytes.extend_from_slice(self.line_end.bytes());
-                if !bytes.is_empty() && session.send_serial(&bytes) {
+                let sent = match self.port {
+                    Port::Sci => session.send_serial(&bytes),
+                    Port::Acia => session.send_acia(&bytes),
+                };
+                if !bytes.is_empty() && sent {
                     self.sent += bytes.len();
                     self.input.clear();
                     if enter {

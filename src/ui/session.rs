@@ -344,18 +344,6 @@ impl Session {
         self.machine().map_or(0, |m| m.instructions())
     }
 
-    /// Everything the program sent on the serial line.
-    pub fn serial_text(&self) -> String {
-        self.machine().map(|m| m.serial_text()).unwrap_or_default()
-    }
-
-    /// What the program sent through the board's ACIA (the EVB's host
-    /// port); `None` on a board without one.
-    pub fn acia_text(&self) -> Option<String> {
-        let acia = self.machine()?.board().acia()?;
-        Some(acia.output().iter().map(|&b| char::from(b)).collect())
-    }
-
     /// The resets and key presses the user made since the last call, oldest
     /// first (the lessons panel drains them; key scripts are not in it).
     pub fn take_user_events(&mut self) -> Vec<UserEvent> {
@@ -560,24 +548,6 @@ impl Session {
                 )
                 .into()
             }
-        }
-    }
-
-    /// Queues typed bytes for the program's serial receiver (the SCI's
-    /// RDR, M68HC11 RM section 9); they arrive at the line's baud rate as
-    /// the machine runs.
-    pub fn send_serial(&mut self, bytes: &[u8]) -> bool {
-        match self.dbg.as_mut() {
-            Some(d) => {
-                // Typed in the panel: as a person types (docs/cli.md).
-                let typed = crate::board::sci::Pacing::Typed {
-                    gap: crate::board::sci::TYPED_GAP,
-                };
-                d.target_mut().set_serial_pacing(typed);
-                d.target_mut().feed_serial(bytes);
-                true
-            }
-            None => false,
         }
     }
 
@@ -858,6 +828,7 @@ mod breakpoints;
 mod editing;
 mod files;
 mod selection;
+mod serial_io;
 
 pub use bench::{Bench, INPUT_BITS};
 

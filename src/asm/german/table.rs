@@ -520,6 +520,18 @@ pub const MESSAGES: &[(&str, &str)] = &[
     ("size after the value", "Größe nach dem Wert"),
     ("cycle count", "Zyklenzahl"),
     (
+        "macro `{name}` needs its parameter {n}",
+        "das Makro `{name}` braucht seinen Parameter {n}",
+    ),
+    (
+        "macro `{name}` needs its parameter {n} ({what})",
+        "das Makro `{name}` braucht seinen Parameter {n} ({what})",
+    ),
+    (
+        "`{expr}` in braces has no value here",
+        "`{expr}` in geschweiften Klammern hat hier keinen Wert",
+    ),
+    (
         "the size after `equ value,` must be a number from 0 to 65535 known here",
         "die Größe nach `equ Wert,` muss eine hier bekannte Zahl von 0 bis 65535 sein",
     ),

@@ -104,15 +104,12 @@ pub(super) fn apply(control: Control, call: &mut Call) -> Result<(), String> {
         Control::Require(ns, what) => {
             for n in ns {
                 if call.arg(n).is_empty() {
-                    let what = if what.is_empty() {
-                        String::new()
+                    let name = &call.name;
+                    return Err(if what.is_empty() {
+                        format!("macro `{name}` needs its parameter {n}")
                     } else {
-                        format!(" ({what})")
-                    };
-                    return Err(format!(
-                        "macro `{}` needs its parameter {n}{what}",
-                        call.name
-                    ));
+                        format!("macro `{name}` needs its parameter {n} ({what})")
+                    });
                 }
             }
         }
@@ -198,7 +195,7 @@ fn put_computed(
         out.push_str(&rest[..open]);
         match eval(&expr) {
             Some(v) => out.push_str(&v.to_string()),
-            None => return Err(format!("`{{{expr}}}` has no value here")),
+            None => return Err(format!("`{expr}` in braces has no value here")),
         }
         rest = &rest[open + 1 + len + 1..];
     }
