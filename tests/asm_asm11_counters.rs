@@ -11,32 +11,12 @@
 #[path = "support/asm_image.rs"]
 mod asm_image;
 use asm_image::{gnu_bytes, image};
-use hc11lab::asm::{assemble_source, assemble_with, AsmOptions, Assembly, Dialect, MemoryFiles};
+#[path = "support/asm11.rs"]
+mod asm11_support;
+use asm11_support::{asm11, clean, codes, options, symbol};
+use hc11lab::asm::{assemble_source, assemble_with, AsmOptions, MemoryFiles};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn options() -> AsmOptions {
-    AsmOptions {
-        dialect: Dialect::Asm11,
-        ..AsmOptions::default()
-    }
-}
-
-fn asm11(text: &str) -> Assembly {
-    assemble_source("t.asm", text, &options())
-}
-
-fn codes(asm: &Assembly) -> Vec<&'static str> {
-    asm.diagnostics.iter().map(|d| d.code.as_str()).collect()
-}
-
-fn symbol(asm: &Assembly, name: &str) -> Option<u16> {
-    asm.symbols.iter().find(|s| s.name == name).map(|s| s.value)
-}
-
-fn clean(asm: &Assembly) {
-    assert!(asm.diagnostics.is_empty(), "{}", asm.render_diagnostics());
-}
 
 #[test]
 fn equ_with_a_size_gives_the_value_and_the_size() {

@@ -12,27 +12,11 @@
 #[path = "support/asm_image.rs"]
 mod asm_image;
 use asm_image::{gnu_bytes, image};
-use hc11lab::asm::{assemble_source, assemble_with, AsmOptions, Assembly, Dialect, MemoryFiles};
+#[path = "support/asm11.rs"]
+mod asm11_support;
+use asm11_support::{asm11, codes, options, symbol};
+use hc11lab::asm::{assemble_source, assemble_with, AsmOptions, MemoryFiles};
 use std::path::Path;
-
-fn options() -> AsmOptions {
-    AsmOptions {
-        dialect: Dialect::Asm11,
-        ..AsmOptions::default()
-    }
-}
-
-fn asm11(text: &str) -> Assembly {
-    assemble_source("t.asm", text, &options())
-}
-
-fn codes(asm: &Assembly) -> Vec<&'static str> {
-    asm.diagnostics.iter().map(|d| d.code.as_str()).collect()
-}
-
-fn symbol(asm: &Assembly, name: &str) -> Option<u16> {
-    asm.symbols.iter().find(|s| s.name == name).map(|s| s.value)
-}
 
 /// The listing, option and message directives change no byte, in any
 /// spelling of their case, also in column 1.

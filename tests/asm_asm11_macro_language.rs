@@ -7,23 +7,9 @@
 #[path = "support/asm_image.rs"]
 mod asm_image;
 use asm_image::image;
-use hc11lab::asm::{assemble_source, AsmOptions, Assembly, Dialect};
-
-fn asm11(text: &str) -> Assembly {
-    let opts = AsmOptions {
-        dialect: Dialect::Asm11,
-        ..AsmOptions::default()
-    };
-    assemble_source("t.asm", text, &opts)
-}
-
-fn clean(asm: &Assembly) {
-    assert!(asm.diagnostics.is_empty(), "{}", asm.render_diagnostics());
-}
-
-fn symbol(asm: &Assembly, name: &str) -> Option<u16> {
-    asm.symbols.iter().find(|s| s.name == name).map(|s| s.value)
-}
+#[path = "support/asm11.rs"]
+mod asm11_support;
+use asm11_support::{asm11, clean, symbol};
 
 const REGISTERS: &str = "REGS    equ   $1000
 ?       macro Offset

@@ -178,26 +178,7 @@ pub const TEMP_NAME: &str = "\u{0294}tmp";
 /// `line` with every `:temp` outside quotes and comments replaced by
 /// [`TEMP_NAME`]; `None` if the line has none.
 pub fn mark_temp(line: &str) -> Option<String> {
-    const WRITTEN: &str = ":temp";
-    let lower = line.to_ascii_lowercase();
-    if !lower.contains(WRITTEN) {
-        return None;
-    }
-    let end = lexer::comment_start(line, 0);
-    let mut out = line.to_string();
-    let mut from = 0;
-    while let Some(i) = lower.get(from..end).and_then(|t| t.find(WRITTEN)) {
-        let at = from + i;
-        let after = lower[at + WRITTEN.len()..].chars().next();
-        let before = lower[..at].chars().next_back();
-        let whole = !after.is_some_and(lexer::is_ident_char)
-            && !before.is_some_and(|c| c == ':' || lexer::is_ident_char(c));
-        if whole && !inside_quotes(&line[..at]) {
-            out.replace_range(at..at + WRITTEN.len(), TEMP_NAME);
-        }
-        from = at + WRITTEN.len();
-    }
-    (out != line).then_some(out)
+    replace_internal(line, ":temp", TEMP_NAME)
 }
 
 /// ASM11's `:AnRTS` ("an RTS"): the address of the last `rts` above the
@@ -228,13 +209,21 @@ pub fn put_cycles(line: &str, cycles: i64, ocycles: i64) -> Option<String> {
 /// hexadecimal, as long as the name (so offsets stay valid); `None` if
 /// the line has none, or the value does not fit.
 fn put_value(line: &str, name: &str, value: i64) -> Option<String> {
-    let lower = line.to_ascii_lowercase();
-    if !lower.contains(name) {
-        return None;
-    }
     let digits = name.len() - 1;
     let text = format!("${value:0digits$X}");
     if value < 0 || text.len() != name.len() {
+        return None;
+    }
+    replace_internal(line, name, &text)
+}
+
+/// `line` with every internal symbol `name` (written with its colon, lower
+/// case; any case in the line) outside quotes and comments replaced by
+/// `with`, which is as long, so offsets stay valid; `None` if the line has
+/// none. A name that continues a word (`x:temp`, `::temp`) is not one.
+fn replace_internal(line: &str, name: &str, with: &str) -> Option<String> {
+    let lower = line.to_ascii_lowercase();
+    if !lower.contains(name) {
         return None;
     }
     let end = lexer::comment_start(line, 0);
@@ -244,9 +233,10 @@ fn put_value(line: &str, name: &str, value: i64) -> Option<String> {
         let at = from + i;
         let after = lower[at + name.len()..].chars().next();
         let before = lower[..at].chars().next_back();
-        let whole = !after.is_some_and(lexer::is_ident_char) && before != Some(':');
+        let whole = !after.is_some_and(lexer::is_ident_char)
+            && !before.is_some_and(|c| c == ':' || lexer::is_ident_char(c));
         if whole && !inside_quotes(&line[..at]) {
-            out.replace_range(at..at + name.len(), &text);
+            out.replace_range(at..at + name.len(), with);
         }
         from = at + name.len();
     }

@@ -21,18 +21,10 @@ impl Session {
     /// RDR, M68HC11 RM section 9); they arrive at the line's baud rate as
     /// the machine runs.
     pub fn send_serial(&mut self, bytes: &[u8]) -> bool {
-        match self.dbg.as_mut() {
-            Some(d) => {
-                // Typed in the panel: as a person types (docs/cli.md).
-                let typed = crate::board::sci::Pacing::Typed {
-                    gap: crate::board::sci::TYPED_GAP,
-                };
-                d.target_mut().set_serial_pacing(typed);
-                d.target_mut().feed_serial(bytes);
-                true
-            }
-            None => false,
-        }
+        self.typed(|m| {
+            m.feed_serial(bytes);
+            true
+        })
     }
 
     /// True if the open program's board has a second serial port, the
@@ -44,15 +36,20 @@ impl Session {
     /// Queues typed bytes for the board's ACIA receiver (the EVB's host
     /// port), as a person types them; false without a program or an ACIA.
     pub fn send_acia(&mut self, bytes: &[u8]) -> bool {
-        match self.dbg.as_mut() {
-            Some(d) => {
-                let typed = crate::board::sci::Pacing::Typed {
-                    gap: crate::board::sci::TYPED_GAP,
-                };
-                d.target_mut().set_serial_pacing(typed);
-                d.target_mut().feed_acia(bytes)
-            }
-            None => false,
-        }
+        self.typed(|m| m.feed_acia(bytes))
+    }
+
+    /// Sets the machine's input to arrive as a person types it (what is
+    /// typed in the panel, docs/cli.md), then feeds it; false without a
+    /// program.
+    fn typed(&mut self, feed: impl FnOnce(&mut Machine) -> bool) -> bool {
+        let Some(d) = self.dbg.as_mut() else {
+            return false;
+        };
+        let typed = crate::board::sci::Pacing::Typed {
+            gap: crate::board::sci::TYPED_GAP,
+        };
+        d.target_mut().set_serial_pacing(typed);
+        feed(d.target_mut())
     }
 }
