@@ -624,3 +624,38 @@ fn hexbin_buffarg_and_termarg_fill_shftreg_and_tmp1() {
         "TERMARG echoes: {serial:?}"
     );
 }
+
+/// BUFFALO 3.4 as converted to ASM11 (tonypdmtr/buffalo `buf34.asm`, not
+/// shipped; its command table is one `cmd` macro per command, so this
+/// checks ASM11's macro language end to end): assembled by hc11lab, it
+/// boots on `evb` and answers MD and HELP.
+/// `HC11LAB_BUF34_ASM11=buf34.asm cargo test --test evb_monitor -- --ignored`
+#[test]
+#[ignore = "needs the ASM11 source of BUFFALO 3.4 in HC11LAB_BUF34_ASM11"]
+fn buffalo_34_converted_to_asm11_assembles_and_answers() {
+    let Ok(src) = std::env::var("HC11LAB_BUF34_ASM11") else {
+        panic!("set HC11LAB_BUF34_ASM11 to tonypdmtr/buffalo's buf34.asm");
+    };
+    let s19 = std::env::temp_dir().join(format!("hc11lab-buf34-asm11-{}.s19", std::process::id()));
+    let s19_path = s19.to_string_lossy().into_owned();
+    let asm = hc11lab(&["asm", "--dialect", "asm11", &src, "-o", &s19_path]);
+    assert_eq!(asm.status.code(), Some(0), "{asm:?}");
+    let v = json(&hc11lab(&[
+        "run",
+        "--board",
+        "evb",
+        "--rom",
+        &s19_path,
+        "--serial-in",
+        "\rMD E000\rHELP\r",
+        "--json",
+    ]));
+    let _ = std::fs::remove_file(&s19);
+    let serial = v["serial"].as_str().unwrap_or_default();
+    assert!(serial.contains("BUFFALO 3.4"), "{serial}");
+    assert!(serial.contains("E000 CE 10 0A"), "MD answered: {serial}");
+    assert!(
+        serial.contains("MD [<addr1> [<addr2>]]"),
+        "HELP answered: {serial}"
+    );
+}
