@@ -61,7 +61,15 @@ fi
 
 for _ in $(seq 120); do
   [ -f "$done_file" ] && break
-  kill -0 "$app" 2>/dev/null || { cat "$work/app.log"; echo "app exited early" >&2; exit 1; }
+  if ! kill -0 "$app" 2>/dev/null; then
+    # The done file may have come just before the window closed.
+    [ -f "$done_file" ] && break
+    status=0
+    wait "$app" || status=$?
+    cat "$work/app.log"
+    echo "app exited early (exit status $status, load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+    exit 1
+  fi
   sleep 0.5
 done
 [ -f "$done_file" ] || { cat "$work/app.log"; echo "no done file after 60 s" >&2; exit 1; }
