@@ -211,13 +211,12 @@ pub struct Parser<'a, 'i> {
     /// When true, binary operators have no precedence and group left to
     /// right (the AS11 rule: `2+3*4` is 20).
     pub left_to_right: bool,
-    /// When true, `[` before a value is its low byte (ASM11's register
-    /// offset: `sta [TFLG1,x` with TFLG1 = REGS+$23 is `sta $23,x`).
-    pub bracket_low_byte: bool,
     /// ASM11's operators: a single `<` or `>` between two values shifts
     /// (`#JMP<8|3`, `~1~>16`; comparisons are written with blanks around
-    /// them in conditions, `#if ROM < $D000`, which split there first) and
-    /// `\` is the remainder, as `%`.
+    /// them in conditions, `#if ROM < $D000`, which split there first),
+    /// `\` is the remainder, as `%`, and `[` before a value is its low byte
+    /// (a register's offset: `sta [TFLG1,x` with TFLG1 = REGS+$23 is
+    /// `sta $23,x`).
     pub asm11_operators: bool,
     /// Operators and parentheses parsed so far in the current expression;
     /// capped so that parsing, evaluation and dropping never recurse deeply.
@@ -245,7 +244,6 @@ impl<'a, 'i> Parser<'a, 'i> {
             file,
             ws_separates: false,
             left_to_right: false,
-            bracket_low_byte: false,
             asm11_operators: false,
             intern,
             nodes: 0,
@@ -470,7 +468,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             Some('!') => Some(UnOp::LogicalNot),
             Some('<') => Some(UnOp::Low),
             Some('>') => Some(UnOp::High),
-            Some('[') if self.bracket_low_byte => Some(UnOp::Low),
+            Some('[') if self.asm11_operators => Some(UnOp::Low),
             Some('+') => {
                 self.node()?;
                 self.pos += 1;

@@ -364,15 +364,8 @@ impl Asm<'_> {
         if active && self.record_macro_line(file, line, text, base) {
             return Flow::Go;
         }
-        // ASM11's `@@` local labels: marked so that they read as names;
-        // `:AnRTS` is the address of the last `rts` above.
         let marked = if self.opts.dialect == Dialect::Asm11 {
-            let local = super::asm11::mark_locals(text);
-            let temp = super::asm11::mark_temp(local.as_deref().unwrap_or(text)).or(local);
-            let line = temp.as_deref().unwrap_or(text);
-            let rts = super::asm11::put_an_rts(line, self.last_rts).or(temp);
-            let line = rts.as_deref().unwrap_or(text);
-            super::asm11::put_cycles(line, self.cycles.0, self.cycles.1).or(rts)
+            self.asm11_names(text)
         } else {
             None
         };
@@ -660,6 +653,19 @@ impl Asm<'_> {
         Some((id, span))
     }
 
+    /// An ASM11 line (or a macro body's `{expr}`) as the parser reads it:
+    /// `@@` local labels and `:temp` marked so that they read as names,
+    /// `:AnRTS` (the last `rts` above), `:cycles` and `:ocycles` put in;
+    /// `None` if nothing changed.
+    fn asm11_names(&self, text: &str) -> Option<String> {
+        let local = super::asm11::mark_locals(text);
+        let temp = super::asm11::mark_temp(local.as_deref().unwrap_or(text)).or(local);
+        let line = temp.as_deref().unwrap_or(text);
+        let rts = super::asm11::put_an_rts(line, self.last_rts).or(temp);
+        let line = rts.as_deref().unwrap_or(text);
+        super::asm11::put_cycles(line, self.cycles.0, self.cycles.1).or(rts)
+    }
+
     fn parser<'t, 'i>(
         text: Piece<'t>,
         file: FileId,
@@ -668,7 +674,6 @@ impl Asm<'_> {
     ) -> Parser<'t, 'i> {
         let mut p = Parser::new(text.text, text.start, file, intern);
         p.left_to_right = dialect.left_to_right();
-        p.bracket_low_byte = dialect == Dialect::Asm11;
         p.asm11_operators = dialect == Dialect::Asm11;
         p
     }

@@ -165,8 +165,8 @@ impl Asm<'_> {
         }
     }
 
-    /// ASM11's `#Uses FILE` and `#CaseOn`/`#CaseOff` (`def` is read as
-    /// `equ` where it defines).
+    /// ASM11's `#Uses FILE`, `#CaseOn`/`#CaseOff`, `#temp`, `next` and
+    /// `#Cycles` (`def` is read as `equ` where it defines).
     pub(super) fn asm11_directive(
         &mut self,
         d: Directive,
@@ -178,8 +178,8 @@ impl Asm<'_> {
     ) {
         match d {
             Directive::Temp => {
-                let label = label.map(|l| self.label_here(file, line, Some(l)));
-                if let Some(lbl) = label {
+                if label.is_some() {
+                    let lbl = self.label_here(file, line, label);
                     self.push(file, line, lbl, Kind::Plain);
                 }
                 let counter = Piece {

@@ -56,12 +56,12 @@ pub(super) enum Control {
 
 /// The body directive on `line` (after substitution), if it is one.
 pub(super) fn control(line: &str) -> Option<Control> {
-    let code = line.split(';').next().unwrap_or("");
-    let mut words = code.trim_start().splitn(2, [' ', '\t']);
     // A label in column 1 would make the first word no directive.
     if !line.starts_with([' ', '\t']) {
         return None;
     }
+    let code = line.split(';').next().unwrap_or("");
+    let mut words = code.trim_start().splitn(2, [' ', '\t']);
     let word = words.next()?.to_ascii_lowercase();
     let rest = words.next().unwrap_or("").trim();
     let numbers = |text: &str| -> Vec<usize> {

@@ -269,6 +269,9 @@ impl Asm<'_> {
             self.label_here(file, line, label)
         };
         self.push(file, line, lbl, Kind::Plain);
+        // A body that writes the `#` itself (`aix #31` is `addd #31`) takes
+        // a value, with or without the user's `#`.
+        let takes_value = pseudo && body.iter().any(|l| l.contains("#~1~"));
         if pseudo {
             // A pseudo-instruction takes one operand where its body has
             // `~1~` (`jeq Label`), none elsewhere (`clrd`).
@@ -276,9 +279,7 @@ impl Asm<'_> {
             let given = ops.map(|o| split_args(o.text).len());
             let problem = match (wants, given) {
                 (false, Some(_)) => Some(format!("`{name}` takes no operand")),
-                (true, None) if body.iter().any(|l| l.contains("#~1~")) => {
-                    Some(format!("`{name}` needs a value"))
-                }
+                (true, None) if takes_value => Some(format!("`{name}` needs a value")),
                 (true, None) => Some(format!("`{name}` needs a target address")),
                 (true, Some(n)) if n > 1 => {
                     Some(format!("`{name}` takes one address (no indexed operand)"))
@@ -287,7 +288,7 @@ impl Asm<'_> {
             };
             if let Some(message) = problem {
                 let at = ops.map_or(mspan, |o| Span::new(file, o.start, o.end()));
-                let hint = if body.iter().any(|l| l.contains("#~1~")) {
+                let hint = if takes_value {
                     format!("write `{name} #value`")
                 } else if wants {
                     format!("write `{name} Label`")
@@ -323,9 +324,7 @@ impl Asm<'_> {
             return Flow::Go;
         }
         let mut args = ops.map(|o| split_args(o.text)).unwrap_or_default();
-        // A body that writes the `#` itself (`aix #31` is `addd #31`) takes
-        // the value with or without the user's `#`.
-        if pseudo && body.iter().any(|l| l.contains("#~1~")) {
+        if takes_value {
             for a in &mut args {
                 if let Some(v) = a.strip_prefix('#') {
                     *a = v.to_string();
@@ -417,10 +416,8 @@ impl Asm<'_> {
     /// The value of `text` (an ASM11 `{expr}` in a macro body) with what
     /// is known at this line; `None` if it has none.
     fn value_while_expanding(&mut self, text: &str) -> Option<i64> {
-        let temp = asm11::mark_temp(text);
-        let text = temp.as_deref().unwrap_or(text);
-        let cycles = asm11::put_cycles(text, self.cycles.0, self.cycles.1);
-        let text = cycles.as_deref().unwrap_or(text);
+        let marked = self.asm11_names(text);
+        let text = marked.as_deref().unwrap_or(text);
         let table = &mut self.table;
         let mut intern = |n: &str| table.intern(n);
         let piece = Piece { text, start: 0 };
