@@ -6,16 +6,8 @@
 
 #[path = "support/asm_image.rs"]
 mod asm_image;
-use asm_image::image;
-use hc11lab::asm::{assemble_source, AsmOptions, Assembly, Dialect};
-
-fn assemble(dialect: Dialect, text: &str) -> Assembly {
-    let opts = AsmOptions {
-        dialect,
-        ..AsmOptions::default()
-    };
-    assemble_source("t.asm", text, &opts)
-}
+use asm_image::{assemble, image};
+use hc11lab::asm::Dialect;
 
 const BELOW_END: &str = "       ORG   $C000
 START  JSR   TWICE

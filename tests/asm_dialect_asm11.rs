@@ -6,16 +6,8 @@
 
 #[path = "support/asm_image.rs"]
 mod asm_image;
-use asm_image::{gnu_bytes, image};
+use asm_image::{assemble, gnu_bytes, image};
 use hc11lab::asm::{assemble_source, listing, AsmOptions, Assembly, Dialect};
-
-fn assemble(dialect: Dialect, text: &str) -> Assembly {
-    let opts = AsmOptions {
-        dialect,
-        ..AsmOptions::default()
-    };
-    assemble_source("t.asm", text, &opts)
-}
 
 fn asm11(text: &str) -> Assembly {
     assemble(Dialect::Asm11, text)

@@ -8,16 +8,8 @@
 
 #[path = "support/asm_image.rs"]
 mod asm_image;
-use asm_image::image;
-use hc11lab::asm::{assemble_source, AsmOptions, Assembly, Dialect, EntryFrom};
-
-fn assemble(dialect: Dialect, text: &str) -> Assembly {
-    let opts = AsmOptions {
-        dialect,
-        ..AsmOptions::default()
-    };
-    assemble_source("t.asm", text, &opts)
-}
+use asm_image::{assemble, image};
+use hc11lab::asm::{Assembly, Dialect, EntryFrom};
 
 fn entry(asm: &Assembly) -> Option<u16> {
     asm.program.as_ref().and_then(|p| p.entry)

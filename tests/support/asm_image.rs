@@ -1,7 +1,17 @@
 //! The bytes an assembled test program put in memory, and the bytes GNU as
 //! makes of the same program, for the dialect tests.
 
-use hc11lab::asm::Assembly;
+use hc11lab::asm::{assemble_source, AsmOptions, Assembly, Dialect};
+
+/// `text` assembled as the file `t.asm` in `dialect`.
+#[allow(dead_code)] // not every test that shares this file assembles so
+pub fn assemble(dialect: Dialect, text: &str) -> Assembly {
+    let opts = AsmOptions {
+        dialect,
+        ..AsmOptions::default()
+    };
+    assemble_source("t.asm", text, &opts)
+}
 
 /// The bytes from `from` up to the first address the program does not fill.
 pub fn image(asm: &Assembly, from: u16) -> Vec<u8> {
